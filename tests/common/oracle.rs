@@ -1,0 +1,199 @@
+//! The Pi 1.6.0 oracle: runs `tests/oracle/pi_oracle.mjs` under node and returns what
+//! the reference implementation computes for a session file.
+//!
+//! Include from an integration test with `mod common;` (where `tests/common/mod.rs`
+//! declares `pub mod oracle;`), then:
+//!
+//! ```ignore
+//! let Some(pi) = common::oracle::run_oracle(path, &[]) else { return }; // skipped
+//! assert_eq!(pi["leaf"], ...);
+//! ```
+//!
+//! The oracle is found through `PI_ORACLE_MODULE_DIR`, else the cache that
+//! `.ci/install-oracle` fills, else `/tmp/pi/node_modules/@earendil-works/pi-coding-agent`.
+//! When it is missing the tests skip, unless `PI_SESSION_REQUIRE_ORACLE` or `CI` is set,
+//! in which case they panic. The output schema is documented at the top of
+//! `tests/oracle/pi_oracle.mjs`. Never give the oracle a file whose parent links form a
+//! cycle and expect Pi's answer: Pi loops forever there, and the oracle reports `null`
+//! plus a `*Cycle` flag instead.
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The npm package the oracle is built on.
+pub const PI_PACKAGE: &str = "@earendil-works/pi-coding-agent";
+/// The Pi version whose behaviour is the expected answer.
+pub const PI_VERSION: &str = "1.6.0";
+/// How long one oracle run may take.
+pub const ORACLE_TIMEOUT: Duration = Duration::from_secs(60);
+
+const SKIP_MESSAGE: &str = "skipping: Pi 1.6.0 oracle not installed; run .ci/install-oracle";
+
+/// Path of the node script.
+pub fn oracle_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/pi_oracle.mjs")
+}
+
+fn env_flag(name: &str) -> bool {
+    match std::env::var(name) {
+        Ok(value) => {
+            let value = value.trim();
+            !(value.is_empty() || value == "0" || value.eq_ignore_ascii_case("false"))
+        }
+        Err(_) => false,
+    }
+}
+
+/// True when a missing oracle must fail the tests instead of skipping them.
+pub fn oracle_required() -> bool {
+    env_flag("PI_SESSION_REQUIRE_ORACLE") || env_flag("CI")
+}
+
+fn is_package_dir(dir: &Path) -> bool {
+    dir.join("dist/core/session-manager.js").is_file()
+}
+
+/// Where `.ci/install-oracle` puts the package by default.
+fn default_cache_package_dir() -> Option<PathBuf> {
+    let base = match std::env::var_os("PI_ORACLE_DIR").filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let cache = match std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
+                Some(dir) => PathBuf::from(dir),
+                None => PathBuf::from(std::env::var_os("HOME")?).join(".cache"),
+            };
+            cache.join("pi-session").join(format!("pi-{PI_VERSION}"))
+        }
+    };
+    Some(base.join("node_modules").join(PI_PACKAGE))
+}
+
+fn find_package_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("PI_ORACLE_MODULE_DIR").filter(|v| !v.is_empty()) {
+        let dir = PathBuf::from(dir);
+        if is_package_dir(&dir) {
+            return Some(dir);
+        }
+        eprintln!(
+            "PI_ORACLE_MODULE_DIR={} holds no dist/core/session-manager.js; looking elsewhere",
+            dir.display()
+        );
+    }
+    let fallback = PathBuf::from("/tmp/pi/node_modules").join(PI_PACKAGE);
+    default_cache_package_dir()
+        .into_iter()
+        .chain(std::iter::once(fallback))
+        .find(|dir| is_package_dir(dir))
+}
+
+fn node_available() -> bool {
+    Command::new("node")
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|status| status.success())
+        .unwrap_or(false)
+}
+
+/// The installed Pi package dir (`.../node_modules/@earendil-works/pi-coding-agent`), or
+/// `None` (after printing a skip notice) when the oracle is unavailable.
+///
+/// Panics instead of returning `None` when `PI_SESSION_REQUIRE_ORACLE` or `CI` is set.
+pub fn oracle_module_dir() -> Option<PathBuf> {
+    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let found = FOUND.get_or_init(|| {
+        if !node_available() {
+            return None;
+        }
+        find_package_dir()
+    });
+    if found.is_none() {
+        if oracle_required() {
+            panic!(
+                "the Pi {PI_VERSION} oracle is required (PI_SESSION_REQUIRE_ORACLE or CI is set) \
+                 but unavailable: need `node` on PATH and {PI_PACKAGE}@{PI_VERSION} installed; \
+                 run .ci/install-oracle and set PI_ORACLE_MODULE_DIR to the path it prints"
+            );
+        }
+        eprintln!("{SKIP_MESSAGE}");
+    }
+    found.clone()
+}
+
+/// Run the oracle on `file` (Pi opens a temp copy, never `file` itself), with one
+/// `--at ID` per element of `at`. Returns the oracle's JSON object, or `None` when the
+/// oracle is unavailable and the test should skip.
+///
+/// Panics if node fails, times out (60 s), or prints something that is not JSON.
+pub fn run_oracle(file: &Path, at: &[&str]) -> Option<serde_json::Value> {
+    let module_dir = oracle_module_dir()?;
+    let mut command = Command::new("node");
+    command.arg(oracle_script()).arg(file);
+    for id in at {
+        command.arg("--at").arg(id);
+    }
+    command
+        .env("PI_ORACLE_MODULE_DIR", &module_dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let what = format!("Pi oracle on {}", file.display());
+    let mut child = command
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what}: cannot start node: {e}"));
+
+    // Drain both pipes on their own threads so a large output cannot block the child.
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let out_reader = thread::spawn(move || {
+        let mut buf = Vec::new();
+        stdout.read_to_end(&mut buf).map(|_| buf)
+    });
+    let err_reader = thread::spawn(move || {
+        let mut buf = Vec::new();
+        stderr.read_to_end(&mut buf).map(|_| buf)
+    });
+
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() >= ORACLE_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "{what}: timed out after {}s (a parent cycle makes Pi loop forever)",
+                    ORACLE_TIMEOUT.as_secs()
+                );
+            }
+            Ok(None) => thread::sleep(Duration::from_millis(10)),
+            Err(e) => panic!("{what}: waiting for node failed: {e}"),
+        }
+    };
+    let stdout = out_reader
+        .join()
+        .expect("stdout reader thread")
+        .unwrap_or_else(|e| panic!("{what}: reading stdout failed: {e}"));
+    let stderr = err_reader
+        .join()
+        .expect("stderr reader thread")
+        .unwrap_or_else(|e| panic!("{what}: reading stderr failed: {e}"));
+    let stderr = String::from_utf8_lossy(&stderr);
+    if !status.success() {
+        panic!("{what}: node exited with {status}\n{stderr}");
+    }
+    match serde_json::from_slice(&stdout) {
+        Ok(value) => Some(value),
+        Err(e) => panic!(
+            "{what}: output is not JSON ({e}); first bytes: {:?}\n{stderr}",
+            String::from_utf8_lossy(&stdout[..stdout.len().min(200)])
+        ),
+    }
+}

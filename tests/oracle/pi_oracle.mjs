@@ -1,0 +1,347 @@
+#!/usr/bin/env node
+// Pi 1.6.0 oracle: what the reference implementation computes for one session file.
+//
+// Usage: node tests/oracle/pi_oracle.mjs FILE [--at ID]...
+//
+// Env: PI_ORACLE_MODULE_DIR = the installed package dir
+//      (.../node_modules/@earendil-works/pi-coding-agent), see .ci/install-oracle.
+//
+// FILE is never opened by Pi: it is copied into a fresh temp dir and Pi opens the
+// copy (Pi rewrites files it migrates, and appends "\n" to a file whose last line
+// has none). Prints ONE JSON object on stdout (JSON.stringify, so fields Pi leaves
+// undefined vanish exactly as Pi would serialize them):
+//
+//   leaf          sm.getLeafId() (null if none)
+//   at            leaf, walked up through `label` entries and `custom` entries with
+//                 customType "pi-session.checkout" (stops at a missing parent or a
+//                 repeated id); null if no leaf
+//   header        sm.getHeader()
+//   entries       [{index, id, parentId, type}] for sm.getEntries()
+//   branch        ids of sm.getBranch(at), root first
+//   branchIndices the same as indices into getEntries() (object identity)
+//   tree          pre-order flattening of sm.getTree():
+//                 [{id, parentId, depth, type, role, label, timestamp, children, index}]
+//   treeCycle     true only if the tree walk met a node already on its path
+//   labels        [[targetId, label]] for every entry id with a label, entry order
+//                 (each id once)
+//   sessionName   sm.getSessionName() ?? null
+//   context       sm.buildSessionContext() = {messages, thinkingLevel, model}
+//   contextAt     [{id, context}] per --at ID: buildSessionContext(entries, ID)
+//   rewritten     whether opening the copy changed its bytes
+//
+// Parent cycles: Pi itself (getBranch, buildSessionContext, and getTree when a
+// duplicated id makes a node its own descendant) loops forever on them. This oracle
+// walks every path with a guard first and, instead of calling Pi into an endless
+// loop, reports null plus a flag: `branchCycle`, `contextCycle`, `treeCycle`, and
+// `cycle: true` inside a contextAt item. Those flags describe this oracle, not Pi:
+// on such input Pi hangs.
+//
+// If Pi refuses the file (SessionManager.open throws, e.g. the first parsed line is
+// not a session header) the object is {error: "<message>", rewritten}.
+// Exit codes: 0 ok (including Pi refusing the file), 1 oracle failure, 2 Pi module
+// not loadable, 64 usage error.
+
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+function usage(message) {
+  process.stderr.write(`pi_oracle: ${message}\nusage: node pi_oracle.mjs FILE [--at ID]...\n`);
+  process.exit(64);
+}
+
+function parseArgs(argv) {
+  let file;
+  const at = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--at") {
+      if (i + 1 >= argv.length) usage("--at needs an entry id");
+      at.push(argv[++i]);
+    } else if (arg.startsWith("--at=")) {
+      at.push(arg.slice("--at=".length));
+    } else if (file === undefined) {
+      file = arg;
+    } else {
+      usage(`unexpected argument ${JSON.stringify(arg)}`);
+    }
+  }
+  if (file === undefined) usage("missing FILE");
+  return { file, at };
+}
+
+async function loadPi() {
+  const dir = process.env.PI_ORACLE_MODULE_DIR;
+  if (!dir) {
+    process.stderr.write(
+      "pi_oracle: PI_ORACLE_MODULE_DIR is not set (run .ci/install-oracle and export its output)\n",
+    );
+    process.exit(2);
+  }
+  const modulePath = join(dir, "dist", "core", "session-manager.js");
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    if (pkg.version !== "1.6.0") {
+      process.stderr.write(`pi_oracle: warning: ${dir} holds version ${pkg.version}, not 1.6.0\n`);
+    }
+    return await import(pathToFileURL(modulePath).href);
+  } catch (error) {
+    process.stderr.write(`pi_oracle: cannot load Pi from ${modulePath}: ${error?.stack ?? error}\n`);
+    process.exit(2);
+  }
+}
+
+/** Map from each entry object to its first position in `entries` (object identity). */
+function identityIndex(entries) {
+  const index = new Map();
+  entries.forEach((entry, i) => {
+    if (!index.has(entry)) index.set(entry, i);
+  });
+  return (entry) => (index.has(entry) ? index.get(entry) : -1);
+}
+
+/**
+ * Walk parent links exactly as Pi's getBranch()/buildSessionPath() do
+ * (`parentId ? byId.get(parentId) : undefined`), but stop on a repeated entry.
+ * Returns the path root first, or null on a cycle.
+ */
+function guardedPath(start, byId) {
+  const path = [];
+  const seen = new Set();
+  let current = start;
+  while (current) {
+    if (seen.has(current)) return null;
+    seen.add(current);
+    path.push(current);
+    current = current.parentId ? byId.get(current.parentId) : undefined;
+  }
+  return path.reverse();
+}
+
+/** Pi's buildEntryIndex(): id -> entry, last one wins. */
+function entryIndex(entries) {
+  const byId = new Map();
+  for (const entry of entries) byId.set(entry.id, entry);
+  return byId;
+}
+
+/** Where buildSessionPath() starts for a given leafId. */
+function pathStart(entries, byId, leafId) {
+  if (leafId === null) return undefined;
+  let leaf;
+  if (leafId) leaf = byId.get(leafId);
+  return leaf ?? entries[entries.length - 1];
+}
+
+/**
+ * Would sm.getTree() loop forever? Rebuild its node graph (nodes keyed by id, last
+ * entry wins; roots are parentId === null, self-parented, or orphans) and look for a
+ * node reachable from a root that is its own descendant.
+ */
+function treeHasCycle(entries) {
+  const children = new Map();
+  for (const entry of entries) children.set(entry.id, []);
+  const roots = [];
+  for (const entry of entries) {
+    if (entry.parentId === null || entry.parentId === entry.id) roots.push(entry.id);
+    else if (children.has(entry.parentId)) children.get(entry.parentId).push(entry.id);
+    else roots.push(entry.id);
+  }
+  const done = new Set();
+  const onPath = new Set();
+  for (const root of roots) {
+    if (done.has(root)) continue;
+    const stack = [[root, 0]];
+    onPath.add(root);
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      const kids = children.get(frame[0]);
+      if (frame[1] >= kids.length) {
+        stack.pop();
+        onPath.delete(frame[0]);
+        done.add(frame[0]);
+        continue;
+      }
+      const kid = kids[frame[1]++];
+      if (onPath.has(kid)) return true;
+      if (done.has(kid)) continue;
+      onPath.add(kid);
+      stack.push([kid, 0]);
+    }
+  }
+  return false;
+}
+
+/** Iterative pre-order flattening of getTree() output. */
+function flattenTree(roots, indexOf) {
+  const rows = [];
+  let cycle = false;
+  const onPath = new Set();
+  // Frames: [node, depth, nextChild]; visit on push.
+  const stack = [];
+  const visit = (node, depth) => {
+    const entry = node.entry;
+    rows.push({
+      id: entry.id,
+      parentId: entry.parentId,
+      depth,
+      type: entry.type,
+      role: entry.type === "message" ? (entry.message?.role ?? null) : null,
+      label: node.label ?? null,
+      timestamp: entry.timestamp,
+      children: node.children.length,
+      index: indexOf(entry),
+    });
+    onPath.add(node);
+    stack.push([node, depth, 0]);
+  };
+  for (const root of roots) {
+    visit(root, 0);
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      const [node, depth] = frame;
+      if (frame[2] >= node.children.length) {
+        stack.pop();
+        onPath.delete(node);
+        continue;
+      }
+      const child = node.children[frame[2]++];
+      if (onPath.has(child)) {
+        cycle = true;
+        continue;
+      }
+      visit(child, depth + 1);
+    }
+  }
+  return { rows, cycle };
+}
+
+async function main() {
+  const { file, at: atIds } = parseArgs(process.argv.slice(2));
+  if (!existsSync(file)) {
+    process.stderr.write(`pi_oracle: no such file: ${file}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const pi = await loadPi();
+
+  const tmp = mkdtempSync(join(tmpdir(), "pi-oracle-"));
+  try {
+    const copy = join(tmp, basename(file).endsWith(".jsonl") ? basename(file) : "session.jsonl");
+    copyFileSync(file, copy);
+    const before = readFileSync(copy);
+    const rewrittenNow = () => !before.equals(readFileSync(copy));
+
+    let sm;
+    try {
+      sm = pi.SessionManager.open(copy);
+    } catch (error) {
+      emit({ error: String(error?.message ?? error), rewritten: rewrittenNow() });
+      return;
+    }
+    const rewritten = rewrittenNow();
+
+    const entries = sm.getEntries();
+    const indexOf = identityIndex(entries);
+    const byId = { get: (id) => sm.getEntry(id) };
+    const out = {};
+
+    // leaf and "at"
+    const leaf = sm.getLeafId() ?? null;
+    out.leaf = leaf;
+    let at = null;
+    if (leaf !== null) {
+      at = leaf;
+      const seen = new Set([at]);
+      for (;;) {
+        const entry = sm.getEntry(at);
+        const isMarker =
+          entry &&
+          (entry.type === "label" ||
+            (entry.type === "custom" && entry.customType === "pi-session.checkout"));
+        if (!isMarker) break;
+        const parent = entry.parentId;
+        if (parent === null || parent === undefined || !sm.getEntry(parent) || seen.has(parent)) break;
+        seen.add(parent);
+        at = parent;
+      }
+    }
+    out.at = at;
+    out.header = sm.getHeader();
+    out.entries = entries.map((e, i) => ({ index: i, id: e.id, parentId: e.parentId, type: e.type }));
+
+    // branch (getBranch(at) when at is null starts at the leaf, which is null too)
+    const branchPath = at === null ? [] : guardedPath(sm.getEntry(at), byId);
+    if (branchPath === null) {
+      out.branch = null;
+      out.branchIndices = null;
+      out.branchCycle = true;
+    } else {
+      const piBranch = at === null ? [] : sm.getBranch(at);
+      if (piBranch.length !== branchPath.length || piBranch.some((e, i) => e !== branchPath[i])) {
+        throw new Error("guarded branch walk disagrees with sm.getBranch()");
+      }
+      out.branch = piBranch.map((e) => e.id);
+      out.branchIndices = piBranch.map(indexOf);
+    }
+
+    // tree
+    if (treeHasCycle(entries)) {
+      out.tree = null;
+      out.treeCycle = true;
+    } else {
+      const { rows, cycle } = flattenTree(sm.getTree(), indexOf);
+      out.tree = rows;
+      if (cycle) out.treeCycle = true;
+    }
+
+    // labels
+    const labels = [];
+    const labelled = new Set();
+    for (const entry of entries) {
+      if (labelled.has(entry.id)) continue;
+      const label = sm.getLabel(entry.id);
+      if (label !== undefined) {
+        labelled.add(entry.id);
+        labels.push([entry.id, label]);
+      }
+    }
+    out.labels = labels;
+    out.sessionName = sm.getSessionName() ?? null;
+
+    // context from the leaf
+    const piIndex = entryIndex(entries);
+    const leafStart = pathStart(entries, { get: (id) => sm.getEntry(id) }, sm.getLeafId());
+    if (guardedPath(leafStart, byId) === null) {
+      out.context = null;
+      out.contextCycle = true;
+    } else {
+      out.context = sm.buildSessionContext();
+    }
+
+    // context at each --at ID
+    out.contextAt = atIds.map((id) => {
+      if (guardedPath(pathStart(entries, piIndex, id), piIndex) === null) {
+        return { id, context: null, cycle: true };
+      }
+      return { id, context: pi.buildSessionContext(entries, id, undefined) };
+    });
+
+    out.rewritten = rewritten;
+    if (rewrittenNow() !== rewritten) throw new Error("Pi wrote the file after opening it");
+    emit(out);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function emit(value) {
+  // No process.exit() here: stdout may be a pipe, and exiting early could cut it.
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`pi_oracle: ${error?.stack ?? error}\n`);
+  process.exitCode = 1;
+});
