@@ -26,6 +26,11 @@
 //                 (each id once)
 //   sessionName   sm.getSessionName() ?? null
 //   context       sm.buildSessionContext() = {messages, thinkingLevel, model}
+//   contextEntryIndices
+//                 sm.buildContextEntries() as indices into getEntries(): the entries
+//                 the context is built from (latest compaction first, then the kept
+//                 range and everything after it), so the compaction cut point can be
+//                 compared without relying on ids
 //   contextAt     [{id, context}] per --at ID: buildSessionContext(entries, ID)
 //   rewritten     whether opening the copy changed its bytes
 //
@@ -37,7 +42,8 @@
 // on such input Pi hangs.
 //
 // If Pi refuses the file (SessionManager.open throws, e.g. the first parsed line is
-// not a session header) the object is {error: "<message>", rewritten}.
+// not a session header) the object is {error: "<Pi's message>", rewritten}, with the
+// temp copy's path in the message replaced by FILE as given.
 // Exit codes: 0 ok (including Pi refusing the file), 1 oracle failure, 2 Pi module
 // not loadable, 64 usage error.
 
@@ -237,7 +243,9 @@ async function main() {
     try {
       sm = pi.SessionManager.open(copy);
     } catch (error) {
-      emit({ error: String(error?.message ?? error), rewritten: rewrittenNow() });
+      // Pi names the temp copy; name the file we were given instead, for stable output.
+      const message = String(error?.message ?? error).split(copy).join(file);
+      emit({ error: message, rewritten: rewrittenNow() });
       return;
     }
     const rewritten = rewrittenNow();
@@ -315,9 +323,11 @@ async function main() {
     const leafStart = pathStart(entries, { get: (id) => sm.getEntry(id) }, sm.getLeafId());
     if (guardedPath(leafStart, byId) === null) {
       out.context = null;
+      out.contextEntryIndices = null;
       out.contextCycle = true;
     } else {
       out.context = sm.buildSessionContext();
+      out.contextEntryIndices = sm.buildContextEntries().map(indexOf);
     }
 
     // context at each --at ID
