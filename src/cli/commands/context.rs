@@ -1,0 +1,76 @@
+use crate::cli::GlobalArgs;
+use crate::cli::output::{Output, Style, escape_line};
+use crate::cli::render::{kind_style, message_body};
+use crate::cli::session_arg::{open_session, warn_cycle};
+use crate::session::context::build_context;
+use crate::session::{revision, text};
+use anyhow::Result;
+use serde_json::Value;
+
+/// Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV.
+///
+/// The latest compaction on the branch replaces what it summarized (its system checkpoint,
+/// the summary, kept entries from firstKeptEntryId, later entries); branch summaries and
+/// custom messages are included and context edits applied, as Pi's buildSessionContext does.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Build the context with the leaf at this revision [default: @].
+    #[arg(value_name = "REV", default_value = "@")]
+    pub rev: String,
+
+    /// One message object per line, field for field what Pi builds (NDJSON).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Cut tool results and command output after this many characters.
+    #[arg(long, value_name = "N")]
+    pub max_chars: Option<usize>,
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    let leaf = revision::resolve(&session, &args.rev)?;
+    let ctx = build_context(&session, leaf);
+    warn_cycle(&session, ctx.cycle_at);
+    if args.json {
+        for m in &ctx.messages {
+            out.line(&serde_json::to_string(&m.message)?)?;
+        }
+        return Ok(());
+    }
+    let tokens: u64 = ctx.messages.iter().map(|m| text::estimate_tokens(&m.message)).sum();
+    let model = ctx
+        .model
+        .as_ref()
+        .map(|m| {
+            let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("?").to_owned();
+            format!("{}/{}", s("provider"), s("modelId"))
+        })
+        .unwrap_or_else(|| "(none)".into());
+    let thinking = match &ctx.thinking_level {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    out.line(&out.paint(
+        Style::Meta,
+        &escape_line(&format!(
+            "{} messages, ~{} tokens (characters/4) · model {model} · thinking {thinking}",
+            ctx.messages.len(),
+            tokens
+        )),
+    ))?;
+    for m in &ctx.messages {
+        let role = m.message.get("role").and_then(Value::as_str).unwrap_or("?");
+        let source = session.id_or_line(m.source);
+        out.line("")?;
+        out.line(&format!(
+            "{} {}",
+            out.paint(kind_style(role), &format!("── {} ", escape_line(role))),
+            out.paint(Style::Meta, &escape_line(&source))
+        ))?;
+        for line in message_body(out, &m.message, args.max_chars) {
+            out.line(&line)?;
+        }
+    }
+    Ok(())
+}

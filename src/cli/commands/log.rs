@@ -1,0 +1,122 @@
+use crate::cli::GlobalArgs;
+use crate::cli::output::Output;
+use crate::cli::render::{entry_body, entry_line};
+use crate::cli::session_arg::{open_session, warn_cycle};
+use crate::session::{EntryIdx, Session, revision};
+use anyhow::Result;
+
+/// Show a branch, newest entry first.
+///
+/// Without REV, the branch of @ (where the conversation stands) back to its root. With
+/// --all, every entry of the file in append order.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Show the branch ending at this revision [default: @].
+    #[arg(value_name = "REV")]
+    pub rev: Option<String>,
+
+    /// Show at most N entries.
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    pub max_count: Option<usize>,
+
+    /// Oldest first.
+    #[arg(long)]
+    pub reverse: bool,
+
+    /// Only entries of these types (message, compaction, branch_summary, label, model_change, …).
+    #[arg(long = "type", value_name = "TYPE", value_delimiter = ',')]
+    pub types: Vec<String>,
+
+    /// Only messages with these roles (user, assistant, toolResult, bashExecution, custom, system).
+    #[arg(long, value_name = "ROLE", value_delimiter = ',')]
+    pub role: Vec<String>,
+
+    /// Show each entry in full: text, thinking, tool calls with arguments, tool results.
+    #[arg(long)]
+    pub long: bool,
+
+    /// With --long: cut tool results and command output after this many characters.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub max_chars: usize,
+
+    /// Print each entry's original line, byte for byte (NDJSON).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Every entry of the file in append order, not one branch (like Pi's RPC get_entries).
+    #[arg(long, conflicts_with = "rev")]
+    pub all: bool,
+
+    /// With --all: only entries appended after the entry with this id (a cursor for polling).
+    #[arg(long, value_name = "ID", requires = "all")]
+    pub since: Option<String>,
+}
+
+fn selected(session: &Session, args: &Args) -> Result<(Vec<EntryIdx>, Option<EntryIdx>)> {
+    let at = session.at();
+    if args.all {
+        let from = match &args.since {
+            Some(id) => {
+                let idx = match session.lookup(id) {
+                    Some(i) => i,
+                    None => revision::resolve_entry(session, id)?,
+                };
+                idx + 1
+            }
+            None => 0,
+        };
+        return Ok(((from..session.entries.len()).collect(), at));
+    }
+    let tip = match &args.rev {
+        Some(rev) => revision::resolve(session, rev)?,
+        None => at,
+    };
+    let Some(tip) = tip else {
+        return Ok((Vec::new(), at));
+    };
+    let branch = session.branch(tip);
+    warn_cycle(session, branch.cycle_at);
+    let mut path = branch.path;
+    path.reverse(); // newest first
+    Ok((path, at))
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    let (entries, at) = selected(&session, args)?;
+    let mut shown: Vec<EntryIdx> = entries
+        .into_iter()
+        .filter(|&i| {
+            let e = &session.entries[i];
+            (args.types.is_empty() || e.kind.as_str().is_some_and(|t| args.types.iter().any(|w| w == t)))
+                && (args.role.is_empty() || e.role().is_some_and(|r| args.role.iter().any(|w| w == r.as_str())))
+        })
+        .collect();
+    if let Some(n) = args.max_count {
+        shown.truncate(n);
+    }
+    if args.reverse {
+        shown.reverse();
+    }
+    for (k, &i) in shown.iter().enumerate() {
+        if args.json {
+            out.raw_line(session.raw(i))?;
+            continue;
+        }
+        let line = entry_line(out, &session, i, Some(i) == at, !args.long);
+        if args.long {
+            if k > 0 {
+                out.line("")?;
+            }
+            out.line(&line)?;
+            for body in entry_body(out, &session, i, Some(args.max_chars)) {
+                for l in body.lines() {
+                    out.line(&format!("    {l}"))?;
+                }
+            }
+        } else {
+            out.line(&line)?;
+        }
+    }
+    Ok(())
+}

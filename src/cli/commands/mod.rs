@@ -1,0 +1,8 @@
+//! One module per subcommand: an `Args` struct whose doc comments are the help text, and
+//! one `run` function.
+
+pub mod context;
+pub mod log;
+pub mod rev_parse;
+pub mod show;
+pub mod tree;

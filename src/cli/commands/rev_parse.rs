@@ -1,0 +1,35 @@
+use crate::cli::GlobalArgs;
+use crate::cli::output::Output;
+use crate::cli::session_arg::open_session;
+use crate::session::{SessionError, revision};
+use anyhow::Result;
+
+/// Print the full ids that revisions name, one per line.
+///
+/// `@` is where the conversation stands: Pi's leaf, stepping back over trailing labels and
+/// pi-session checkout records.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Revisions to resolve.
+    #[arg(value_name = "REV", required_unless_present = "leaf")]
+    pub revs: Vec<String>,
+
+    /// Print Pi's literal leaf: the last entry of the file.
+    #[arg(long)]
+    pub leaf: bool,
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    if args.leaf {
+        match session.leaf() {
+            Some(i) => out.line(&session.id_or_line(i))?,
+            None => return Err(SessionError::EmptyPosition("--leaf".into()).into()),
+        }
+    }
+    for rev in &args.revs {
+        let idx = revision::resolve_entry(&session, rev)?;
+        out.line(&session.id_or_line(idx))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,147 @@
+use crate::cli::GlobalArgs;
+use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_line, short_id};
+use crate::cli::render::kind_style;
+use crate::cli::session_arg::open_session;
+use crate::session::tree::{Tree, layout};
+use crate::session::{EntryIdx, EntryKind, Role, Session, text};
+use anyhow::Result;
+use rustc_hash::FxHashSet;
+use serde_json::{Value, json};
+
+/// Show the whole session tree, as Pi's /tree shows it.
+///
+/// Entries whose parent is missing are roots; children are sorted by timestamp. By default
+/// bookkeeping entries (labels, custom entries, model and thinking changes, session info,
+/// context edits, usage) and assistant messages holding only tool calls are hidden, as in
+/// Pi's default view; their children attach to the nearest shown ancestor.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Show every entry.
+    #[arg(long, conflicts_with = "user")]
+    pub all: bool,
+
+    /// Show only user messages.
+    #[arg(long)]
+    pub user: bool,
+
+    /// One row per line (NDJSON), in display order:
+    /// {"id","parentId","depth","type","role","label","timestamp","current","children"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Pi's default filter of the tree view.
+fn default_visible(session: &Session, i: EntryIdx, leaf: Option<EntryIdx>) -> bool {
+    let e = &session.entries[i];
+    match &e.kind {
+        EntryKind::Usage
+        | EntryKind::Label
+        | EntryKind::ContextEdit
+        | EntryKind::Custom
+        | EntryKind::ModelChange
+        | EntryKind::ThinkingLevelChange
+        | EntryKind::SessionInfo => false,
+        EntryKind::Message if e.is_role(&Role::Assistant) && Some(i) != leaf => {
+            // Assistant messages with only tool calls are hidden unless they ended badly.
+            let v = session.value(i);
+            let m = v.get("message").cloned().unwrap_or(Value::Null);
+            let has_text = match m.get("content") {
+                Some(Value::String(s)) => !s.trim().is_empty(),
+                Some(Value::Array(blocks)) => blocks.iter().any(|b| {
+                    b.get("type").and_then(Value::as_str) == Some("text")
+                        && b.get("text")
+                            .and_then(Value::as_str)
+                            .is_some_and(|t| !t.trim().is_empty())
+                }),
+                _ => false,
+            };
+            let stop = m.get("stopReason").and_then(Value::as_str);
+            has_text || stop.is_some_and(|s| s != "stop" && s != "toolUse")
+        }
+        _ => true,
+    }
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    let at = session.at();
+    let leaf = session.leaf();
+    let mut tree = Tree::build(&session);
+    let rows = if args.all {
+        tree.rows(|_| true)
+    } else if args.user {
+        tree.rows(|i| session.entries[i].is_role(&Role::User))
+    } else {
+        tree.rows(|i| default_visible(&session, i, leaf))
+    };
+    if tree.cycle {
+        eprintln!(
+            "warning: the tree holds a parent cycle (through duplicate ids); the entries on it are shown once \
+             (Pi 1.6.0 hangs on this file); run `pi-session repair`"
+        );
+    }
+    if args.json {
+        for r in &rows {
+            let e = &session.entries[r.entry];
+            let row = json!({
+                "id": session.id_str(r.entry),
+                "parentId": session.parent_id_str(r.entry),
+                "depth": r.depth,
+                "type": e.kind.as_str(),
+                "role": e.role().map(Role::as_str),
+                "label": session.label_of(r.entry),
+                "timestamp": e.timestamp.as_deref(),
+                "current": Some(r.entry) == at,
+                "children": r.children,
+            });
+            out.line(&row.to_string())?;
+        }
+        return Ok(());
+    }
+    let on_branch: FxHashSet<EntryIdx> = at
+        .map(|a| session.branch(a).path.into_iter().collect())
+        .unwrap_or_default();
+    for (r, lay) in rows.iter().zip(layout(&rows)) {
+        let i = r.entry;
+        let e = &session.entries[i];
+        let mut plain = format!("{}{} ", lay.prefix, short_id(&session.id_or_line(i)));
+        let mut line = format!(
+            "{}{} ",
+            out.paint(Style::Meta, &lay.prefix),
+            out.paint(Style::Id, &short_id(&session.id_or_line(i)))
+        );
+        let marker = if on_branch.contains(&i) { "• " } else { "  " };
+        plain.push_str(marker);
+        line.push_str(&out.paint(Style::Current, marker));
+        if let Some(label) = session.label_of(i) {
+            let l = format!("[{}] ", escape_line(label));
+            plain.push_str(&l);
+            line.push_str(&out.paint(Style::Label, &l));
+        }
+        let kind = escape_line(e.kind_name());
+        plain.push_str(&kind);
+        plain.push(' ');
+        line.push_str(&out.paint(kind_style(e.kind_name()), &kind));
+        line.push(' ');
+        let tail = if Some(i) == at { " ← @" } else { "" };
+        let preview = match &e.detail {
+            crate::session::Detail::Compaction { tokens_before, .. } => {
+                format!(
+                    "[compaction: {} tokens]",
+                    tokens_before.map(text::short_tokens).unwrap_or_else(|| "?".into())
+                )
+            }
+            _ => one_line(&text::preview(&session, i)),
+        };
+        let room = out
+            .width
+            .unwrap_or(usize::MAX)
+            .saturating_sub(display_width(&plain) + display_width(tail));
+        line.push_str(&fit(&preview, room.max(8)));
+        if !tail.is_empty() {
+            line.push_str(&out.paint(Style::Current, tail));
+        }
+        out.line(line.trim_end())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! The `pi-session` command line: global options, dispatch, and error reporting. Each
+//! subcommand lives in `commands/<name>.rs` with its `Args` and one `run` function.
+
+pub mod commands;
+pub mod output;
+pub mod render;
+pub mod session_arg;
+
+use clap::{Parser, Subcommand};
+use output::{ColorChoice, Output};
+use std::io::Write;
+
+/// Git-style plumbing for Pi session files: inspect the conversation tree of a Pi
+/// session, the branch the model sees, and what it was sent.
+#[derive(Debug, Parser)]
+#[command(name = "pi-session", version, propagate_version = true, max_term_width = 100)]
+#[command(
+    after_help = "Revisions (REV): @ (where the conversation stands), an entry id or unique prefix of 4+ \
+characters, a label, root, REV~N and REV^ (ancestors), :/TEXT (newest entry on @'s branch whose text contains \
+TEXT), id:X and label:X to force one reading.\n\nExit status: 0 success, 1 failure, 2 usage error."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GlobalArgs {
+    /// Session file, or the id (or unique id prefix) of a session of the current directory.
+    /// Default: the most recent session of the current directory, found as Pi finds it.
+    #[arg(short = 's', long = "session", value_name = "PATH|ID", global = true)]
+    pub session: Option<String>,
+
+    /// When to color human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN", global = true)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Log(commands::log::Args),
+    Tree(commands::tree::Args),
+    Show(commands::show::Args),
+    Context(commands::context::Args),
+    RevParse(commands::rev_parse::Args),
+}
+
+/// Exit codes.
+pub mod exit {
+    pub const SUCCESS: i32 = 0;
+    pub const FAILURE: i32 = 1;
+    pub const USAGE: i32 = 2;
+}
+
+/// An error that carries its own exit code (e.g. `grep`-style "nothing found").
+#[derive(Debug)]
+pub struct ExitCode(pub i32);
+
+impl std::fmt::Display for ExitCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit {}", self.0)
+    }
+}
+
+impl std::error::Error for ExitCode {}
+
+/// Parses the command line, runs the command, and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::USAGE } else { exit::SUCCESS };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let mut out = Output::new(cli.global.color);
+    let result = match &cli.command {
+        Command::Log(a) => commands::log::run(&cli.global, a, &mut out),
+        Command::Tree(a) => commands::tree::run(&cli.global, a, &mut out),
+        Command::Show(a) => commands::show::run(&cli.global, a, &mut out),
+        Command::Context(a) => commands::context::run(&cli.global, a, &mut out),
+        Command::RevParse(a) => commands::rev_parse::run(&cli.global, a, &mut out),
+    };
+    let result = result.and_then(|()| out.flush().map_err(Into::into));
+    match result {
+        Ok(()) => exit::SUCCESS,
+        Err(e) => report_error(&e),
+    }
+}
+
+fn report_error(e: &anyhow::Error) -> i32 {
+    if let Some(code) = e.downcast_ref::<ExitCode>() {
+        return code.0;
+    }
+    // A closed pipe (`pi-session log | head`) is not an error.
+    if e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    }) {
+        return exit::SUCCESS;
+    }
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    let _ = writeln!(err, "error: {}", output::escape_line(&format!("{e:#}")));
+    if let Some(hint) = hint_for(e) {
+        let _ = writeln!(err, "hint: {}", output::escape_line(&hint));
+    }
+    exit::FAILURE
+}
+
+fn hint_for(e: &anyhow::Error) -> Option<String> {
+    use crate::session::SessionError as E;
+    let se = e.chain().find_map(|c| c.downcast_ref::<E>())?;
+    Some(match se {
+        E::Io { .. } => "check the path given with -s/--session".into(),
+        E::NotASession { .. } => "a Pi session starts with a {\"type\":\"session\",\"id\":…} header line; `pi-session repair` can add a missing one".into(),
+        E::UnknownRevision(_) => "use a full id, a unique id prefix (4+ characters), a label, @, root, REV~N or :/TEXT; `pi-session log --all` lists the ids".into(),
+        E::AmbiguousRevision { candidates, .. } => format!("candidates: {}", candidates.join(", ")),
+        E::InvalidRevision { .. } => "see `pi-session --help` for the revision syntax".into(),
+        E::PastRoot { .. } => "`pi-session log REV` shows how far back the branch goes".into(),
+        E::EmptyPosition(_) => "the session has no entry there yet; the next message starts a new root".into(),
+        E::NoSession(_) => "pass a session file with -s PATH, or run in a directory where Pi has sessions".into(),
+    })
+}

@@ -1,0 +1,233 @@
+//! Human and machine output: colors only where they help, terminal-safe text, widths.
+
+use std::io::{BufWriter, IsTerminal, Stdout, Write};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Styles used in human output.
+#[derive(Debug, Clone, Copy)]
+pub enum Style {
+    Id,
+    Dim,
+    Label,
+    User,
+    Assistant,
+    Tool,
+    Meta,
+    Current,
+    Warn,
+    Bold,
+}
+
+impl Style {
+    fn code(self) -> &'static str {
+        match self {
+            Style::Id => "33",
+            Style::Dim => "2",
+            Style::Label => "32",
+            Style::User => "36",
+            Style::Assistant => "35",
+            Style::Tool => "34",
+            Style::Meta => "90",
+            Style::Current => "1;32",
+            Style::Warn => "31",
+            Style::Bold => "1",
+        }
+    }
+}
+
+/// Buffered stdout with the color decision and the width to fit lines to.
+pub struct Output {
+    out: BufWriter<Stdout>,
+    pub color: bool,
+    pub is_terminal: bool,
+    /// Columns to fit one-line output to; `None` when stdout is not a terminal.
+    pub width: Option<usize>,
+}
+
+impl Output {
+    pub fn new(choice: ColorChoice) -> Output {
+        let stdout = std::io::stdout();
+        let is_terminal = stdout.is_terminal();
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => is_terminal && !no_color && std::env::var("TERM").map_or(true, |t| t != "dumb"),
+        };
+        let width = if is_terminal {
+            terminal_size::terminal_size()
+                .map(|(w, _)| w.0 as usize)
+                .or_else(|| std::env::var("COLUMNS").ok()?.parse().ok())
+                .or(Some(80))
+        } else {
+            None
+        };
+        Output {
+            out: BufWriter::with_capacity(64 * 1024, stdout),
+            color,
+            is_terminal,
+            width,
+        }
+    }
+
+    /// `text` in a style (when coloring). The text must already be escaped.
+    pub fn paint(&self, style: Style, text: &str) -> String {
+        if self.color && !text.is_empty() {
+            format!("\x1b[{}m{text}\x1b[0m", style.code())
+        } else {
+            text.to_owned()
+        }
+    }
+
+    pub fn line(&mut self, s: &str) -> std::io::Result<()> {
+        self.out.write_all(s.as_bytes())?;
+        self.out.write_all(b"\n")
+    }
+
+    pub fn raw_line(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.out.write_all(bytes)?;
+        self.out.write_all(b"\n")
+    }
+
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Characters that must not reach a terminal raw: C0 controls, DEL, C1 controls, and the
+/// bidirectional overrides that can disguise text.
+fn is_unsafe(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\x1b' => out.push_str("\\e"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+        c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+    }
+}
+
+/// Session text for one line of output: every control character escaped, newlines too.
+pub fn escape_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if is_unsafe(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Session text for a block of output: newlines and tabs kept, other controls escaped.
+pub fn escape_block(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c == '\n' || c == '\t' || !is_unsafe(c) {
+            out.push(c);
+        } else {
+            push_escaped(&mut out, c);
+        }
+    }
+    out
+}
+
+/// Flattens whitespace runs (newlines included) to single spaces, then escapes: for previews.
+pub fn one_line(s: &str) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    escape_line(&flat)
+}
+
+/// Display width of a string, counting wide (CJK, emoji) characters as two columns.
+pub fn display_width(s: &str) -> usize {
+    s.chars().map(char_width).sum()
+}
+
+fn char_width(c: char) -> usize {
+    let u = c as u32;
+    if c.is_control() || (0x300..0x370).contains(&u) || u == 0x200b {
+        0
+    } else if (0x1100..=0x115f).contains(&u)
+        || (0x2e80..=0xa4cf).contains(&u)
+        || (0xac00..=0xd7a3).contains(&u)
+        || (0xf900..=0xfaff).contains(&u)
+        || (0xfe30..=0xfe4f).contains(&u)
+        || (0xff00..=0xff60).contains(&u)
+        || (0xffe0..=0xffe6).contains(&u)
+        || (0x1f300..=0x1faff).contains(&u)
+        || (0x20000..=0x3fffd).contains(&u)
+    {
+        2
+    } else {
+        1
+    }
+}
+
+/// Cuts `s` to at most `width` columns, ending with `…` when cut.
+pub fn fit(s: &str, width: usize) -> String {
+    if display_width(s) <= width {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = char_width(c);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
+
+/// An entry timestamp in the local time zone, `YYYY-MM-DD HH:MM:SS`.
+pub fn local_time(ts: Option<&str>) -> String {
+    let Some(ms) = ts.and_then(crate::session::jsdate::parse_date_ms) else {
+        return "????-??-?? ??:??:??".into();
+    };
+    match jiff::Timestamp::from_millisecond(ms) {
+        Ok(t) => t
+            .to_zoned_datetime(jiff::tz::TimeZone::system())
+            .strftime("%Y-%m-%d %H:%M:%S")
+            .to_string(),
+        Err(_) => "????-??-?? ??:??:??".into(),
+    }
+}
+
+/// The first 8 characters of an id: Pi's ids are 8 hex digits, so usually the whole id.
+pub fn short_id(id: &str) -> String {
+    escape_line(&id.chars().take(8).collect::<String>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_controls() {
+        assert_eq!(escape_line("a\x1b[31mb\x07\r\n"), "a\\e[31mb\\x07\\r\\n");
+        assert_eq!(escape_block("a\nb\x1b"), "a\nb\\e");
+        assert_eq!(escape_line("\u{9b}x\u{202e}"), "\\x9bx\\u{202e}");
+        assert_eq!(one_line("  a \n\t b\x1b "), "a b\\e");
+    }
+
+    #[test]
+    fn fits_width() {
+        assert_eq!(fit("hello", 10), "hello");
+        assert_eq!(fit("hello world", 6), "hello…");
+        assert_eq!(fit("中文中文", 5), "中文…");
+    }
+}

@@ -1,0 +1,220 @@
+//! Human renderings of entries shared by `log`, `show` and `context`.
+
+use super::output::{Output, Style, escape_block, escape_line, fit, local_time, one_line, short_id};
+use crate::session::{EntryIdx, EntryKind, Role, Session, text};
+use serde_json::Value;
+
+/// The style of an entry kind.
+pub fn kind_style(kind: &str) -> Style {
+    match kind {
+        "user" => Style::User,
+        "assistant" => Style::Assistant,
+        "toolResult" | "bashExecution" => Style::Tool,
+        "compaction" | "branch_summary" | "compactionSummary" | "branchSummary" => Style::Bold,
+        _ => Style::Meta,
+    }
+}
+
+/// `a1b2c3d4 2026-11-02 10:00:06 user        (@) [label] preview`, fitted to the terminal.
+pub fn entry_line(out: &Output, session: &Session, idx: EntryIdx, current: bool, preview: bool) -> String {
+    let e = &session.entries[idx];
+    let id = short_id(&session.id_or_line(idx));
+    let time = local_time(e.timestamp.as_deref());
+    let kind = escape_line(e.kind_name());
+    let mut plain_prefix = format!("{id:<8} {time} {kind:<13} ");
+    let mut colored = format!(
+        "{} {} {} ",
+        out.paint(Style::Id, &format!("{id:<8}")),
+        out.paint(Style::Dim, &time),
+        out.paint(kind_style(e.kind_name()), &format!("{kind:<13}"))
+    );
+    if current {
+        plain_prefix.push_str("(@) ");
+        colored.push_str(&out.paint(Style::Current, "(@)"));
+        colored.push(' ');
+    }
+    if let Some(label) = session.label_of(idx) {
+        let l = format!("[{}]", escape_line(label));
+        plain_prefix.push_str(&l);
+        plain_prefix.push(' ');
+        colored.push_str(&out.paint(Style::Label, &l));
+        colored.push(' ');
+    }
+    if preview {
+        let p = one_line(&text::preview(session, idx));
+        let room = out
+            .width
+            .map(|w| w.saturating_sub(super::output::display_width(&plain_prefix)));
+        let p = match room {
+            Some(room) => fit(&p, room.max(10)),
+            None => fit(&p, 200),
+        };
+        colored.push_str(&p);
+    }
+    colored.trim_end().to_owned()
+}
+
+/// Cuts text at `max` characters with a note of what was left out.
+pub fn cut(s: &str, max: Option<usize>) -> String {
+    match max {
+        Some(max) if s.chars().count() > max => {
+            let kept: String = s.chars().take(max).collect();
+            let rest = s.chars().count() - max;
+            format!("{kept}\n… ({rest} more characters)")
+        }
+        _ => s.to_owned(),
+    }
+}
+
+fn indent(s: &str, by: &str) -> String {
+    s.lines().map(|l| format!("{by}{l}")).collect::<Vec<_>>().join("\n")
+}
+
+/// The full body of a message value (a stored message or a context message), as lines.
+pub fn message_body(out: &Output, m: &Value, max_chars: Option<usize>) -> Vec<String> {
+    let mut lines = Vec::new();
+    let role = m.get("role").and_then(Value::as_str).unwrap_or("");
+    let push_text = |lines: &mut Vec<String>, s: &str, max: Option<usize>| {
+        if !s.is_empty() {
+            lines.push(escape_block(&cut(s, max)));
+        }
+    };
+    match role {
+        "bashExecution" => {
+            let cmd = m.get("command").and_then(Value::as_str).unwrap_or("");
+            lines.push(out.paint(Style::Tool, &format!("$ {}", escape_line(cmd))));
+            push_text(
+                &mut lines,
+                m.get("output").and_then(Value::as_str).unwrap_or(""),
+                max_chars,
+            );
+            if let Some(code) = m.get("exitCode").filter(|c| !c.is_null()) {
+                lines.push(out.paint(Style::Meta, &format!("(exit code {code})")));
+            }
+        }
+        "compactionSummary" | "branchSummary" => {
+            push_text(
+                &mut lines,
+                m.get("summary").and_then(Value::as_str).unwrap_or(""),
+                max_chars,
+            );
+        }
+        "system" => {
+            push_text(
+                &mut lines,
+                m.get("content").and_then(Value::as_str).unwrap_or(""),
+                max_chars,
+            );
+            if let Some(sections) = m.get("sections").and_then(Value::as_object) {
+                for (name, v) in sections {
+                    match v.as_str() {
+                        Some(s) => {
+                            lines.push(out.paint(Style::Meta, &format!("[section {}]", escape_line(name))));
+                            push_text(&mut lines, s, max_chars);
+                        }
+                        None => lines.push(out.paint(Style::Meta, &format!("[section {} removed]", escape_line(name)))),
+                    }
+                }
+            }
+            for (key, what) in [("toolsAdded", "tools added"), ("toolsRemoved", "tools removed")] {
+                if let Some(tools) = m.get(key).and_then(Value::as_array).filter(|t| !t.is_empty()) {
+                    let names: Vec<String> = tools
+                        .iter()
+                        .filter_map(|t| t.get("name").and_then(Value::as_str))
+                        .map(escape_line)
+                        .collect();
+                    lines.push(out.paint(Style::Meta, &format!("[{what}: {}]", names.join(", "))));
+                }
+            }
+        }
+        _ => match m.get("content") {
+            Some(Value::String(s)) => push_text(&mut lines, s, if role == "toolResult" { max_chars } else { None }),
+            Some(Value::Array(blocks)) => {
+                for b in blocks {
+                    match b.get("type").and_then(Value::as_str) {
+                        Some("text") => {
+                            let t = b.get("text").and_then(Value::as_str).unwrap_or("");
+                            push_text(&mut lines, t, if role == "toolResult" { max_chars } else { None });
+                        }
+                        Some("thinking") => {
+                            let t = b.get("thinking").and_then(Value::as_str).unwrap_or("");
+                            if !t.is_empty() {
+                                lines.push(out.paint(Style::Dim, &indent(&escape_block(t), "│ ")));
+                            }
+                        }
+                        Some("toolCall") => {
+                            let name = b.get("name").and_then(Value::as_str).unwrap_or("?");
+                            let id = b.get("id").and_then(Value::as_str).unwrap_or("");
+                            lines.push(
+                                out.paint(Style::Tool, &format!("→ {} ({})", escape_line(name), escape_line(id))),
+                            );
+                            let args = b.get("arguments").cloned().unwrap_or(Value::Null);
+                            let pretty = serde_json::to_string_pretty(&args).unwrap_or_default();
+                            lines.push(indent(&escape_block(&pretty), "  "));
+                        }
+                        Some("image") => {
+                            let mime = b.get("mimeType").and_then(Value::as_str).unwrap_or("image");
+                            lines.push(out.paint(Style::Meta, &format!("[image {}]", escape_line(mime))));
+                        }
+                        other => {
+                            lines.push(out.paint(
+                                Style::Meta,
+                                &format!("[{} block]", escape_line(other.unwrap_or("untyped"))),
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        },
+    }
+    lines
+}
+
+/// The full body of an entry, as lines (no header).
+pub fn entry_body(out: &Output, session: &Session, idx: EntryIdx, max_chars: Option<usize>) -> Vec<String> {
+    let e = &session.entries[idx];
+    let v = session.value(idx);
+    match &e.kind {
+        EntryKind::Message => {
+            let m = v.get("message").cloned().unwrap_or(Value::Null);
+            let mut lines = Vec::new();
+            if e.is_role(&Role::ToolResult) {
+                let name = m.get("toolName").and_then(Value::as_str).unwrap_or("tool");
+                let id = m.get("toolCallId").and_then(Value::as_str).unwrap_or("");
+                let err = if m.get("isError").and_then(Value::as_bool) == Some(true) {
+                    ", error"
+                } else {
+                    ""
+                };
+                lines.push(out.paint(
+                    Style::Tool,
+                    &format!("← {} ({}{err})", escape_line(name), escape_line(id)),
+                ));
+            }
+            lines.extend(message_body(out, &m, max_chars));
+            lines
+        }
+        EntryKind::Compaction | EntryKind::BranchSummary => {
+            let s = v.get("summary").and_then(Value::as_str).unwrap_or("");
+            vec![escape_block(&cut(s, max_chars))]
+        }
+        EntryKind::CustomMessage => {
+            let fake =
+                serde_json::json!({"role": "custom", "content": v.get("content").cloned().unwrap_or(Value::Null)});
+            message_body(out, &fake, max_chars)
+        }
+        _ => {
+            // Bookkeeping entries: their own fields, pretty-printed.
+            let mut rest = v.as_object().cloned().unwrap_or_default();
+            for k in ["type", "id", "parentId", "timestamp"] {
+                rest.shift_remove(k);
+            }
+            if rest.is_empty() {
+                return Vec::new();
+            }
+            let pretty = serde_json::to_string_pretty(&Value::Object(rest)).unwrap_or_default();
+            vec![out.paint(Style::Meta, &escape_block(&pretty))]
+        }
+    }
+}

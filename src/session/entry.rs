@@ -1,0 +1,242 @@
+//! Entries as the index holds them: where their bytes are, and the few typed fields that
+//! tree walks, revisions and listings need. Everything else stays in the original line and
+//! is parsed on demand ([`crate::session::Session::value`]).
+
+/// An interned entry id: an index into the session's id table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sym(pub u32);
+
+/// Position of an entry in [`crate::session::Session::entries`] (file order, header excluded).
+pub type EntryIdx = usize;
+
+/// The `type` of an entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryKind {
+    Message,
+    ModelChange,
+    ThinkingLevelChange,
+    Compaction,
+    BranchSummary,
+    Custom,
+    CustomMessage,
+    Label,
+    SessionInfo,
+    ContextEdit,
+    Usage,
+    /// A type this version does not know, or none at all.
+    Other(Option<Box<str>>),
+}
+
+impl EntryKind {
+    pub fn parse(s: Option<&str>) -> EntryKind {
+        match s {
+            Some("message") => EntryKind::Message,
+            Some("model_change") => EntryKind::ModelChange,
+            Some("thinking_level_change") => EntryKind::ThinkingLevelChange,
+            Some("compaction") => EntryKind::Compaction,
+            Some("branch_summary") => EntryKind::BranchSummary,
+            Some("custom") => EntryKind::Custom,
+            Some("custom_message") => EntryKind::CustomMessage,
+            Some("label") => EntryKind::Label,
+            Some("session_info") => EntryKind::SessionInfo,
+            Some("context_edit") => EntryKind::ContextEdit,
+            Some("usage") => EntryKind::Usage,
+            other => EntryKind::Other(other.map(Into::into)),
+        }
+    }
+
+    /// The `type` string as written in the file (`None` when the entry has no string type).
+    pub fn as_str(&self) -> Option<&str> {
+        Some(match self {
+            EntryKind::Message => "message",
+            EntryKind::ModelChange => "model_change",
+            EntryKind::ThinkingLevelChange => "thinking_level_change",
+            EntryKind::Compaction => "compaction",
+            EntryKind::BranchSummary => "branch_summary",
+            EntryKind::Custom => "custom",
+            EntryKind::CustomMessage => "custom_message",
+            EntryKind::Label => "label",
+            EntryKind::SessionInfo => "session_info",
+            EntryKind::ContextEdit => "context_edit",
+            EntryKind::Usage => "usage",
+            EntryKind::Other(s) => return s.as_deref(),
+        })
+    }
+}
+
+/// The role of a message entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+    ToolResult,
+    BashExecution,
+    System,
+    /// Extension messages (`hookMessage` before format v3).
+    Custom,
+    BranchSummary,
+    CompactionSummary,
+    Other(Box<str>),
+}
+
+impl Role {
+    pub fn parse(s: &str) -> Role {
+        match s {
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            "toolResult" => Role::ToolResult,
+            "bashExecution" => Role::BashExecution,
+            "system" => Role::System,
+            "custom" => Role::Custom,
+            "branchSummary" => Role::BranchSummary,
+            "compactionSummary" => Role::CompactionSummary,
+            other => Role::Other(other.into()),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::ToolResult => "toolResult",
+            Role::BashExecution => "bashExecution",
+            Role::System => "system",
+            Role::Custom => "custom",
+            Role::BranchSummary => "branchSummary",
+            Role::CompactionSummary => "compactionSummary",
+            Role::Other(s) => s,
+        }
+    }
+}
+
+/// Per-type fields the index keeps.
+#[derive(Debug, Clone, Default)]
+pub enum Detail {
+    #[default]
+    None,
+    Message {
+        role: Option<Role>,
+        /// `provider` and `model` of assistant messages: the model in effect.
+        provider: Option<Box<str>>,
+        model: Option<Box<str>>,
+    },
+    Label {
+        target: Option<Sym>,
+        /// `None` clears the target's label (Pi clears on any falsy label).
+        label: Option<Box<str>>,
+    },
+    Custom {
+        custom_type: Option<Box<str>>,
+    },
+    Compaction {
+        first_kept: Option<Sym>,
+        tokens_before: Option<f64>,
+    },
+    BranchSummary {
+        from: Option<Box<str>>,
+    },
+    SessionInfo {
+        name: Option<Box<str>>,
+    },
+    ContextEdit {
+        target: Option<Sym>,
+    },
+    ModelChange {
+        provider: Option<Box<str>>,
+        model_id: Option<Box<str>>,
+    },
+    ThinkingLevel {
+        level: Option<Box<str>>,
+    },
+}
+
+/// One entry line of a session file.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// 1-based line number in the file.
+    pub line: u32,
+    /// Byte range of the line in the file, without its `\n` (a trailing `\r` stays).
+    pub start: u64,
+    pub end: u64,
+    pub kind: EntryKind,
+    pub id: Option<Sym>,
+    pub parent: Option<Sym>,
+    pub timestamp: Option<Box<str>>,
+    pub detail: Detail,
+}
+
+/// The customType of pi-session's own checkout records.
+pub const CHECKOUT_CUSTOM_TYPE: &str = "pi-session.checkout";
+
+impl Entry {
+    pub fn role(&self) -> Option<&Role> {
+        match &self.detail {
+            Detail::Message { role, .. } => role.as_ref(),
+            _ => None,
+        }
+    }
+
+    pub fn is_role(&self, r: &Role) -> bool {
+        self.role() == Some(r)
+    }
+
+    pub fn is_system_message(&self) -> bool {
+        self.is_role(&Role::System)
+    }
+
+    pub fn custom_type(&self) -> Option<&str> {
+        match &self.detail {
+            Detail::Custom { custom_type } => custom_type.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// A pi-session checkout record (`custom` entry of type `pi-session.checkout`).
+    pub fn is_checkout(&self) -> bool {
+        self.kind == EntryKind::Custom && self.custom_type() == Some(CHECKOUT_CUSTOM_TYPE)
+    }
+
+    /// Bookkeeping at the tip that `@` steps over: labels and checkout records.
+    pub fn is_tip_bookkeeping(&self) -> bool {
+        self.kind == EntryKind::Label || self.is_checkout()
+    }
+
+    /// The short name shown for the entry's kind: the role for messages, else the type.
+    pub fn kind_name(&self) -> &str {
+        match (&self.kind, self.role()) {
+            (EntryKind::Message, Some(role)) => role.as_str(),
+            (kind, _) => kind.as_str().unwrap_or("(untyped)"),
+        }
+    }
+}
+
+/// Interned entry ids.
+#[derive(Debug, Default)]
+pub struct IdTable {
+    map: rustc_hash::FxHashMap<Box<str>, Sym>,
+    names: Vec<Box<str>>,
+}
+
+impl IdTable {
+    pub fn intern(&mut self, s: &str) -> Sym {
+        if let Some(&sym) = self.map.get(s) {
+            return sym;
+        }
+        let sym = Sym(self.names.len() as u32);
+        self.names.push(s.into());
+        self.map.insert(s.into(), sym);
+        sym
+    }
+
+    pub fn get(&self, s: &str) -> Option<Sym> {
+        self.map.get(s).copied()
+    }
+
+    pub fn name(&self, sym: Sym) -> &str {
+        &self.names[sym.0 as usize]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (Sym, &str)> {
+        self.names.iter().enumerate().map(|(i, n)| (Sym(i as u32), &**n))
+    }
+}

@@ -1,0 +1,50 @@
+//! Typed errors of the session library. The CLI turns each into an `error:` line and a
+//! `hint:` line; keeping them typed lets it choose the hint and the exit code.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("{path} is not a Pi session: {reason}")]
+    NotASession { path: PathBuf, reason: String },
+
+    #[error("unknown revision '{0}'")]
+    UnknownRevision(String),
+
+    #[error("ambiguous revision '{rev}': it matches {} entries", candidates.len())]
+    AmbiguousRevision {
+        rev: String,
+        /// Full ids of the matching entries, in file order.
+        candidates: Vec<String>,
+    },
+
+    #[error("invalid revision '{rev}': {reason}")]
+    InvalidRevision { rev: String, reason: String },
+
+    #[error("'{rev}' goes past the root of its branch ({available} ancestors available)")]
+    PastRoot { rev: String, available: usize },
+
+    #[error("the session is empty: '{0}' names no entry")]
+    EmptyPosition(String),
+
+    #[error("no session found: {0}")]
+    NoSession(String),
+}
+
+impl SessionError {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        SessionError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+pub type Result<T, E = SessionError> = std::result::Result<T, E>;

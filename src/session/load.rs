@@ -1,0 +1,286 @@
+//! Loading a file as Pi 1.6.0 does (`loadEntriesFromFile` and the in-memory migrations),
+//! while recording what Pi skips silently so commands can report it.
+
+use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Sym};
+use super::skim::{LineRead, Skim, read_line};
+use super::{Header, LabelState, Session, SessionError};
+use rustc_hash::FxHashMap;
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+/// What loading skipped or noticed. Pi skips all of this without a word.
+#[derive(Debug, Default, Clone)]
+pub struct LoadReport {
+    /// Lines that are not JSON, or JSON but not an object (1-based).
+    pub malformed_lines: Vec<u32>,
+    /// The last line has no `\n` and does not parse: a write torn by a crash.
+    pub torn_last_line: bool,
+    /// The last line has no `\n` (whether or not it parses).
+    pub missing_final_newline: bool,
+    /// `session` lines after the header; Pi ignores them.
+    pub extra_headers: Vec<u32>,
+    /// Blank (whitespace-only) lines.
+    pub blank_lines: u32,
+    /// The format version the file was migrated from in memory (1 or 2), if any.
+    pub migrated_from: Option<u32>,
+}
+
+impl LoadReport {
+    /// Lines Pi skips that a user should hear about.
+    pub fn skipped_lines(&self) -> &[u32] {
+        &self.malformed_lines
+    }
+}
+
+/// JavaScript's `String.prototype.trim` whitespace, which decides what a blank line is.
+fn is_js_blank(line: &[u8]) -> bool {
+    match std::str::from_utf8(line) {
+        Ok(s) => s.chars().all(|c| c.is_whitespace() || c == '\u{feff}'),
+        Err(_) => false,
+    }
+}
+
+pub(super) fn load(path: PathBuf, data: Vec<u8>) -> Result<Session, SessionError> {
+    let mut report = LoadReport::default();
+    let mut ids = IdTable::default();
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut header: Option<Header> = None;
+    // Pi's v1 migration resolves `firstKeptEntryIndex` against the array of parsed lines
+    // (header included), so remember which entry each parsed line became.
+    let mut parsed: Vec<Option<usize>> = Vec::new();
+    let mut v1_first_kept_index: Vec<(usize, f64)> = Vec::new();
+
+    let mut line_no: u32 = 0;
+    let mut pos = 0usize;
+    let len = data.len();
+    while pos < len {
+        line_no += 1;
+        let (end, next) = match memchr::memchr(b'\n', &data[pos..]) {
+            Some(i) => (pos + i, pos + i + 1),
+            None => {
+                report.missing_final_newline = true;
+                (len, len)
+            }
+        };
+        let bytes = &data[pos..end];
+        let (start, stop) = (pos as u64, end as u64);
+        pos = next;
+        if is_js_blank(bytes) {
+            report.blank_lines += 1;
+            continue;
+        }
+        let skim = match read_line(bytes) {
+            LineRead::Object(skim) => skim,
+            LineRead::NotAnObject | LineRead::Malformed => {
+                report.malformed_lines.push(line_no);
+                if end == len {
+                    report.torn_last_line = true;
+                }
+                continue;
+            }
+        };
+        let is_session = skim.kind.as_deref() == Some("session");
+        if header.is_none() {
+            match (is_session, &skim.id) {
+                (true, Some(id)) => {
+                    header = Some(Header {
+                        line: line_no,
+                        start,
+                        end: stop,
+                        id: id.to_string(),
+                        version: skim.version,
+                        cwd: skim.cwd.as_deref().map(Into::into),
+                        timestamp: skim.timestamp.as_deref().map(Into::into),
+                        parent_session: skim.parent_session.as_deref().map(Into::into),
+                    });
+                    parsed.push(None);
+                    continue;
+                }
+                _ => {
+                    let reason = if is_session {
+                        format!("the header on line {line_no} has no string id")
+                    } else {
+                        format!(
+                            "line {line_no} should be a session header (\"type\":\"session\"), but its type is {}",
+                            skim.kind
+                                .as_deref()
+                                .map(|k| format!("\"{k}\""))
+                                .unwrap_or_else(|| "missing".into())
+                        )
+                    };
+                    return Err(SessionError::NotASession { path, reason });
+                }
+            }
+        }
+        if is_session {
+            report.extra_headers.push(line_no);
+            parsed.push(None);
+            continue;
+        }
+        if let Some(index) = skim.first_kept_entry_index {
+            v1_first_kept_index.push((entries.len(), index));
+        }
+        parsed.push(Some(entries.len()));
+        entries.push(entry_from_skim(&mut ids, *skim, line_no, start, stop));
+    }
+
+    let Some(header) = header else {
+        let reason = if report.malformed_lines.is_empty() {
+            "the file has no entries".to_string()
+        } else {
+            "no line parses as JSON".to_string()
+        };
+        return Err(SessionError::NotASession { path, reason });
+    };
+
+    let format = header.format();
+    if format < 3 {
+        report.migrated_from = Some(format);
+    }
+    if format < 2 {
+        migrate_v1(&mut ids, &mut entries, &parsed, &v1_first_kept_index);
+    }
+    if format < 3 {
+        for e in &mut entries {
+            if let Detail::Message {
+                role: role @ Some(Role::Other(_)),
+                ..
+            } = &mut e.detail
+                && role.as_ref().map(Role::as_str) == Some("hookMessage")
+            {
+                *role = Some(Role::Custom);
+            }
+        }
+    }
+
+    let mut by_id = FxHashMap::default();
+    let mut labels: FxHashMap<Sym, LabelState> = FxHashMap::default();
+    let mut session_name = None;
+    for (i, e) in entries.iter().enumerate() {
+        if let Some(id) = e.id {
+            by_id.insert(id, i);
+        }
+        match &e.detail {
+            Detail::Label { target: Some(t), label } => match label {
+                Some(l) if !l.is_empty() => {
+                    labels.insert(
+                        *t,
+                        LabelState {
+                            label: l.clone(),
+                            set_by: i,
+                        },
+                    );
+                }
+                _ => {
+                    labels.remove(t);
+                }
+            },
+            Detail::SessionInfo { name } => {
+                session_name = name.as_deref().map(str::trim).filter(|n| !n.is_empty()).map(Into::into);
+            }
+            _ => {}
+        }
+    }
+
+    Ok(Session {
+        path,
+        data,
+        header,
+        entries,
+        ids,
+        by_id,
+        labels,
+        session_name,
+        report,
+    })
+}
+
+fn entry_from_skim(ids: &mut IdTable, s: Skim<'_>, line: u32, start: u64, end: u64) -> Entry {
+    let kind = EntryKind::parse(s.kind.as_deref());
+    let b = |c: Option<Cow<'_, str>>| c.map(|c| Box::<str>::from(&*c));
+    // JavaScript treats an empty parentId as no parent (`parentId ? … : undefined`).
+    let id = s.id.map(|c| ids.intern(&c));
+    let mut sym = |c: Option<Cow<'_, str>>| c.filter(|c| !c.is_empty()).map(|c| ids.intern(&c));
+    let detail = match kind {
+        EntryKind::Message => {
+            let m = s.message.unwrap_or_default();
+            Detail::Message {
+                role: m.role.as_deref().map(Role::parse),
+                provider: b(m.provider),
+                model: b(m.model),
+            }
+        }
+        EntryKind::Label => Detail::Label {
+            target: sym(s.target_id),
+            label: b(s.label),
+        },
+        EntryKind::Custom | EntryKind::CustomMessage => Detail::Custom {
+            custom_type: b(s.custom_type),
+        },
+        EntryKind::Compaction => Detail::Compaction {
+            first_kept: sym(s.first_kept_entry_id),
+            tokens_before: s.tokens_before,
+        },
+        EntryKind::BranchSummary => Detail::BranchSummary { from: b(s.from_id) },
+        EntryKind::SessionInfo => Detail::SessionInfo { name: b(s.name) },
+        EntryKind::ContextEdit => Detail::ContextEdit {
+            target: sym(s.target_id),
+        },
+        EntryKind::ModelChange => Detail::ModelChange {
+            provider: b(s.provider),
+            model_id: b(s.model_id),
+        },
+        EntryKind::ThinkingLevelChange => Detail::ThinkingLevel {
+            level: b(s.thinking_level),
+        },
+        _ => Detail::None,
+    };
+    Entry {
+        line,
+        start,
+        end,
+        kind,
+        id,
+        parent: sym(s.parent_id),
+        timestamp: b(s.timestamp),
+        detail,
+    }
+}
+
+/// Pi's v1 → v2 migration, in memory: every entry gets an id and the entries are chained in
+/// file order. Pi draws random ids; ours derive from the line number (`0000002a` for line
+/// 42) so that a revision printed by one command still works in the next.
+fn migrate_v1(ids: &mut IdTable, entries: &mut [Entry], parsed: &[Option<usize>], first_kept_index: &[(usize, f64)]) {
+    let mut prev = None;
+    for e in entries.iter_mut() {
+        let id = ids.intern(&synthetic_v1_id(e.line));
+        e.id = Some(id);
+        e.parent = prev;
+        prev = Some(id);
+    }
+    for &(i, index) in first_kept_index {
+        let target_id = |t: usize| entries_id(entries, t);
+        let found = (index >= 0.0 && index.fract() == 0.0)
+            .then(|| parsed.get(index as usize).copied().flatten())
+            .flatten()
+            .filter(|&t| t <= i)
+            .map(target_id);
+        if let Detail::Compaction { first_kept, .. } = &mut entries[i].detail {
+            // `entries[index]` in Pi: an integer index into the parsed lines; a target after the
+            // compaction has no id yet when Pi reads it, and the header has none to give. Pi
+            // leaves an existing firstKeptEntryId alone when the index finds no entry.
+            if let Some(t) = found {
+                *first_kept = t;
+            }
+        }
+    }
+}
+
+fn entries_id(entries: &[Entry], i: usize) -> Option<Sym> {
+    entries[i].id
+}
+
+/// The id pi-session gives the entry on `line` of a v1 file.
+pub fn synthetic_v1_id(line: u32) -> String {
+    format!("{line:08x}")
+}

@@ -1,0 +1,188 @@
+//! Finding session files the way Pi does: the agent directory (`$PI_CODING_AGENT_DIR` or
+//! `~/.pi/agent`), sessions under `sessions/--<cwd>--/` or in `$PI_CODING_AGENT_SESSION_DIR`,
+//! and the most recent one by modification time among files whose header parses.
+
+use super::SessionError;
+use super::skim::{LineRead, read_line};
+use std::fs;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// Where Pi keeps sessions for a working directory.
+#[derive(Debug, Clone)]
+pub struct SessionDir {
+    pub path: PathBuf,
+    /// With `$PI_CODING_AGENT_SESSION_DIR`, all projects share one folder and Pi keeps only
+    /// sessions whose header `cwd` is this directory.
+    pub filter_cwd: Option<PathBuf>,
+}
+
+fn expand_tilde(p: &str) -> PathBuf {
+    match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ if p == "~" => std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| p.into()),
+        _ => PathBuf::from(p),
+    }
+}
+
+/// `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`.
+pub fn agent_dir() -> PathBuf {
+    match std::env::var("PI_CODING_AGENT_DIR") {
+        Ok(d) if !d.is_empty() => expand_tilde(&d),
+        _ => {
+            let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
+            home.join(".pi").join("agent")
+        }
+    }
+}
+
+/// The folder holding every project's session folder.
+pub fn sessions_root() -> PathBuf {
+    agent_dir().join("sessions")
+}
+
+/// Pi's folder name for a cwd: `--` + the path without its leading separator, with `/`,
+/// `\` and `:` replaced by `-`, + `--`.
+pub fn encode_cwd(cwd: &Path) -> String {
+    let s = cwd.to_string_lossy();
+    let s = s.strip_prefix(['/', '\\']).unwrap_or(&s);
+    format!("--{}--", s.replace(['/', '\\', ':'], "-"))
+}
+
+/// The session folder for `cwd`.
+pub fn session_dir_for(cwd: &Path) -> SessionDir {
+    match std::env::var("PI_CODING_AGENT_SESSION_DIR") {
+        Ok(d) if !d.is_empty() => SessionDir {
+            path: expand_tilde(&d),
+            filter_cwd: Some(cwd.to_path_buf()),
+        },
+        _ => SessionDir {
+            path: sessions_root().join(encode_cwd(cwd)),
+            filter_cwd: None,
+        },
+    }
+}
+
+/// The header of a session file, read without reading the rest: the first line that
+/// parses must be a `session` line with a string id (Pi's `readSessionHeader`).
+#[derive(Debug, Clone)]
+pub struct HeaderInfo {
+    pub id: String,
+    pub cwd: Option<String>,
+    pub timestamp: Option<String>,
+    pub parent_session: Option<String>,
+}
+
+/// Pi scans at most this much for the header during discovery.
+const MAX_HEADER_SCAN: u64 = 1024 * 1024;
+
+pub fn read_header(path: &Path) -> Option<HeaderInfo> {
+    let file = fs::File::open(path).ok()?;
+    let mut reader = BufReader::new(file.take(MAX_HEADER_SCAN));
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line).ok()? == 0 {
+            return None;
+        }
+        let body = line.strip_suffix(b"\n").unwrap_or(&line);
+        if body.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match read_line(body) {
+            LineRead::Object(s) => {
+                if s.kind.as_deref() != Some("session") {
+                    return None;
+                }
+                return Some(HeaderInfo {
+                    id: s.id?.into_owned(),
+                    cwd: s.cwd.map(|c| c.into_owned()),
+                    timestamp: s.timestamp.map(|c| c.into_owned()),
+                    parent_session: s.parent_session.map(|c| c.into_owned()),
+                });
+            }
+            _ => continue,
+        }
+    }
+}
+
+/// `*.jsonl` files of a folder with their headers, newest modification first.
+pub fn sessions_in(dir: &SessionDir) -> Vec<(PathBuf, HeaderInfo)> {
+    let Ok(read) = fs::read_dir(&dir.path) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(PathBuf, std::time::SystemTime)> = read
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .filter_map(|p| {
+            let m = fs::metadata(&p).ok()?.modified().ok()?;
+            Some((p, m))
+        })
+        .collect();
+    files.sort_by_key(|f| std::cmp::Reverse(f.1));
+    files
+        .into_iter()
+        .filter_map(|(p, _)| {
+            let h = read_header(&p)?;
+            if let Some(cwd) = &dir.filter_cwd {
+                let matches = h.cwd.as_deref().is_some_and(|c| !c.is_empty() && Path::new(c) == cwd);
+                if !matches {
+                    return None;
+                }
+            }
+            Some((p, h))
+        })
+        .collect()
+}
+
+/// Resolves `-s/--session`: a path to a file, or a session id or unique id prefix in the
+/// current directory's session folder. Without it, the most recent session there.
+pub fn find_session(arg: Option<&str>, cwd: &Path) -> Result<PathBuf, SessionError> {
+    let dir = session_dir_for(cwd);
+    let Some(arg) = arg else {
+        return sessions_in(&dir).into_iter().next().map(|(p, _)| p).ok_or_else(|| {
+            SessionError::NoSession(format!("no Pi session for {} in {}", cwd.display(), dir.path.display()))
+        });
+    };
+    let as_path = cwd.join(arg);
+    if as_path.exists() || arg.contains('/') || arg.contains('\\') || arg.ends_with(".jsonl") {
+        return Ok(as_path);
+    }
+    let sessions = sessions_in(&dir);
+    if let Some((p, _)) = sessions.iter().find(|(_, h)| h.id == arg) {
+        return Ok(p.clone());
+    }
+    let matches: Vec<&PathBuf> = sessions
+        .iter()
+        .filter(|(_, h)| h.id.starts_with(arg))
+        .map(|(p, _)| p)
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(SessionError::NoSession(format!(
+            "'{arg}' is neither a file nor the id of a session in {}",
+            dir.path.display()
+        ))),
+        many => Err(SessionError::NoSession(format!(
+            "'{arg}' matches {} sessions in {}: {}",
+            many.len(),
+            dir.path.display(),
+            many.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodes_cwd_like_pi() {
+        assert_eq!(encode_cwd(Path::new("/home/user/proj")), "--home-user-proj--");
+        assert_eq!(encode_cwd(Path::new("C:\\work\\x")), "--C--work-x--");
+    }
+}

@@ -1,0 +1,332 @@
+//! The skim: one pass over a line that keeps only what the index needs (type, id, parent,
+//! timestamp and a few per-type fields) and skips everything else without building it.
+//!
+//! Pi parses lines with `JSON.parse` and never validates types, so the skim is lenient:
+//! a field of an unexpected JSON type reads as absent instead of failing the line.
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt;
+
+/// What a line is, once read.
+#[derive(Debug)]
+pub enum LineRead<'a> {
+    /// A JSON object, skimmed.
+    Object(Box<Skim<'a>>),
+    /// Valid JSON that is not an object (`null`, `5`, `[]`…): not an entry.
+    NotAnObject,
+    /// Not JSON.
+    Malformed,
+}
+
+/// The fields of an entry line that the index uses. Strings borrow from the line when
+/// they contain no escapes.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Skim<'a> {
+    #[serde(rename = "type", borrow, default, deserialize_with = "lenient_str")]
+    pub kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub parent_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub timestamp: Option<Cow<'a, str>>,
+    // label and context_edit
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub target_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub label: Option<Cow<'a, str>>,
+    // session_info
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub name: Option<Cow<'a, str>>,
+    // custom and custom_message
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub custom_type: Option<Cow<'a, str>>,
+    // compaction
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub first_kept_entry_id: Option<Cow<'a, str>>,
+    #[serde(default, deserialize_with = "lenient_f64")]
+    pub first_kept_entry_index: Option<f64>,
+    #[serde(default, deserialize_with = "lenient_f64")]
+    pub tokens_before: Option<f64>,
+    // branch_summary
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub from_id: Option<Cow<'a, str>>,
+    // model_change and thinking_level_change
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub provider: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub model_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub thinking_level: Option<Cow<'a, str>>,
+    // header
+    #[serde(default, deserialize_with = "lenient_version")]
+    pub version: Option<f64>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub cwd: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub parent_session: Option<Cow<'a, str>>,
+    // message
+    #[serde(borrow, default, deserialize_with = "lenient_message")]
+    pub message: Option<MessageSkim<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct MessageSkim<'a> {
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub role: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub provider: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub model: Option<Cow<'a, str>>,
+}
+
+/// Reads one line (without its `\n`). Invalid UTF-8 is replaced by U+FFFD first, as
+/// Node's decoder does before `JSON.parse` sees the text.
+pub fn read_line(line: &[u8]) -> LineRead<'_> {
+    match std::str::from_utf8(line) {
+        Ok(text) => read_text(text),
+        Err(_) => {
+            let text = String::from_utf8_lossy(line).into_owned();
+            match read_text(&text) {
+                LineRead::Object(skim) => LineRead::Object(Box::new(skim.into_owned())),
+                LineRead::NotAnObject => LineRead::NotAnObject,
+                LineRead::Malformed => LineRead::Malformed,
+            }
+        }
+    }
+}
+
+fn read_text(text: &str) -> LineRead<'_> {
+    let trimmed = text.trim_start_matches(is_json_whitespace);
+    if !trimmed.starts_with('{') {
+        return match serde_json::from_str::<IgnoredAny>(text) {
+            Ok(_) => LineRead::NotAnObject,
+            Err(_) => LineRead::Malformed,
+        };
+    }
+    match serde_json::from_str::<Skim>(text) {
+        Ok(skim) => LineRead::Object(Box::new(skim)),
+        // The derived reader rejects duplicate keys, which JSON.parse accepts (last one
+        // wins). Fall back to a full parse with the same rule.
+        Err(_) => match serde_json::from_str::<Value>(text) {
+            Ok(value) => LineRead::Object(Box::new(Skim::from_value(&value).into_owned())),
+            Err(_) => LineRead::Malformed,
+        },
+    }
+}
+
+fn is_json_whitespace(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+impl<'a> Skim<'a> {
+    fn from_value(v: &Value) -> Skim<'static> {
+        let s = |key: &str| v.get(key).and_then(Value::as_str).map(|s| Cow::Owned(s.to_owned()));
+        let n = |key: &str| v.get(key).and_then(Value::as_f64);
+        let message = v.get("message").filter(|m| m.is_object()).map(|m| {
+            let ms = |key: &str| m.get(key).and_then(Value::as_str).map(|s| Cow::Owned(s.to_owned()));
+            MessageSkim {
+                role: ms("role"),
+                provider: ms("provider"),
+                model: ms("model"),
+            }
+        });
+        Skim {
+            kind: s("type"),
+            id: s("id"),
+            parent_id: s("parentId"),
+            timestamp: s("timestamp"),
+            target_id: s("targetId"),
+            label: s("label"),
+            name: s("name"),
+            custom_type: s("customType"),
+            first_kept_entry_id: s("firstKeptEntryId"),
+            first_kept_entry_index: n("firstKeptEntryIndex"),
+            tokens_before: n("tokensBefore"),
+            from_id: s("fromId"),
+            provider: s("provider"),
+            model_id: s("modelId"),
+            thinking_level: s("thinkingLevel"),
+            version: v.get("version").and_then(version_of),
+            cwd: s("cwd"),
+            parent_session: s("parentSession"),
+            message,
+        }
+    }
+
+    fn into_owned(self) -> Skim<'static> {
+        fn o(c: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
+            c.map(|c| Cow::Owned(c.into_owned()))
+        }
+        Skim {
+            kind: o(self.kind),
+            id: o(self.id),
+            parent_id: o(self.parent_id),
+            timestamp: o(self.timestamp),
+            target_id: o(self.target_id),
+            label: o(self.label),
+            name: o(self.name),
+            custom_type: o(self.custom_type),
+            first_kept_entry_id: o(self.first_kept_entry_id),
+            first_kept_entry_index: self.first_kept_entry_index,
+            tokens_before: self.tokens_before,
+            from_id: o(self.from_id),
+            provider: o(self.provider),
+            model_id: o(self.model_id),
+            thinking_level: o(self.thinking_level),
+            version: self.version,
+            cwd: o(self.cwd),
+            parent_session: o(self.parent_session),
+            message: self.message.map(|m| MessageSkim {
+                role: o(m.role),
+                provider: o(m.provider),
+                model: o(m.model),
+            }),
+        }
+    }
+}
+
+/// JavaScript compares `version` numerically (`"2" < 3` is true), so numeric strings count.
+fn version_of(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// Any JSON value; strings are kept, every other type reads as absent.
+fn lenient_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Option<Cow<'de, str>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+            Ok(Some(Cow::Borrowed(v)))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(Cow::Owned(v.to_owned())))
+        }
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Some(Cow::Owned(v)))
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
+            d.deserialize_any(V)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+    }
+    d.deserialize_any(V)
+}
+
+fn lenient_f64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Number(n) => n.as_f64(),
+        _ => None,
+    })
+}
+
+fn lenient_version<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Ok(version_of(&Value::deserialize(d)?))
+}
+
+fn lenient_message<'de, D: Deserializer<'de>>(d: D) -> Result<Option<MessageSkim<'de>>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Option<MessageSkim<'de>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
+            MessageSkim::deserialize(de::value::MapAccessDeserializer::new(a)).map(Some)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(V)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skims_entry_fields() {
+        let line = br#"{"type":"message","id":"a1","parentId":null,"timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}"#;
+        let LineRead::Object(s) = read_line(line) else { panic!() };
+        assert_eq!(s.kind.as_deref(), Some("message"));
+        assert_eq!(s.id.as_deref(), Some("a1"));
+        assert_eq!(s.parent_id, None);
+        assert_eq!(s.message.unwrap().role.as_deref(), Some("user"));
+    }
+
+    #[test]
+    fn lenient_types_and_duplicates() {
+        let LineRead::Object(s) = read_line(br#"{"type":"label","id":5,"label":{"x":[1]},"id":"b"}"#) else {
+            panic!()
+        };
+        assert_eq!(s.id.as_deref(), Some("b"));
+        assert_eq!(s.label, None);
+        assert!(matches!(read_line(b"[1,2]"), LineRead::NotAnObject));
+        assert!(matches!(read_line(b"{\"type\":"), LineRead::Malformed));
+        assert!(matches!(read_line(b"{\"type\":\"x\"}\r"), LineRead::Object(_)));
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced() {
+        let LineRead::Object(s) = read_line(b"{\"type\":\"m\xffx\",\"id\":\"a\"}") else {
+            panic!()
+        };
+        assert_eq!(s.kind.as_deref(), Some("m\u{fffd}x"));
+    }
+}

@@ -1,0 +1,236 @@
+//! Text of entries for people: message text, one-line previews, token estimates.
+
+use super::{EntryIdx, EntryKind, Role, Session};
+use serde_json::Value;
+
+/// The text of a message's `content`: a string, or its text blocks joined by `sep`.
+pub fn content_text(content: Option<&Value>, sep: &str) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(sep),
+        _ => String::new(),
+    }
+}
+
+/// Tool calls of an assistant message as `name(arg=value, …)`.
+pub fn tool_calls(message: &Value) -> Vec<String> {
+    let Some(blocks) = message.get("content").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
+        .map(|b| {
+            let name = b.get("name").and_then(Value::as_str).unwrap_or("?");
+            let args = match b.get("arguments") {
+                Some(Value::Object(m)) => m
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", compact_value(v)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                Some(v) => compact_value(v),
+                None => String::new(),
+            };
+            format!("{name}({args})")
+        })
+        .collect()
+}
+
+fn compact_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The user or assistant text of a message entry (what `:/TEXT` searches).
+pub fn conversation_text(session: &Session, idx: EntryIdx) -> Option<String> {
+    let e = &session.entries[idx];
+    if !(e.is_role(&Role::User) || e.is_role(&Role::Assistant)) {
+        return None;
+    }
+    let v = session.value(idx);
+    Some(content_text(v.pointer("/message/content"), "\n"))
+}
+
+/// Tokens in a compact `42k` form.
+pub fn short_tokens(n: f64) -> String {
+    if n >= 1_000_000.0 {
+        format!("{:.1}M", n / 1_000_000.0)
+    } else if n >= 1000.0 {
+        format!("{}k", (n / 1000.0).round())
+    } else {
+        format!("{n}")
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.trim_start().lines().next().unwrap_or("")
+}
+
+/// A one-line description of an entry, for `log` and `tree`.
+pub fn preview(session: &Session, idx: EntryIdx) -> String {
+    let e = &session.entries[idx];
+    let v = session.value(idx);
+    let s = |key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
+    match &e.kind {
+        EntryKind::Message => {
+            let m = v.get("message").cloned().unwrap_or(Value::Null);
+            let text = content_text(m.get("content"), " ");
+            match e.role() {
+                Some(Role::Assistant) => {
+                    let calls = tool_calls(&m);
+                    let mut out = first_line(&text).to_owned();
+                    if !calls.is_empty() {
+                        if !out.is_empty() {
+                            out.push(' ');
+                        }
+                        out.push_str(&format!("→ {}", calls.join(", ")));
+                    }
+                    if out.is_empty()
+                        && let Some(reason) = m.get("stopReason").and_then(Value::as_str)
+                        && reason != "stop"
+                    {
+                        out = format!("({reason})");
+                    }
+                    out
+                }
+                Some(Role::ToolResult) => {
+                    let name = m.get("toolName").and_then(Value::as_str).unwrap_or("tool");
+                    let err = if m.get("isError").and_then(Value::as_bool) == Some(true) {
+                        " error"
+                    } else {
+                        ""
+                    };
+                    format!("{name}{err}: {}", first_line(&text))
+                }
+                Some(Role::BashExecution) => {
+                    format!("$ {}", m.get("command").and_then(Value::as_str).unwrap_or(""))
+                }
+                Some(Role::System) => "system prompt".to_owned(),
+                _ => first_line(&text).to_owned(),
+            }
+        }
+        EntryKind::Compaction => {
+            let tokens = v
+                .get("tokensBefore")
+                .and_then(Value::as_f64)
+                .map(short_tokens)
+                .unwrap_or_else(|| "?".into());
+            format!("[compaction: {tokens} tokens] {}", first_line(&s("summary")))
+        }
+        EntryKind::BranchSummary => format!("from {}: {}", s("fromId"), first_line(&s("summary"))),
+        EntryKind::Label => {
+            let target = s("targetId");
+            match v.get("label").and_then(Value::as_str).filter(|l| !l.is_empty()) {
+                Some(l) => format!("{target} ← {l}"),
+                None => format!("{target} (label cleared)"),
+            }
+        }
+        EntryKind::ModelChange => format!("{}/{}", s("provider"), s("modelId")),
+        EntryKind::ThinkingLevelChange => format!("thinking {}", s("thinkingLevel")),
+        EntryKind::SessionInfo => format!("name: {}", s("name")),
+        EntryKind::Custom if e.is_checkout() => {
+            let from = v.pointer("/data/from").and_then(Value::as_str).unwrap_or("?");
+            format!("checkout (from {from})")
+        }
+        EntryKind::Custom => s("customType"),
+        EntryKind::CustomMessage => {
+            format!(
+                "{}: {}",
+                s("customType"),
+                first_line(&content_text(v.get("content"), " "))
+            )
+        }
+        EntryKind::ContextEdit => match v.get("replacement") {
+            Some(Value::Null) | None => format!("omit {} from context", s("targetId")),
+            Some(_) => format!("replace {} in context", s("targetId")),
+        },
+        EntryKind::Usage => {
+            let tokens = v
+                .pointer("/usage/totalTokens")
+                .and_then(Value::as_f64)
+                .map(short_tokens)
+                .unwrap_or_default();
+            format!("{} {}/{} {tokens} tokens", s("kind"), s("provider"), s("model"))
+        }
+        EntryKind::Other(_) => String::new(),
+    }
+}
+
+/// Pi's rough token estimate for a context message: characters / 4, rounded up.
+pub fn estimate_tokens(message: &Value) -> u64 {
+    let chars = message_chars(message);
+    chars.div_ceil(4)
+}
+
+fn message_chars(m: &Value) -> u64 {
+    let role = m.get("role").and_then(Value::as_str).unwrap_or("");
+    let str_len = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .map(|s| s.encode_utf16().count() as u64)
+            .unwrap_or(0)
+    };
+    match role {
+        "system" => {
+            let sections: u64 = m
+                .get("sections")
+                .and_then(Value::as_object)
+                .map(|o| o.values().map(|v| str_len(Some(v))).sum())
+                .unwrap_or(0);
+            let tools = m
+                .get("toolsAdded")
+                .map(|t| t.to_string().encode_utf16().count() as u64)
+                .unwrap_or(0);
+            content_chars(m.get("content")) + sections + tools
+        }
+        _ if matches!(role, "user" | "custom" | "toolResult") => content_chars(m.get("content")),
+        "assistant" => m
+            .get("content")
+            .and_then(Value::as_array)
+            .map(|blocks| {
+                blocks
+                    .iter()
+                    .map(|b| match b.get("type").and_then(Value::as_str) {
+                        Some("text") => str_len(b.get("text")),
+                        Some("thinking") => str_len(b.get("thinking")),
+                        Some("toolCall") => {
+                            str_len(b.get("name"))
+                                + b.get("arguments")
+                                    .map(|a| a.to_string().encode_utf16().count() as u64)
+                                    .unwrap_or(0)
+                        }
+                        _ => 0,
+                    })
+                    .sum()
+            })
+            .unwrap_or(0),
+        "bashExecution" => str_len(m.get("command")) + str_len(m.get("output")),
+        "branchSummary" | "compactionSummary" => str_len(m.get("summary")),
+        _ => 0,
+    }
+}
+
+fn content_chars(content: Option<&Value>) -> u64 {
+    match content {
+        Some(Value::String(s)) => s.encode_utf16().count() as u64,
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .map(|b| match b.get("type").and_then(Value::as_str) {
+                Some("text") => b
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .map(|s| s.encode_utf16().count() as u64)
+                    .unwrap_or(0),
+                Some("image") => 4800,
+                _ => 0,
+            })
+            .sum(),
+        _ => 0,
+    }
+}
