@@ -21,7 +21,8 @@
 //   branchIndices the same as indices into getEntries() (object identity)
 //   tree          pre-order flattening of sm.getTree():
 //                 [{id, parentId, depth, type, role, label, timestamp, children, index}]
-//   treeCycle     true only if the tree walk met a node already on its path
+//   treeCycle     present (true) only when a node would be its own descendant; then
+//                 tree is null, since Pi's getTree() would loop forever
 //   labels        [[targetId, label]] for every entry id with a label, entry order
 //                 (each id once)
 //   sessionName   sm.getSessionName() ?? null
