@@ -2,9 +2,11 @@
 //! subcommand lives in `commands/<name>.rs` with its `Args` and one `run` function.
 
 pub mod commands;
+pub mod new_session;
 pub mod output;
 pub mod render;
 pub mod session_arg;
+pub mod write_args;
 
 use clap::{Parser, Subcommand};
 use output::{ColorChoice, Output};
@@ -17,7 +19,7 @@ use std::io::Write;
 #[command(
     after_help = "Revisions (REV): @ (where the conversation stands), an entry id or unique prefix of 4+ \
 characters, a label, root, REV~N and REV^ (ancestors), :/TEXT (newest entry on @'s branch whose text contains \
-TEXT), id:X and label:X to force one reading.\n\nExit status: 0 success, 1 failure, 2 usage error."
+TEXT), id:X and label:X to force one reading.\n\nExit status: 0 success, 1 failure, 2 usage error, 4 --expect-leaf did not match (nothing written)."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -46,6 +48,10 @@ pub enum Command {
     Show(commands::show::Args),
     Context(commands::context::Args),
     RevParse(commands::rev_parse::Args),
+    Checkout(commands::checkout::Args),
+    Label(commands::label::Args),
+    Clone(commands::clone::Args),
+    Fork(commands::fork::Args),
 }
 
 /// Exit codes.
@@ -53,6 +59,8 @@ pub mod exit {
     pub const SUCCESS: i32 = 0;
     pub const FAILURE: i32 = 1;
     pub const USAGE: i32 = 2;
+    /// `--expect-leaf` did not match: nothing was written.
+    pub const LEAF_MISMATCH: i32 = 4;
 }
 
 /// An error that carries its own exit code (e.g. `grep`-style "nothing found").
@@ -84,6 +92,10 @@ pub fn main() -> i32 {
         Command::Show(a) => commands::show::run(&cli.global, a, &mut out),
         Command::Context(a) => commands::context::run(&cli.global, a, &mut out),
         Command::RevParse(a) => commands::rev_parse::run(&cli.global, a, &mut out),
+        Command::Checkout(a) => commands::checkout::run(&cli.global, a, &mut out),
+        Command::Label(a) => commands::label::run(&cli.global, a, &mut out),
+        Command::Clone(a) => commands::clone::run(&cli.global, a, &mut out),
+        Command::Fork(a) => commands::fork::run(&cli.global, a, &mut out),
     };
     let result = result.and_then(|()| out.flush().map_err(Into::into));
     match result {
@@ -103,13 +115,17 @@ fn report_error(e: &anyhow::Error) -> i32 {
     }) {
         return exit::SUCCESS;
     }
+    let code = match e.chain().find_map(|c| c.downcast_ref::<crate::session::SessionError>()) {
+        Some(crate::session::SessionError::LeafMismatch { .. }) => exit::LEAF_MISMATCH,
+        _ => exit::FAILURE,
+    };
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     let _ = writeln!(err, "error: {}", output::escape_line(&format!("{e:#}")));
     if let Some(hint) = hint_for(e) {
         let _ = writeln!(err, "hint: {}", output::escape_line(&hint));
     }
-    exit::FAILURE
+    code
 }
 
 fn hint_for(e: &anyhow::Error) -> Option<String> {
@@ -124,5 +140,9 @@ fn hint_for(e: &anyhow::Error) -> Option<String> {
         E::PastRoot { .. } => "`pi-session log REV` shows how far back the branch goes".into(),
         E::EmptyPosition(_) => "the session has no entry there yet; the next message starts a new root".into(),
         E::NoSession(_) => "pass a session file with -s PATH, or run in a directory where Pi has sessions".into(),
+        E::Locked { .. } => "another pi-session command is writing to it; try again in a moment".into(),
+        E::OldFormat { .. } => "run `pi-session repair` to migrate it to v3 first (Pi would rewrite it on open)".into(),
+        E::LeafMismatch { .. } => "the session moved on; read it again (`pi-session rev-parse --leaf`) and retry".into(),
+        E::Refused(_) => return None,
     })
 }

@@ -36,6 +36,18 @@ pub enum SessionError {
 
     #[error("no session found: {0}")]
     NoSession(String),
+
+    #[error("{path} is locked by another process (waited {}s)", waited.as_secs())]
+    Locked { path: PathBuf, waited: std::time::Duration },
+
+    #[error("{path} is in session format v{version}; pi-session writes only to v3 files")]
+    OldFormat { path: PathBuf, version: u32 },
+
+    #[error("Pi's leaf is {actual}, not {expected}: nothing written")]
+    LeafMismatch { expected: String, actual: String },
+
+    #[error("{0}")]
+    Refused(String),
 }
 
 impl SessionError {

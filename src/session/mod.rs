@@ -2,16 +2,20 @@
 //! bytes. Lines are never re-serialized; typed fields come from a skim of each line, and
 //! full JSON is parsed only for the entries a command shows.
 
+pub mod append;
+pub mod branch_copy;
 pub mod context;
 pub mod entry;
 pub mod error;
 pub mod jsdate;
 mod load;
 pub mod locate;
+pub mod rawjson;
 pub mod revision;
 pub mod skim;
 pub mod text;
 pub mod tree;
+pub mod write;
 
 pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, Role, Sym};
 pub use error::{Result, SessionError};
@@ -271,6 +275,11 @@ impl Session {
     /// Milliseconds of the entry's ISO `timestamp`, as JavaScript reads it.
     pub fn timestamp_ms(&self, idx: EntryIdx) -> Option<i64> {
         self.entries[idx].timestamp.as_deref().and_then(jsdate::parse_date_ms)
+    }
+
+    /// Whether the file is empty or ends with `\n` (a last line without one is torn or unfinished).
+    pub fn ends_with_newline(&self) -> bool {
+        self.data.last().is_none_or(|&b| b == b'\n')
     }
 
     /// Size of the file in bytes.

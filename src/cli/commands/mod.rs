@@ -1,7 +1,11 @@
 //! One module per subcommand: an `Args` struct whose doc comments are the help text, and
 //! one `run` function.
 
+pub mod checkout;
+pub mod clone;
 pub mod context;
+pub mod fork;
+pub mod label;
 pub mod log;
 pub mod rev_parse;
 pub mod show;

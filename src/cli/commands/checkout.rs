@@ -1,0 +1,118 @@
+use crate::cli::GlobalArgs;
+use crate::cli::output::{Output, escape_line};
+use crate::cli::render::entry_line;
+use crate::cli::write_args::{WriteArgs, append, open_writer};
+use crate::session::append::{entry_line as new_entry_line, now_timestamp};
+use crate::session::entry::CHECKOUT_CUSTOM_TYPE;
+use crate::session::{EntryIdx, Session, SessionError, revision};
+use anyhow::Result;
+use rustc_hash::FxHashSet;
+use serde_json::{Value, json};
+
+/// Move @ to another entry, persistently, so Pi continues from there.
+///
+/// Appends a checkout record (a custom entry, which never reaches the model) as a child of
+/// REV: Pi's context becomes exactly the path to REV, and the next message Pi writes
+/// continues from it. Nothing is deleted; the branch left behind stays in the tree.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where to move @. `-` goes back to where the newest checkout came from.
+    #[arg(value_name = "REV", required_unless_present = "empty")]
+    pub rev: Option<String>,
+
+    /// Make the next message start a new root (an empty conversation).
+    #[arg(long, conflicts_with = "rev")]
+    pub empty: bool,
+
+    /// Print {"at","from","abandoned","record"} as one JSON line.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+/// The `from` of the newest checkout record: where `checkout -` goes back to.
+fn previous_position(session: &Session) -> Result<Option<EntryIdx>, SessionError> {
+    let last = (0..session.entries.len())
+        .rev()
+        .find(|&i| session.entries[i].is_checkout())
+        .ok_or_else(|| SessionError::Refused("no earlier checkout to go back to".into()))?;
+    match session.value(last).pointer("/data/from") {
+        Some(Value::String(id)) => session
+            .lookup(id)
+            .map(Some)
+            .ok_or_else(|| SessionError::Refused(format!("the previous position {id} no longer exists"))),
+        _ => Ok(None),
+    }
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let mut writer = open_writer(global, &args.write)?;
+    let session = &writer.session;
+    let from = session.at();
+    let target = match args.rev.as_deref() {
+        None => None,
+        Some("-") => previous_position(session)?,
+        Some(rev) => Some(revision::resolve_entry(session, rev)?),
+    };
+    if target == from {
+        let at = target.map(|t| session.id_or_line(t));
+        if args.json {
+            out.line(&json!({"at": at, "from": at, "abandoned": 0, "record": null}).to_string())?;
+        } else {
+            eprintln!("already there: nothing to do");
+            out.line(&describe(out, session, target))?;
+        }
+        return Ok(());
+    }
+    let abandoned = abandoned_entries(session, from, target);
+    let id = writer.new_id();
+    let session = &writer.session;
+    let target_id = target.map(|t| session.id_or_line(t));
+    let from_id = from.map(|f| session.id_or_line(f));
+    let line = new_entry_line(
+        "custom",
+        &id,
+        target_id.as_deref(),
+        &now_timestamp(),
+        vec![
+            ("customType", CHECKOUT_CUSTOM_TYPE.into()),
+            ("data", json!({ "from": from_id })),
+        ],
+    );
+    let description = describe(out, session, target);
+    append(&mut writer, &line)?;
+    if args.json {
+        out.line(&json!({"at": target_id, "from": from_id, "abandoned": abandoned, "record": id}).to_string())?;
+        return Ok(());
+    }
+    out.line(&description)?;
+    if abandoned > 0 {
+        let from = escape_line(from_id.as_deref().unwrap_or("?"));
+        eprintln!(
+            "left {abandoned} entr{} behind on the branch ending at {from}",
+            if abandoned == 1 { "y" } else { "ies" }
+        );
+        if abandoned > 3 {
+            eprintln!("hint: `pi-session label {from} NAME` keeps a name on it; `pi-session checkout -` comes back");
+        }
+    }
+    Ok(())
+}
+
+fn describe(out: &Output, session: &Session, at: Option<EntryIdx>) -> String {
+    match at {
+        Some(i) => format!("@ is now {}", entry_line(out, session, i, false, true)),
+        None => "@ is now empty: the next message starts a new root".into(),
+    }
+}
+
+/// Entries on the branch of `from` that are not on the branch of `to`.
+fn abandoned_entries(session: &Session, from: Option<EntryIdx>, to: Option<EntryIdx>) -> usize {
+    let Some(from) = from else { return 0 };
+    let kept: FxHashSet<EntryIdx> = to
+        .map(|t| session.branch(t).path.into_iter().collect())
+        .unwrap_or_default();
+    session.branch(from).path.iter().filter(|i| !kept.contains(i)).count()
+}

@@ -1,0 +1,42 @@
+use crate::cli::GlobalArgs;
+use crate::cli::new_session::{NewSessionArgs, write_and_report};
+use crate::cli::output::Output;
+use crate::cli::session_arg::open_session;
+use crate::session::branch_copy::branched_session;
+use crate::session::{SessionError, revision};
+use anyhow::Result;
+
+/// Copy the branch ending at REV into a new session file, as Pi's /clone does.
+///
+/// The new session holds the path from the root to REV (labels on it re-created at the
+/// end), with a header naming the source as its parent session. The source is not touched.
+/// Prints the new file's path.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The last entry to copy [default: @].
+    #[arg(value_name = "REV", default_value = "@")]
+    pub rev: String,
+
+    #[command(flatten)]
+    pub new_session: NewSessionArgs,
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    refuse_old_format(&session)?;
+    let leaf = revision::resolve(&session, &args.rev)?;
+    let new = branched_session(&session, leaf)?;
+    write_and_report(&session, &new, &args.new_session, None, out)
+}
+
+/// New files are written in format v3 only; older sources need `repair` first.
+pub fn refuse_old_format(session: &crate::session::Session) -> Result<(), SessionError> {
+    let version = session.header.format();
+    if version < crate::session::CURRENT_VERSION {
+        return Err(SessionError::OldFormat {
+            path: session.path.clone(),
+            version,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,74 @@
+use super::clone::refuse_old_format;
+use crate::cli::GlobalArgs;
+use crate::cli::new_session::{NewSessionArgs, write_and_report};
+use crate::cli::output::{Output, escape_block};
+use crate::cli::session_arg::open_session;
+use crate::session::branch_copy::branched_session;
+use crate::session::{Role, SessionError, revision};
+use anyhow::Result;
+use serde_json::Value;
+
+/// Start a new session from just before a user message, as Pi's /fork does.
+///
+/// The new session holds the conversation up to REV's parent, so the user message at REV
+/// can be edited and sent again there; a first message gives a session with a header only.
+/// Prints the new file's path (`pi --session "$(pi-session fork REV)"`), and the message's
+/// text on stderr as a reminder of what to edit.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A user message.
+    #[arg(value_name = "REV")]
+    pub rev: String,
+
+    #[command(flatten)]
+    pub new_session: NewSessionArgs,
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    refuse_old_format(&session)?;
+    let idx = revision::resolve_entry(&session, &args.rev)?;
+    let e = &session.entries[idx];
+    if !e.is_role(&Role::User) {
+        return Err(SessionError::Refused(format!(
+            "{} is not a user message (it is {}): fork starts a new session just before a user message, so \
+             that it can be edited and sent again; to copy the conversation up to and including this entry, use \
+             `pi-session clone {}`",
+            session.id_or_line(idx),
+            e.kind_name(),
+            session.id_or_line(idx)
+        ))
+        .into());
+    }
+    let v = session.value(idx);
+    let text = user_text(v.pointer("/message/content"));
+    let parent = match session.parent_id_str(idx) {
+        None => None,
+        Some(p) => Some(session.lookup(p).ok_or_else(|| {
+            SessionError::Refused(format!(
+                "the parent {p} of this message does not exist; run `pi-session repair`"
+            ))
+        })?),
+    };
+    let new = branched_session(&session, parent)?;
+    write_and_report(&session, &new, &args.new_session, Some(&text), out)?;
+    eprintln!(
+        "forked before this message, to edit and send again:\n{}",
+        escape_block(&text)
+    );
+    Ok(())
+}
+
+/// The text of a user message as Pi puts it back in the editor: a string, or the text
+/// parts joined with nothing between them.
+fn user_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => String::new(),
+    }
+}

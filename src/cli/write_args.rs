@@ -1,0 +1,42 @@
+//! What every command that appends to a session shares: `--expect-leaf`, the lock, and
+//! the warnings about a file Pi may have open.
+
+use super::GlobalArgs;
+use super::session_arg::warn_load_report;
+use crate::session::append::{Appended, SessionWriter};
+use crate::session::locate;
+use anyhow::Result;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct WriteArgs {
+    /// Write nothing, and exit with status 4, unless Pi's leaf (the last entry) is ID.
+    #[arg(long, value_name = "ID")]
+    pub expect_leaf: Option<String>,
+}
+
+/// Finds the session, locks it and loads it for appending.
+pub fn open_writer(global: &GlobalArgs, args: &WriteArgs) -> Result<SessionWriter> {
+    let cwd = std::env::current_dir()?;
+    let path = locate::find_session(global.session.as_deref(), &cwd)?;
+    let writer = SessionWriter::open(&path)?;
+    warn_load_report(&writer.session);
+    writer.expect_leaf(args.expect_leaf.as_deref())?;
+    Ok(writer)
+}
+
+/// Appends one line and says on stderr what a user should know about it.
+pub fn append(writer: &mut SessionWriter, line: &str) -> Result<()> {
+    let recent = writer.recently_modified();
+    let Appended { terminated_torn_line } = writer.append_line(line)?;
+    if terminated_torn_line {
+        eprintln!("note: the file ended in an unfinished line; it was terminated first (as Pi does), its bytes kept");
+    }
+    if recent {
+        eprintln!(
+            "warning: {} changed in the last few seconds: if Pi has this session open, it keeps its own position \
+             and will not see this change until the session is reopened",
+            writer.session.path.display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! The append protocol every write command shares: lock the file, read it as it is under
+//! the lock, refuse what Pi would have to migrate, then add one whole line with one write.
+
+use super::rawjson::object_line;
+use super::write::{LOCK_WAIT, LockedFile};
+use super::{Session, SessionError};
+use serde_json::Value;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+/// A file modified this recently may be open in a running Pi.
+pub const RECENT_WRITE: Duration = Duration::from_secs(5);
+
+/// A session locked for appending.
+pub struct SessionWriter {
+    file: LockedFile,
+    pub session: Session,
+}
+
+/// What an append did besides adding its line.
+#[derive(Debug, Default)]
+pub struct Appended {
+    /// The file ended in a torn line, which was terminated with `\n` first (as Pi does
+    /// when it loads such a file); the torn bytes stay where they were.
+    pub terminated_torn_line: bool,
+}
+
+impl SessionWriter {
+    /// Locks `path` and loads it. Refuses v1/v2 files: Pi would migrate and rewrite them.
+    pub fn open(path: &Path) -> Result<SessionWriter, SessionError> {
+        let mut file = LockedFile::open(path, lock_wait())?;
+        let data = file.read_all()?;
+        let session = Session::from_bytes(path.to_path_buf(), data)?;
+        let version = session.header.format();
+        if version < super::CURRENT_VERSION {
+            return Err(SessionError::OldFormat {
+                path: path.to_path_buf(),
+                version,
+            });
+        }
+        Ok(SessionWriter { file, session })
+    }
+
+    /// Refuses when Pi's leaf is not `expected` (for scripts that must not race).
+    pub fn expect_leaf(&self, expected: Option<&str>) -> Result<(), SessionError> {
+        let Some(expected) = expected else { return Ok(()) };
+        let actual = self
+            .session
+            .leaf()
+            .map(|i| self.session.id_or_line(i))
+            .unwrap_or_else(|| "(none)".into());
+        if actual != expected {
+            return Err(SessionError::LeafMismatch {
+                expected: expected.to_owned(),
+                actual,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether the file changed in the last few seconds, so a running Pi may hold it open.
+    pub fn recently_modified(&self) -> bool {
+        self.file
+            .modified
+            .and_then(|m| SystemTime::now().duration_since(m).ok())
+            .is_some_and(|age| age < RECENT_WRITE)
+    }
+
+    /// A fresh entry id: 8 lowercase hex digits, unique among all ids in the file.
+    pub fn new_id(&self) -> String {
+        new_entry_id(|id| self.session.ids().get(id).is_some())
+    }
+
+    /// Appends one entry line (without `\n`).
+    pub fn append_line(&mut self, line: &str) -> Result<Appended, SessionError> {
+        debug_assert!(!line.contains('\n'));
+        let torn = self.session.len_bytes() > 0 && !self.session.ends_with_newline();
+        let mut bytes = Vec::with_capacity(line.len() + 2);
+        if torn {
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        self.file.append(&bytes)?;
+        Ok(Appended {
+            terminated_torn_line: torn,
+        })
+    }
+}
+
+/// How long to wait for another writer's lock: `$PI_SESSION_LOCK_TIMEOUT` seconds, else 5.
+pub fn lock_wait() -> Duration {
+    std::env::var("PI_SESSION_LOCK_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(Duration::from_secs_f64)
+        .unwrap_or(LOCK_WAIT)
+}
+
+/// A new random id: the first 8 hex digits of a random UUID, as Pi draws them, retried
+/// while `taken`; a whole UUID if 100 draws collide (Pi's fallback too).
+pub fn new_entry_id(taken: impl Fn(&str) -> bool) -> String {
+    for _ in 0..100 {
+        let id = uuid::Uuid::new_v4().simple().to_string()[..8].to_owned();
+        if !taken(&id) {
+            return id;
+        }
+    }
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// Now, as Pi writes entry timestamps: ISO 8601 UTC with milliseconds.
+pub fn now_timestamp() -> String {
+    iso_timestamp(jiff::Timestamp::now())
+}
+
+pub fn iso_timestamp(t: jiff::Timestamp) -> String {
+    t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// An entry line with Pi's leading keys (`type`, `id`, `parentId`, `timestamp`), then `rest`.
+pub fn entry_line(kind: &str, id: &str, parent: Option<&str>, timestamp: &str, rest: Vec<(&str, Value)>) -> String {
+    let mut pairs = vec![
+        ("type", Value::from(kind)),
+        ("id", Value::from(id)),
+        ("parentId", parent.map(Value::from).unwrap_or(Value::Null)),
+        ("timestamp", Value::from(timestamp)),
+    ];
+    pairs.extend(rest);
+    object_line(pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_have_milliseconds() {
+        let t = jiff::Timestamp::from_millisecond(1_793_613_602_005).unwrap();
+        assert_eq!(iso_timestamp(t), "2026-11-02T10:00:02.005Z");
+    }
+
+    #[test]
+    fn ids_are_8_hex_and_avoid_taken() {
+        let id = new_entry_id(|_| false);
+        assert_eq!(id.len(), 8);
+        assert!(id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+        assert_eq!(new_entry_id(|_| true).len(), 36);
+    }
+
+    #[test]
+    fn entry_lines_lead_with_pi_keys() {
+        let l = entry_line("label", "abcd1234", None, "t", vec![("targetId", Value::from("x"))]);
+        assert_eq!(
+            l,
+            r#"{"type":"label","id":"abcd1234","parentId":null,"timestamp":"t","targetId":"x"}"#
+        );
+    }
+}

@@ -1,0 +1,129 @@
+//! Writing session files safely: appends of whole lines under a lock, and new files that
+//! appear complete or not at all.
+
+use super::SessionError;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+/// How long a write waits for another process's lock before giving up.
+pub const LOCK_WAIT: Duration = Duration::from_secs(5);
+
+/// A session file opened for appending, with an exclusive advisory lock held until drop.
+pub struct LockedFile {
+    pub path: PathBuf,
+    file: File,
+    /// Length and modification time when the lock was taken.
+    pub len: u64,
+    pub modified: Option<SystemTime>,
+}
+
+impl LockedFile {
+    /// Opens `path` for reading and appending and takes an exclusive lock, waiting up to
+    /// `wait` for another holder.
+    pub fn open(path: &Path, wait: Duration) -> Result<LockedFile, SessionError> {
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| SessionError::io(path, e))?;
+        let start = Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(SessionError::Locked {
+                        path: path.to_path_buf(),
+                        waited: wait,
+                    });
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(SessionError::io(path, e)),
+            }
+        }
+        let meta = file.metadata().map_err(|e| SessionError::io(path, e))?;
+        Ok(LockedFile {
+            path: path.to_path_buf(),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            file,
+        })
+    }
+
+    /// The whole file as it is under the lock.
+    pub fn read_all(&mut self) -> Result<Vec<u8>, SessionError> {
+        let mut buf = Vec::with_capacity(self.len as usize);
+        self.file
+            .seek(SeekFrom::Start(0))
+            .map_err(|e| SessionError::io(&self.path, e))?;
+        self.file
+            .read_to_end(&mut buf)
+            .map_err(|e| SessionError::io(&self.path, e))?;
+        self.len = buf.len() as u64;
+        Ok(buf)
+    }
+
+    /// Appends `bytes` with one `write` on the O_APPEND descriptor, then fsyncs. A write
+    /// that stops part-way is undone (the file is cut back to its old length), so no half
+    /// line is ever left behind.
+    pub fn append(&mut self, bytes: &[u8]) -> Result<(), SessionError> {
+        let old_len = self.file.metadata().map_err(|e| SessionError::io(&self.path, e))?.len();
+        let result = match self.file.write(bytes) {
+            Ok(n) if n == bytes.len() => self.file.sync_all(),
+            Ok(n) => Err(io::Error::new(
+                io::ErrorKind::WriteZero,
+                format!("only {n} of {} bytes were written", bytes.len()),
+            )),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = result {
+            let _ = self.file.set_len(old_len);
+            let _ = self.file.sync_all();
+            return Err(SessionError::io(&self.path, e));
+        }
+        Ok(())
+    }
+}
+
+/// Writes a new file at `dest` atomically: a temp file in the same directory, fsynced, then
+/// linked into place, which fails rather than replace an existing file; then the directory
+/// is fsynced.
+pub fn create_new_file(dest: &Path, bytes: &[u8]) -> Result<(), SessionError> {
+    let dir = match dest.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if dest.exists() {
+        return Err(SessionError::io(
+            dest,
+            io::Error::new(io::ErrorKind::AlreadyExists, "file exists"),
+        ));
+    }
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let write = || -> io::Result<()> {
+        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        Ok(())
+    };
+    if let Err(e) = write() {
+        let _ = fs::remove_file(&tmp);
+        return Err(SessionError::io(&tmp, e));
+    }
+    let linked = fs::hard_link(&tmp, dest);
+    let _ = fs::remove_file(&tmp);
+    linked.map_err(|e| SessionError::io(dest, e))?;
+    sync_dir(&dir).map_err(|e| SessionError::io(&dir, e))
+}
+
+/// Fsyncs a directory so a rename or link in it survives a crash.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
