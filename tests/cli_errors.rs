@@ -40,7 +40,6 @@ fn missing_file() {
 }
 
 #[test]
-#[ignore = "bug: the I/O error's cause is printed twice (`…: No such file or directory (os error 2): No such file or directory (os error 2)`)"]
 fn missing_file_states_the_cause_once() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-such-session.jsonl");

@@ -244,7 +244,6 @@ fn rev_parse_output_and_errors_are_escaped() {
 }
 
 #[test]
-#[ignore = "bug: rev-parse prints entry ids raw, so an id holding ESC/BEL/CR reaches the terminal"]
 fn rev_parse_of_a_label_on_an_id_with_escapes() {
     let dir = tempfile::tempdir().unwrap();
     let file = write_session(dir.path());
@@ -355,7 +354,6 @@ fn strip_sgr(bytes: &[u8]) -> Vec<u8> {
 }
 
 #[test]
-#[ignore = "bug: the unreadable-lines warning prints the session path raw (no escaping)"]
 fn warnings_about_a_file_are_escaped() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("evil\u{1b}]0;name\u{7}\r.jsonl");
@@ -381,7 +379,6 @@ fn errors_about_a_file_are_escaped() {
 }
 
 #[test]
-#[ignore = "bug: usage errors (clap) echo the offending argument with CR, U+009B (C1 CSI) and U+202E raw"]
 fn usage_errors_escape_the_offending_argument() {
     let dir = tempfile::tempdir().unwrap();
     let file = write_session(dir.path());

@@ -80,9 +80,14 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { exit::USAGE } else { exit::SUCCESS };
-            let _ = e.print();
-            return code;
+            // clap repeats the offending argument; escape what it leaves raw (CR, C1, bidi).
+            let text = output::escape_block(&e.render().to_string());
+            if e.use_stderr() {
+                eprint!("{text}");
+                return exit::USAGE;
+            }
+            print!("{text}");
+            return exit::SUCCESS;
         }
     };
     let mut out = Output::new(cli.global.color);

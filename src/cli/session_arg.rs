@@ -28,7 +28,7 @@ pub fn warn_load_report(session: &Session) {
         };
         eprintln!(
             "warning: {}: skipped {} unreadable line{} as Pi does: {}{torn}; run `pi-session repair` to fix",
-            session.path.display(),
+            super::output::escape_line(&session.path.display().to_string()),
             r.malformed_lines.len(),
             if r.malformed_lines.len() == 1 { "" } else { "s" },
             lines.join(", "),

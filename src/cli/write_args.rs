@@ -35,7 +35,7 @@ pub fn append(writer: &mut SessionWriter, line: &str) -> Result<()> {
         eprintln!(
             "warning: {} changed in the last few seconds: if Pi has this session open, it keeps its own position \
              and will not see this change until the session is reopened",
-            writer.session.path.display()
+            super::output::escape_line(&writer.session.path.display().to_string())
         );
     }
     Ok(())

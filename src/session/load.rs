@@ -40,7 +40,8 @@ fn is_js_blank(line: &[u8]) -> bool {
     }
 }
 
-pub(super) fn load(path: PathBuf, data: Vec<u8>) -> Result<Session, SessionError> {
+/// Loads `data`; its first physical line gets number `first_line` (1 for a file as it is).
+pub(super) fn load(path: PathBuf, data: Vec<u8>, first_line: u32) -> Result<Session, SessionError> {
     let mut report = LoadReport::default();
     let mut ids = IdTable::default();
     let mut entries: Vec<Entry> = Vec::new();
@@ -50,11 +51,11 @@ pub(super) fn load(path: PathBuf, data: Vec<u8>) -> Result<Session, SessionError
     let mut parsed: Vec<Option<usize>> = Vec::new();
     let mut v1_first_kept_index: Vec<(usize, f64)> = Vec::new();
 
-    let mut line_no: u32 = 0;
+    let mut line_no: u32 = first_line.wrapping_sub(1);
     let mut pos = 0usize;
     let len = data.len();
     while pos < len {
-        line_no += 1;
+        line_no = line_no.wrapping_add(1);
         let (end, next) = match memchr::memchr(b'\n', &data[pos..]) {
             Some(i) => (pos + i, pos + i + 1),
             None => {

@@ -95,7 +95,13 @@ impl Session {
     }
 
     pub fn from_bytes(path: PathBuf, data: Vec<u8>) -> Result<Session> {
-        load::load(path, data)
+        load::load(path, data, 1)
+    }
+
+    /// Like [`Session::from_bytes`], numbering the first physical line `first_line`: repair
+    /// puts a header it made or moved on "line 0" so the other lines keep their numbers.
+    pub fn from_bytes_numbered(path: PathBuf, data: Vec<u8>, first_line: u32) -> Result<Session> {
+        load::load(path, data, first_line)
     }
 
     /// The original bytes of a line (entry or header), without `\n`.
@@ -198,7 +204,13 @@ impl Session {
     /// and checkout records. `None` when that leaves no entry (e.g. after
     /// `checkout --empty`, the next message starts a new root).
     pub fn at(&self) -> Option<EntryIdx> {
-        let mut cur = self.leaf()?;
+        self.position_of(self.leaf()?)
+    }
+
+    /// The position a leaf at `idx` stands for: `idx`, stepping back over labels and
+    /// checkout records, which only bookkeep. `None` when no entry remains.
+    pub fn position_of(&self, idx: EntryIdx) -> Option<EntryIdx> {
+        let mut cur = idx;
         let mut steps = 0;
         while self.entries[cur].is_tip_bookkeeping() {
             cur = self.parent(cur)?;

@@ -13,6 +13,13 @@ pub fn fields(line: &str) -> Option<Vec<(String, Box<RawValue>)>> {
 
 /// Re-emits `fields` as one compact object, replacing or appending the given values.
 pub fn with_fields(fields: &[(String, Box<RawValue>)], set: &[(&str, Value)]) -> String {
+    let set: Vec<(String, String)> = set.iter().map(|(k, v)| ((*k).to_owned(), v.to_string())).collect();
+    edit_object(fields, &set, &[])
+}
+
+/// Re-emits `fields` as one compact object: `set` replaces a value in place (or appends the
+/// key, as assigning a new property in JavaScript does) with JSON text; `remove` drops keys.
+pub fn edit_object(fields: &[(String, Box<RawValue>)], set: &[(String, String)], remove: &[&str]) -> String {
     let mut out = String::from("{");
     let mut first = true;
     let mut push = |out: &mut String, k: &str, v: &str| {
@@ -25,14 +32,17 @@ pub fn with_fields(fields: &[(String, Box<RawValue>)], set: &[(&str, Value)]) ->
         out.push_str(v);
     };
     for (k, v) in fields {
+        if remove.contains(&k.as_str()) {
+            continue;
+        }
         match set.iter().find(|(sk, _)| sk == k) {
-            Some((_, nv)) => push(&mut out, k, &nv.to_string()),
+            Some((_, nv)) => push(&mut out, k, nv),
             None => push(&mut out, k, v.get().trim()),
         }
     }
     for (k, v) in set {
         if !fields.iter().any(|(fk, _)| fk == k) {
-            push(&mut out, k, &v.to_string());
+            push(&mut out, k, v);
         }
     }
     out.push('}');

@@ -23,14 +23,15 @@ impl LockedFile {
     /// Opens `path` for reading and appending and takes an exclusive lock, waiting up to
     /// `wait` for another holder.
     pub fn open(path: &Path, wait: Duration) -> Result<LockedFile, SessionError> {
-        let file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| SessionError::io(path, e))?;
         let start = Instant::now();
+        let mut file = open_append(path)?;
         loop {
             match file.try_lock() {
+                // `repair` replaces the file by renaming; a lock won on the replaced inode
+                // would append to the backup, so check the path still names this file.
+                Ok(()) if !same_file(&file, path) => {
+                    file = open_append(path)?;
+                }
                 Ok(()) => break,
                 Err(fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
                     std::thread::sleep(Duration::from_millis(50));
@@ -86,6 +87,28 @@ impl LockedFile {
         }
         Ok(())
     }
+}
+
+fn open_append(path: &Path) -> Result<File, SessionError> {
+    OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| SessionError::io(path, e))
+}
+
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_file: &File, _path: &Path) -> bool {
+    true
 }
 
 /// Writes a new file at `dest` atomically: a temp file in the same directory, fsynced, then

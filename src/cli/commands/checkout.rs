@@ -54,7 +54,21 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let target = match args.rev.as_deref() {
         None => None,
         Some("-") => previous_position(session)?,
-        Some(rev) => Some(revision::resolve_entry(session, rev)?),
+        Some(rev) => {
+            let idx = revision::resolve_entry(session, rev)?;
+            // @ never stands on a label or checkout record: move to what it stands for.
+            let pos = session.position_of(idx);
+            if pos != Some(idx) {
+                eprintln!(
+                    "note: {} is a {} entry, which only bookkeeps; moving to {}",
+                    escape_line(&session.id_or_line(idx)),
+                    escape_line(session.entries[idx].kind_name()),
+                    pos.map(|p| escape_line(&session.id_or_line(p)))
+                        .unwrap_or_else(|| "an empty position".into())
+                );
+            }
+            pos
+        }
     };
     if target == from {
         let at = target.map(|t| session.id_or_line(t));

@@ -1,5 +1,5 @@
 use crate::cli::GlobalArgs;
-use crate::cli::output::Output;
+use crate::cli::output::{Output, escape_line};
 use crate::cli::session_arg::open_session;
 use crate::session::{SessionError, revision};
 use anyhow::Result;
@@ -23,13 +23,15 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let session = open_session(global)?;
     if args.leaf {
         match session.leaf() {
-            Some(i) => out.line(&session.id_or_line(i))?,
+            Some(i) => out.line(&escape_line(&session.id_or_line(i)))?,
             None => return Err(SessionError::EmptyPosition("--leaf".into()).into()),
         }
     }
     for rev in &args.revs {
         let idx = revision::resolve_entry(&session, rev)?;
-        out.line(&session.id_or_line(idx))?;
+        // Ids are data for scripts, but an id holding control characters would reach a
+        // terminal through any pipe: such ids are escaped, like all session text.
+        out.line(&escape_line(&session.id_or_line(idx)))?;
     }
     Ok(())
 }
