@@ -4,4 +4,5 @@
 //! over it ([`cli`]).
 
 pub mod cli;
+pub mod repair;
 pub mod session;

@@ -52,6 +52,7 @@ pub enum Command {
     Label(commands::label::Args),
     Clone(commands::clone::Args),
     Fork(commands::fork::Args),
+    Repair(commands::repair::Args),
 }
 
 /// Exit codes.
@@ -101,8 +102,11 @@ pub fn main() -> i32 {
         Command::Label(a) => commands::label::run(&cli.global, a, &mut out),
         Command::Clone(a) => commands::clone::run(&cli.global, a, &mut out),
         Command::Fork(a) => commands::fork::run(&cli.global, a, &mut out),
+        Command::Repair(a) => commands::repair::run(&cli.global, a, &mut out),
     };
-    let result = result.and_then(|()| out.flush().map_err(Into::into));
+    // Flush what was printed even when the command then fails (e.g. `repair --check`).
+    let flushed = out.flush();
+    let result = result.and_then(|()| flushed.map_err(Into::into));
     match result {
         Ok(()) => exit::SUCCESS,
         Err(e) => report_error(&e),

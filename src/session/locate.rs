@@ -136,6 +136,40 @@ pub fn sessions_in(dir: &SessionDir) -> Vec<(PathBuf, HeaderInfo)> {
         .collect()
 }
 
+/// Every `*.jsonl` file of the sessions directory: `$PI_CODING_AGENT_SESSION_DIR`, or each
+/// project folder under the agent directory's `sessions/`. Sorted by path.
+pub fn all_session_files() -> (PathBuf, Vec<PathBuf>) {
+    let jsonl_in = |dir: &Path| -> Vec<PathBuf> {
+        fs::read_dir(dir)
+            .map(|r| {
+                r.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (root, mut files) = match std::env::var("PI_CODING_AGENT_SESSION_DIR") {
+        Ok(d) if !d.is_empty() => {
+            let root = expand_tilde(&d);
+            let files = jsonl_in(&root);
+            (root, files)
+        }
+        _ => {
+            let root = sessions_root();
+            let mut files = Vec::new();
+            if let Ok(r) = fs::read_dir(&root) {
+                for dir in r.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()) {
+                    files.extend(jsonl_in(&dir));
+                }
+            }
+            (root, files)
+        }
+    };
+    files.sort();
+    (root, files)
+}
+
 /// Resolves `-s/--session`: a path to a file, or a session id or unique id prefix in the
 /// current directory's session folder. Without it, the most recent session there.
 pub fn find_session(arg: Option<&str>, cwd: &Path) -> Result<PathBuf, SessionError> {

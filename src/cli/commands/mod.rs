@@ -7,6 +7,7 @@ pub mod context;
 pub mod fork;
 pub mod label;
 pub mod log;
+pub mod repair;
 pub mod rev_parse;
 pub mod show;
 pub mod tree;

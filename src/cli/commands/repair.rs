@@ -1,0 +1,265 @@
+use crate::cli::GlobalArgs;
+use crate::cli::output::{Output, Style, escape_line};
+use crate::repair::apply::{apply, lock_and_plan};
+use crate::repair::{Finding, Plan, Severity};
+use crate::session::locate;
+use anyhow::Result;
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Check a session file for defects and fix them in place, losing nothing.
+///
+/// Finds what Pi skips, rewrites or hangs on: unreadable and torn lines, NULs, a BOM, CRLF,
+/// blank lines, invalid UTF-8, a missing or misplaced header, old formats, duplicate ids,
+/// orphans, parent cycles, labels and context edits that point nowhere, compactions that
+/// keep from off their path. Warns about tool results without their call and unanswered
+/// tool calls. The original is kept as FILE.bak; every line dropped or rewritten is also
+/// appended to FILE.rejects. A clean file is not touched.
+///
+/// Exit status: 0 clean (or repaired), 1 defects found with --check (or a repair failed).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Report only; exit 1 if a defect was found (warnings allowed).
+    #[arg(long, conflicts_with = "dry_run")]
+    pub check: bool,
+
+    /// Show what would be done, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Every session in the sessions directory, with a summary table.
+    #[arg(long)]
+    pub all: bool,
+
+    /// One JSON object per finding {"path","line","lines","kind","severity","id","message","action"},
+    /// then one per file {"path","result","defects","warnings","backup","rejectsFile","after"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What happened to one file.
+enum Outcome {
+    Clean,
+    Defects,
+    WouldRepair,
+    Repaired,
+    Failed(String),
+}
+
+impl Outcome {
+    fn name(&self) -> &'static str {
+        match self {
+            Outcome::Clean => "clean",
+            Outcome::Defects => "defects",
+            Outcome::WouldRepair => "would-repair",
+            Outcome::Repaired => "repaired",
+            Outcome::Failed(_) => "failed",
+        }
+    }
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    if args.all {
+        return run_all(args, out);
+    }
+    let cwd = std::env::current_dir()?;
+    let path = locate::find_session(global.session.as_deref(), &cwd)?;
+    let outcome = repair_one(&path, args, out, true)?;
+    match outcome {
+        Outcome::Defects | Outcome::Failed(_) => Err(crate::cli::ExitCode(crate::cli::exit::FAILURE).into()),
+        _ => Ok(()),
+    }
+}
+
+fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Result<Outcome> {
+    let (mut lock, original, plan) = lock_and_plan(path)?;
+    let defects = plan.defects();
+    let warnings = plan.findings.len() - defects;
+    let shown = escape_line(&path.display().to_string());
+    if args.json {
+        for f in &plan.findings {
+            let mut v = serde_json::to_value(f)?;
+            v.as_object_mut()
+                .expect("object")
+                .insert("path".into(), json!(path.to_string_lossy()));
+            out.line(&v.to_string())?;
+        }
+    } else if verbose || defects > 0 {
+        print_findings(out, &shown, &plan)?;
+    }
+    let (outcome, applied) = if defects == 0 {
+        (Outcome::Clean, None)
+    } else if args.check {
+        (Outcome::Defects, None)
+    } else if args.dry_run {
+        (Outcome::WouldRepair, None)
+    } else {
+        match apply(&mut lock, &original, &plan) {
+            Ok(applied) => (Outcome::Repaired, applied),
+            Err(e) => (Outcome::Failed(e.to_string()), None),
+        }
+    };
+    drop(lock);
+    if args.json {
+        let v = json!({
+            "path": path.to_string_lossy(),
+            "result": outcome.name(),
+            "defects": defects,
+            "warnings": warnings,
+            "backup": applied.as_ref().map(|a| a.backup.to_string_lossy().into_owned()),
+            "rejectsFile": applied.as_ref().and_then(|a| a.rejects_file.as_ref()).map(|p| p.to_string_lossy().into_owned()),
+            "after": plan.after,
+        });
+        out.line(&v.to_string())?;
+    } else if verbose || defects > 0 {
+        match &outcome {
+            Outcome::Clean if warnings == 0 => out.line(&format!("{shown}: clean"))?,
+            Outcome::Clean => out.line(&format!("{shown}: no defects ({warnings} warning{})", plural(warnings)))?,
+            Outcome::Defects => out.line(&format!(
+                "{shown}: {defects} defect{}; run `pi-session repair` to fix",
+                plural(defects)
+            ))?,
+            Outcome::WouldRepair => {
+                out.line(&format!(
+                    "{shown}: would fix {defects} defect{} (dry run: nothing written)",
+                    plural(defects)
+                ))?;
+                print_after(out, &plan)?;
+            }
+            Outcome::Repaired => {
+                let a = applied.as_ref().expect("applied");
+                out.line(&format!(
+                    "{shown}: repaired {defects} defect{}; original kept as {}",
+                    plural(defects),
+                    escape_line(&a.backup.display().to_string())
+                ))?;
+                if let Some(r) = &a.rejects_file {
+                    out.line(&format!(
+                        "  {} line{} dropped or rewritten, kept byte for byte in {}",
+                        a.rejected_lines,
+                        plural(a.rejected_lines),
+                        escape_line(&r.display().to_string())
+                    ))?;
+                }
+                print_after(out, &plan)?;
+            }
+            Outcome::Failed(e) => eprintln!("error: {shown}: {}", escape_line(e)),
+        }
+    }
+    Ok(outcome)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn print_after(out: &mut Output, plan: &Plan) -> std::io::Result<()> {
+    if let Some(r) = &plan.after {
+        out.line(&format!(
+            "  Pi then reads: leaf {}, @ {}, a branch of {} entries, a context of {} messages",
+            escape_line(r.leaf.as_deref().unwrap_or("(none)")),
+            escape_line(r.at.as_deref().unwrap_or("(empty)")),
+            r.branch,
+            r.context_messages
+        ))?;
+    }
+    Ok(())
+}
+
+fn print_findings(out: &mut Output, shown: &str, plan: &Plan) -> std::io::Result<()> {
+    for f in &plan.findings {
+        out.line(&finding_line(out, shown, f))?;
+    }
+    Ok(())
+}
+
+fn finding_line(out: &Output, shown: &str, f: &Finding) -> String {
+    let at = match f.line {
+        Some(l) if f.lines.len() > 1 => format!("{shown}:{l} (+{} more)", f.lines.len() - 1),
+        Some(l) => format!("{shown}:{l}"),
+        None => shown.to_owned(),
+    };
+    let (style, sev) = match f.severity {
+        Severity::Defect => (Style::Warn, "defect"),
+        Severity::Warning => (Style::Meta, "warning"),
+    };
+    let mut s = format!(
+        "{at}: {} {}: {}",
+        out.paint(style, sev),
+        f.kind,
+        escape_line(&f.message)
+    );
+    if !f.action.is_empty() {
+        s.push_str(&format!("\n    → {}", escape_line(&f.action)));
+    }
+    s
+}
+
+fn run_all(args: &Args, out: &mut Output) -> Result<()> {
+    let (root, files) = locate::all_session_files();
+    if files.is_empty() {
+        eprintln!("no session files in {}", escape_line(&root.display().to_string()));
+        return Ok(());
+    }
+    let bar = if std::io::stderr().is_terminal() && !args.json {
+        let b = indicatif::ProgressBar::new(files.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {wide_msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(b)
+    } else {
+        None
+    };
+    let mut rows: Vec<(PathBuf, Outcome)> = Vec::new();
+    for f in &files {
+        if let Some(b) = &bar {
+            b.set_message(escape_line(
+                &f.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            ));
+        }
+        let outcome = match repair_one(f, args, out, false) {
+            Ok(o) => o,
+            Err(e) => Outcome::Failed(format!("{e:#}")),
+        };
+        rows.push((f.clone(), outcome));
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let failed = rows
+        .iter()
+        .any(|(_, o)| matches!(o, Outcome::Failed(_) | Outcome::Defects));
+    if !args.json {
+        out.line("")?;
+        out.line(&format!("{:<14} session", "result"))?;
+        for (p, o) in &rows {
+            let rel = p.strip_prefix(&root).unwrap_or(p);
+            let mut line = format!("{:<14} {}", o.name(), escape_line(&rel.display().to_string()));
+            if let Outcome::Failed(e) = o {
+                line.push_str(&format!(" ({})", escape_line(e)));
+            }
+            out.line(&line)?;
+        }
+        let count = |name: &str| rows.iter().filter(|(_, o)| o.name() == name).count();
+        out.line(&format!(
+            "{} sessions: {} clean, {} repaired, {} with defects, {} would be repaired, {} failed",
+            rows.len(),
+            count("clean"),
+            count("repaired"),
+            count("defects"),
+            count("would-repair"),
+            count("failed")
+        ))?;
+    }
+    if failed {
+        return Err(crate::cli::ExitCode(crate::cli::exit::FAILURE).into());
+    }
+    Ok(())
+}

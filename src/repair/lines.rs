@@ -1,0 +1,181 @@
+//! The first pass of repair: each physical line on its own. Bytes that are not part of a
+//! readable entry (BOM, NULs, CRs, invalid UTF-8, blank and unreadable lines) are found and
+//! normalized; lines that cannot be read are dropped.
+
+use super::finding::Finding;
+use serde_json::value::RawValue;
+
+/// One physical line and what becomes of it.
+#[derive(Debug, Clone)]
+pub struct LineState {
+    pub number: u32,
+    /// The original bytes, without `\n`.
+    pub raw: Vec<u8>,
+    /// The normalized JSON objects this line holds (usually one; none when dropped; more
+    /// when a lost newline glued lines together).
+    pub objects: Vec<String>,
+}
+
+impl LineState {
+    /// The line's bytes changed (or it was dropped), so its original goes to the rejects.
+    pub fn changed(&self) -> bool {
+        !(self.objects.len() == 1 && self.objects[0].as_bytes() == self.raw.as_slice())
+    }
+}
+
+/// Splits `data` into lines and normalizes each, collecting findings.
+pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
+    let mut out = Vec::new();
+    let mut crlf = Vec::new();
+    let mut blank = Vec::new();
+    let mut pos = 0;
+    let mut number = 0u32;
+    while pos < data.len() {
+        number += 1;
+        let (end, next, unterminated) = match memchr::memchr(b'\n', &data[pos..]) {
+            Some(i) => (pos + i, pos + i + 1, false),
+            None => (data.len(), data.len(), true),
+        };
+        let raw = data[pos..end].to_vec();
+        pos = next;
+        let mut bytes: &[u8] = &raw;
+        let mut fixes: Vec<&str> = Vec::new();
+        if let Some(rest) = bytes.strip_prefix(b"\xef\xbb\xbf") {
+            bytes = rest;
+            findings.push(Finding::defect(
+                "bom",
+                Some(number),
+                "a UTF-8 byte-order mark starts the line; Pi cannot parse a line that starts with one",
+                "strip it",
+            ));
+            fixes.push("bom");
+        }
+        let without_nuls: Vec<u8>;
+        if bytes.contains(&0) {
+            without_nuls = bytes.iter().copied().filter(|&b| b != 0).collect();
+            let only_nuls = without_nuls.iter().all(u8::is_ascii_whitespace);
+            findings.push(Finding::defect(
+                "nul-bytes",
+                Some(number),
+                if only_nuls {
+                    "NUL bytes where a line should be (left by a crash)".to_string()
+                } else {
+                    format!(
+                        "{} NUL bytes inside the line (left by a crash)",
+                        bytes.len() - without_nuls.len()
+                    )
+                },
+                if only_nuls { "drop them" } else { "strip them" },
+            ));
+            bytes = &without_nuls;
+        }
+        if let Some(rest) = bytes.strip_suffix(b"\r") {
+            bytes = rest;
+            crlf.push(number);
+        }
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t.to_owned(),
+            Err(_) => {
+                findings.push(Finding::defect(
+                    "invalid-utf8",
+                    Some(number),
+                    "bytes that are not UTF-8 (Pi reads them as U+FFFD)",
+                    "re-encode them as U+FFFD, as Pi reads them",
+                ));
+                String::from_utf8_lossy(bytes).into_owned()
+            }
+        };
+        if text.trim().is_empty() {
+            if !raw.contains(&0) {
+                blank.push(number);
+            }
+            out.push(LineState {
+                number,
+                raw,
+                objects: Vec::new(),
+            });
+            continue;
+        }
+        let objects = parse_objects(&text);
+        if objects.is_empty() {
+            let (kind, message) = if unterminated {
+                (
+                    "torn-last-line",
+                    "the last line is cut off (no newline, not JSON): a write torn by a crash",
+                )
+            } else {
+                ("malformed-line", "not a JSON object; Pi skips it")
+            };
+            findings.push(Finding::defect(
+                kind,
+                Some(number),
+                message,
+                "drop it (kept in the .rejects file)",
+            ));
+        } else if objects.len() > 1 {
+            findings.push(Finding::defect(
+                "joined-lines",
+                Some(number),
+                format!(
+                    "{} JSON objects on one line (a lost newline); Pi skips the line",
+                    objects.len()
+                ),
+                "split it into one line per object",
+            ));
+        } else if unterminated {
+            findings.push(Finding::defect(
+                "missing-final-newline",
+                Some(number),
+                "the last line has no newline; Pi appends one when it opens the file",
+                "end it with a newline",
+            ));
+        }
+        out.push(LineState { number, raw, objects });
+    }
+    if !crlf.is_empty() {
+        findings.push(
+            Finding::defect(
+                "crlf",
+                crlf.first().copied(),
+                format!(
+                    "{} line{} end with CRLF",
+                    crlf.len(),
+                    if crlf.len() == 1 { "" } else { "s" }
+                ),
+                "strip the CRs",
+            )
+            .with_lines(crlf),
+        );
+    }
+    if !blank.is_empty() {
+        findings.push(
+            Finding::defect(
+                "blank-lines",
+                blank.first().copied(),
+                format!("{} blank line{}", blank.len(), if blank.len() == 1 { "" } else { "s" }),
+                "drop them",
+            )
+            .with_lines(blank),
+        );
+    }
+    out
+}
+
+/// The JSON objects on a line: one normally; several when lines were glued together; none
+/// when the line is not a sequence of objects.
+fn parse_objects(text: &str) -> Vec<String> {
+    let mut objects = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Box<RawValue>>();
+    loop {
+        match stream.next() {
+            None => break,
+            Some(Ok(v)) if v.get().starts_with('{') => objects.push(v.get().to_owned()),
+            _ => return Vec::new(),
+        }
+    }
+    if objects.len() == 1 && text.trim_matches([' ', '\t', '\r', '\n']) == objects[0] {
+        // Keep surrounding JSON whitespace as written: the line is fine as it is.
+        return vec![text.to_owned()];
+    }
+    objects
+}

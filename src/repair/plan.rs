@@ -1,0 +1,254 @@
+//! Putting the passes together: the findings, the repaired file, and the rejects.
+
+use super::finding::{Finding, Severity};
+use super::header::place;
+use super::lines::{LineState, read_lines};
+use super::structure::{Decisions, Parent, decide, tool_warnings};
+use crate::session::context::build_context;
+use crate::session::rawjson::{edit_object, fields};
+use crate::session::{Detail, EntryKind, Session, SessionError};
+use rustc_hash::FxHashSet;
+use std::path::Path;
+
+/// What repair found and would write.
+#[derive(Debug)]
+pub struct Plan {
+    /// Defects (and warnings) in line order.
+    pub findings: Vec<Finding>,
+    /// The repaired file; `None` when there is nothing to fix.
+    pub output: Option<Vec<u8>>,
+    /// Original lines that are dropped or rewritten, byte for byte (without `\n`).
+    pub rejects: Vec<Vec<u8>>,
+    /// How Pi reads the result.
+    pub after: Option<Reading>,
+}
+
+/// What Pi reads from a (repaired) file.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Reading {
+    pub leaf: Option<String>,
+    pub at: Option<String>,
+    pub branch: usize,
+    pub context_messages: usize,
+    pub entries: usize,
+}
+
+impl Plan {
+    pub fn defects(&self) -> usize {
+        self.findings.iter().filter(|f| f.severity == Severity::Defect).count()
+    }
+}
+
+/// Examines `data` (the bytes of `path`) and plans its repair.
+pub fn plan(path: &Path, data: &[u8]) -> Result<Plan, SessionError> {
+    let mut findings = Vec::new();
+    let Pass {
+        output,
+        rejects,
+        session,
+    } = repaired(path, data, &mut findings)?;
+    let (output, rejects, result) = if findings.is_empty() {
+        (None, Vec::new(), session)
+    } else {
+        let result = Session::from_bytes(path.to_path_buf(), output.clone())?;
+        // The result must need nothing more: anything else is a bug in repair.
+        let mut again = Vec::new();
+        let _ = repaired(path, &output, &mut again)?;
+        if let Some(f) = again.first() {
+            return Err(SessionError::Refused(format!(
+                "repair could not settle this file (after repair: line {:?}: {} — {}); nothing written; please report it",
+                f.line, f.kind, f.message
+            )));
+        }
+        (Some(output), rejects, result)
+    };
+    findings.sort_by_key(|f| f.line.unwrap_or(0));
+    findings.extend(tool_warnings(&result));
+    let after = Some(reading(&result));
+    Ok(Plan {
+        findings,
+        output,
+        rejects,
+        after,
+    })
+}
+
+fn reading(s: &Session) -> Reading {
+    let at = s.at();
+    let ctx = build_context(s, at);
+    Reading {
+        leaf: s.leaf().map(|l| s.id_or_line(l)),
+        at: at.map(|a| s.id_or_line(a)),
+        branch: at.map(|a| s.branch(a).path.len()).unwrap_or(0),
+        context_messages: ctx.messages.len(),
+        entries: s.entries.len(),
+    }
+}
+
+/// One pass over a file: the repaired bytes, the rejected lines, and the session as loaded
+/// before the structural fixes (the file as Pi would read it after line fixes).
+struct Pass {
+    output: Vec<u8>,
+    rejects: Vec<Vec<u8>>,
+    session: Session,
+}
+
+fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pass, SessionError> {
+    let lines = read_lines(data, findings);
+    let placed = place(path, &lines, findings).ok_or_else(|| SessionError::NotASession {
+        path: path.to_path_buf(),
+        reason: "no line holds a JSON object: there is nothing to repair".into(),
+    })?;
+
+    // The file as Pi would read it once the lines are fixed: the header on "line 0", every
+    // entry on its own line number, so v1 ids (derived from line numbers) do not move.
+    let mut staged = String::with_capacity(data.len() + 64);
+    staged.push_str(&placed.header);
+    let mut next_line = 1u32;
+    for (line, obj) in &placed.entries {
+        while next_line < *line {
+            staged.push('\n');
+            next_line += 1;
+        }
+        staged.push('\n');
+        staged.push_str(obj);
+        next_line = line + 1;
+    }
+    staged.push('\n');
+    let session = Session::from_bytes_numbered(path.to_path_buf(), staged.into_bytes(), 0)?;
+
+    let format = session.header.format();
+    if format < 3 {
+        findings.push(Finding::defect(
+            "old-format",
+            Some(session.header.line.max(1)),
+            format!(
+                "session format v{format}{}; Pi migrates and rewrites such files when it opens them",
+                if format == 1 {
+                    " (no ids, compactions by line index)"
+                } else {
+                    " (hookMessage roles)"
+                }
+            ),
+            if format == 1 {
+                "migrate it to v3 as Pi does, with the ids pi-session shows (from line numbers)"
+            } else {
+                "migrate it to v3 as Pi does (hookMessage roles become custom)"
+            },
+        ));
+    }
+    let decisions = decide(&session, findings);
+
+    let mut out = String::with_capacity(data.len() + 64);
+    let mut header = placed.header.clone();
+    if format < 3 {
+        let f = fields(&header).unwrap_or_default();
+        header = edit_object(&f, &[("version".into(), "3".into())], &[]);
+    }
+    out.push_str(&header);
+    out.push('\n');
+    let mut rejected_lines: FxHashSet<u32> = FxHashSet::default();
+    for l in &lines {
+        if l.changed() && !l.raw.is_empty() && !(l.objects.is_empty() && l.raw.iter().all(|&b| b == b' ' || b == b'\t'))
+        {
+            rejected_lines.insert(l.number);
+        }
+    }
+    rejected_lines.extend(&placed.dropped_lines);
+    if placed.header_changed {
+        rejected_lines.insert(session.header.line);
+    }
+    for i in 0..session.entries.len() {
+        let e = &session.entries[i];
+        if !decisions.keep[i] {
+            rejected_lines.insert(e.line);
+            continue;
+        }
+        let (text, structural) = entry_text(&session, &decisions, i, format);
+        if structural {
+            rejected_lines.insert(e.line);
+        }
+        out.push_str(&text);
+        out.push('\n');
+    }
+    let rejects = lines
+        .iter()
+        .filter(|l| rejected_lines.contains(&l.number))
+        .map(|l: &LineState| l.raw.clone())
+        .collect();
+    Ok(Pass {
+        output: out.into_bytes(),
+        rejects,
+        session,
+    })
+}
+
+/// The repaired text of a kept entry, and whether it changed for a reason other than the
+/// version migration.
+fn entry_text(session: &Session, d: &Decisions, i: usize, format: u32) -> (String, bool) {
+    let e = &session.entries[i];
+    let raw = String::from_utf8_lossy(session.raw(i)).into_owned();
+    let mut set: Vec<(String, String)> = Vec::new();
+    let mut remove: Vec<&str> = Vec::new();
+    let mut structural = false;
+    let json = |s: &str| serde_json::to_string(s).expect("string");
+
+    let desired_parent = match d.parent[i] {
+        Parent::Root => None,
+        Parent::Entry(j) => d.id_of(session, j),
+    };
+    if format < 2 {
+        // Pi's v1 migration: every entry gets an id and its predecessor as parent.
+        let id = d.id_of(session, i).expect("v1 ids are synthesized");
+        set.push(("id".into(), json(id)));
+        set.push((
+            "parentId".into(),
+            desired_parent.map(json).unwrap_or_else(|| "null".into()),
+        ));
+        structural |= d.new_id[i].is_some();
+        if e.kind == EntryKind::Compaction {
+            remove.push("firstKeptEntryIndex");
+        }
+    } else {
+        if let Some(id) = &d.new_id[i] {
+            set.push(("id".into(), json(id)));
+            structural = true;
+        }
+        if session.parent_id_str(i) != desired_parent {
+            set.push((
+                "parentId".into(),
+                desired_parent.map(json).unwrap_or_else(|| "null".into()),
+            ));
+            structural = true;
+        }
+    }
+    if let Detail::Compaction { first_kept, .. } = &e.detail {
+        if d.retarget_first_kept.contains(&i) {
+            let own = d.id_of(session, i).expect("kept entries have ids");
+            set.push(("firstKeptEntryId".into(), json(own)));
+            structural = true;
+        } else if format < 2
+            && let Some(f) = first_kept
+        {
+            set.push(("firstKeptEntryId".into(), json(session.ids().name(*f))));
+        }
+    }
+    if format < 3 && e.kind == EntryKind::Message {
+        // Pi's v2 migration: the hookMessage role is now `custom`.
+        if let Some(f) = fields(&raw)
+            && let Some((_, message)) = f.iter().find(|(k, _)| k == "message")
+            && let Some(mf) = fields(message.get())
+            && mf
+                .iter()
+                .any(|(k, v)| k == "role" && v.get().trim() == "\"hookMessage\"")
+        {
+            let new_message = edit_object(&mf, &[("role".into(), "\"custom\"".into())], &[]);
+            set.push(("message".into(), new_message));
+        }
+    }
+    if set.is_empty() && remove.is_empty() {
+        return (raw, false);
+    }
+    let f = fields(&raw).unwrap_or_default();
+    (edit_object(&f, &set, &remove), structural)
+}

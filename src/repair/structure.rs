@@ -1,0 +1,447 @@
+//! The second pass of repair: the tree. Decides each entry's id, parent, and whether it
+//! stays, so that Pi reads the result the way it reads the file today, minus what it
+//! cannot read at all (cycles) and what points nowhere.
+
+// Decisions are parallel vectors indexed by entry; index loops read clearest here.
+#![allow(clippy::needless_range_loop)]
+
+use super::finding::Finding;
+use crate::session::append::new_entry_id;
+use crate::session::{Detail, EntryIdx, EntryKind, Session};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde_json::Value;
+
+/// Where an entry's parent link points after repair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Parent {
+    Root,
+    Entry(EntryIdx),
+}
+
+/// The decisions for every entry of the loaded session.
+pub struct Decisions {
+    pub keep: Vec<bool>,
+    /// A fresh id for entries that need one (duplicates, entries without an id).
+    pub new_id: Vec<Option<String>>,
+    pub parent: Vec<Parent>,
+    /// Compactions whose `firstKeptEntryId` becomes their own id ("retain none").
+    pub retarget_first_kept: FxHashSet<EntryIdx>,
+}
+
+impl Decisions {
+    /// The id an entry has after repair.
+    pub fn id_of<'a>(&'a self, session: &'a Session, i: EntryIdx) -> Option<&'a str> {
+        self.new_id[i].as_deref().or_else(|| session.id_str(i))
+    }
+}
+
+pub fn decide(session: &Session, findings: &mut Vec<Finding>) -> Decisions {
+    let n = session.entries.len();
+    let mut keep = vec![true; n];
+    let mut new_id: Vec<Option<String>> = vec![None; n];
+    let mut taken: FxHashSet<String> = session.ids().iter().map(|(_, s)| s.to_owned()).collect();
+    let fresh = |taken: &mut FxHashSet<String>| {
+        let id = new_entry_id(|c| taken.contains(c));
+        taken.insert(id.clone());
+        id
+    };
+    let line = |i: EntryIdx| Some(session.entries[i].line);
+
+    // Pi's reading today: parents resolve to the last entry with an id.
+    let mut parent: Vec<Parent> = (0..n)
+        .map(|i| match session.parent(i) {
+            Some(p) => Parent::Entry(p),
+            None => Parent::Root,
+        })
+        .collect();
+    for i in 0..n {
+        if let Some(p) = session.entries[i].parent
+            && session.lookup_sym(p).is_none()
+        {
+            findings.push(
+                Finding::defect(
+                    "orphan",
+                    line(i),
+                    format!(
+                        "its parent {} does not exist; Pi shows it as a root",
+                        session.ids().name(p)
+                    ),
+                    "make it a root (parentId null), as Pi already reads it",
+                )
+                .with_id(session.id_str(i)),
+            );
+        }
+    }
+
+    // Entries without an id cannot be reached by any reference.
+    for i in 0..n {
+        if session.entries[i].id.is_none() {
+            let id = fresh(&mut taken);
+            findings.push(Finding::defect(
+                "missing-id",
+                line(i),
+                "the entry has no id",
+                format!("give it id {id}"),
+            ));
+            new_id[i] = Some(id);
+        }
+    }
+
+    // Duplicate ids: the last entry keeps the id (Pi resolves every reference to it); the
+    // others get fresh ids. A child written before the later duplicate existed meant the
+    // earlier one, and goes back to it, unless it is on the branch Pi continues today.
+    let protected: FxHashSet<EntryIdx> = session
+        .leaf()
+        .map(|l| session.branch(l).path.into_iter().collect())
+        .unwrap_or_default();
+    for (sym, group) in session.duplicate_ids() {
+        let name = session.ids().name(sym).to_owned();
+        let last = *group.last().expect("a group");
+        let mut renamed: Vec<(EntryIdx, String)> = Vec::new();
+        for &d in &group[..group.len() - 1] {
+            let id = fresh(&mut taken);
+            renamed.push((d, id.clone()));
+            new_id[d] = Some(id);
+        }
+        let mut moved = Vec::new();
+        for r in 0..n {
+            if session.entries[r].parent != Some(sym) || protected.contains(&r) || r > last {
+                continue;
+            }
+            if let Some(&(d, _)) = renamed.iter().rev().find(|(d, _)| *d < r) {
+                parent[r] = Parent::Entry(d);
+                moved.push(session.entries[r].line);
+            }
+        }
+        let names: Vec<String> = renamed
+            .iter()
+            .map(|(d, id)| format!("line {} → {id}", session.entries[*d].line))
+            .collect();
+        let mut action = format!(
+            "keep {name} on line {} (every reference Pi follows today points there); give {}",
+            session.entries[last].line,
+            names.join(", ")
+        );
+        if !moved.is_empty() {
+            action.push_str(&format!(
+                "; the children on lines {} were written before line {} and go back under the entry they were written after",
+                moved.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+                session.entries[last].line
+            ));
+        }
+        findings.push(
+            Finding::defect(
+                "duplicate-id",
+                Some(session.entries[group[0]].line),
+                format!(
+                    "{} entries share the id {name} (lines {}); Pi only sees the last",
+                    group.len(),
+                    group
+                        .iter()
+                        .map(|&g| session.entries[g].line.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                action,
+            )
+            .with_id(Some(&name)),
+        );
+    }
+
+    // Labels and context edits that point nowhere are dropped.
+    for i in 0..n {
+        let e = &session.entries[i];
+        let (what, target) = match &e.detail {
+            Detail::Label { target, .. } => ("label", *target),
+            Detail::ContextEdit { target } => ("context edit", *target),
+            _ => continue,
+        };
+        let dangling = target.is_none_or(|t| session.lookup_sym(t).is_none());
+        let target_name = target
+            .map(|t| session.ids().name(t).to_owned())
+            .unwrap_or_else(|| "(none)".into());
+        if dangling {
+            keep[i] = false;
+            findings.push(
+                Finding::defect(
+                    if e.kind == EntryKind::Label {
+                        "dangling-label"
+                    } else {
+                        "dangling-context-edit"
+                    },
+                    line(i),
+                    format!("a {what} for {target_name}, which does not exist"),
+                    "drop it (kept in the .rejects file); entries below it move to its parent",
+                )
+                .with_id(session.id_str(i)),
+            );
+        } else if e.kind == EntryKind::ContextEdit && session.value(i).get("replacement").is_none() {
+            keep[i] = false;
+            findings.push(
+                Finding::defect(
+                    "context-edit-without-replacement",
+                    line(i),
+                    "a context edit with no `replacement`; Pi 1.6.0 fails building the context",
+                    "drop it (kept in the .rejects file); entries below it move to its parent",
+                )
+                .with_id(session.id_str(i)),
+            );
+        }
+    }
+
+    // Children of dropped entries move up to the nearest kept ancestor.
+    for i in 0..n {
+        let mut p = parent[i];
+        let mut steps = 0;
+        while let Parent::Entry(j) = p {
+            if keep[j] || steps > n {
+                break;
+            }
+            p = parent[j];
+            steps += 1;
+        }
+        if steps > n {
+            p = Parent::Root;
+        }
+        parent[i] = p;
+    }
+
+    break_cycles(session, &keep, &mut parent, findings);
+
+    // A compaction keeps from an entry on its own path, or from itself (retain none).
+    let mut retarget_first_kept = FxHashSet::default();
+    for i in 0..n {
+        if !keep[i] || session.entries[i].kind != EntryKind::Compaction {
+            continue;
+        }
+        let Detail::Compaction { first_kept, .. } = &session.entries[i].detail else {
+            continue;
+        };
+        let own = session.entries[i].id;
+        let ok = match first_kept {
+            Some(f) if Some(*f) == own => true,
+            Some(f) => session
+                .lookup_sym(*f)
+                .is_some_and(|target| is_ancestor(&parent, target, i, n)),
+            None => false,
+        };
+        if !ok {
+            retarget_first_kept.insert(i);
+            let what = first_kept.map(|f| session.ids().name(f).to_owned());
+            findings.push(
+                Finding::defect(
+                    "dangling-first-kept",
+                    line(i),
+                    match &what {
+                        Some(f) => format!("the compaction keeps from {f}, which is not on its own path; Pi keeps nothing"),
+                        None => "the compaction has no firstKeptEntryId".to_owned(),
+                    },
+                    "point firstKeptEntryId at the compaction itself (retain none), which is what Pi does with it today",
+                )
+                .with_id(session.id_str(i)),
+            );
+        }
+    }
+
+    Decisions {
+        keep,
+        new_id,
+        parent,
+        retarget_first_kept,
+    }
+}
+
+fn is_ancestor(parent: &[Parent], candidate: EntryIdx, of: EntryIdx, n: usize) -> bool {
+    let mut cur = of;
+    for _ in 0..=n {
+        match parent[cur] {
+            Parent::Entry(p) if p == candidate => return true,
+            Parent::Entry(p) => cur = p,
+            Parent::Root => return false,
+        }
+    }
+    false
+}
+
+/// Finds every parent cycle among kept entries and cuts it at its earliest entry in the
+/// file (whose parent necessarily comes after it), making that entry a root.
+fn break_cycles(session: &Session, keep: &[bool], parent: &mut [Parent], findings: &mut Vec<Finding>) {
+    let n = parent.len();
+    // 0 unvisited, 1 on the current walk, 2 done.
+    let mut state = vec![0u8; n];
+    for start in 0..n {
+        if state[start] != 0 || !keep[start] {
+            continue;
+        }
+        let mut walk = Vec::new();
+        let mut cur = start;
+        loop {
+            if state[cur] == 2 {
+                break;
+            }
+            if state[cur] == 1 {
+                let from = walk.iter().position(|&w| w == cur).expect("on the walk");
+                let cycle = &walk[from..];
+                let cut = *cycle.iter().min().expect("non-empty");
+                let ids: Vec<String> = cycle.iter().map(|&c| session.id_or_line(c)).collect();
+                let (kind, message) = if cycle.len() == 1 {
+                    (
+                        "self-parent",
+                        "the entry is its own parent; Pi 1.6.0 hangs walking its branch".to_owned(),
+                    )
+                } else {
+                    (
+                        "parent-cycle",
+                        format!(
+                            "parent links form a cycle ({}); Pi 1.6.0 hangs walking it",
+                            ids.join(" → ")
+                        ),
+                    )
+                };
+                findings.push(
+                    Finding::defect(
+                        kind,
+                        Some(session.entries[cut].line),
+                        message,
+                        "make this entry a root (parentId null)",
+                    )
+                    .with_id(session.id_str(cut)),
+                );
+                parent[cut] = Parent::Root;
+                break;
+            }
+            state[cur] = 1;
+            walk.push(cur);
+            match parent[cur] {
+                Parent::Entry(p) => cur = p,
+                Parent::Root => break,
+            }
+        }
+        for w in walk {
+            state[w] = 2;
+        }
+    }
+}
+
+/// Map of tool-call ids in an assistant message's content.
+pub fn tool_call_ids(message: &Value) -> Vec<String> {
+    message
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
+                .filter_map(|b| b.get("id").and_then(Value::as_str).map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Warnings about tool calls and results: a result whose call is not on its path (a
+/// provider rejects that context), and calls with no result after them (an interrupted turn).
+pub fn tool_warnings(session: &Session) -> Vec<Finding> {
+    use crate::session::Role;
+    let n = session.entries.len();
+    let mut findings = Vec::new();
+    let mut calls_cache: FxHashMap<EntryIdx, Vec<String>> = FxHashMap::default();
+    let mut children: Vec<Vec<EntryIdx>> = vec![Vec::new(); n];
+    for i in 0..n {
+        if let Some(p) = session.parent(i) {
+            children[p].push(i);
+        }
+    }
+    let is_msg = |i: EntryIdx| session.entries[i].kind == EntryKind::Message;
+    for i in 0..n {
+        if !session.entries[i].is_role(&Role::ToolResult) {
+            continue;
+        }
+        let v = session.value(i);
+        let call_id = v
+            .pointer("/message/toolCallId")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        // Walk up to the assistant message of this turn.
+        let mut cur = session.parent(i);
+        let mut found = false;
+        let mut steps = 0;
+        while let Some(p) = cur {
+            steps += 1;
+            if steps > n {
+                break;
+            }
+            let e = &session.entries[p];
+            if e.is_role(&Role::Assistant) {
+                let calls = calls_cache
+                    .entry(p)
+                    .or_insert_with(|| tool_call_ids(session.value(p).get("message").unwrap_or(&Value::Null)));
+                found = calls.contains(&call_id);
+                if found {
+                    break;
+                }
+            } else if is_msg(p) && !e.is_role(&Role::ToolResult) {
+                break;
+            }
+            cur = session.parent(p);
+        }
+        if !found {
+            findings.push(
+                Finding::warning(
+                    "orphan-tool-result",
+                    Some(session.entries[i].line),
+                    format!("the tool result for call {call_id} has no matching tool call on its path; a provider would reject this context"),
+                )
+                .with_id(session.id_str(i)),
+            );
+        }
+    }
+    for i in 0..n {
+        if !session.entries[i].is_role(&Role::Assistant) {
+            continue;
+        }
+        let calls = calls_cache
+            .remove(&i)
+            .unwrap_or_else(|| tool_call_ids(session.value(i).get("message").unwrap_or(&Value::Null)));
+        if calls.is_empty() {
+            continue;
+        }
+        // Results follow the call: descend through tool results and bookkeeping entries.
+        let mut answered: FxHashSet<String> = FxHashSet::default();
+        let mut stack: Vec<EntryIdx> = children[i].clone();
+        let mut seen = 0;
+        while let Some(c) = stack.pop() {
+            seen += 1;
+            if seen > n {
+                break;
+            }
+            let e = &session.entries[c];
+            if e.is_role(&Role::ToolResult) {
+                if let Some(id) = session.value(c).pointer("/message/toolCallId").and_then(Value::as_str) {
+                    answered.insert(id.to_owned());
+                }
+            } else if is_msg(c) {
+                continue;
+            }
+            stack.extend(children[c].iter().copied());
+        }
+        let missing: Vec<&String> = calls.iter().filter(|c| !answered.contains(*c)).collect();
+        if !missing.is_empty() {
+            findings.push(
+                Finding::warning(
+                    "unanswered-tool-call",
+                    Some(session.entries[i].line),
+                    format!(
+                        "tool call{} {} ha{} no result after {} (an interrupted turn)",
+                        if missing.len() == 1 { "" } else { "s" },
+                        missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                        if missing.len() == 1 { "s" } else { "ve" },
+                        if missing.len() == 1 { "it" } else { "them" }
+                    ),
+                )
+                .with_id(session.id_str(i)),
+            );
+        }
+    }
+    findings
+}
