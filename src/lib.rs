@@ -4,5 +4,6 @@
 //! over it ([`cli`]).
 
 pub mod cli;
+pub mod llm;
 pub mod repair;
 pub mod session;

@@ -367,7 +367,6 @@ fn checkout_of_a_bookkeeping_entry_lands_where_it_says() {
 }
 
 #[test]
-#[ignore = "bug: when @ is an entry without an id, checkout records its display name \"(line N)\" as data.from, and `checkout -` then fails"]
 fn a_position_without_id_is_not_recorded_as_a_made_up_id() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("s.jsonl");

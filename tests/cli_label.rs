@@ -360,7 +360,6 @@ fn label_after_a_checkout_keeps_at() {
 }
 
 #[test]
-#[ignore = "bug: `label REV NAME --json` (and `label REV --delete --json`) writes and prints human output; --json requires --list"]
 fn json_without_list_is_a_usage_error() {
     let (_dir, file) = temp_copy(&example());
     unchanged(&file, &["label", "d2e5793f", "x", "--json"], 2);
@@ -368,7 +367,6 @@ fn json_without_list_is_a_usage_error() {
 }
 
 #[test]
-#[ignore = "bug: when Pi's leaf is an entry without an id, label writes its display name \"(line N)\" as parentId"]
 fn a_leaf_without_id_gives_no_made_up_parent() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("s.jsonl");

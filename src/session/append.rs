@@ -47,7 +47,8 @@ impl SessionWriter {
         let actual = self
             .session
             .leaf()
-            .map(|i| self.session.id_or_line(i))
+            .and_then(|i| self.session.id_str(i))
+            .map(str::to_owned)
             .unwrap_or_else(|| "(none)".into());
         if actual != expected {
             return Err(SessionError::LeafMismatch {

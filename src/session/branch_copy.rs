@@ -96,13 +96,16 @@ fn copy_path(session: &Session, path: &[EntryIdx]) -> Result<(Vec<String>, Vec<S
     let mut parent: Option<String> = None;
     for &i in path {
         let e = &session.entries[i];
-        let id = session.id_or_line(i);
+        // An entry without an id can be nobody's parent: it can only end the path.
+        let id = session.id_str(i).map(str::to_owned);
         if e.kind == EntryKind::Label {
-            pending_labels.push(id);
+            pending_labels.extend(id);
             continue;
         }
         for l in pending_labels.drain(..) {
-            replacement.insert(l, id.clone());
+            if let Some(id) = &id {
+                replacement.insert(l, id.clone());
+            }
         }
         let mut set: Vec<(&str, Value)> = Vec::new();
         if session.parent_id_str(i) != parent.as_deref() {
@@ -113,7 +116,7 @@ fn copy_path(session: &Session, path: &[EntryIdx]) -> Result<(Vec<String>, Vec<S
         } = &e.detail
         {
             let fk = session.ids().name(*fk);
-            if fk != id
+            if Some(fk) != id.as_deref()
                 && let Some(r) = replacement.get(fk)
             {
                 set.push(("firstKeptEntryId", Value::from(r.as_str())));
@@ -131,8 +134,8 @@ fn copy_path(session: &Session, path: &[EntryIdx]) -> Result<(Vec<String>, Vec<S
             }
         };
         lines.push(line);
-        parent = Some(id.clone());
-        kept_ids.push(id);
+        parent = id.clone();
+        kept_ids.extend(id);
     }
     Ok((lines, kept_ids))
 }

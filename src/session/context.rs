@@ -29,6 +29,40 @@ pub struct Context {
     pub cycle_at: Option<EntryIdx>,
 }
 
+/// One selected entry and the messages it contributes (Pi's `buildSessionProjection`).
+#[derive(Debug, Clone)]
+pub struct ProjectedEntry {
+    pub source: EntryIdx,
+    pub messages: Vec<Value>,
+}
+
+/// Pi's projection of a path: the selected entries, each with its messages.
+pub fn projection(session: &Session, path: &[EntryIdx]) -> Vec<ProjectedEntry> {
+    let selected = context_entries(session, path);
+    let mut edits: FxHashMap<Sym, EntryIdx> = FxHashMap::default();
+    for &i in &selected {
+        if let Detail::ContextEdit { target: Some(t) } = &session.entries[i].detail {
+            edits.insert(*t, i);
+        }
+    }
+    selected
+        .iter()
+        .enumerate()
+        .map(|(pos, &i)| {
+            let e = &session.entries[i];
+            // An older compaction inside the retained range contributes nothing; only the
+            // one that opens the context does.
+            let messages = if e.kind == EntryKind::Compaction && pos > 0 {
+                Vec::new()
+            } else {
+                let edit = e.id.and_then(|id| edits.get(&id)).map(|&ei| session.value(ei));
+                project(session, i, edit.as_ref())
+            };
+            ProjectedEntry { source: i, messages }
+        })
+        .collect()
+}
+
 /// Builds the context with the leaf at `leaf` (`None`: an empty context, as after
 /// `resetLeaf`).
 pub fn build_context(session: &Session, leaf: Option<EntryIdx>) -> Context {
@@ -41,32 +75,21 @@ pub fn build_context(session: &Session, leaf: Option<EntryIdx>) -> Context {
     let branch = session.branch(leaf);
     let path = &branch.path;
     let (thinking_level, model) = settings(session, path);
-    let selected = context_entries(session, path);
+    let projected = projection(session, path);
+    let selected: Vec<EntryIdx> = projected.iter().map(|p| p.source).collect();
     let compaction = selected
         .first()
         .copied()
         .filter(|&i| session.entries[i].kind == EntryKind::Compaction);
-
-    // The latest edit for each target among the selected entries wins.
-    let mut edits: FxHashMap<Sym, EntryIdx> = FxHashMap::default();
-    for &i in &selected {
-        if let Detail::ContextEdit { target: Some(t) } = &session.entries[i].detail {
-            edits.insert(*t, i);
-        }
-    }
-    let mut messages = Vec::new();
-    for (pos, &i) in selected.iter().enumerate() {
-        let e = &session.entries[i];
-        // An older compaction inside the retained range contributes nothing; only the one
-        // that opens the context does.
-        if e.kind == EntryKind::Compaction && pos > 0 {
-            continue;
-        }
-        let edit = e.id.and_then(|id| edits.get(&id)).map(|&ei| session.value(ei));
-        for m in project(session, i, edit.as_ref()) {
-            messages.push(ContextMessage { source: i, message: m });
-        }
-    }
+    let messages = projected
+        .into_iter()
+        .flat_map(|p| {
+            p.messages.into_iter().map(move |m| ContextMessage {
+                source: p.source,
+                message: m,
+            })
+        })
+        .collect();
     Context {
         messages,
         thinking_level,
@@ -187,7 +210,7 @@ fn project(session: &Session, idx: EntryIdx, edit: Option<&Value>) -> Vec<Value>
 }
 
 /// Pi's `sessionEntryToContextMessages`.
-fn entry_messages(session: &Session, idx: EntryIdx) -> Vec<Value> {
+pub fn entry_messages(session: &Session, idx: EntryIdx) -> Vec<Value> {
     let e = &session.entries[idx];
     match e.kind {
         EntryKind::Message => {

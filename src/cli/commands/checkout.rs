@@ -83,8 +83,16 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let abandoned = abandoned_entries(session, from, target);
     let id = writer.new_id();
     let session = &writer.session;
-    let target_id = target.map(|t| session.id_or_line(t));
-    let from_id = from.map(|f| session.id_or_line(f));
+    let target_id = match target {
+        Some(t) => Some(session.id_str(t).map(str::to_owned).ok_or_else(|| {
+            SessionError::Refused(format!(
+                "the entry on line {} has no id, so nothing can continue from it; run `pi-session repair`",
+                session.entries[t].line
+            ))
+        })?),
+        None => None,
+    };
+    let from_id = from.and_then(|f| session.id_str(f)).map(str::to_owned);
     let line = new_entry_line(
         "custom",
         &id,

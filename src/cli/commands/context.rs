@@ -3,7 +3,7 @@ use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::{kind_style, message_body};
 use crate::cli::session_arg::{open_session, warn_cycle};
 use crate::session::context::build_context;
-use crate::session::{revision, text};
+use crate::session::revision;
 use anyhow::Result;
 use serde_json::Value;
 
@@ -38,7 +38,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         }
         return Ok(());
     }
-    let tokens: u64 = ctx.messages.iter().map(|m| text::estimate_tokens(&m.message)).sum();
+    let tokens: u64 = ctx
+        .messages
+        .iter()
+        .map(|m| crate::session::estimate::estimate_tokens(&m.message))
+        .sum();
     let model = ctx
         .model
         .as_ref()

@@ -42,6 +42,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.list {
         return list(global, args, out);
     }
+    if args.json {
+        eprintln!("error: --json goes with --list\nhint: `pi-session label --list --json`");
+        return Err(crate::cli::ExitCode(crate::cli::exit::USAGE).into());
+    }
     let rev = args.rev.as_deref().expect("clap requires REV");
     if let Some(name) = &args.name {
         check_name(name)?;
@@ -75,7 +79,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if let Some(name) = &args.name {
         rest.push(("label", Value::from(name.as_str())));
     }
-    let parent = session.leaf().map(|l| session.id_or_line(l));
+    let parent = session.leaf().and_then(|l| session.id_str(l)).map(str::to_owned);
     let line = entry_line("label", &writer.new_id(), parent.as_deref(), &now_timestamp(), rest);
     let target_id = target_id.to_owned();
     append(&mut writer, &line)?;
