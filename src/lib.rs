@@ -4,6 +4,7 @@
 //! over it ([`cli`]).
 
 pub mod cli;
+pub mod compaction;
 pub mod llm;
 pub mod repair;
 pub mod session;

@@ -1,0 +1,160 @@
+//! Summaries of a branch being left: Pi's `collectEntriesForBranchSummary` and
+//! `prepareBranchEntries` (branch-summarization.js).
+
+use super::fileops::FileOps;
+use crate::session::context::truthy;
+use crate::session::estimate::estimate_tokens;
+use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, Sym};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde_json::{Map, Value, json};
+
+/// The entries from `from` back to (not including) its deepest common ancestor with
+/// `target`, oldest first, and that ancestor.
+pub fn collect(session: &Session, from: Option<EntryIdx>, target: EntryIdx) -> (Vec<EntryIdx>, Option<EntryIdx>) {
+    let Some(from) = from else { return (Vec::new(), None) };
+    let old: FxHashSet<Option<&str>> = session.branch(from).path.iter().map(|&i| session.id_str(i)).collect();
+    let target_path = session.branch(target).path;
+    let ancestor = target_path
+        .iter()
+        .rev()
+        .copied()
+        .find(|&i| old.contains(&session.id_str(i)));
+    let ancestor_id = ancestor.and_then(|a| session.id_str(a));
+    let mut entries = Vec::new();
+    let mut cur = Some(from);
+    let mut seen = FxHashSet::default();
+    while let Some(i) = cur {
+        if ancestor_id.is_some() && session.id_str(i) == ancestor_id || !seen.insert(i) {
+            break;
+        }
+        entries.push(i);
+        cur = session.parent(i);
+    }
+    entries.reverse();
+    (entries, ancestor)
+}
+
+/// What a branch summary is made of.
+#[derive(Debug, Clone, Default)]
+pub struct BranchPreparation {
+    pub messages: Vec<Value>,
+    pub file_ops: FileOps,
+    pub total_tokens: u64,
+}
+
+/// Pi's `getMessageFromEntry`: the message an entry contributes to a branch summary (tool
+/// results are left out: the calls carry their context).
+fn message_of(session: &Session, i: EntryIdx, edit: Option<&Value>) -> Option<Value> {
+    let e = &session.entries[i];
+    let v = session.value(i);
+    let ms = |v: &Value| {
+        crate::session::jsdate::date_value_ms(v.get("timestamp"))
+            .map(Value::from)
+            .unwrap_or(Value::Null)
+    };
+    let edited = |m: Value| -> Option<Value> {
+        let Some(edit) = edit else { return Some(m) };
+        match edit.get("replacement") {
+            Some(Value::Null) => None,
+            r => {
+                let mut m = m;
+                let role = m.get("role").and_then(Value::as_str).unwrap_or("").to_owned();
+                if matches!(role.as_str(), "user" | "assistant" | "toolResult" | "custom") {
+                    let c = r.and_then(|r| r.get("content")).cloned();
+                    let c = match (c, role.as_str()) {
+                        (Some(Value::String(t)), "assistant" | "toolResult") => {
+                            Some(json!([{"type": "text", "text": t}]))
+                        }
+                        (c, _) => c,
+                    };
+                    if let Some(o) = m.as_object_mut() {
+                        match c {
+                            Some(c) => {
+                                o.insert("content".into(), c);
+                            }
+                            None => {
+                                o.shift_remove("content");
+                            }
+                        }
+                    }
+                }
+                Some(m)
+            }
+        }
+    };
+    match e.kind {
+        EntryKind::Message if e.is_role(&Role::ToolResult) => None,
+        EntryKind::Message => edited(v.get("message").cloned()?),
+        EntryKind::CustomMessage => {
+            let mut m = Map::new();
+            m.insert("role".into(), "custom".into());
+            for k in ["customType", "content", "display", "details"] {
+                if let Some(x) = v.get(k) {
+                    m.insert(k.into(), x.clone());
+                }
+            }
+            m.insert("timestamp".into(), ms(&v));
+            edited(Value::Object(m))
+        }
+        EntryKind::BranchSummary => Some(
+            json!({"role": "branchSummary", "summary": v.get("summary"), "fromId": v.get("fromId"), "timestamp": ms(&v)}),
+        ),
+        EntryKind::Compaction => Some(
+            json!({"role": "compactionSummary", "summary": v.get("summary"), "tokensBefore": v.get("tokensBefore"), "timestamp": ms(&v)}),
+        ),
+        _ => None,
+    }
+}
+
+/// Pi's `prepareBranchEntries`: newest first until the token budget is reached (summaries
+/// squeezed in while under 90% of it), file operations from every entry.
+pub fn prepare(session: &Session, entries: &[EntryIdx], budget: u64) -> BranchPreparation {
+    let mut file_ops = FileOps::default();
+    for &i in entries {
+        if session.entries[i].kind == EntryKind::BranchSummary {
+            let v = session.value(i);
+            if !truthy(v.get("fromHook"))
+                && let Some(d) = v.get("details").filter(|d| truthy(Some(d)))
+            {
+                file_ops.add_from_details(d);
+            }
+        }
+    }
+    let mut edits: FxHashMap<Sym, EntryIdx> = FxHashMap::default();
+    for &i in entries {
+        if let Detail::ContextEdit { target: Some(t) } = &session.entries[i].detail {
+            edits.insert(*t, i);
+        }
+    }
+    let mut messages = Vec::new();
+    let mut total = 0u64;
+    for &i in entries.iter().rev() {
+        let edit = session.entries[i]
+            .id
+            .and_then(|id| edits.get(&id))
+            .map(|&e| session.value(e));
+        let Some(m) = message_of(session, i, edit.as_ref()) else {
+            continue;
+        };
+        file_ops.add_from_message(&m);
+        let t = estimate_tokens(&m);
+        if budget > 0 && total + t > budget {
+            let kind = &session.entries[i].kind;
+            if matches!(kind, EntryKind::Compaction | EntryKind::BranchSummary) && (total as f64) < budget as f64 * 0.9
+            {
+                messages.push(m);
+                total += t;
+            }
+            break;
+        }
+        messages.push(m);
+        total += t;
+    }
+    // Collected newest first.
+    messages.reverse();
+    BranchPreparation {
+        messages,
+        file_ops,
+        total_tokens: total,
+    }
+}

@@ -1,0 +1,99 @@
+//! Files the summarized conversation read and changed, tracked across compactions
+//! (`createFileOps`, `extractFileOpsFromMessage`, `computeFileLists` in Pi's utils.js).
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// Insertion-ordered sets are not needed: Pi sorts the final lists.
+#[derive(Debug, Clone, Default)]
+pub struct FileOps {
+    pub read: BTreeSet<String>,
+    pub written: BTreeSet<String>,
+    pub edited: BTreeSet<String>,
+}
+
+impl FileOps {
+    /// Tool calls of an assistant message, or the nested calls recorded on a tool result.
+    pub fn add_from_message(&mut self, m: &Value) {
+        match m.get("role").and_then(Value::as_str) {
+            Some("toolResult") => {
+                if let Some(calls) = m.pointer("/nestedCalls/calls").and_then(Value::as_array) {
+                    for c in calls {
+                        self.add(c.get("name"), c.get("arguments"));
+                    }
+                }
+            }
+            Some("assistant") => {
+                if let Some(blocks) = m.get("content").and_then(Value::as_array) {
+                    for b in blocks
+                        .iter()
+                        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
+                    {
+                        if b.get("arguments").is_some() && b.get("name").is_some() {
+                            self.add(b.get("name"), b.get("arguments"));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn add(&mut self, name: Option<&Value>, args: Option<&Value>) {
+        let Some(path) = args
+            .and_then(|a| a.get("path"))
+            .and_then(Value::as_str)
+            .filter(|p| !p.is_empty())
+        else {
+            return;
+        };
+        match name.and_then(Value::as_str) {
+            Some("read") => self.read.insert(path.to_owned()),
+            Some("write") => self.written.insert(path.to_owned()),
+            Some("edit") => self.edited.insert(path.to_owned()),
+            _ => false,
+        };
+    }
+
+    /// The lists a previous summary recorded in its `details` (`readFiles`, `modifiedFiles`).
+    pub fn add_from_details(&mut self, details: &Value) {
+        for f in details.get("readFiles").and_then(Value::as_array).into_iter().flatten() {
+            if let Some(s) = f.as_str() {
+                self.read.insert(s.to_owned());
+            }
+        }
+        for f in details
+            .get("modifiedFiles")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(s) = f.as_str() {
+                self.edited.insert(s.to_owned());
+            }
+        }
+    }
+
+    /// (files only read, files modified), each sorted.
+    pub fn lists(&self) -> (Vec<String>, Vec<String>) {
+        let modified: BTreeSet<&String> = self.edited.iter().chain(&self.written).collect();
+        let read = self.read.iter().filter(|f| !modified.contains(f)).cloned().collect();
+        (read, modified.into_iter().cloned().collect())
+    }
+}
+
+/// The `<read-files>` and `<modified-files>` blocks appended to a summary.
+pub fn format_file_lists(read: &[String], modified: &[String]) -> String {
+    let mut sections = Vec::new();
+    if !read.is_empty() {
+        sections.push(format!("<read-files>\n{}\n</read-files>", read.join("\n")));
+    }
+    if !modified.is_empty() {
+        sections.push(format!("<modified-files>\n{}\n</modified-files>", modified.join("\n")));
+    }
+    if sections.is_empty() {
+        String::new()
+    } else {
+        format!("\n\n{}", sections.join("\n\n"))
+    }
+}
