@@ -133,12 +133,16 @@ pub fn oracle_module_dir() -> Option<PathBuf> {
 ///
 /// Panics if node fails, times out (60 s), or prints something that is not JSON.
 pub fn run_oracle(file: &Path, at: &[&str]) -> Option<serde_json::Value> {
+    let args: Vec<&str> = at.iter().flat_map(|id| ["--at", id]).collect();
+    run_oracle_args(file, &args)
+}
+
+/// Like [`run_oracle`], with the oracle's flags given as they are (`--compact 2000`,
+/// `--branch-summary ID:BUDGET`, `--at ID`).
+pub fn run_oracle_args(file: &Path, args: &[&str]) -> Option<serde_json::Value> {
     let module_dir = oracle_module_dir()?;
     let mut command = Command::new("node");
-    command.arg(oracle_script()).arg(file);
-    for id in at {
-        command.arg("--at").arg(id);
-    }
+    command.arg(oracle_script()).arg(file).args(args);
     command
         .env("PI_ORACLE_MODULE_DIR", &module_dir)
         .stdin(Stdio::null())

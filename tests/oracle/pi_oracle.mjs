@@ -61,9 +61,18 @@ function usage(message) {
 function parseArgs(argv) {
   let file;
   const at = [];
+  const compact = [];
+  const branchSummary = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === "--at") {
+    if (arg === "--compact") {
+      if (i + 1 >= argv.length) usage("--compact needs keepRecentTokens");
+      compact.push(Number(argv[++i]));
+    } else if (arg === "--branch-summary") {
+      if (i + 1 >= argv.length) usage("--branch-summary needs TARGET:BUDGET");
+      const [target, budget] = argv[++i].split(":");
+      branchSummary.push({ target, budget: Number(budget) });
+    } else if (arg === "--at") {
       if (i + 1 >= argv.length) usage("--at needs an entry id");
       at.push(argv[++i]);
     } else if (arg.startsWith("--at=")) {
@@ -75,7 +84,7 @@ function parseArgs(argv) {
     }
   }
   if (file === undefined) usage("missing FILE");
-  return { file, at };
+  return { file, at, compact, branchSummary };
 }
 
 async function loadPi() {
@@ -225,7 +234,8 @@ function flattenTree(roots, indexOf) {
 }
 
 async function main() {
-  const { file, at: atIds } = parseArgs(process.argv.slice(2));
+  const opts = parseArgs(process.argv.slice(2));
+  const { file, at: atIds } = opts;
   if (!existsSync(file)) {
     process.stderr.write(`pi_oracle: no such file: ${file}\n`);
     process.exitCode = 1;
@@ -338,6 +348,49 @@ async function main() {
       }
       return { id, context: pi.buildSessionContext(entries, id, undefined) };
     });
+
+    // prepareCompaction on @'s branch, per --compact KEEP
+    if (opts.compact.length > 0 || opts.branchSummary.length > 0) {
+      const dir = process.env.PI_ORACLE_MODULE_DIR;
+      const load = (f) => import(pathToFileURL(join(dir, "dist", "core", "compaction", f)).href);
+      const compaction = await load("compaction.js");
+      const branchSum = await load("branch-summarization.js");
+      const utils = await load("utils.js");
+      const atBranch = out.at ? sm.getBranch(out.at) : [];
+      out.compactions = opts.compact.map((keep) => {
+        const prep = compaction.prepareCompaction(atBranch, { enabled: true, reserveTokens: 16384, keepRecentTokens: keep });
+        if (!prep) return { keep, result: null };
+        const { readFiles, modifiedFiles } = utils.computeFileLists(prep.fileOps);
+        return {
+          keep,
+          result: {
+            firstKeptEntryId: prep.firstKeptEntryId,
+            isSplitTurn: prep.isSplitTurn,
+            tokensBefore: prep.tokensBefore,
+            messagesToSummarize: prep.messagesToSummarize.length,
+            turnPrefixMessages: prep.turnPrefixMessages.length,
+            previousSummary: prep.previousSummary !== undefined,
+            readFiles,
+            modifiedFiles,
+          },
+        };
+      });
+      out.branchSummaries = opts.branchSummary.map(({ target, budget }) => {
+        const { entries: collected, commonAncestorId } = branchSum.collectEntriesForBranchSummary(sm, out.at, target);
+        const prep = branchSum.prepareBranchEntries(collected, budget);
+        const { readFiles, modifiedFiles } = utils.computeFileLists(prep.fileOps);
+        return {
+          target,
+          budget,
+          commonAncestorId,
+          entries: collected.map((e) => e.id),
+          messages: prep.messages.length,
+          totalTokens: prep.totalTokens,
+          readFiles,
+          modifiedFiles,
+        };
+      });
+    }
 
     out.rewritten = rewritten;
     if (rewrittenNow() !== rewritten) throw new Error("Pi wrote the file after opening it");
