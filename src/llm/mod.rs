@@ -3,7 +3,28 @@
 //! models come from Pi's own environment variables and config files.
 //!
 //! The compaction code only sees [`Summarizer`]: one request (a system prompt and one user
-//! prompt) in, text and usage out.
+//! prompt) in, text and usage out. [`resolve`] picks the model (`--model`, Pi's default
+//! model settings, or the branch's model) and builds its [`ProviderSummarizer`].
+
+pub mod auth;
+mod builtin;
+pub mod client;
+pub mod models;
+pub mod select;
+pub mod settings;
+
+mod anthropic;
+mod gemini;
+pub mod openai;
+
+pub use auth::{Credential, Secret};
+pub use client::{
+    HttpOptions, ProviderSummarizer, clamp_max_tokens, clear_interrupt, estimate_input_tokens, estimate_tokens,
+    install_interrupt_handler, interrupted, max_tokens_for,
+};
+pub use models::{Api, ModelCost, ModelInfo, ModelRegistry};
+pub use select::{ModelSource, ResolveRequest, resolve, resolve_in};
+pub use settings::{CompactionSettings, Settings};
 
 use serde::{Deserialize, Serialize};
 

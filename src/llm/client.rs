@@ -1,0 +1,762 @@
+//! The HTTP side: [`ProviderSummarizer`] sends one non-streaming request with reqwest
+//! (blocking, rustls), retries 429, 5xx and connection failures with exponential backoff
+//! (honouring `Retry-After`), shows a spinner on a terminal, and stops waiting on Ctrl-C.
+//!
+//! Environment overrides (mainly for tests): `PI_SESSION_HTTP_TIMEOUT_MS` (request timeout),
+//! `PI_SESSION_RETRY_BASE_MS` (first backoff delay).
+
+use super::auth::{Credential, Secret};
+use super::models::{Api, ModelInfo};
+use super::settings::RetrySettings;
+use super::{LlmError, Summarizer, SummaryRequest, SummaryResponse, anthropic, gemini, openai};
+use indicatif::{ProgressBar, ProgressStyle};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::Value;
+use std::io::IsTerminal;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Pi's HTTP idle timeout; a non-streaming answer arrives all at once.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
+pub const ENV_HTTP_TIMEOUT_MS: &str = "PI_SESSION_HTTP_TIMEOUT_MS";
+pub const ENV_RETRY_BASE_MS: &str = "PI_SESSION_RETRY_BASE_MS";
+
+// ---------------------------------------------------------------------------------------
+// Token estimates and the output cap (pi-ai's `estimateContextTokens` and
+// `clampMaxTokensToContext`).
+
+const CHARS_PER_TOKEN: f64 = 3.5;
+const CONTEXT_SAFETY_TOKENS: u64 = 4096;
+const CONTEXT_SAFETY_RATIO: f64 = 0.15;
+const MIN_OUTPUT_WITH_RATIO_MARGIN: u64 = 32768;
+
+/// Pi's token estimate of a text: its length in UTF-16 code units / 3.5, rounded up.
+pub fn estimate_tokens(text: &str) -> u64 {
+    (text.encode_utf16().count() as f64 / CHARS_PER_TOKEN).ceil() as u64
+}
+
+/// Estimated input tokens of a request: the system prompt and the user prompt, each
+/// estimated as its own message.
+pub fn estimate_input_tokens(request: &SummaryRequest) -> u64 {
+    let system = if request.system.is_empty() {
+        0
+    } else {
+        estimate_tokens(&request.system)
+    };
+    system + estimate_tokens(&request.prompt)
+}
+
+/// Fits `max_tokens` into the context window, leaving room for the input being counted
+/// higher than estimated: a margin of 15 % of the input (at least 4096 tokens) while that
+/// leaves at least 32768 tokens of output, else only the 4096-token margin with output capped
+/// at 32768. At least 1.
+pub fn clamp_max_tokens(context_window: u64, input_tokens: u64, max_tokens: u64) -> u64 {
+    if context_window == 0 {
+        return max_tokens.max(1);
+    }
+    let (window, input) = (context_window as i128, input_tokens as i128);
+    let margin = (CONTEXT_SAFETY_TOKENS as i128).max((input_tokens as f64 * CONTEXT_SAFETY_RATIO).ceil() as i128);
+    let mut room = window - input - margin;
+    if room < MIN_OUTPUT_WITH_RATIO_MARGIN as i128 {
+        room = (MIN_OUTPUT_WITH_RATIO_MARGIN as i128).min(window - input - CONTEXT_SAFETY_TOKENS as i128);
+    }
+    (max_tokens as i128).min(room.max(1)) as u64
+}
+
+/// The `max_tokens` a request to `model` asks for: the model's output limit fitted to its
+/// context window. (With budget-based Anthropic thinking the budget is added on top, within
+/// the model's limit.)
+pub fn max_tokens_for(model: &ModelInfo, request: &SummaryRequest) -> u64 {
+    clamp_max_tokens(
+        model.context_window,
+        estimate_input_tokens(request),
+        model.max_output_tokens,
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Ctrl-C.
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static HANDLER: OnceLock<bool> = OnceLock::new();
+
+/// Installs (once) a Ctrl-C handler that sets the flag [`interrupted`] reads. A second
+/// Ctrl-C exits the process with status 130. Returns whether the handler is in place (false
+/// when another handler was installed first).
+pub fn install_interrupt_handler() -> bool {
+    *HANDLER.get_or_init(|| {
+        ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        })
+        .is_ok()
+    })
+}
+
+/// Whether Ctrl-C was pressed since the handler was installed (or the flag last cleared).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Forgets an earlier Ctrl-C, for a caller that carries on after an interrupted request.
+pub fn clear_interrupt() {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers shared by the wire formats.
+
+/// A request ready to send.
+pub(crate) struct WireRequest {
+    pub url: String,
+    pub headers: HeaderMap,
+    pub body: Value,
+    /// The `max_tokens` the body asks for (for messages).
+    pub max_tokens: u64,
+}
+
+pub(crate) fn json_headers() -> HeaderMap {
+    let mut h = HeaderMap::new();
+    h.insert(
+        reqwest::header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    h.insert(reqwest::header::ACCEPT, HeaderValue::from_static("application/json"));
+    h
+}
+
+/// Sets a header; `sensitive` values are hidden from `Debug` output.
+pub(crate) fn set_header(headers: &mut HeaderMap, name: &str, value: &str, sensitive: bool) -> Result<(), LlmError> {
+    let name = HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| LlmError::Config(format!("invalid HTTP header name {name:?}")))?;
+    let mut value = HeaderValue::from_str(value).map_err(|_| {
+        LlmError::Config(format!(
+            "the value of HTTP header {name} has characters a header cannot carry"
+        ))
+    })?;
+    value.set_sensitive(sensitive);
+    headers.insert(name, value);
+    Ok(())
+}
+
+pub(crate) const TOOL_CALL: &str = "the model called a tool instead of answering with a summary";
+
+pub(crate) fn cut_off(max_tokens: u64) -> String {
+    format!("the answer hit the token cap (max_tokens {max_tokens}), so the summary is incomplete")
+}
+
+pub(crate) fn bad_response(model: &ModelInfo, message: String) -> LlmError {
+    LlmError::BadResponse {
+        provider: model.provider.clone(),
+        message,
+    }
+}
+
+pub(crate) fn non_empty(model: &ModelInfo, text: String) -> Result<String, LlmError> {
+    if text.trim().is_empty() {
+        Err(bad_response(model, "the answer contains no text".into()))
+    } else {
+        Ok(text)
+    }
+}
+
+/// A short single-line excerpt of provider text for messages: control characters become
+/// spaces, at most 300 characters.
+pub(crate) fn excerpt(text: &str) -> String {
+    const MAX: usize = 300;
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if flat.chars().count() > MAX {
+        let cut: String = flat.chars().take(MAX).collect();
+        format!("{cut}…")
+    } else {
+        flat
+    }
+}
+
+/// The message of an error body: `error.message` (with `error.type` / `error.status`), else
+/// `message`, else the raw text.
+fn error_body_message(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    if let Ok(v) = serde_json::from_slice::<Value>(body) {
+        // Some gateways answer with an array holding one error object.
+        let v = v.as_array().and_then(|a| a.first()).cloned().unwrap_or(v);
+        let err = v.get("error").unwrap_or(&v);
+        if let Some(msg) = err.get("message").and_then(Value::as_str) {
+            let kind = err
+                .get("type")
+                .or_else(|| err.get("status"))
+                .or_else(|| err.get("code"))
+                .and_then(|k| match k {
+                    Value::String(s) => Some(s.clone()),
+                    Value::Number(n) => Some(n.to_string()),
+                    _ => None,
+                });
+            return match kind {
+                Some(k) if !msg.contains(&k) => excerpt(&format!("{k}: {msg}")),
+                _ => excerpt(msg),
+            };
+        }
+        if let Some(s) = err.as_str() {
+            return excerpt(s);
+        }
+    }
+    if text.trim().is_empty() {
+        "(empty body)".into()
+    } else {
+        excerpt(&text)
+    }
+}
+
+/// Replaces every occurrence of a secret in `text` by `***`.
+fn redact(text: String, secrets: &[&Secret]) -> String {
+    secrets
+        .iter()
+        .filter(|s| s.expose().len() >= 4)
+        .fold(text, |t, s| t.replace(s.expose(), "***"))
+}
+
+fn redact_error(err: LlmError, secrets: &[&Secret]) -> LlmError {
+    match err {
+        LlmError::Status {
+            provider,
+            status,
+            message,
+        } => LlmError::Status {
+            provider,
+            status,
+            message: redact(message, secrets),
+        },
+        LlmError::Transport { provider, message } => LlmError::Transport {
+            provider,
+            message: redact(message, secrets),
+        },
+        LlmError::BadResponse { provider, message } => LlmError::BadResponse {
+            provider,
+            message: redact(message, secrets),
+        },
+        LlmError::Config(m) => LlmError::Config(redact(m, secrets)),
+        LlmError::Interrupted => LlmError::Interrupted,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Retries.
+
+/// Quota and billing errors sent with a retryable status: waiting does not help (Pi's
+/// non-retryable provider limits).
+const NON_RETRYABLE_PATTERNS: &[&str] = &[
+    "gousagelimiterror",
+    "freeusagelimiterror",
+    "monthly usage limit reached",
+    "available balance",
+    "insufficient_quota",
+    "out of budget",
+    "quota exceeded",
+    "billing",
+    "subscription_sharing_usage_limit_exceeded",
+    "subscription_sharing_workplace_individual_usage_limit_exceeded",
+];
+
+fn retryable_status(status: u16, headers: &HeaderMap, body: &[u8]) -> bool {
+    match headers.get("x-should-retry").and_then(|v| v.to_str().ok()) {
+        Some("true") => return true,
+        Some("false") => return false,
+        _ => {}
+    }
+    if !(status == 408 || status == 409 || status == 429 || status >= 500) {
+        return false;
+    }
+    let lower = String::from_utf8_lossy(body).to_lowercase();
+    !NON_RETRYABLE_PATTERNS.iter().any(|p| lower.contains(p))
+}
+
+/// The delay a server asks for: `retry-after-ms`, else `Retry-After` in seconds or as an
+/// HTTP date.
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let get = |n: &str| headers.get(n).and_then(|v| v.to_str().ok()).map(str::trim);
+    if let Some(ms) = get("retry-after-ms")
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|v| v.is_finite())
+    {
+        return Some(Duration::from_secs_f64(ms.max(0.0) / 1000.0));
+    }
+    let value = get("retry-after")?;
+    if let Ok(secs) = value.parse::<f64>() {
+        return secs.is_finite().then(|| Duration::from_secs_f64(secs.max(0.0)));
+    }
+    let when = jiff::fmt::rfc2822::DateTimeParser::new().parse_timestamp(value).ok()?;
+    let ms = when.as_millisecond() - jiff::Timestamp::now().as_millisecond();
+    Some(Duration::from_millis(ms.max(0) as u64))
+}
+
+/// HTTP behaviour of a [`ProviderSummarizer`].
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+    /// Retries after the first attempt (Pi: 3).
+    pub max_retries: u32,
+    /// First backoff delay, doubled for each further retry (Pi: 2 s).
+    pub retry_base_delay: Duration,
+    /// Longest backoff delay.
+    pub max_retry_delay: Duration,
+    /// Longest `Retry-After` honoured; a longer one fails at once. None: no limit.
+    pub max_retry_after: Option<Duration>,
+    /// Show a spinner on stderr (only ever drawn when stderr is a terminal).
+    pub spinner: bool,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        HttpOptions::from_settings(&RetrySettings::default())
+    }
+}
+
+impl HttpOptions {
+    /// From Pi's retry settings, then the environment overrides.
+    pub fn from_settings(retry: &RetrySettings) -> HttpOptions {
+        let env_ms = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .map(Duration::from_millis)
+        };
+        let request_timeout = env_ms(ENV_HTTP_TIMEOUT_MS)
+            .or(retry.timeout_ms.map(Duration::from_millis))
+            .filter(|d| !d.is_zero())
+            .unwrap_or(DEFAULT_REQUEST_TIMEOUT);
+        HttpOptions {
+            connect_timeout: CONNECT_TIMEOUT.min(request_timeout),
+            request_timeout,
+            max_retries: if retry.enabled { retry.max_retries } else { 0 },
+            retry_base_delay: env_ms(ENV_RETRY_BASE_MS).unwrap_or(Duration::from_millis(retry.base_delay_ms)),
+            max_retry_delay: Duration::from_millis(retry.max_delay_ms),
+            max_retry_after: (retry.max_retry_after_ms > 0).then(|| Duration::from_millis(retry.max_retry_after_ms)),
+            spinner: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn backoff(&self, retry: u32) -> Duration {
+        let factor = 2u32.saturating_pow(retry.saturating_sub(1));
+        self.retry_base_delay.saturating_mul(factor).min(self.max_retry_delay)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The summarizer.
+
+/// A [`Summarizer`] backed by a provider's HTTP API.
+pub struct ProviderSummarizer {
+    model: ModelInfo,
+    credential: Option<Credential>,
+    /// Headers from `models.json` (values resolved; all treated as secret).
+    extra_headers: Vec<(String, Secret)>,
+    /// `authHeader` of `models.json`: also send the key as `Authorization: Bearer`.
+    auth_header: bool,
+    options: HttpOptions,
+    client: reqwest::blocking::Client,
+}
+
+impl std::fmt::Debug for ProviderSummarizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderSummarizer")
+            .field("model", &self.model.spec())
+            .field("base_url", &self.model.base_url)
+            .field("credential", &self.credential)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+/// What one attempt produced.
+enum Attempt {
+    Answer {
+        status: u16,
+        headers: HeaderMap,
+        body: Vec<u8>,
+    },
+    Failed(reqwest::Error),
+}
+
+impl ProviderSummarizer {
+    pub fn new(model: ModelInfo, credential: Option<Credential>, options: HttpOptions) -> Result<Self, LlmError> {
+        let client = reqwest::blocking::Client::builder()
+            .connect_timeout(options.connect_timeout)
+            .timeout(options.request_timeout)
+            .user_agent(concat!("pi-session/", env!("CARGO_PKG_VERSION")))
+            // A redirect would carry x-api-key / x-goog-api-key to wherever it points.
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| LlmError::Config(format!("cannot set up the HTTP client: {e}")))?;
+        Ok(ProviderSummarizer {
+            model,
+            credential,
+            extra_headers: Vec::new(),
+            auth_header: false,
+            options,
+            client,
+        })
+    }
+
+    /// Adds headers (from `models.json`) and, with `auth_header`, the key as a bearer token.
+    pub fn with_headers(mut self, headers: Vec<(String, Secret)>, auth_header: bool) -> Self {
+        self.extra_headers = headers;
+        self.auth_header = auth_header;
+        self
+    }
+
+    pub fn model(&self) -> &ModelInfo {
+        &self.model
+    }
+
+    pub fn options(&self) -> &HttpOptions {
+        &self.options
+    }
+
+    fn secrets(&self) -> Vec<&Secret> {
+        self.credential
+            .iter()
+            .map(Credential::secret)
+            .chain(self.extra_headers.iter().map(|(_, v)| v))
+            .collect()
+    }
+
+    fn wire(&self, request: &SummaryRequest) -> Result<WireRequest, LlmError> {
+        let input = estimate_input_tokens(request);
+        let max_tokens = clamp_max_tokens(self.model.context_window, input, self.model.max_output_tokens);
+        let cred = self.credential.as_ref();
+        let mut wire = match self.model.api {
+            Api::Anthropic => anthropic::build(&self.model, request, max_tokens, input, cred)?,
+            Api::OpenAiChat => openai::build(&self.model, request, max_tokens, cred)?,
+            Api::Gemini => gemini::build(&self.model, request, max_tokens, cred)?,
+        };
+        if self.auth_header {
+            let key = self.credential.as_ref().ok_or_else(|| {
+                LlmError::Config(format!(
+                    "provider {} sets authHeader but has no API key",
+                    self.model.provider
+                ))
+            })?;
+            set_header(
+                &mut wire.headers,
+                "authorization",
+                &format!("Bearer {}", key.secret().expose()),
+                true,
+            )?;
+        }
+        for (name, value) in &self.extra_headers {
+            set_header(&mut wire.headers, name, value.expose(), true)?;
+        }
+        Ok(wire)
+    }
+
+    fn parse(&self, body: &[u8], max_tokens: u64) -> Result<SummaryResponse, LlmError> {
+        let value: Value = serde_json::from_slice(body).map_err(|e| {
+            bad_response(
+                &self.model,
+                format!(
+                    "the answer is not valid JSON ({e}): {}",
+                    excerpt(&String::from_utf8_lossy(body))
+                ),
+            )
+        })?;
+        match self.model.api {
+            Api::Anthropic => anthropic::parse(&self.model, &value, max_tokens),
+            Api::OpenAiChat => openai::parse(&self.model, &value, max_tokens),
+            Api::Gemini => gemini::parse(&self.model, &value, max_tokens),
+        }
+    }
+
+    /// Sends once on a worker thread, waiting for it while watching for Ctrl-C. On Ctrl-C
+    /// the request is abandoned (it dies with the process; nothing has been written).
+    fn attempt(&self, wire: &WireRequest, body: &[u8]) -> Result<Attempt, LlmError> {
+        let builder = self
+            .client
+            .post(&wire.url)
+            .headers(wire.headers.clone())
+            .body(body.to_vec());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let outcome = match builder.send() {
+                Ok(resp) => {
+                    let status = resp.status().as_u16();
+                    let headers = resp.headers().clone();
+                    match resp.bytes() {
+                        Ok(b) => Attempt::Answer {
+                            status,
+                            headers,
+                            body: b.to_vec(),
+                        },
+                        Err(e) => Attempt::Failed(e),
+                    }
+                }
+                Err(e) => Attempt::Failed(e),
+            };
+            let _ = tx.send(outcome);
+        });
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(outcome) => return Ok(outcome),
+                Err(RecvTimeoutError::Timeout) if interrupted() => return Err(LlmError::Interrupted),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.transport("the request thread stopped unexpectedly".into()));
+                }
+            }
+        }
+    }
+
+    fn transport(&self, message: String) -> LlmError {
+        LlmError::Transport {
+            provider: self.model.provider.clone(),
+            message,
+        }
+    }
+
+    fn describe_transport(&self, e: &reqwest::Error) -> String {
+        let host = reqwest::Url::parse(&self.model.base_url)
+            .ok()
+            .and_then(|u| {
+                u.host_str().map(|h| match u.port() {
+                    Some(p) => format!("{h}:{p}"),
+                    None => h.to_string(),
+                })
+            })
+            .unwrap_or_else(|| self.model.base_url.clone());
+        let mut cause = String::new();
+        let mut source = std::error::Error::source(e);
+        while let Some(s) = source {
+            cause = s.to_string();
+            source = s.source();
+        }
+        let what = if e.is_timeout() {
+            format!("no answer from {host} within {}", human(self.options.request_timeout))
+        } else if e.is_connect() {
+            format!("cannot connect to {host}")
+        } else if e.is_body() || e.is_decode() {
+            format!("the answer from {host} broke off")
+        } else {
+            format!("the request to {host} failed")
+        };
+        if cause.is_empty() || e.is_timeout() {
+            what
+        } else {
+            format!("{what}: {}", excerpt(&cause))
+        }
+    }
+
+    /// Sleeps `delay` in small steps, watching for Ctrl-C.
+    fn wait(&self, delay: Duration) -> Result<(), LlmError> {
+        let end = Instant::now() + delay;
+        loop {
+            if interrupted() {
+                return Err(LlmError::Interrupted);
+            }
+            let now = Instant::now();
+            if now >= end {
+                return Ok(());
+            }
+            std::thread::sleep((end - now).min(Duration::from_millis(50)));
+        }
+    }
+
+    fn run(&self, request: &SummaryRequest, spinner: Option<&ProgressBar>) -> Result<SummaryResponse, LlmError> {
+        let wire = self.wire(request)?;
+        let body =
+            serde_json::to_vec(&wire.body).map_err(|e| LlmError::Config(format!("cannot encode the request: {e}")))?;
+        let attempts = self.options.max_retries + 1;
+        let provider = self.model.provider.clone();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            if interrupted() {
+                return Err(LlmError::Interrupted);
+            }
+            let gave_up = |n: u32| {
+                if n > 1 {
+                    format!(" (gave up after {n} attempts)")
+                } else {
+                    String::new()
+                }
+            };
+            let (reason, server_delay) = match self.attempt(&wire, &body)? {
+                Attempt::Answer { status, body, .. } if (200..300).contains(&status) => {
+                    return self.parse(&body, wire.max_tokens);
+                }
+                Attempt::Answer { status, headers, body } => {
+                    let message = error_body_message(&body);
+                    if attempt >= attempts || !retryable_status(status, &headers, &body) {
+                        return Err(LlmError::Status {
+                            provider,
+                            status,
+                            message: format!("{message}{}", gave_up(attempt)),
+                        });
+                    }
+                    let requested = retry_after(&headers);
+                    if let (Some(d), Some(max)) = (requested, self.options.max_retry_after)
+                        && d > max
+                    {
+                        return Err(LlmError::Status {
+                            provider,
+                            status,
+                            message: format!(
+                                "{message} (the server asks to retry after {}, more than the {} limit)",
+                                human(d),
+                                human(max)
+                            ),
+                        });
+                    }
+                    (format!("HTTP {status}"), requested)
+                }
+                Attempt::Failed(e) if e.is_builder() => {
+                    return Err(LlmError::Config(format!(
+                        "cannot send a request to {} (base URL {}): {}",
+                        self.model.provider,
+                        self.model.base_url,
+                        excerpt(&e.to_string())
+                    )));
+                }
+                Attempt::Failed(e) => {
+                    let message = self.describe_transport(&e);
+                    if attempt >= attempts {
+                        return Err(self.transport(format!("{message}{}", gave_up(attempt))));
+                    }
+                    (
+                        if e.is_timeout() {
+                            "timed out".to_string()
+                        } else {
+                            "connection failed".to_string()
+                        },
+                        None,
+                    )
+                }
+            };
+            let delay = server_delay.unwrap_or_else(|| self.options.backoff(attempt));
+            if let Some(pb) = spinner {
+                pb.set_message(format!(
+                    "{}: {reason}, retrying in {} (attempt {}/{attempts})",
+                    self.describe(),
+                    human(delay),
+                    attempt + 1
+                ));
+            }
+            self.wait(delay)?;
+            if let Some(pb) = spinner {
+                pb.set_message(format!(
+                    "Summarizing with {} (attempt {}/{attempts})",
+                    self.describe(),
+                    attempt + 1
+                ));
+            }
+        }
+    }
+}
+
+fn human(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+impl Summarizer for ProviderSummarizer {
+    fn summarize(&self, request: &SummaryRequest) -> Result<SummaryResponse, LlmError> {
+        install_interrupt_handler();
+        let spinner = (self.options.spinner && std::io::stderr().is_terminal()).then(|| {
+            let pb = ProgressBar::new_spinner();
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
+                pb.set_style(style);
+            }
+            pb.set_message(format!("Summarizing with {}", self.describe()));
+            pb.enable_steady_tick(Duration::from_millis(100));
+            pb
+        });
+        let result = self.run(request, spinner.as_ref());
+        if let Some(pb) = spinner {
+            pb.finish_and_clear();
+        }
+        result.map_err(|e| redact_error(e, &self.secrets()))
+    }
+
+    fn describe(&self) -> String {
+        self.model.spec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamp_like_pi() {
+        // Plenty of room: the model's limit.
+        assert_eq!(clamp_max_tokens(200_000, 1000, 64_000), 64_000);
+        // 15 % margin while it leaves 32768.
+        assert_eq!(clamp_max_tokens(100_000, 40_000, 64_000), 100_000 - 40_000 - 6000);
+        // Else the fixed margin, output capped at 32768.
+        assert_eq!(clamp_max_tokens(40_000, 1100, 64_000), 40_000 - 1100 - 4096);
+        assert_eq!(clamp_max_tokens(20_000, 1100, 64_000), 20_000 - 1100 - 4096);
+        assert_eq!(clamp_max_tokens(300_000, 1000, 1_000_000), 300_000 - 1000 - 4096);
+        assert_eq!(clamp_max_tokens(50_000, 60_000, 64_000), 1);
+        assert_eq!(estimate_tokens("abcdefg"), 2);
+        assert_eq!(estimate_tokens("😀"), 1);
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        let mut h = HeaderMap::new();
+        h.insert("retry-after", HeaderValue::from_static("2"));
+        assert_eq!(retry_after(&h), Some(Duration::from_secs(2)));
+        h.insert("retry-after-ms", HeaderValue::from_static("150"));
+        assert_eq!(retry_after(&h), Some(Duration::from_millis(150)));
+        let mut h = HeaderMap::new();
+        h.insert("retry-after", HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"));
+        assert_eq!(retry_after(&h), Some(Duration::ZERO));
+        let later = jiff::Timestamp::now() + jiff::SignedDuration::from_secs(30);
+        let date = jiff::fmt::rfc2822::DateTimePrinter::new()
+            .timestamp_to_rfc9110_string(&later)
+            .unwrap();
+        h.insert("retry-after", HeaderValue::from_str(&date).unwrap());
+        let d = retry_after(&h).unwrap();
+        assert!(d > Duration::from_secs(25) && d <= Duration::from_secs(30), "{d:?}");
+    }
+
+    #[test]
+    fn error_bodies() {
+        assert_eq!(
+            error_body_message(br#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+            "overloaded_error: Overloaded"
+        );
+        assert_eq!(
+            error_body_message(
+                br#"{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}}"#
+            ),
+            "RESOURCE_EXHAUSTED: Resource exhausted"
+        );
+        assert_eq!(
+            error_body_message(b"<html>\n bad gateway </html>"),
+            "<html> bad gateway </html>"
+        );
+        assert!(!retryable_status(
+            429,
+            &HeaderMap::new(),
+            br#"{"error":{"code":"insufficient_quota"}}"#
+        ));
+        assert!(retryable_status(503, &HeaderMap::new(), b"busy"));
+        assert!(!retryable_status(400, &HeaderMap::new(), b"bad"));
+    }
+}
