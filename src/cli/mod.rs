@@ -6,6 +6,7 @@ pub mod new_session;
 pub mod output;
 pub mod render;
 pub mod session_arg;
+pub mod summary_args;
 pub mod write_args;
 
 use clap::{Parser, Subcommand};
@@ -53,6 +54,8 @@ pub enum Command {
     Clone(commands::clone::Args),
     Fork(commands::fork::Args),
     Repair(commands::repair::Args),
+    Compact(commands::compact::Args),
+    SummarizeBranch(commands::summarize_branch::Args),
 }
 
 /// Exit codes.
@@ -103,6 +106,8 @@ pub fn main() -> i32 {
         Command::Clone(a) => commands::clone::run(&cli.global, a, &mut out),
         Command::Fork(a) => commands::fork::run(&cli.global, a, &mut out),
         Command::Repair(a) => commands::repair::run(&cli.global, a, &mut out),
+        Command::Compact(a) => commands::compact::run(&cli.global, a, &mut out),
+        Command::SummarizeBranch(a) => commands::summarize_branch::run(&cli.global, a, &mut out),
     };
     // Flush what was printed even when the command then fails (e.g. `repair --check`).
     let flushed = out.flush();

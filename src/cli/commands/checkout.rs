@@ -28,6 +28,13 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
 
+    /// Keep a summary of the branch being left, as `pi-session summarize-branch REV` does.
+    #[arg(long, conflicts_with = "empty")]
+    pub summarize: bool,
+
+    #[command(flatten)]
+    pub summary: crate::cli::summary_args::SummaryArgs,
+
     #[command(flatten)]
     pub write: WriteArgs,
 }
@@ -48,6 +55,11 @@ fn previous_position(session: &Session) -> Result<Option<EntryIdx>, SessionError
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    if args.summarize {
+        let session = crate::cli::session_arg::open_session(global)?;
+        let rev = args.rev.as_deref().expect("clap requires REV without --empty");
+        return super::summarize_branch::summarize_to(&session, rev, None, args.json, &args.summary, &args.write, out);
+    }
     let mut writer = open_writer(global, &args.write)?;
     let session = &writer.session;
     let from = session.at();

@@ -3,6 +3,7 @@
 
 pub mod checkout;
 pub mod clone;
+pub mod compact;
 pub mod context;
 pub mod fork;
 pub mod label;
@@ -10,4 +11,5 @@ pub mod log;
 pub mod repair;
 pub mod rev_parse;
 pub mod show;
+pub mod summarize_branch;
 pub mod tree;

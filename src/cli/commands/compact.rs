@@ -1,0 +1,240 @@
+use crate::cli::GlobalArgs;
+use crate::cli::output::{Output, Style, escape_block, escape_line};
+use crate::cli::render::entry_line;
+use crate::cli::session_arg::open_session;
+use crate::cli::summary_args::{SummaryArgs, choose};
+use crate::cli::write_args::{WriteArgs, append};
+use crate::compaction::prepare::{NoCompaction, prepare, projected_context_tokens};
+use crate::compaction::system::current_system_message;
+use crate::compaction::{compaction_entry, compaction_requests, summarize_compaction};
+use crate::session::append::{SessionWriter, now_timestamp};
+use crate::session::context::projection;
+use crate::session::{Detail, Role, Session, SessionError};
+use anyhow::Result;
+use serde_json::json;
+
+/// Compact the conversation: summarize old history, keep recent messages, as Pi's /compact.
+///
+/// The plan is Pi 1.6.0's: on @'s branch, walk back from the newest message until
+/// keepRecentTokens is reached (never cutting at a tool result), summarize what comes
+/// before (updating the previous compaction's summary), and append a compaction entry after
+/// Pi's leaf. Nothing is written if anything fails.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Tokens of recent conversation to keep [default: settings, else 20000].
+    #[arg(long, value_name = "N")]
+    pub keep_recent_tokens: Option<u64>,
+
+    /// Tokens kept free for the model's answer [default: settings, else 16384].
+    #[arg(long, value_name = "N")]
+    pub reserve_tokens: Option<u64>,
+
+    /// Compact only when the context exceeds the context window minus reserveTokens.
+    #[arg(long)]
+    pub if_needed: bool,
+
+    /// With --dry-run: the plan as one JSON object
+    /// {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize",
+    /// "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub summary: SummaryArgs,
+
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+/// Pi's compaction settings: command line, then `.pi/settings.json`, then the agent's
+/// settings.json (with its per-model overrides), then Pi's defaults (20000 and 16384).
+pub fn compaction_settings(keep: Option<u64>, reserve: Option<u64>, model: Option<(&str, &str)>) -> Result<(u64, u64)> {
+    let cwd = std::env::current_dir()?;
+    let settings = crate::llm::settings::Settings::load(&cwd);
+    for w in &settings.warnings {
+        eprintln!("warning: {}", escape_line(w));
+    }
+    let c = settings.compaction(model)?;
+    Ok((
+        keep.unwrap_or(c.keep_recent_tokens),
+        reserve.unwrap_or(c.reserve_tokens),
+    ))
+}
+
+/// The model in effect on a branch (the last model change or assistant message).
+pub fn branch_model(session: &Session, path: &[usize]) -> Option<(String, String)> {
+    path.iter().rev().find_map(|&i| match &session.entries[i].detail {
+        Detail::ModelChange {
+            provider: Some(p),
+            model_id: Some(m),
+        } => Some((p.to_string(), m.to_string())),
+        Detail::Message {
+            role: Some(Role::Assistant),
+            provider: Some(p),
+            model: Some(m),
+        } => Some((p.to_string(), m.to_string())),
+        _ => None,
+    })
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    let Some(at) = session.at() else {
+        eprintln!("nothing to compact: the session is empty at @");
+        return Ok(());
+    };
+    let path = session.branch(at).path;
+    let model = branch_model(&session, &path);
+    let (keep, reserve) = compaction_settings(
+        args.keep_recent_tokens,
+        args.reserve_tokens,
+        model.as_ref().map(|(p, m)| (p.as_str(), m.as_str())),
+    )?;
+    if args.if_needed {
+        let window = args.summary.context_window.ok_or_else(|| {
+            SessionError::Refused("--if-needed needs --context-window N (the model's context window)".into())
+        })?;
+        let tokens = projected_context_tokens(&session, &projection(&session, &path), &path);
+        let limit = window.saturating_sub(reserve) as f64;
+        if tokens <= limit {
+            eprintln!("not needed: the context is ~{tokens} tokens, within {window} − {reserve} = {limit}");
+            return Ok(());
+        }
+    }
+    let prep = match prepare(&session, &path, keep as f64) {
+        Ok(p) => p,
+        Err(NoCompaction::AlreadyCompacted) => {
+            eprintln!("nothing to do: the branch already ends with a compaction");
+            return Ok(());
+        }
+        Err(NoCompaction::NothingToSummarize) => {
+            eprintln!("nothing to compact: everything fits in the {keep} recent tokens kept");
+            return Ok(());
+        }
+    };
+    let (read, modified) = prep.file_ops.lists();
+    if args.summary.dry_run {
+        let turn_start = prep.turn_prefix.len();
+        if args.json {
+            let plan = json!({
+                "firstKeptEntryId": prep.first_kept_id,
+                "isSplitTurn": prep.is_split_turn,
+                "tokensBefore": crate::compaction::number(prep.tokens_before),
+                "tokensKept": prep.tokens_kept,
+                "messagesToSummarize": prep.messages_to_summarize.len(),
+                "turnPrefixMessages": turn_start,
+                "previousSummary": prep.previous_summary.is_some(),
+                "readFiles": read,
+                "modifiedFiles": modified,
+                "keepRecentTokens": keep,
+            });
+            out.line(&plan.to_string())?;
+            return Ok(());
+        }
+        let field = |out: &mut Output, k: &str, v: String| {
+            out.line(&format!("{} {v}", out.paint(Style::Meta, &format!("{k:<11}"))))
+        };
+        out.line(&format!(
+            "compaction plan (keeping ~{keep} recent tokens); nothing written"
+        ))?;
+        field(out, "cut at", entry_line(out, &session, prep.first_kept, false, true))?;
+        field(
+            out,
+            "turn",
+            if prep.is_split_turn {
+                format!(
+                    "split: {} messages of the cut turn are summarized apart",
+                    prep.turn_prefix.len()
+                )
+            } else {
+                "not split".into()
+            },
+        )?;
+        field(
+            out,
+            "summarize",
+            format!("{} messages", prep.messages_to_summarize.len()),
+        )?;
+        field(
+            out,
+            "tokens",
+            format!("~{} before, ~{} kept", prep.tokens_before, prep.tokens_kept),
+        )?;
+        field(
+            out,
+            "previous",
+            if prep.previous_summary.is_some() {
+                "the last compaction's summary is updated".into()
+            } else {
+                "none".into()
+            },
+        )?;
+        field(out, "read", escape_line(&read.join(", ")))?;
+        field(out, "modified", escape_line(&modified.join(", ")))?;
+        return Ok(());
+    }
+    let thinking = None;
+    if args.summary.print_prompt {
+        let (history, turn) = compaction_requests(
+            &prep,
+            args.summary.instructions.as_deref(),
+            args.summary.include_thinking,
+            thinking,
+        );
+        for (name, r) in [("history", history), ("turn prefix", turn)] {
+            if let Some(r) = r {
+                out.line(&format!("===== {name}: system =====\n{}", escape_block(&r.system)))?;
+                out.line(&format!("===== {name}: prompt =====\n{}", escape_block(&r.prompt)))?;
+            }
+        }
+        return Ok(());
+    }
+
+    let planned_leaf = session.leaf().and_then(|l| session.id_str(l)).map(str::to_owned);
+    if let Some(expected) = &args.write.expect_leaf
+        && planned_leaf.as_deref() != Some(expected.as_str())
+    {
+        return Err(SessionError::LeafMismatch {
+            expected: expected.clone(),
+            actual: planned_leaf.unwrap_or_else(|| "(none)".into()),
+        }
+        .into());
+    }
+    let choice = choose(&args.summary, model)?;
+    let summary = summarize_compaction(
+        &prep,
+        choice.source.as_source(),
+        args.summary.instructions.as_deref(),
+        args.summary.include_thinking,
+        thinking,
+    )?;
+
+    // Write under the lock, and only if the session did not move while we summarized.
+    let mut writer = SessionWriter::open(&session.path)?;
+    writer.expect_leaf(planned_leaf.as_deref()).map_err(|e| {
+        anyhow::Error::from(e).context("the session changed while the summary was being written; nothing written")
+    })?;
+    let w = &writer.session;
+    let leaf = w.leaf();
+    let leaf_path = leaf.map(|l| w.branch(l).path).unwrap_or_default();
+    let messages: Vec<serde_json::Value> = projection(w, &leaf_path).into_iter().flat_map(|p| p.messages).collect();
+    let id = writer.new_id();
+    let line = compaction_entry(
+        &id,
+        leaf.and_then(|l| w.id_str(l)),
+        &now_timestamp(),
+        &summary,
+        &prep.first_kept_id,
+        prep.tokens_before,
+        current_system_message(&messages),
+    );
+    append(&mut writer, &line)?;
+    out.line(&id)?;
+    eprintln!(
+        "compacted {} messages (~{} tokens before) into a summary; kept from {}",
+        prep.messages_to_summarize.len() + prep.turn_prefix.len(),
+        prep.tokens_before,
+        escape_line(&prep.first_kept_id)
+    );
+    Ok(())
+}

@@ -1,0 +1,193 @@
+use super::compact::{branch_model, compaction_settings};
+use crate::cli::GlobalArgs;
+use crate::cli::output::{Output, Style, escape_block, escape_line};
+use crate::cli::render::entry_line;
+use crate::cli::session_arg::open_session;
+use crate::cli::summary_args::{SummaryArgs, choose};
+use crate::cli::write_args::{WriteArgs, append};
+use crate::compaction::{branch, branch_request, branch_summary_entry, summarize_branch};
+use crate::session::append::{SessionWriter, now_timestamp};
+use crate::session::{Session, SessionError, revision};
+use anyhow::Result;
+use serde_json::json;
+
+/// Leave @ for TARGET, keeping a summary of the branch being left, as Pi's /tree does.
+///
+/// The entries from @ back to its common ancestor with TARGET are summarized (newest first
+/// within the context window minus reserveTokens, tool results left out, file operations
+/// carried over from earlier branch summaries), and a branch_summary entry is appended as a
+/// child of TARGET: Pi continues after TARGET with the summary in its context.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where the conversation continues.
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+
+    /// Tokens kept free for the model's answer [default: settings, else 16384].
+    #[arg(long, value_name = "N")]
+    pub reserve_tokens: Option<u64>,
+
+    /// With --dry-run: the plan as one JSON object
+    /// {"target","from","commonAncestor","entries","messages","totalTokens","readFiles","modifiedFiles"}.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub summary: SummaryArgs,
+
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    summarize_to(
+        &session,
+        &args.target,
+        args.reserve_tokens,
+        args.json,
+        &args.summary,
+        &args.write,
+        out,
+    )
+}
+
+/// Shared with `checkout --summarize`.
+pub fn summarize_to(
+    session: &Session,
+    target_rev: &str,
+    reserve: Option<u64>,
+    json_plan: bool,
+    summary_args: &SummaryArgs,
+    write: &WriteArgs,
+    out: &mut Output,
+) -> Result<()> {
+    let target = revision::resolve_entry(session, target_rev)?;
+    let target_id = session
+        .id_str(target)
+        .ok_or_else(|| SessionError::Refused("the target has no id; run `pi-session repair`".into()))?
+        .to_owned();
+    let from = session.at();
+    let (entries, ancestor) = branch::collect(session, from, target);
+    let path = from.map(|f| session.branch(f).path).unwrap_or_default();
+    let model = branch_model(session, &path);
+    let (_, reserve) = compaction_settings(None, reserve, model.as_ref().map(|(p, m)| (p.as_str(), m.as_str())))?;
+    let window = summary_args.context_window.unwrap_or(128_000);
+    if summary_args.dry_run || summary_args.print_prompt {
+        let prep = branch::prepare(session, &entries, window.saturating_sub(reserve));
+        if summary_args.print_prompt {
+            let r = branch_request(
+                &prep,
+                summary_args.instructions.as_deref(),
+                summary_args.include_thinking,
+                None,
+            );
+            out.line(&format!("===== system =====\n{}", escape_block(&r.system)))?;
+            out.line(&format!("===== prompt =====\n{}", escape_block(&r.prompt)))?;
+            return Ok(());
+        }
+        let (read, modified) = prep.file_ops.lists();
+        if json_plan {
+            let plan = json!({
+                "target": target_id,
+                "from": from.and_then(|f| session.id_str(f)),
+                "commonAncestor": ancestor.and_then(|a| session.id_str(a)),
+                "entries": entries.iter().map(|&i| session.id_str(i)).collect::<Vec<_>>(),
+                "messages": prep.messages.len(),
+                "totalTokens": prep.total_tokens,
+                "readFiles": read,
+                "modifiedFiles": modified,
+            });
+            out.line(&plan.to_string())?;
+            return Ok(());
+        }
+        out.line(&format!(
+            "branch summary plan; nothing written (budget {} − {reserve} tokens)",
+            window
+        ))?;
+        out.line(&format!(
+            "{} {}",
+            out.paint(Style::Meta, "target    "),
+            entry_line(out, session, target, false, true)
+        ))?;
+        out.line(&format!(
+            "{} {} entries since {}, {} messages (~{} tokens) summarized",
+            out.paint(Style::Meta, "leaving   "),
+            entries.len(),
+            ancestor
+                .map(|a| escape_line(&session.id_or_line(a)))
+                .unwrap_or_else(|| "the root".into()),
+            prep.messages.len(),
+            prep.total_tokens
+        ))?;
+        out.line(&format!(
+            "{} {}",
+            out.paint(Style::Meta, "read      "),
+            escape_line(&read.join(", "))
+        ))?;
+        out.line(&format!(
+            "{} {}",
+            out.paint(Style::Meta, "modified  "),
+            escape_line(&modified.join(", "))
+        ))?;
+        return Ok(());
+    }
+    if entries.is_empty() && Some(target) == from {
+        eprintln!("already there: nothing to do");
+        return Ok(());
+    }
+    if entries.is_empty() {
+        eprintln!("nothing on the branch being left to summarize: checking out instead");
+        let mut writer = SessionWriter::open(&session.path)?;
+        writer.expect_leaf(write.expect_leaf.as_deref())?;
+        let line = crate::session::append::entry_line(
+            "custom",
+            &writer.new_id(),
+            Some(&target_id),
+            &now_timestamp(),
+            vec![
+                ("customType", crate::session::entry::CHECKOUT_CUSTOM_TYPE.into()),
+                ("data", json!({ "from": from.and_then(|f| session.id_str(f)) })),
+            ],
+        );
+        append(&mut writer, &line)?;
+        out.line(&format!("@ is now {}", entry_line(out, session, target, false, true)))?;
+        return Ok(());
+    }
+    let planned_leaf = session.leaf().and_then(|l| session.id_str(l)).map(str::to_owned);
+    if let Some(expected) = &write.expect_leaf
+        && planned_leaf.as_deref() != Some(expected.as_str())
+    {
+        return Err(SessionError::LeafMismatch {
+            expected: expected.clone(),
+            actual: planned_leaf.unwrap_or_else(|| "(none)".into()),
+        }
+        .into());
+    }
+    let choice = choose(summary_args, model)?;
+    let budget = choice.context_window.saturating_sub(reserve);
+    let prep = branch::prepare(session, &entries, budget);
+    let summary = summarize_branch(
+        &prep,
+        choice.source.as_source(),
+        summary_args.instructions.as_deref(),
+        summary_args.include_thinking,
+        None,
+    )?;
+    let mut writer = SessionWriter::open(&session.path)?;
+    writer.expect_leaf(planned_leaf.as_deref()).map_err(|e| {
+        anyhow::Error::from(e).context("the session changed while the summary was being written; nothing written")
+    })?;
+    let id = writer.new_id();
+    let from_id = from.and_then(|f| session.id_str(f)).unwrap_or("root").to_owned();
+    let line = branch_summary_entry(&id, Some(&target_id), &now_timestamp(), &from_id, &summary);
+    append(&mut writer, &line)?;
+    out.line(&id)?;
+    eprintln!(
+        "summarized {} entries of the branch left at {}; the conversation continues after {}",
+        entries.len(),
+        escape_line(&from_id),
+        escape_line(&target_id)
+    );
+    Ok(())
+}

@@ -1,0 +1,116 @@
+//! What `compact` and `summarize-branch` share: where the summary comes from (a provider, a
+//! local command, a file), the prompt options, and the plan-only modes.
+
+use crate::compaction::SummarySource;
+use crate::compaction::command::CommandSummarizer;
+use crate::llm::Summarizer;
+use anyhow::{Context as _, Result};
+use std::io::Read;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct SummaryArgs {
+    /// The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter,
+    /// groq, xai, mistral, deepseek, a custom provider of Pi's models.json…). Default: Pi's
+    /// defaultProvider/defaultModel settings, else the model in effect on the branch.
+    #[arg(long, value_name = "PROVIDER/MODEL")]
+    pub model: Option<String>,
+
+    /// Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+
+    /// The model's context window in tokens [default: what is known for the model, else 128000].
+    #[arg(long, value_name = "N")]
+    pub context_window: Option<u64>,
+
+    /// The model's output limit in tokens [default: what is known for the model, else 16384].
+    #[arg(long, value_name = "N")]
+    pub max_output_tokens: Option<u64>,
+
+    /// A focus for the summary, added to the instructions.
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+
+    /// Include assistant thinking in the text sent for summarizing (Pi leaves it out).
+    #[arg(long)]
+    pub include_thinking: bool,
+
+    /// Use this text as the summary instead of asking a model (`-` reads stdin).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["summarizer", "model", "base_url"])]
+    pub summary_file: Option<String>,
+
+    /// Run CMD through the shell with the request on stdin; its stdout is the summary.
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["model", "base_url"])]
+    pub summarizer: Option<String>,
+
+    /// Show the plan and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Print what would be sent to the model and change nothing.
+    #[arg(long, conflicts_with = "dry_run")]
+    pub print_prompt: bool,
+}
+
+/// The chosen source of summaries, owning what it needs.
+pub enum Source {
+    Text(String),
+    Command(CommandSummarizer),
+    Model(Box<dyn Summarizer>),
+}
+
+impl Source {
+    pub fn as_source(&self) -> SummarySource<'_> {
+        match self {
+            Source::Text(t) => SummarySource::Text(t.clone()),
+            Source::Command(c) => SummarySource::Model(c),
+            Source::Model(m) => SummarySource::Model(m.as_ref()),
+        }
+    }
+}
+
+/// The model's context window and output limit, and a summarizer for it (not for a file).
+pub struct ModelChoice {
+    pub context_window: u64,
+    pub source: Source,
+}
+
+/// Picks the summary source. `branch_model` is the model in effect on the branch.
+pub fn choose(args: &SummaryArgs, branch_model: Option<(String, String)>) -> Result<ModelChoice> {
+    if let Some(file) = &args.summary_file {
+        let text = if file == "-" {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("reading the summary from stdin")?;
+            s
+        } else {
+            std::fs::read_to_string(file).with_context(|| format!("reading the summary from {file}"))?
+        };
+        let text = text.trim_end().to_owned();
+        if text.trim().is_empty() {
+            anyhow::bail!("the summary in {file} is empty");
+        }
+        return Ok(ModelChoice {
+            context_window: args.context_window.unwrap_or(128_000),
+            source: Source::Text(text),
+        });
+    }
+    if let Some(cmd) = &args.summarizer {
+        return Ok(ModelChoice {
+            context_window: args.context_window.unwrap_or(128_000),
+            source: Source::Command(CommandSummarizer { command: cmd.clone() }),
+        });
+    }
+    let (info, summarizer) = crate::llm::resolve(
+        args.model.as_deref(),
+        args.base_url.as_deref(),
+        branch_model.as_ref().map(|(p, m)| (p.as_str(), m.as_str())),
+        args.context_window,
+        args.max_output_tokens,
+    )?;
+    Ok(ModelChoice {
+        context_window: info.context_window,
+        source: Source::Model(summarizer),
+    })
+}
