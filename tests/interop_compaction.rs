@@ -150,3 +150,107 @@ fn branch_summary_spans_match_pi() {
 fn run_oracle_with(file: &std::path::Path, extra: &[&str]) -> Option<Value> {
     common::oracle::run_oracle_args(file, extra)
 }
+
+fn copy_to_temp(file: &std::path::Path) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let dest = dir.path().join(file.file_name().unwrap());
+    std::fs::copy(file, &dest).unwrap();
+    (dir, dest)
+}
+
+fn last_entry(file: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(file).unwrap();
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn compacted_files_open_in_pi_with_the_new_summary_first() {
+    let mut wrote = 0;
+    for file in files() {
+        for keep in ["20000", "2000", "200"] {
+            let (dir, copy) = copy_to_temp(&file);
+            let summary = dir.path().join("summary.md");
+            std::fs::write(&summary, format!("Summary of {} at {keep}.", file.display())).unwrap();
+            let before = std::fs::read(&copy).unwrap();
+            common::run_ok(
+                &copy,
+                &[
+                    "compact",
+                    "--keep-recent-tokens",
+                    keep,
+                    "--summary-file",
+                    summary.to_str().unwrap(),
+                ],
+            );
+            if std::fs::read(&copy).unwrap() == before {
+                continue; // nothing to compact
+            }
+            wrote += 1;
+            let e = last_entry(&copy);
+            assert_eq!(e["type"], "compaction");
+            let Some(pi) = run_oracle(&copy, &[]) else { return };
+            let what = format!("{} keep={keep}", file.display());
+            assert_eq!(pi["rewritten"], false, "{what}: Pi rewrote the file");
+            assert_eq!(pi["leaf"], e["id"], "{what}: leaf");
+            let messages = pi["context"]["messages"].as_array().unwrap();
+            let first = messages.iter().find(|m| m["role"] != "system").unwrap();
+            assert_eq!(first["role"], "compactionSummary", "{what}");
+            assert_eq!(
+                first["summary"], e["summary"],
+                "{what}: Pi's context starts with the new summary"
+            );
+            if let Some(sys) = e.get("systemMessage") {
+                assert_eq!(&messages[0], sys, "{what}: system checkpoint");
+            }
+            let ours = common::ndjson(&common::run_ok(&copy, &["context", "--json"]));
+            assert_eq!(ours.len(), messages.len(), "{what}: context length");
+            for (a, b) in ours.iter().zip(messages) {
+                assert!(common::json_eq(a, b), "{what}: context differs\n{a}\n{b}");
+            }
+        }
+    }
+    assert!(wrote >= 4, "the corpus should give several compactions, got {wrote}");
+}
+
+#[test]
+fn branch_summaries_open_in_pi_after_the_target() {
+    let mut wrote = 0;
+    for file in files() {
+        let Some(first) = run_oracle(&file, &[]) else { return };
+        let branch: Vec<&Value> = first["branch"].as_array().unwrap().iter().collect();
+        let Some(target) = first["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| !branch.contains(&&e["id"]) && e["type"] == "message")
+            .find_map(|e| e["id"].as_str())
+        else {
+            continue;
+        };
+        let (dir, copy) = copy_to_temp(&file);
+        let summary = dir.path().join("summary.md");
+        std::fs::write(&summary, "What happened on the branch left behind.").unwrap();
+        common::run_ok(
+            &copy,
+            &[
+                "summarize-branch",
+                &format!("id:{target}"),
+                "--summary-file",
+                summary.to_str().unwrap(),
+            ],
+        );
+        let e = last_entry(&copy);
+        assert_eq!(e["type"], "branch_summary");
+        assert_eq!(e["parentId"], target);
+        wrote += 1;
+        let pi = run_oracle(&copy, &[]).unwrap();
+        let what = format!("{} → {target}", file.display());
+        assert_eq!(pi["rewritten"], false, "{what}");
+        let messages = pi["context"]["messages"].as_array().unwrap();
+        let last = messages.last().unwrap();
+        assert_eq!(last["role"], "branchSummary", "{what}");
+        assert_eq!(last["summary"], e["summary"], "{what}");
+        assert_eq!(last["fromId"], first["at"], "{what}: fromId is where @ was");
+    }
+    assert!(wrote >= 2, "expected several files with other branches, got {wrote}");
+}
