@@ -65,6 +65,8 @@ pub mod exit {
     pub const USAGE: i32 = 2;
     /// `--expect-leaf` did not match: nothing was written.
     pub const LEAF_MISMATCH: i32 = 4;
+    /// Ctrl-C while waiting for a model: nothing written.
+    pub const INTERRUPTED: i32 = 130;
 }
 
 /// An error that carries its own exit code (e.g. `grep`-style "nothing found").
@@ -131,6 +133,15 @@ fn report_error(e: &anyhow::Error) -> i32 {
     }
     let code = match e.chain().find_map(|c| c.downcast_ref::<crate::session::SessionError>()) {
         Some(crate::session::SessionError::LeafMismatch { .. }) => exit::LEAF_MISMATCH,
+        _ if e.chain().any(|c| {
+            matches!(
+                c.downcast_ref::<crate::llm::LlmError>(),
+                Some(crate::llm::LlmError::Interrupted)
+            )
+        }) =>
+        {
+            exit::INTERRUPTED
+        }
         _ => exit::FAILURE,
     };
     let stderr = std::io::stderr();
