@@ -168,6 +168,6 @@ fn hint_for(e: &anyhow::Error) -> Option<String> {
         E::Locked { .. } => "another pi-session command is writing to it; try again in a moment".into(),
         E::OldFormat { .. } => "run `pi-session repair` to migrate it to v3 first (Pi would rewrite it on open)".into(),
         E::LeafMismatch { .. } => "the session moved on; read it again (`pi-session rev-parse --leaf`) and retry".into(),
-        E::Refused(_) => return None,
+        E::Refused(_) | E::NeedMore => return None,
     })
 }

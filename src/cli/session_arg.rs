@@ -13,9 +13,47 @@ pub fn open_session(global: &GlobalArgs) -> Result<Session> {
     Ok(session)
 }
 
+/// How much of the end of a file a tip command reads first, and the factor it grows by.
+const TIP_FIRST_READ: u64 = 4 << 20;
+const TIP_GROWTH: u64 = 8;
+
+/// Whether an error only says that more of the file is needed.
+pub fn needs_more(e: &anyhow::Error) -> bool {
+    matches!(e.downcast_ref::<crate::session::SessionError>(), Some(crate::session::SessionError::NeedMore))
+}
+
+/// For commands about where the conversation stands: reads the end of the session (and its
+/// header), and only reads further back while `answer` says it needs more of the file
+/// ([`crate::session::SessionError::NeedMore`]). The cost follows the answer, not the file.
+pub fn open_tip<T>(global: &GlobalArgs, mut answer: impl FnMut(&Session) -> Result<T>) -> Result<(Session, T)> {
+    let cwd = std::env::current_dir()?;
+    let path = locate::find_session(global.session.as_deref(), &cwd)?;
+    let mut tail = TIP_FIRST_READ;
+    loop {
+        let session = Session::open_tail(&path, tail)?;
+        match answer(&session) {
+            Err(e) if needs_more(&e) && !session.is_complete() => tail = tail.saturating_mul(TIP_GROWTH),
+            Err(e) => return Err(e),
+            Ok(t) => {
+                warn_load_report(&session);
+                return Ok((session, t));
+            }
+        }
+    }
+}
+
 /// One warning naming the lines Pi skips, with the way to fix them.
 pub fn warn_load_report(session: &Session) {
     let r = &session.report;
+    if !r.malformed_lines.is_empty() && !session.is_complete() {
+        eprintln!(
+            "warning: {}: skipped {} unreadable line{} near the end, as Pi does; run `pi-session repair` to fix",
+            super::output::escape_line(&session.path.display().to_string()),
+            r.malformed_lines.len(),
+            if r.malformed_lines.len() == 1 { "" } else { "s" },
+        );
+        return;
+    }
     if !r.malformed_lines.is_empty() {
         let mut lines: Vec<String> = r.malformed_lines.iter().take(10).map(u32::to_string).collect();
         if r.malformed_lines.len() > 10 {

@@ -24,6 +24,30 @@ pub fn open_writer(global: &GlobalArgs, args: &WriteArgs) -> Result<SessionWrite
     Ok(writer)
 }
 
+/// Like [`open_writer`], reading only as much of the end of the file as `answer` needs
+/// (see [`super::session_arg::open_tip`]); the lock is held from the first read on.
+pub fn open_writer_tip<T>(
+    global: &GlobalArgs,
+    args: &WriteArgs,
+    mut answer: impl FnMut(&crate::session::Session) -> Result<T>,
+) -> Result<(SessionWriter, T)> {
+    let cwd = std::env::current_dir()?;
+    let path = locate::find_session(global.session.as_deref(), &cwd)?;
+    let mut tail = 4u64 << 20;
+    loop {
+        let writer = SessionWriter::open_tail(&path, tail)?;
+        let complete = writer.session.is_complete();
+        match writer.expect_leaf(args.expect_leaf.as_deref()).map_err(anyhow::Error::from).and_then(|()| answer(&writer.session)) {
+            Err(e) if super::session_arg::needs_more(&e) && !complete => tail = tail.saturating_mul(8),
+            Err(e) => return Err(e),
+            Ok(t) => {
+                warn_load_report(&writer.session);
+                return Ok((writer, t));
+            }
+        }
+    }
+}
+
 /// Appends one line and says on stderr what a user should know about it.
 pub fn append(writer: &mut SessionWriter, line: &str) -> Result<()> {
     let recent = writer.recently_modified();

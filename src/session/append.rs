@@ -28,9 +28,19 @@ pub struct Appended {
 impl SessionWriter {
     /// Locks `path` and loads it. Refuses v1/v2 files: Pi would migrate and rewrite them.
     pub fn open(path: &Path) -> Result<SessionWriter, SessionError> {
+        SessionWriter::open_tail(path, u64::MAX)
+    }
+
+    /// Locks `path` and loads only its last `tail` bytes (and header): see
+    /// [`Session::open_tail`]. New ids are then checked against the entries read.
+    pub fn open_tail(path: &Path, tail: u64) -> Result<SessionWriter, SessionError> {
         let mut file = LockedFile::open(path, lock_wait())?;
-        let data = file.read_all()?;
-        let session = Session::from_bytes(path.to_path_buf(), data)?;
+        let session = if tail == u64::MAX {
+            let data = file.read_all()?;
+            Session::from_bytes(path.to_path_buf(), data)?
+        } else {
+            Session::open_tail(path, tail)?
+        };
         let version = session.header.format();
         if version < super::CURRENT_VERSION {
             return Err(SessionError::OldFormat {

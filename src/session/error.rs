@@ -48,6 +48,11 @@ pub enum SessionError {
 
     #[error("{0}")]
     Refused(String),
+
+    /// A command reading only the end of a file needs more of it (never shown to users:
+    /// the reader reads further back and tries again).
+    #[error("more of the file is needed")]
+    NeedMore,
 }
 
 impl SessionError {

@@ -6,6 +6,7 @@ use super::skim::{LineRead, Skim, read_line};
 use super::{Header, LabelState, Session, SessionError};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use super::data::Data;
 use std::path::PathBuf;
 
 /// What loading skipped or noticed. Pi skips all of this without a word.
@@ -34,14 +35,83 @@ impl LoadReport {
 
 /// JavaScript's `String.prototype.trim` whitespace, which decides what a blank line is.
 fn is_js_blank(line: &[u8]) -> bool {
+    // Fast path: a line whose first non-space byte is ASCII and not whitespace has content.
+    match line.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => return true,
+        Some(b) if b.is_ascii() => return false,
+        Some(_) => {}
+    }
     match std::str::from_utf8(line) {
         Ok(s) => s.chars().all(|c| c.is_whitespace() || c == '\u{feff}'),
         Err(_) => false,
     }
 }
 
+/// One physical line, classified (in parallel for large files).
+enum Line<'a> {
+    Blank,
+    Unreadable,
+    Object(Box<Skim<'a>>),
+}
+
+struct Classified<'a> {
+    start: usize,
+    end: usize,
+    line: Line<'a>,
+}
+
+/// Files larger than this are classified on every core.
+const PARALLEL_THRESHOLD: usize = 8 << 20;
+
+fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
+    let mut out = Vec::new();
+    let mut pos = from;
+    while pos < to {
+        let end = memchr::memchr(b'\n', &data[pos..to]).map_or(to, |i| pos + i);
+        let bytes = &data[pos..end];
+        let line = if is_js_blank(bytes) {
+            Line::Blank
+        } else {
+            match read_line(bytes) {
+                LineRead::Object(skim) => Line::Object(skim),
+                LineRead::NotAnObject | LineRead::Malformed => Line::Unreadable,
+            }
+        };
+        out.push(Classified { start: pos, end, line });
+        pos = end + 1;
+    }
+    out
+}
+
+/// Classifies every line, splitting large inputs at line boundaries across threads.
+fn classify(data: &[u8]) -> Vec<Classified<'_>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
+    if data.len() < PARALLEL_THRESHOLD || threads < 2 {
+        return classify_range(data, 0, data.len());
+    }
+    let mut bounds = vec![0];
+    for k in 1..threads {
+        let guess = data.len() * k / threads;
+        let cut = memchr::memchr(b'\n', &data[guess..]).map_or(data.len(), |i| guess + i + 1);
+        if cut > *bounds.last().expect("non-empty") && cut < data.len() {
+            bounds.push(cut);
+        }
+    }
+    bounds.push(data.len());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = bounds
+            .windows(2)
+            .map(|w| {
+                let (from, to) = (w[0], w[1]);
+                scope.spawn(move || classify_range(data, from, to))
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("classify thread")).collect()
+    })
+}
+
 /// Loads `data`; its first physical line gets number `first_line` (1 for a file as it is).
-pub(super) fn load(path: PathBuf, data: Vec<u8>, first_line: u32) -> Result<Session, SessionError> {
+pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session, SessionError> {
     let mut report = LoadReport::default();
     let mut ids = IdTable::default();
     let mut entries: Vec<Entry> = Vec::new();
@@ -51,34 +121,27 @@ pub(super) fn load(path: PathBuf, data: Vec<u8>, first_line: u32) -> Result<Sess
     let mut parsed: Vec<Option<usize>> = Vec::new();
     let mut v1_first_kept_index: Vec<(usize, f64)> = Vec::new();
 
-    let mut line_no: u32 = first_line.wrapping_sub(1);
-    let mut pos = 0usize;
     let len = data.len();
-    while pos < len {
+    report.missing_final_newline = len > 0 && data[len - 1] != b'\n';
+    let classified = classify(&data);
+    let mut line_no: u32 = first_line.wrapping_sub(1);
+    for c in classified {
         line_no = line_no.wrapping_add(1);
-        let (end, next) = match memchr::memchr(b'\n', &data[pos..]) {
-            Some(i) => (pos + i, pos + i + 1),
-            None => {
-                report.missing_final_newline = true;
-                (len, len)
+        let (start, stop) = (c.start as u64, c.end as u64);
+        let end = c.end;
+        let skim = match c.line {
+            Line::Blank => {
+                report.blank_lines += 1;
+                continue;
             }
-        };
-        let bytes = &data[pos..end];
-        let (start, stop) = (pos as u64, end as u64);
-        pos = next;
-        if is_js_blank(bytes) {
-            report.blank_lines += 1;
-            continue;
-        }
-        let skim = match read_line(bytes) {
-            LineRead::Object(skim) => skim,
-            LineRead::NotAnObject | LineRead::Malformed => {
+            Line::Unreadable => {
                 report.malformed_lines.push(line_no);
                 if end == len {
                     report.torn_last_line = true;
                 }
                 continue;
             }
+            Line::Object(skim) => skim,
         };
         let is_session = skim.kind.as_deref() == Some("session");
         if header.is_none() {
@@ -193,6 +256,7 @@ pub(super) fn load(path: PathBuf, data: Vec<u8>, first_line: u32) -> Result<Sess
         labels,
         session_name,
         report,
+        tail_from: None,
     })
 }
 

@@ -5,6 +5,7 @@
 pub mod append;
 pub mod branch_copy;
 pub mod context;
+pub mod data;
 pub mod entry;
 pub mod error;
 pub mod estimate;
@@ -67,7 +68,7 @@ pub struct LabelState {
 #[derive(Debug)]
 pub struct Session {
     pub path: PathBuf,
-    data: Vec<u8>,
+    data: data::Data,
     pub header: Header,
     /// Every entry in file order, the header and any later `session` lines excluded.
     pub entries: Vec<Entry>,
@@ -77,6 +78,9 @@ pub struct Session {
     labels: FxHashMap<Sym, LabelState>,
     session_name: Option<String>,
     pub report: LoadReport,
+    /// For a session read from the end (`open_tail`): the file offset where the read part
+    /// starts. Ids, parents and labels outside it are unknown.
+    tail_from: Option<u64>,
 }
 
 /// The branch from the root to an entry.
@@ -87,23 +91,26 @@ pub struct Branch {
     /// Set when the walk met an entry already on the path: the entry whose parent link
     /// closes a cycle. Pi 1.6.0 loops forever there; we stop.
     pub cycle_at: Option<EntryIdx>,
+    /// The first entry has a parent id that was not found: an orphan in a whole file, or
+    /// the edge of what was read in a session read from the end.
+    pub truncated: bool,
 }
 
 impl Session {
     /// Reads and indexes a session file the way Pi 1.6.0 loads it.
     pub fn open(path: &Path) -> Result<Session> {
-        let data = std::fs::read(path).map_err(|e| SessionError::io(path, e))?;
-        Session::from_bytes(path.to_path_buf(), data)
+        let data = data::Data::open(path).map_err(|e| SessionError::io(path, e))?;
+        load::load(path.to_path_buf(), data, 1)
     }
 
     pub fn from_bytes(path: PathBuf, data: Vec<u8>) -> Result<Session> {
-        load::load(path, data, 1)
+        load::load(path, data.into(), 1)
     }
 
     /// Like [`Session::from_bytes`], numbering the first physical line `first_line`: repair
     /// puts a header it made or moved on "line 0" so the other lines keep their numbers.
     pub fn from_bytes_numbered(path: PathBuf, data: Vec<u8>, first_line: u32) -> Result<Session> {
-        load::load(path, data, first_line)
+        load::load(path, data.into(), first_line)
     }
 
     /// The original bytes of a line (entry or header), without `\n`.
@@ -239,8 +246,13 @@ impl Session {
             path.push(p);
             cur = p;
         }
+        let truncated = cycle_at.is_none() && self.entries[cur].parent.is_some();
         path.reverse();
-        Branch { path, cycle_at }
+        Branch {
+            path,
+            cycle_at,
+            truncated,
+        }
     }
 
     /// Walks up `n` parents from `idx`; `Err(available)` when the root comes first.
@@ -294,6 +306,96 @@ impl Session {
     /// Whether the file is empty or ends with `\n` (a last line without one is torn or unfinished).
     pub fn ends_with_newline(&self) -> bool {
         self.data.last().is_none_or(|&b| b == b'\n')
+    }
+
+    /// Whether the whole file was read (not only its end).
+    pub fn is_complete(&self) -> bool {
+        self.tail_from.is_none()
+    }
+
+    /// In a session read from the end, a missing parent may just not have been read: the
+    /// caller must read more. In a whole file it is an orphan.
+    pub fn check_edge(&self, branch: &Branch) -> Result<()> {
+        if branch.truncated && !self.is_complete() { Err(SessionError::NeedMore) } else { Ok(()) }
+    }
+
+    /// `@`, or [`SessionError::NeedMore`] when a session read from the end cannot tell.
+    pub fn at_checked(&self) -> Result<Option<EntryIdx>> {
+        let Some(leaf) = self.leaf() else {
+            return if self.is_complete() { Ok(None) } else { Err(SessionError::NeedMore) };
+        };
+        let mut cur = leaf;
+        let mut steps = 0;
+        while self.entries[cur].is_tip_bookkeeping() {
+            match self.parent(cur) {
+                Some(p) => cur = p,
+                None if self.entries[cur].parent.is_some() && !self.is_complete() => return Err(SessionError::NeedMore),
+                None => return Ok(None),
+            }
+            steps += 1;
+            if steps > self.entries.len() {
+                return Ok(None);
+            }
+        }
+        Ok(Some(cur))
+    }
+
+    /// Reads only the last `tail` bytes of the file (and its header): enough for commands
+    /// about where the conversation stands. Falls back to the whole file when the file is
+    /// small, is not in format v3, or its header cannot be found quickly.
+    pub fn open_tail(path: &Path, tail: u64) -> Result<Session> {
+        use std::os::unix::fs::FileExt;
+        let io = |e| SessionError::io(path, e);
+        let file = std::fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        if tail >= len {
+            return Session::open(path);
+        }
+        // The header: the first line, which must be one in any file we can read from the end.
+        let mut head = vec![0u8; 64 * 1024.min(len as usize)];
+        file.read_exact_at(&mut head, 0).map_err(io)?;
+        let Some(nl) = memchr::memchr(b'\n', &head) else { return Session::open(path) };
+        let header_line = &head[..nl];
+        match skim::read_line(header_line) {
+            skim::LineRead::Object(s) if s.kind.as_deref() == Some("session") && s.id.is_some() => {
+                if !s.version.is_some_and(|v| v >= 3.0) {
+                    return Session::open(path);
+                }
+            }
+            _ => return Session::open(path),
+        }
+        let start = len - tail;
+        let mut buf = vec![0u8; tail as usize + 1];
+        file.read_exact_at(&mut buf, start - 1).map_err(io)?;
+        // Start at a line boundary: drop the partial first line.
+        let body = if buf[0] == b'\n' {
+            &buf[1..]
+        } else {
+            match memchr::memchr(b'\n', &buf) {
+                Some(i) => &buf[i + 1..],
+                None => return Session::open(path),
+            }
+        };
+        let from = len - body.len() as u64;
+        if from <= nl as u64 + 1 {
+            return Session::open(path);
+        }
+        let mut data = Vec::with_capacity(header_line.len() + 1 + body.len());
+        data.extend_from_slice(header_line);
+        data.push(b'\n');
+        data.extend_from_slice(body);
+        let mut s = load::load(path.to_path_buf(), data.into(), 1)?;
+        s.tail_from = Some(from);
+        Ok(s)
+    }
+
+    /// Where a line is, for messages: its number in a whole file, else its byte offset.
+    pub fn line_label(&self, idx: EntryIdx) -> String {
+        let e = &self.entries[idx];
+        match self.tail_from {
+            None => format!("line {}", e.line),
+            Some(from) => format!("byte {}", from + e.start - (self.header.end + 1)),
+        }
     }
 
     /// Size of the file in bytes.

@@ -35,13 +35,24 @@ pub fn resolve(session: &Session, rev: &str) -> Result<Option<EntryIdx>, Session
     let Some(start) = start else {
         return Err(SessionError::EmptyPosition(rev.to_owned()));
     };
-    session
-        .ancestor(start, steps)
-        .map(Some)
-        .map_err(|available| SessionError::PastRoot {
-            rev: rev.to_owned(),
-            available,
-        })
+    session.ancestor(start, steps).map(Some).map_err(|available| {
+        // Read from the end, the walk may only have reached the edge of what was read.
+        let edge = session.ancestor(start, available).ok().and_then(|e| session.entries[e].parent);
+        if edge.is_some() && !session.is_complete() {
+            SessionError::NeedMore
+        } else {
+            SessionError::PastRoot {
+                rev: rev.to_owned(),
+                available,
+            }
+        }
+    })
+}
+
+/// In a session read from the end, names that need the whole file (labels, id prefixes,
+/// ids not read) ask for more of it.
+fn need_whole(session: &Session) -> Result<(), SessionError> {
+    if session.is_complete() { Ok(()) } else { Err(SessionError::NeedMore) }
 }
 
 /// Like [`resolve`], but the empty position is an error.
@@ -63,6 +74,9 @@ fn exact(session: &Session, name: &str) -> Result<Option<EntryIdx>, SessionError
     }
     if let Some(idx) = session.lookup(name) {
         return Ok(Some(idx));
+    }
+    if !session.is_complete() {
+        return Ok(None); // decided below, where a partial read asks for more
     }
     label(session, name, name)
 }
@@ -100,15 +114,18 @@ fn split_suffixes(rev: &str) -> Result<(&str, usize), SessionError> {
 
 fn base_entry(session: &Session, rev: &str, base: &str) -> Result<Option<EntryIdx>, SessionError> {
     if base == "@" {
-        return Ok(session.at());
+        return session.at_checked();
     }
     if base == "root" {
-        let Some(at) = session.at() else {
+        let Some(at) = session.at_checked()? else {
             return Err(SessionError::EmptyPosition(rev.to_owned()));
         };
-        return Ok(session.branch(at).path.first().copied());
+        let branch = session.branch(at);
+        session.check_edge(&branch)?;
+        return Ok(branch.path.first().copied());
     }
     if let Some(name) = base.strip_prefix("label:") {
+        need_whole(session)?;
         return label(session, rev, name)?
             .map(Some)
             .ok_or_else(|| SessionError::UnknownRevision(rev.to_owned()));
@@ -119,6 +136,7 @@ fn base_entry(session: &Session, rev: &str, base: &str) -> Result<Option<EntryId
     if let Some(idx) = session.lookup(base) {
         return Ok(Some(idx));
     }
+    need_whole(session)?;
     if let Some(idx) = label(session, rev, base)? {
         return Ok(Some(idx));
     }
@@ -145,6 +163,7 @@ fn id_or_prefix(session: &Session, rev: &str, id: &str) -> Result<EntryIdx, Sess
     if let Some(idx) = session.lookup(id) {
         return Ok(idx);
     }
+    need_whole(session)?;
     if id.len() < MIN_PREFIX_LEN {
         return Err(SessionError::UnknownRevision(rev.to_owned()));
     }

@@ -87,7 +87,7 @@ pub struct MessageSkim<'a> {
 /// Reads one line (without its `\n`). Invalid UTF-8 is replaced by U+FFFD first, as
 /// Node's decoder does before `JSON.parse` sees the text.
 pub fn read_line(line: &[u8]) -> LineRead<'_> {
-    match std::str::from_utf8(line) {
+    match simdutf8::basic::from_utf8(line) {
         Ok(text) => read_text(text),
         Err(_) => {
             let text = String::from_utf8_lossy(line).into_owned();

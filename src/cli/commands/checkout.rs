@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::render::entry_line;
-use crate::cli::write_args::{WriteArgs, append, open_writer};
+use crate::cli::write_args::{WriteArgs, append, open_writer_tip};
 use crate::session::append::{entry_line as new_entry_line, now_timestamp};
 use crate::session::entry::CHECKOUT_CUSTOM_TYPE;
 use crate::session::{EntryIdx, Session, SessionError, revision};
@@ -41,15 +41,18 @@ pub struct Args {
 
 /// The `from` of the newest checkout record: where `checkout -` goes back to.
 fn previous_position(session: &Session) -> Result<Option<EntryIdx>, SessionError> {
-    let last = (0..session.entries.len())
-        .rev()
-        .find(|&i| session.entries[i].is_checkout())
-        .ok_or_else(|| SessionError::Refused("no earlier checkout to go back to".into()))?;
+    let Some(last) = (0..session.entries.len()).rev().find(|&i| session.entries[i].is_checkout()) else {
+        if !session.is_complete() {
+            return Err(SessionError::NeedMore);
+        }
+        return Err(SessionError::Refused("no earlier checkout to go back to".into()));
+    };
     match session.value(last).pointer("/data/from") {
-        Some(Value::String(id)) => session
-            .lookup(id)
-            .map(Some)
-            .ok_or_else(|| SessionError::Refused(format!("the previous position {id} no longer exists"))),
+        Some(Value::String(id)) => match session.lookup(id) {
+            Some(i) => Ok(Some(i)),
+            None if !session.is_complete() => Err(SessionError::NeedMore),
+            None => Err(SessionError::Refused(format!("the previous position {id} no longer exists"))),
+        },
         _ => Ok(None),
     }
 }
@@ -60,28 +63,31 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         let rev = args.rev.as_deref().expect("clap requires REV without --empty");
         return super::summarize_branch::summarize_to(&session, rev, None, args.json, &args.summary, &args.write, out);
     }
-    let mut writer = open_writer(global, &args.write)?;
-    let session = &writer.session;
-    let from = session.at();
-    let target = match args.rev.as_deref() {
-        None => None,
-        Some("-") => previous_position(session)?,
-        Some(rev) => {
-            let idx = revision::resolve_entry(session, rev)?;
-            // @ never stands on a label or checkout record: move to what it stands for.
-            let pos = session.position_of(idx);
-            if pos != Some(idx) {
-                eprintln!(
-                    "note: {} is a {} entry, which only bookkeeps; moving to {}",
-                    escape_line(&session.id_or_line(idx)),
-                    escape_line(session.entries[idx].kind_name()),
-                    pos.map(|p| escape_line(&session.id_or_line(p)))
-                        .unwrap_or_else(|| "an empty position".into())
-                );
+    let (mut writer, (from, target)) = open_writer_tip(global, &args.write, |session| {
+        let from = session.at_checked()?;
+        let target = match args.rev.as_deref() {
+            None => None,
+            Some("-") => previous_position(session)?,
+            Some(rev) => {
+                let idx = revision::resolve_entry(session, rev)?;
+                // @ never stands on a label or checkout record: move to what it stands for.
+                let pos = session.position_of(idx);
+                if pos != Some(idx) {
+                    eprintln!(
+                        "note: {} is a {} entry, which only bookkeeps; moving to {}",
+                        escape_line(&session.id_or_line(idx)),
+                        escape_line(session.entries[idx].kind_name()),
+                        pos.map(|p| escape_line(&session.id_or_line(p))).unwrap_or_else(|| "an empty position".into())
+                    );
+                }
+                pos
             }
-            pos
-        }
-    };
+        };
+        // How much is left behind is known once both branches are read to where they meet.
+        abandoned_entries(session, from, target)?;
+        Ok((from, target))
+    })?;
+    let session = &writer.session;
     if target == from {
         let at = target.map(|t| session.id_or_line(t));
         if args.json {
@@ -92,7 +98,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         }
         return Ok(());
     }
-    let abandoned = abandoned_entries(session, from, target);
+    let abandoned = abandoned_entries(session, from, target)?;
     let id = writer.new_id();
     let session = &writer.session;
     let target_id = match target {
@@ -143,10 +149,18 @@ fn describe(out: &Output, session: &Session, at: Option<EntryIdx>) -> String {
 }
 
 /// Entries on the branch of `from` that are not on the branch of `to`.
-fn abandoned_entries(session: &Session, from: Option<EntryIdx>, to: Option<EntryIdx>) -> usize {
-    let Some(from) = from else { return 0 };
-    let kept: FxHashSet<EntryIdx> = to
-        .map(|t| session.branch(t).path.into_iter().collect())
-        .unwrap_or_default();
-    session.branch(from).path.iter().filter(|i| !kept.contains(i)).count()
+fn abandoned_entries(session: &Session, from: Option<EntryIdx>, to: Option<EntryIdx>) -> Result<usize, SessionError> {
+    let Some(from) = from else { return Ok(0) };
+    let to_branch = to.map(|t| session.branch(t));
+    let kept: FxHashSet<EntryIdx> = to_branch.as_ref().map(|b| b.path.iter().copied().collect()).unwrap_or_default();
+    let from_branch = session.branch(from);
+    let meet = from_branch.path.iter().any(|i| kept.contains(i));
+    if !meet {
+        // Both walks must reach the root, or the edge of what was read is in the way.
+        session.check_edge(&from_branch)?;
+        if let Some(b) = &to_branch {
+            session.check_edge(b)?;
+        }
+    }
+    Ok(from_branch.path.iter().filter(|i| !kept.contains(i)).count())
 }

@@ -1,9 +1,9 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::{kind_style, message_body};
-use crate::cli::session_arg::{open_session, warn_cycle};
-use crate::session::context::build_context;
-use crate::session::revision;
+use crate::cli::session_arg::{open_tip, warn_cycle};
+use crate::session::context::{Context, build_context};
+use crate::session::{Detail, Session, SessionError, revision};
 use anyhow::Result;
 use serde_json::Value;
 
@@ -27,10 +27,43 @@ pub struct Args {
     pub max_chars: Option<usize>,
 }
 
+/// Read from the end, the context is known when the path read reaches its compaction's
+/// kept range (and, for people, the thinking level and model in effect).
+fn context_is_bounded(session: &Session, leaf: Option<usize>, ctx: &Context, json: bool) -> bool {
+    let Some(leaf) = leaf else { return true };
+    let branch = session.branch(leaf);
+    if !branch.truncated {
+        return true;
+    }
+    let Some(c) = ctx.compaction else { return false };
+    let kept_found = match &session.entries[c].detail {
+        Detail::Compaction { first_kept: Some(f), .. } => {
+            Some(*f) == session.entries[c].id || session.lookup_sym(*f).is_some_and(|k| branch.path.contains(&k))
+        }
+        _ => false,
+    };
+    if !kept_found {
+        return false;
+    }
+    if json {
+        return true;
+    }
+    let on_path = |pred: &dyn Fn(&crate::session::Entry) -> bool| branch.path.iter().any(|&i| pred(&session.entries[i]));
+    on_path(&|e| matches!(e.detail, Detail::ThinkingLevel { .. }))
+        && on_path(&|e| matches!(e.detail, Detail::ModelChange { .. }) || e.is_role(&crate::session::Role::Assistant))
+}
+
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    let session = open_session(global)?;
-    let leaf = revision::resolve(&session, &args.rev)?;
-    let ctx = build_context(&session, leaf);
+    let json = args.json;
+    let (session, (leaf, ctx)) = open_tip(global, |session| {
+        let leaf = revision::resolve(session, &args.rev)?;
+        let ctx = build_context(session, leaf);
+        if !session.is_complete() && !context_is_bounded(session, leaf, &ctx, json) {
+            return Err(SessionError::NeedMore.into());
+        }
+        Ok((leaf, ctx))
+    })?;
+    let _ = leaf;
     warn_cycle(&session, ctx.cycle_at);
     if args.json {
         for m in &ctx.messages {

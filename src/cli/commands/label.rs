@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line, fit, one_line, short_id};
 use crate::cli::session_arg::open_session;
-use crate::cli::write_args::{WriteArgs, append, open_writer};
+use crate::cli::write_args::{WriteArgs, append, open_writer_tip};
 use crate::session::append::{entry_line, now_timestamp};
 use crate::session::{SessionError, revision, text};
 use anyhow::Result;
@@ -50,9 +50,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if let Some(name) = &args.name {
         check_name(name)?;
     }
-    let mut writer = open_writer(global, &args.write)?;
+    // Reads only the end of the file unless the revision needs more: a label entry follows
+    // its target, so the target's current label is always within what was read.
+    let (mut writer, target) = open_writer_tip(global, &args.write, |session| Ok(revision::resolve_entry(session, rev)?))?;
     let session = &writer.session;
-    let target = revision::resolve_entry(session, rev)?;
     let target_id = session.id_str(target).ok_or_else(|| {
         SessionError::Refused(format!(
             "the entry on line {} has no id and cannot be labelled",

@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::Output;
 use crate::cli::render::{entry_body, entry_line};
-use crate::cli::session_arg::{open_session, warn_cycle};
+use crate::cli::session_arg::{open_session, open_tip, warn_cycle};
 use crate::session::{EntryIdx, Session, revision};
 use anyhow::Result;
 
@@ -53,7 +53,7 @@ pub struct Args {
 }
 
 fn selected(session: &Session, args: &Args) -> Result<(Vec<EntryIdx>, Option<EntryIdx>)> {
-    let at = session.at();
+    let at = session.at_checked()?;
     if args.all {
         let from = match &args.since {
             Some(id) => {
@@ -75,23 +75,33 @@ fn selected(session: &Session, args: &Args) -> Result<(Vec<EntryIdx>, Option<Ent
         return Ok((Vec::new(), at));
     };
     let branch = session.branch(tip);
-    warn_cycle(session, branch.cycle_at);
-    let mut path = branch.path;
+    let mut path = branch.path.clone();
     path.reverse(); // newest first
+    // Read from the end: enough when the entries to show were all read.
+    let shown = path.iter().filter(|&&i| passes(session, args, i)).count();
+    if args.max_count.is_none_or(|n| shown < n) {
+        session.check_edge(&branch)?;
+    }
+    warn_cycle(session, branch.cycle_at);
     Ok((path, at))
 }
 
+fn passes(session: &Session, args: &Args, i: EntryIdx) -> bool {
+    let e = &session.entries[i];
+    (args.types.is_empty() || e.kind.as_str().is_some_and(|t| args.types.iter().any(|w| w == t)))
+        && (args.role.is_empty() || e.role().is_some_and(|r| args.role.iter().any(|w| w == r.as_str())))
+}
+
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    let session = open_session(global)?;
-    let (entries, at) = selected(&session, args)?;
-    let mut shown: Vec<EntryIdx> = entries
-        .into_iter()
-        .filter(|&i| {
-            let e = &session.entries[i];
-            (args.types.is_empty() || e.kind.as_str().is_some_and(|t| args.types.iter().any(|w| w == t)))
-                && (args.role.is_empty() || e.role().is_some_and(|r| args.role.iter().any(|w| w == r.as_str())))
-        })
-        .collect();
+    // A branch reads only as much of the end of the file as it shows; --all reads it all.
+    let (session, (entries, at)) = if args.all {
+        let session = open_session(global)?;
+        let sel = selected(&session, args)?;
+        (session, sel)
+    } else {
+        open_tip(global, |session| selected(session, args))?
+    };
+    let mut shown: Vec<EntryIdx> = entries.into_iter().filter(|&i| passes(&session, args, i)).collect();
     if let Some(n) = args.max_count {
         shown.truncate(n);
     }

@@ -1,6 +1,6 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_line};
-use crate::cli::session_arg::open_session;
+use crate::cli::session_arg::open_tip;
 use crate::session::{SessionError, revision};
 use anyhow::Result;
 
@@ -20,18 +20,25 @@ pub struct Args {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    let session = open_session(global)?;
-    if args.leaf {
-        match session.leaf() {
-            Some(i) => out.line(&escape_line(&session.id_or_line(i)))?,
-            None => return Err(SessionError::EmptyPosition("--leaf".into()).into()),
+    // Reads only the end of the file unless a revision needs more (labels, prefixes).
+    let (_, ids) = open_tip(global, |session| {
+        let mut ids = Vec::new();
+        if args.leaf {
+            match session.leaf() {
+                Some(i) => ids.push(session.id_or_line(i)),
+                None => return Err(SessionError::EmptyPosition("--leaf".into()).into()),
+            }
         }
-    }
-    for rev in &args.revs {
-        let idx = revision::resolve_entry(&session, rev)?;
+        for rev in &args.revs {
+            let idx = revision::resolve_entry(session, rev)?;
+            ids.push(session.id_or_line(idx));
+        }
+        Ok(ids)
+    })?;
+    for id in ids {
         // Ids are data for scripts, but an id holding control characters would reach a
         // terminal through any pipe: such ids are escaped, like all session text.
-        out.line(&escape_line(&session.id_or_line(idx)))?;
+        out.line(&escape_line(&id))?;
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line, local_time};
 use crate::cli::render::{entry_body, kind_style};
-use crate::cli::session_arg::open_session;
+use crate::cli::session_arg::open_tip;
 use crate::session::{Detail, EntryKind, revision};
 use anyhow::Result;
 use serde_json::Value;
@@ -23,8 +23,14 @@ pub struct Args {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    let session = open_session(global)?;
-    let idx = revision::resolve_entry(&session, &args.rev)?;
+    let (session, idx) = open_tip(global, |session| {
+        let idx = revision::resolve_entry(session, &args.rev)?;
+        // Whether a parent is missing can only be told with it read.
+        if session.entries[idx].parent.is_some() && session.parent(idx).is_none() && !session.is_complete() {
+            return Err(crate::session::SessionError::NeedMore.into());
+        }
+        Ok(idx)
+    })?;
     if args.json {
         out.raw_line(session.raw(idx))?;
         return Ok(());
@@ -48,7 +54,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         "type",
         out.paint(kind_style(e.kind_name()), &escape_line(e.kind_name())),
     )?;
-    field(out, "line", e.line.to_string())?;
+    field(out, "line", session.line_label(idx).trim_start_matches("line ").to_owned())?;
     let parent = match (session.parent_id_str(idx), session.parent(idx)) {
         (None, _) => "none (a root)".to_owned(),
         (Some(p), Some(_)) => escape_line(p),
