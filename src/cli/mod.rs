@@ -56,6 +56,10 @@ pub enum Command {
     Repair(commands::repair::Args),
     Compact(commands::compact::Args),
     SummarizeBranch(commands::summarize_branch::Args),
+    Ls(commands::ls::Args),
+    Stats(commands::stats::Args),
+    Grep(commands::grep::Args),
+    Export(commands::export::Args),
 }
 
 /// Exit codes.
@@ -110,6 +114,10 @@ pub fn main() -> i32 {
         Command::Repair(a) => commands::repair::run(&cli.global, a, &mut out),
         Command::Compact(a) => commands::compact::run(&cli.global, a, &mut out),
         Command::SummarizeBranch(a) => commands::summarize_branch::run(&cli.global, a, &mut out),
+        Command::Ls(a) => commands::ls::run(&cli.global, a, &mut out),
+        Command::Stats(a) => commands::stats::run(&cli.global, a, &mut out),
+        Command::Grep(a) => commands::grep::run(&cli.global, a, &mut out),
+        Command::Export(a) => commands::export::run(&cli.global, a, &mut out),
     };
     // Flush what was printed even when the command then fails (e.g. `repair --check`).
     let flushed = out.flush();

@@ -1,0 +1,631 @@
+use crate::cli::GlobalArgs;
+use crate::cli::output::{Output, escape_block, escape_line, local_time};
+use crate::cli::session_arg::{open_session, warn_cycle};
+use crate::session::text::content_text;
+use crate::session::{EntryIdx, EntryKind, Session, revision, write};
+use anyhow::{Context, Result};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Export a branch as a readable transcript: Markdown, or one self-contained HTML file.
+///
+/// The transcript follows the branch ending at REV from its root: messages with their text,
+/// thinking, tool calls and results, bash commands, custom messages, compaction and branch
+/// summaries, and model changes. The HTML file has its CSS inline, loads nothing, runs no
+/// script, and folds tool calls, tool results and thinking into collapsible sections.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Export the branch ending at this revision [default: @].
+    #[arg(value_name = "REV")]
+    pub rev: Option<String>,
+
+    /// md or html [default: html when FILE ends in .html or .htm, else md].
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+
+    /// Write to FILE instead of stdout. The file is written atomically (a temp file linked into
+    /// place) and never replaces an existing file.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Md,
+    Html,
+}
+
+/// A piece of an entry's body.
+#[derive(Debug)]
+enum Part {
+    Text(String),
+    Thinking(String),
+    ToolCall {
+        name: String,
+        id: String,
+        args: String,
+    },
+    ToolResult {
+        name: String,
+        id: String,
+        error: bool,
+        text: String,
+    },
+    Bash {
+        command: String,
+        output: String,
+        exit: Option<String>,
+    },
+    Image {
+        mime: String,
+        data: String,
+    },
+    /// Long text shown folded (system prompts, summaries).
+    Folded {
+        title: String,
+        text: String,
+    },
+    Note(String),
+}
+
+/// One entry of the transcript.
+#[derive(Debug)]
+struct Section {
+    /// CSS class: user, assistant, tool, bash, custom, system, summary, note.
+    class: &'static str,
+    title: String,
+    meta: Vec<String>,
+    id: String,
+    time: String,
+    parts: Vec<Part>,
+}
+
+fn str_of(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or("").to_owned()
+}
+
+/// Content blocks (or a string) as parts.
+fn content_parts(content: Option<&Value>) -> Vec<Part> {
+    let mut parts = Vec::new();
+    match content {
+        Some(Value::String(s)) => parts.push(Part::Text(s.clone())),
+        Some(Value::Array(blocks)) => {
+            for b in blocks {
+                match b.get("type").and_then(Value::as_str) {
+                    Some("text") => parts.push(Part::Text(str_of(b, "text"))),
+                    Some("thinking") => parts.push(Part::Thinking(str_of(b, "thinking"))),
+                    Some("toolCall") => parts.push(Part::ToolCall {
+                        name: str_of(b, "name"),
+                        id: str_of(b, "id"),
+                        args: serde_json::to_string_pretty(b.get("arguments").unwrap_or(&Value::Null))
+                            .unwrap_or_default(),
+                    }),
+                    Some("image") => parts.push(Part::Image {
+                        mime: str_of(b, "mimeType"),
+                        data: str_of(b, "data"),
+                    }),
+                    other => parts.push(Part::Note(format!("[{} block]", other.unwrap_or("untyped")))),
+                }
+            }
+        }
+        _ => {}
+    }
+    parts.retain(|p| !matches!(p, Part::Text(t) | Part::Thinking(t) if t.trim().is_empty()));
+    parts
+}
+
+fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
+    let e = &session.entries[idx];
+    let v = session.value(idx);
+    let mut s = Section {
+        class: "note",
+        title: String::new(),
+        meta: Vec::new(),
+        id: session.id_or_line(idx),
+        time: local_time(e.timestamp.as_deref()),
+        parts: Vec::new(),
+    };
+    match &e.kind {
+        EntryKind::Message => {
+            let m = v.get("message").cloned().unwrap_or(Value::Null);
+            let role = str_of(&m, "role");
+            match role.as_str() {
+                "user" => {
+                    s.class = "user";
+                    s.title = "User".into();
+                    s.parts = content_parts(m.get("content"));
+                }
+                "assistant" => {
+                    s.class = "assistant";
+                    s.title = "Assistant".into();
+                    let model = m.get("responseModel").or(m.get("model")).and_then(Value::as_str);
+                    if let Some(model) = model {
+                        let provider = str_of(&m, "provider");
+                        s.meta.push(if provider.is_empty() {
+                            model.to_owned()
+                        } else {
+                            format!("{provider}/{model}")
+                        });
+                    }
+                    s.parts = content_parts(m.get("content"));
+                    let reason = str_of(&m, "stopReason");
+                    if !matches!(reason.as_str(), "" | "stop" | "toolUse") {
+                        let msg = str_of(&m, "errorMessage");
+                        s.parts.push(Part::Note(if msg.is_empty() {
+                            format!("({reason})")
+                        } else {
+                            format!("({reason}: {msg})")
+                        }));
+                    }
+                }
+                "toolResult" => {
+                    s.class = "tool";
+                    s.title = "Tool result".into();
+                    s.parts.push(Part::ToolResult {
+                        name: str_of(&m, "toolName"),
+                        id: str_of(&m, "toolCallId"),
+                        error: m.get("isError").and_then(Value::as_bool) == Some(true),
+                        text: content_text(m.get("content"), "\n"),
+                    });
+                    s.parts.extend(
+                        content_parts(m.get("content"))
+                            .into_iter()
+                            .filter(|p| matches!(p, Part::Image { .. })),
+                    );
+                }
+                "bashExecution" => {
+                    s.class = "bash";
+                    s.title = "Bash".into();
+                    s.parts.push(Part::Bash {
+                        command: str_of(&m, "command"),
+                        output: str_of(&m, "output"),
+                        exit: m.get("exitCode").filter(|c| !c.is_null()).map(Value::to_string),
+                    });
+                }
+                "system" => {
+                    s.class = "system";
+                    s.title = "System prompt".into();
+                    s.parts.push(Part::Folded {
+                        title: "System prompt".into(),
+                        text: str_of(&m, "content"),
+                    });
+                }
+                "compactionSummary" | "branchSummary" => {
+                    s.class = "summary";
+                    s.title = if role == "branchSummary" {
+                        "Branch summary".into()
+                    } else {
+                        "Compaction summary".into()
+                    };
+                    s.parts.push(Part::Text(str_of(&m, "summary")));
+                }
+                other => {
+                    s.class = "custom";
+                    s.title = match m.get("customType").and_then(Value::as_str) {
+                        Some(t) => t.to_owned(),
+                        None if other == "custom" => "Custom message".into(),
+                        None => other.to_owned(),
+                    };
+                    s.parts = content_parts(m.get("content"));
+                }
+            }
+        }
+        EntryKind::CustomMessage => {
+            s.class = "custom";
+            s.title = str_of(&v, "customType");
+            if s.title.is_empty() {
+                s.title = "Custom message".into();
+            }
+            s.parts = content_parts(v.get("content"));
+        }
+        EntryKind::Compaction => {
+            s.class = "summary";
+            s.title = "Compaction".into();
+            if let Some(t) = v.get("tokensBefore").and_then(Value::as_f64) {
+                s.meta
+                    .push(format!("{} tokens before", crate::session::text::short_tokens(t)));
+            }
+            s.parts.push(Part::Folded {
+                title: "Summary of the earlier conversation".into(),
+                text: str_of(&v, "summary"),
+            });
+        }
+        EntryKind::BranchSummary => {
+            s.class = "summary";
+            s.title = "Branch summary".into();
+            let from = str_of(&v, "fromId");
+            if !from.is_empty() {
+                s.meta.push(format!("from {from}"));
+            }
+            s.parts.push(Part::Folded {
+                title: "Summary of the branch left behind".into(),
+                text: str_of(&v, "summary"),
+            });
+        }
+        EntryKind::ModelChange => {
+            s.title = format!("Model: {}/{}", str_of(&v, "provider"), str_of(&v, "modelId"));
+        }
+        EntryKind::ThinkingLevelChange => {
+            s.title = format!("Thinking level: {}", str_of(&v, "thinkingLevel"));
+        }
+        _ => return None,
+    }
+    Some(s)
+}
+
+/// Session text made safe to print: CRLF as LF, control characters escaped (tab and LF kept).
+fn clean(s: &str) -> String {
+    escape_block(&s.replace("\r\n", "\n"))
+}
+
+/// Text escaped for HTML content and attribute values; never a raw control character.
+fn html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in clean(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One-line text for HTML (headings, summaries).
+fn html_line(s: &str) -> String {
+    html(&escape_line(s))
+}
+
+/// An image Pi stored inline, if it is a plain raster image in base64.
+fn safe_image(mime: &str, data: &str) -> bool {
+    matches!(mime, "image/png" | "image/jpeg" | "image/gif" | "image/webp")
+        && !data.is_empty()
+        && data
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'\n' | b'\r'))
+}
+
+struct Doc {
+    title: String,
+    info: Vec<(&'static str, String)>,
+    sections: Vec<Section>,
+}
+
+fn document(session: &Session, tip: Option<EntryIdx>) -> Doc {
+    let path = match tip {
+        Some(t) => {
+            let b = session.branch(t);
+            warn_cycle(session, b.cycle_at);
+            b.path
+        }
+        None => Vec::new(),
+    };
+    let sections: Vec<Section> = path.iter().filter_map(|&i| section(session, i)).collect();
+    let first_user = sections.iter().filter(|s| s.class == "user").find_map(|s| {
+        s.parts.iter().find_map(|p| match p {
+            Part::Text(t) => Some(t.trim().lines().next().unwrap_or("").to_owned()),
+            _ => None,
+        })
+    });
+    let title = match (session.name(), first_user) {
+        (Some(n), _) => n.to_owned(),
+        (None, Some(u)) if !u.is_empty() => {
+            let cut: String = u.chars().take(80).collect();
+            if cut.len() < u.len() { format!("{cut}…") } else { cut }
+        }
+        _ => format!("Pi session {}", session.header.id),
+    };
+    let h = &session.header;
+    let mut info = vec![("Session", h.id.clone())];
+    if let Some(cwd) = &h.cwd {
+        info.push(("Directory", cwd.clone()));
+    }
+    info.push(("Created", local_time(h.timestamp.as_deref())));
+    if let (Some(first), Some(last)) = (path.first(), path.last()) {
+        info.push((
+            "Branch",
+            format!(
+                "{} → {} ({} entries)",
+                session.id_or_line(*first),
+                session.id_or_line(*last),
+                path.len()
+            ),
+        ));
+    }
+    info.push(("Exported by", format!("pi-session {}", env!("CARGO_PKG_VERSION"))));
+    Doc { title, info, sections }
+}
+
+/// Backticks enough to fence `s`: one more than its longest run, at least `min`.
+fn fence_for(s: &str, min: usize) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in s.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    "`".repeat((longest + 1).max(min))
+}
+
+fn md_code(s: &str) -> String {
+    let s = escape_line(s);
+    let f = fence_for(&s, 1);
+    if s.starts_with('`') || s.ends_with('`') {
+        format!("{f} {s} {f}")
+    } else {
+        format!("{f}{s}{f}")
+    }
+}
+
+fn md_block(s: &str, lang: &str) -> String {
+    let s = clean(s);
+    let f = fence_for(&s, 3);
+    format!("{f}{lang}\n{}\n{f}\n", s.trim_end_matches('\n'))
+}
+
+fn markdown(doc: &Doc) -> String {
+    let mut md = format!("# {}\n\n", escape_line(&doc.title));
+    for (k, v) in &doc.info {
+        let v = if matches!(*k, "Session" | "Directory") {
+            md_code(v)
+        } else {
+            escape_line(v)
+        };
+        md.push_str(&format!("- {k}: {v}\n"));
+    }
+    for s in &doc.sections {
+        md.push_str("\n---\n\n");
+        if s.class == "note" {
+            md.push_str(&format!(
+                "_{}_ · {} · {}\n",
+                escape_line(&s.title),
+                s.time,
+                md_code(&s.id)
+            ));
+            continue;
+        }
+        md.push_str(&format!("## {}\n\n", escape_line(&s.title)));
+        let mut meta = vec![s.time.clone()];
+        meta.extend(s.meta.iter().map(|m| escape_line(m)));
+        meta.push(md_code(&s.id));
+        md.push_str(&format!("_{}_\n\n", meta.join(" · ")));
+        for p in &s.parts {
+            match p {
+                Part::Text(t) => md.push_str(&format!("{}\n\n", clean(t).trim_end())),
+                Part::Thinking(t) => {
+                    let quoted: Vec<String> = clean(t).trim_end().lines().map(|l| format!("> {l}")).collect();
+                    md.push_str(&format!("> **Thinking**\n>\n{}\n\n", quoted.join("\n")));
+                }
+                Part::ToolCall { name, id, args } => {
+                    md.push_str(&format!("**→ {}** {}\n\n", md_code(name), md_code(id)));
+                    md.push_str(&md_block(args, "json"));
+                    md.push('\n');
+                }
+                Part::ToolResult { name, id, error, text } => {
+                    let err = if *error { " (error)" } else { "" };
+                    md.push_str(&format!("**← {}** {}{err}\n\n", md_code(name), md_code(id)));
+                    md.push_str(&md_block(text, "text"));
+                    md.push('\n');
+                }
+                Part::Bash { command, output, exit } => {
+                    md.push_str(&md_block(&format!("$ {command}\n{output}"), "console"));
+                    if let Some(code) = exit {
+                        md.push_str(&format!("\n_exit code {}_\n", escape_line(code)));
+                    }
+                    md.push('\n');
+                }
+                Part::Image { mime, .. } => md.push_str(&format!("_[image {}]_\n\n", escape_line(mime))),
+                Part::Folded { title, text } => {
+                    md.push_str(&format!("**{}**\n\n", escape_line(title)));
+                    md.push_str(&md_block(text, "text"));
+                    md.push('\n');
+                }
+                Part::Note(n) => md.push_str(&format!("_{}_\n\n", escape_line(n))),
+            }
+        }
+        while md.ends_with("\n\n") {
+            md.pop();
+        }
+    }
+    if !md.ends_with('\n') {
+        md.push('\n');
+    }
+    md
+}
+
+const CSS: &str = "
+:root { color-scheme: light dark; --bg: #fafafa; --fg: #1f2328; --card: #fff; --border: #d0d7de;
+  --muted: #656d76; --user: #0969da; --assistant: #8250df; --tool: #1a7f37; --error: #cf222e; --code: #f6f8fa; }
+@media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --card: #161b22; --border: #30363d;
+  --muted: #8d96a0; --user: #4493f8; --assistant: #ab7df8; --tool: #3fb950; --error: #f85149; --code: #1f2428; } }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg);
+  font: 15px/1.5 -apple-system, BlinkMacSystemFont, 'Segoe UI', Helvetica, Arial, sans-serif; }
+header, main { max-width: 920px; margin: 0 auto; padding: 16px; }
+h1 { font-size: 1.5em; margin: 0.5em 0; overflow-wrap: anywhere; }
+dl.info { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; color: var(--muted); margin: 0; }
+dl.info dd { margin: 0; overflow-wrap: anywhere; }
+article { background: var(--card); border: 1px solid var(--border); border-left: 4px solid var(--border);
+  border-radius: 6px; padding: 10px 14px; margin: 12px 0; }
+article.user { border-left-color: var(--user); }
+article.assistant { border-left-color: var(--assistant); }
+article.tool, article.bash { border-left-color: var(--tool); }
+article.note { background: none; border: none; padding: 0 14px; margin: 4px 0; color: var(--muted); font-size: 0.9em; }
+.head { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; margin-bottom: 6px; }
+.who { font-weight: 600; }
+article.user .who { color: var(--user); }
+article.assistant .who { color: var(--assistant); }
+.meta, a.id { color: var(--muted); font-size: 0.85em; }
+a.id { margin-left: auto; text-decoration: none; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.text { white-space: pre-wrap; overflow-wrap: anywhere; margin: 6px 0; }
+pre { background: var(--code); border-radius: 4px; padding: 8px; margin: 6px 0; overflow-x: auto;
+  white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.9em; }
+details { border: 1px solid var(--border); border-radius: 4px; margin: 6px 0; padding: 0 8px; }
+details > summary { cursor: pointer; padding: 4px 0; color: var(--muted); }
+details[open] > summary { border-bottom: 1px solid var(--border); margin-bottom: 4px; }
+details.error > summary { color: var(--error); }
+details.thinking .text { color: var(--muted); font-style: italic; }
+.note { color: var(--muted); font-style: italic; }
+img { max-width: 100%; border-radius: 4px; }
+";
+
+fn html_doc(doc: &Doc) -> String {
+    let mut h = String::new();
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    h.push_str(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; \
+         img-src data:\">\n",
+    );
+    h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    h.push_str(&format!(
+        "<meta name=\"generator\" content=\"pi-session {}\">\n",
+        env!("CARGO_PKG_VERSION")
+    ));
+    h.push_str(&format!("<title>{}</title>\n", html_line(&doc.title)));
+    h.push_str(&format!("<style>{CSS}</style>\n</head>\n<body>\n<header>\n"));
+    h.push_str(&format!("<h1>{}</h1>\n<dl class=\"info\">\n", html_line(&doc.title)));
+    for (k, v) in &doc.info {
+        h.push_str(&format!("<dt>{k}</dt><dd>{}</dd>\n", html_line(v)));
+    }
+    h.push_str("</dl>\n</header>\n<main>\n");
+    for s in &doc.sections {
+        let anchor = html_line(&format!("e-{}", s.id));
+        h.push_str(&format!("<article class=\"{}\" id=\"{anchor}\">\n", s.class));
+        let mut meta = vec![html_line(&s.time)];
+        meta.extend(s.meta.iter().map(|m| html_line(m)));
+        h.push_str(&format!(
+            "<div class=\"head\"><span class=\"who\">{}</span><span class=\"meta\">{}</span>\
+             <a class=\"id\" href=\"#{anchor}\">{}</a></div>\n",
+            html_line(&s.title),
+            meta.join(" · "),
+            html_line(&s.id)
+        ));
+        for p in &s.parts {
+            h.push_str(&html_part(p));
+        }
+        h.push_str("</article>\n");
+    }
+    h.push_str("</main>\n</body>\n</html>\n");
+    h
+}
+
+fn html_part(p: &Part) -> String {
+    let lines = |t: &str| {
+        let n = t.trim_end_matches('\n').lines().count();
+        if n == 1 {
+            "1 line".to_owned()
+        } else {
+            format!("{n} lines")
+        }
+    };
+    match p {
+        Part::Text(t) => format!("<div class=\"text\">{}</div>\n", html(t.trim_end())),
+        Part::Thinking(t) => format!(
+            "<details class=\"thinking\"><summary>Thinking</summary><div class=\"text\">{}</div></details>\n",
+            html(t.trim_end())
+        ),
+        Part::ToolCall { name, id, args } => format!(
+            "<details class=\"tool-call\"><summary>→ <b>{}</b> <code>{}</code></summary><pre>\n{}</pre></details>\n",
+            html_line(name),
+            html_line(id),
+            html(args)
+        ),
+        Part::ToolResult { name, id, error, text } => format!(
+            "<details class=\"tool-result{}\"><summary>← <b>{}</b> <code>{}</code> ({}){}</summary><pre>\n{}</pre></details>\n",
+            if *error { " error" } else { "" },
+            html_line(name),
+            html_line(id),
+            lines(text),
+            if *error { " (error)" } else { "" },
+            html(text.trim_end())
+        ),
+        Part::Bash { command, output, exit } => {
+            let first = command.lines().next().unwrap_or("");
+            let code = exit
+                .as_deref()
+                .map(|c| format!(" (exit code {})", html_line(c)))
+                .unwrap_or_default();
+            format!(
+                "<details class=\"bash\"><summary>$ <code>{}</code>{code}</summary><pre>\n$ {}\n{}</pre></details>\n",
+                html_line(first),
+                html(command),
+                html(output.trim_end())
+            )
+        }
+        Part::Image { mime, data } if safe_image(mime, data) => {
+            let data: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+            format!("<img alt=\"image\" src=\"data:{mime};base64,{data}\">\n")
+        }
+        Part::Image { mime, .. } => format!("<p class=\"note\">[image {}]</p>\n", html_line(mime)),
+        Part::Folded { title, text } => format!(
+            "<details class=\"folded\"><summary>{} ({})</summary><div class=\"text\">{}</div></details>\n",
+            html_line(title),
+            lines(text),
+            html(text.trim_end())
+        ),
+        Part::Note(n) => format!("<p class=\"note\">{}</p>\n", html_line(n)),
+    }
+}
+
+fn format_of(args: &Args) -> Format {
+    if let Some(f) = args.format {
+        return f;
+    }
+    let ext = args
+        .output
+        .as_deref()
+        .and_then(Path::extension)
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("html" | "htm") => Format::Html,
+        _ => Format::Md,
+    }
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    let tip = match &args.rev {
+        Some(rev) => revision::resolve(&session, rev)?,
+        None => session.at(),
+    };
+    let doc = document(&session, tip);
+    let text = match format_of(args) {
+        Format::Md => markdown(&doc),
+        Format::Html => html_doc(&doc),
+    };
+    match &args.output {
+        Some(path) => {
+            write::create_new_file(path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?
+        }
+        None => out.raw_line(text.trim_end_matches('\n').as_bytes())?,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_html_and_controls() {
+        assert_eq!(
+            html("<script>alert('x\"&')</script>\x1b\x00\r\n"),
+            "&lt;script&gt;alert(&#39;x&quot;&amp;&#39;)&lt;/script&gt;\\e\\x00\n"
+        );
+    }
+
+    #[test]
+    fn fences_outgrow_content() {
+        assert_eq!(fence_for("a ``` b", 3), "````");
+        assert_eq!(md_code("a`b"), "``a`b``");
+        assert_eq!(md_code("`x"), "`` `x ``");
+    }
+}
