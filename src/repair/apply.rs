@@ -16,9 +16,16 @@ pub struct Applied {
     pub rejected_lines: usize,
 }
 
-/// Locks `path`, reads it, and plans its repair under the lock.
+/// Locks `path`, reads it, and plans its repair under the lock. A file that loads clean is
+/// only checked (one pass over a mapped file); the bytes are examined line by line only
+/// when there is something to repair.
 pub fn lock_and_plan(path: &Path) -> Result<(LockedFile, Vec<u8>, Plan), SessionError> {
     let mut file = LockedFile::open(path, lock_wait())?;
+    if let Ok(session) = crate::session::Session::open(path)
+        && let Some(plan) = super::clean_plan(&session)
+    {
+        return Ok((file, Vec::new(), plan));
+    }
     let data = file.read_all()?;
     let plan = super::plan(path, &data)?;
     Ok((file, data, plan))

@@ -10,4 +10,4 @@ mod plan;
 mod structure;
 
 pub use finding::{Finding, Severity};
-pub use plan::{Plan, Reading, plan};
+pub use plan::{Plan, Reading, clean_plan, plan};

@@ -39,6 +39,26 @@ impl Plan {
     }
 }
 
+/// The plan for a file that is clean as loaded (nothing at the level of lines, nothing in
+/// the tree): only its warnings. `None` when there is something to repair; then [`plan`]
+/// examines the bytes.
+pub fn clean_plan(session: &Session) -> Option<Plan> {
+    if !session.is_complete() || !session.report.lines_clean() || session.header.line != 1 {
+        return None;
+    }
+    let mut findings = Vec::new();
+    decide(session, &mut findings);
+    if !findings.is_empty() {
+        return None;
+    }
+    Some(Plan {
+        findings: tool_warnings(session),
+        output: None,
+        rejects: Vec::new(),
+        after: Some(reading(session)),
+    })
+}
+
 /// Examines `data` (the bytes of `path`) and plans its repair.
 pub fn plan(path: &Path, data: &[u8]) -> Result<Plan, SessionError> {
     let mut findings = Vec::new();

@@ -7,9 +7,8 @@
 
 use super::finding::Finding;
 use crate::session::append::new_entry_id;
-use crate::session::{Detail, EntryIdx, EntryKind, Session};
-use rustc_hash::{FxHashMap, FxHashSet};
-use serde_json::Value;
+use crate::session::{Detail, EntryIdx, EntryKind, Session, Tools};
+use rustc_hash::FxHashSet;
 
 /// Where an entry's parent link points after repair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -323,19 +322,12 @@ fn break_cycles(session: &Session, keep: &[bool], parent: &mut [Parent], finding
     }
 }
 
-/// Map of tool-call ids in an assistant message's content.
-pub fn tool_call_ids(message: &Value) -> Vec<String> {
-    message
-        .get("content")
-        .and_then(Value::as_array)
-        .map(|blocks| {
-            blocks
-                .iter()
-                .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
-                .filter_map(|b| b.get("id").and_then(Value::as_str).map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
+/// What the tool checks need from one entry (read by the loader's skim).
+fn tool_info(session: &Session, i: EntryIdx) -> &Tools {
+    match &session.entries[i].detail {
+        Detail::Message { tools, .. } => tools,
+        _ => &Tools::None,
+    }
 }
 
 /// Warnings about tool calls and results: a result whose call is not on its path (a
@@ -343,8 +335,8 @@ pub fn tool_call_ids(message: &Value) -> Vec<String> {
 pub fn tool_warnings(session: &Session) -> Vec<Finding> {
     use crate::session::Role;
     let n = session.entries.len();
+    let infos: Vec<&Tools> = (0..n).map(|i| tool_info(session, i)).collect();
     let mut findings = Vec::new();
-    let mut calls_cache: FxHashMap<EntryIdx, Vec<String>> = FxHashMap::default();
     let mut children: Vec<Vec<EntryIdx>> = vec![Vec::new(); n];
     for i in 0..n {
         if let Some(p) = session.parent(i) {
@@ -353,15 +345,7 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
     }
     let is_msg = |i: EntryIdx| session.entries[i].kind == EntryKind::Message;
     for i in 0..n {
-        if !session.entries[i].is_role(&Role::ToolResult) {
-            continue;
-        }
-        let v = session.value(i);
-        let call_id = v
-            .pointer("/message/toolCallId")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        let Tools::ResultOf(call_id) = infos[i] else { continue };
         // Walk up to the assistant message of this turn.
         let mut cur = session.parent(i);
         let mut found = false;
@@ -372,11 +356,8 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
                 break;
             }
             let e = &session.entries[p];
-            if e.is_role(&Role::Assistant) {
-                let calls = calls_cache
-                    .entry(p)
-                    .or_insert_with(|| tool_call_ids(session.value(p).get("message").unwrap_or(&Value::Null)));
-                found = calls.contains(&call_id);
+            if let Tools::Calls(calls) = infos[p] {
+                found = calls.contains(call_id);
                 if found {
                     break;
                 }
@@ -390,24 +371,21 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
                 Finding::warning(
                     "orphan-tool-result",
                     Some(session.entries[i].line),
-                    format!("the tool result for call {call_id} has no matching tool call on its path; a provider would reject this context"),
+                    format!(
+                        "the tool result for call {call_id} has no matching tool call on its path; a provider would reject this context"
+                    ),
                 )
                 .with_id(session.id_str(i)),
             );
         }
     }
     for i in 0..n {
-        if !session.entries[i].is_role(&Role::Assistant) {
-            continue;
-        }
-        let calls = calls_cache
-            .remove(&i)
-            .unwrap_or_else(|| tool_call_ids(session.value(i).get("message").unwrap_or(&Value::Null)));
+        let Tools::Calls(calls) = infos[i] else { continue };
         if calls.is_empty() {
             continue;
         }
         // Results follow the call: descend through tool results and bookkeeping entries.
-        let mut answered: FxHashSet<String> = FxHashSet::default();
+        let mut answered: FxHashSet<&str> = FxHashSet::default();
         let mut stack: Vec<EntryIdx> = children[i].clone();
         let mut seen = 0;
         while let Some(c) = stack.pop() {
@@ -415,17 +393,14 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
             if seen > n {
                 break;
             }
-            let e = &session.entries[c];
-            if e.is_role(&Role::ToolResult) {
-                if let Some(id) = session.value(c).pointer("/message/toolCallId").and_then(Value::as_str) {
-                    answered.insert(id.to_owned());
-                }
+            if let Tools::ResultOf(id) = infos[c] {
+                answered.insert(id);
             } else if is_msg(c) {
                 continue;
             }
             stack.extend(children[c].iter().copied());
         }
-        let missing: Vec<&String> = calls.iter().filter(|c| !answered.contains(*c)).collect();
+        let missing: Vec<&str> = calls.iter().map(|c| &**c).filter(|c| !answered.contains(c)).collect();
         if !missing.is_empty() {
             findings.push(
                 Finding::warning(
@@ -434,7 +409,7 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
                     format!(
                         "tool call{} {} ha{} no result after {} (an interrupted turn)",
                         if missing.len() == 1 { "" } else { "s" },
-                        missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                        missing.join(", "),
                         if missing.len() == 1 { "s" } else { "ve" },
                         if missing.len() == 1 { "it" } else { "them" }
                     ),

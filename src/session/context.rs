@@ -122,6 +122,7 @@ fn settings(session: &Session, path: &[EntryIdx]) -> (Value, Option<Value>) {
                 role: Some(Role::Assistant),
                 provider,
                 model: m,
+                ..
             } => {
                 model = Some(model_value(opt(provider), opt(m)));
             }

@@ -109,6 +109,15 @@ impl Role {
     }
 }
 
+/// The tool-call ids of a message, which `repair` checks pair up.
+#[derive(Debug, Clone, Default)]
+pub enum Tools {
+    #[default]
+    None,
+    Calls(Box<[Box<str>]>),
+    ResultOf(Box<str>),
+}
+
 /// Per-type fields the index keeps.
 #[derive(Debug, Clone, Default)]
 pub enum Detail {
@@ -119,6 +128,8 @@ pub enum Detail {
         /// `provider` and `model` of assistant messages: the model in effect.
         provider: Option<Box<str>>,
         model: Option<Box<str>>,
+        /// Tool calls of an assistant message, or the call a tool result answers.
+        tools: Tools,
     },
     Label {
         target: Option<Sym>,

@@ -1,12 +1,12 @@
 //! Loading a file as Pi 1.6.0 does (`loadEntriesFromFile` and the in-memory migrations),
 //! while recording what Pi skips silently so commands can report it.
 
-use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Sym};
+use super::data::Data;
+use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Sym, Tools};
 use super::skim::{LineRead, Skim, read_line};
 use super::{Header, LabelState, Session, SessionError};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use super::data::Data;
 use std::path::PathBuf;
 
 /// What loading skipped or noticed. Pi skips all of this without a word.
@@ -24,6 +24,23 @@ pub struct LoadReport {
     pub blank_lines: u32,
     /// The format version the file was migrated from in memory (1 or 2), if any.
     pub migrated_from: Option<u32>,
+    /// Entry lines ending in `\r` (CRLF files), and lines that are not valid UTF-8: Pi
+    /// reads both, but `repair` normalizes them.
+    pub crlf_lines: u32,
+    pub invalid_utf8_lines: u32,
+}
+
+impl LoadReport {
+    /// Nothing at the level of lines that `repair` would change.
+    pub fn lines_clean(&self) -> bool {
+        self.malformed_lines.is_empty()
+            && !self.missing_final_newline
+            && self.extra_headers.is_empty()
+            && self.blank_lines == 0
+            && self.migrated_from.is_none()
+            && self.crlf_lines == 0
+            && self.invalid_utf8_lines == 0
+    }
 }
 
 impl LoadReport {
@@ -58,6 +75,8 @@ struct Classified<'a> {
     start: usize,
     end: usize,
     line: Line<'a>,
+    crlf: bool,
+    invalid_utf8: bool,
 }
 
 /// Files larger than this are classified on every core.
@@ -77,7 +96,15 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
                 LineRead::NotAnObject | LineRead::Malformed => Line::Unreadable,
             }
         };
-        out.push(Classified { start: pos, end, line });
+        let crlf = bytes.last() == Some(&b'\r');
+        let invalid_utf8 = matches!(&line, Line::Object(s) if s.lossy);
+        out.push(Classified {
+            start: pos,
+            end,
+            line,
+            crlf,
+            invalid_utf8,
+        });
         pos = end + 1;
     }
     out
@@ -106,7 +133,10 @@ fn classify(data: &[u8]) -> Vec<Classified<'_>> {
                 scope.spawn(move || classify_range(data, from, to))
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("classify thread")).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("classify thread"))
+            .collect()
     })
 }
 
@@ -143,6 +173,8 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
             }
             Line::Object(skim) => skim,
         };
+        report.crlf_lines += u32::from(c.crlf);
+        report.invalid_utf8_lines += u32::from(c.invalid_utf8);
         let is_session = skim.kind.as_deref() == Some("session");
         if header.is_none() {
             match (is_session, &skim.id) {
@@ -269,10 +301,17 @@ fn entry_from_skim(ids: &mut IdTable, s: Skim<'_>, line: u32, start: u64, end: u
     let detail = match kind {
         EntryKind::Message => {
             let m = s.message.unwrap_or_default();
+            let role = m.role.as_deref().map(Role::parse);
+            let tools = match &role {
+                Some(Role::Assistant) => Tools::Calls(m.tool_calls.into_iter().map(Into::into).collect()),
+                Some(Role::ToolResult) => Tools::ResultOf(m.tool_call_id.as_deref().unwrap_or("").into()),
+                _ => Tools::None,
+            };
             Detail::Message {
-                role: m.role.as_deref().map(Role::parse),
+                role,
                 provider: b(m.provider),
                 model: b(m.model),
+                tools,
             }
         }
         EntryKind::Label => Detail::Label {

@@ -20,7 +20,7 @@ pub mod text;
 pub mod tree;
 pub mod write;
 
-pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, Role, Sym};
+pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, Role, Sym, Tools};
 pub use error::{Result, SessionError};
 pub use load::LoadReport;
 
@@ -316,20 +316,30 @@ impl Session {
     /// In a session read from the end, a missing parent may just not have been read: the
     /// caller must read more. In a whole file it is an orphan.
     pub fn check_edge(&self, branch: &Branch) -> Result<()> {
-        if branch.truncated && !self.is_complete() { Err(SessionError::NeedMore) } else { Ok(()) }
+        if branch.truncated && !self.is_complete() {
+            Err(SessionError::NeedMore)
+        } else {
+            Ok(())
+        }
     }
 
     /// `@`, or [`SessionError::NeedMore`] when a session read from the end cannot tell.
     pub fn at_checked(&self) -> Result<Option<EntryIdx>> {
         let Some(leaf) = self.leaf() else {
-            return if self.is_complete() { Ok(None) } else { Err(SessionError::NeedMore) };
+            return if self.is_complete() {
+                Ok(None)
+            } else {
+                Err(SessionError::NeedMore)
+            };
         };
         let mut cur = leaf;
         let mut steps = 0;
         while self.entries[cur].is_tip_bookkeeping() {
             match self.parent(cur) {
                 Some(p) => cur = p,
-                None if self.entries[cur].parent.is_some() && !self.is_complete() => return Err(SessionError::NeedMore),
+                None if self.entries[cur].parent.is_some() && !self.is_complete() => {
+                    return Err(SessionError::NeedMore);
+                }
                 None => return Ok(None),
             }
             steps += 1;
@@ -354,7 +364,9 @@ impl Session {
         // The header: the first line, which must be one in any file we can read from the end.
         let mut head = vec![0u8; 64 * 1024.min(len as usize)];
         file.read_exact_at(&mut head, 0).map_err(io)?;
-        let Some(nl) = memchr::memchr(b'\n', &head) else { return Session::open(path) };
+        let Some(nl) = memchr::memchr(b'\n', &head) else {
+            return Session::open(path);
+        };
         let header_line = &head[..nl];
         match skim::read_line(header_line) {
             skim::LineRead::Object(s) if s.kind.as_deref() == Some("session") && s.id.is_some() => {

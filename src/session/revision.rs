@@ -37,7 +37,10 @@ pub fn resolve(session: &Session, rev: &str) -> Result<Option<EntryIdx>, Session
     };
     session.ancestor(start, steps).map(Some).map_err(|available| {
         // Read from the end, the walk may only have reached the edge of what was read.
-        let edge = session.ancestor(start, available).ok().and_then(|e| session.entries[e].parent);
+        let edge = session
+            .ancestor(start, available)
+            .ok()
+            .and_then(|e| session.entries[e].parent);
         if edge.is_some() && !session.is_complete() {
             SessionError::NeedMore
         } else {
@@ -52,7 +55,11 @@ pub fn resolve(session: &Session, rev: &str) -> Result<Option<EntryIdx>, Session
 /// In a session read from the end, names that need the whole file (labels, id prefixes,
 /// ids not read) ask for more of it.
 fn need_whole(session: &Session) -> Result<(), SessionError> {
-    if session.is_complete() { Ok(()) } else { Err(SessionError::NeedMore) }
+    if session.is_complete() {
+        Ok(())
+    } else {
+        Err(SessionError::NeedMore)
+    }
 }
 
 /// Like [`resolve`], but the empty position is an error.

@@ -72,9 +72,13 @@ pub struct Skim<'a> {
     // message
     #[serde(borrow, default, deserialize_with = "lenient_message")]
     pub message: Option<MessageSkim<'a>>,
+    /// The line was not valid UTF-8 and was read with U+FFFD replacements, as Node reads it.
+    #[serde(skip)]
+    pub lossy: bool,
 }
 
 #[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MessageSkim<'a> {
     #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub role: Option<Cow<'a, str>>,
@@ -82,6 +86,67 @@ pub struct MessageSkim<'a> {
     pub provider: Option<Cow<'a, str>>,
     #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub model: Option<Cow<'a, str>>,
+    /// A tool result's call id.
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub tool_call_id: Option<Cow<'a, str>>,
+    /// The ids of an assistant message's tool calls (other blocks are skipped).
+    #[serde(rename = "content", default, deserialize_with = "tool_call_ids")]
+    pub tool_calls: Vec<String>,
+}
+
+/// The `id`s of `toolCall` blocks in a content array; any other shape reads as none.
+fn tool_call_ids<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    struct Block<'a> {
+        #[serde(rename = "type", borrow, default, deserialize_with = "lenient_str")]
+        kind: Option<Cow<'a, str>>,
+        #[serde(borrow, default, deserialize_with = "lenient_str")]
+        id: Option<Cow<'a, str>>,
+    }
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            let mut ids = Vec::new();
+            while let Some(b) = a.next_element::<Option<Block<'de>>>()? {
+                if let Some(Block {
+                    kind: Some(k),
+                    id: Some(id),
+                }) = b
+                    && k == "toolCall"
+                {
+                    ids.push(id.into_owned());
+                }
+            }
+            Ok(ids)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(Vec::new())
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+    }
+    d.deserialize_any(V)
 }
 
 /// Reads one line (without its `\n`). Invalid UTF-8 is replaced by U+FFFD first, as
@@ -92,7 +157,11 @@ pub fn read_line(line: &[u8]) -> LineRead<'_> {
         Err(_) => {
             let text = String::from_utf8_lossy(line).into_owned();
             match read_text(&text) {
-                LineRead::Object(skim) => LineRead::Object(Box::new(skim.into_owned())),
+                LineRead::Object(skim) => {
+                    let mut skim = skim.into_owned();
+                    skim.lossy = true;
+                    LineRead::Object(Box::new(skim))
+                }
                 LineRead::NotAnObject => LineRead::NotAnObject,
                 LineRead::Malformed => LineRead::Malformed,
             }
@@ -133,6 +202,18 @@ impl<'a> Skim<'a> {
                 role: ms("role"),
                 provider: ms("provider"),
                 model: ms("model"),
+                tool_call_id: ms("toolCallId"),
+                tool_calls: m
+                    .get("content")
+                    .and_then(Value::as_array)
+                    .map(|blocks| {
+                        blocks
+                            .iter()
+                            .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
+                            .filter_map(|b| b.get("id").and_then(Value::as_str).map(str::to_owned))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             }
         });
         Skim {
@@ -154,6 +235,7 @@ impl<'a> Skim<'a> {
             version: v.get("version").and_then(version_of),
             cwd: s("cwd"),
             parent_session: s("parentSession"),
+            lossy: false,
             message,
         }
     }
@@ -181,10 +263,13 @@ impl<'a> Skim<'a> {
             version: self.version,
             cwd: o(self.cwd),
             parent_session: o(self.parent_session),
+            lossy: self.lossy,
             message: self.message.map(|m| MessageSkim {
                 role: o(m.role),
                 provider: o(m.provider),
                 model: o(m.model),
+                tool_call_id: o(m.tool_call_id),
+                tool_calls: m.tool_calls,
             }),
         }
     }
@@ -320,6 +405,16 @@ mod tests {
         assert!(matches!(read_line(b"[1,2]"), LineRead::NotAnObject));
         assert!(matches!(read_line(b"{\"type\":"), LineRead::Malformed));
         assert!(matches!(read_line(b"{\"type\":\"x\"}\r"), LineRead::Object(_)));
+    }
+
+    #[test]
+    fn skims_tool_call_ids() {
+        let line = br#"{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"x"},{"type":"toolCall","id":"c1","name":"read","arguments":{"id":"no"}},{"type":"toolCall","id":"c2"}]}}"#;
+        let LineRead::Object(s) = read_line(line) else { panic!() };
+        assert_eq!(s.message.unwrap().tool_calls, ["c1", "c2"]);
+        let line = br#"{"type":"message","message":{"role":"toolResult","toolCallId":"c1","content":"plain"}}"#;
+        let LineRead::Object(s) = read_line(line) else { panic!() };
+        assert_eq!(s.message.unwrap().tool_call_id.as_deref(), Some("c1"));
     }
 
     #[test]

@@ -72,6 +72,7 @@ pub fn branch_model(session: &Session, path: &[usize]) -> Option<(String, String
             role: Some(Role::Assistant),
             provider: Some(p),
             model: Some(m),
+            ..
         } => Some((p.to_string(), m.to_string())),
         _ => None,
     })
