@@ -37,17 +37,45 @@ fn parse_size(s: &str) -> u64 {
 }
 
 const WORDS: &[&str] = &[
-    "parser", "token", "iterator", "the", "borrow", "checker", "lifetime", "größe", "naïve", "日本語", "テスト",
-    "emoji😀", "résumé", "span", "fn", "impl", "async", "await", "\"quoted\"", "back\\slash", "tab\there",
+    "parser",
+    "token",
+    "iterator",
+    "the",
+    "borrow",
+    "checker",
+    "lifetime",
+    "größe",
+    "naïve",
+    "日本語",
+    "テスト",
+    "emoji😀",
+    "résumé",
+    "span",
+    "fn",
+    "impl",
+    "async",
+    "await",
+    "\"quoted\"",
+    "back\\slash",
+    "tab\there",
 ];
 
 fn text(rng: &mut Rng, words: usize) -> String {
-    (0..words).map(|_| WORDS[rng.below(WORDS.len() as u64) as usize]).collect::<Vec<_>>().join(" ")
+    (0..words)
+        .map(|_| WORDS[rng.below(WORDS.len() as u64) as usize])
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn code(rng: &mut Rng, lines: usize) -> String {
     (0..lines)
-        .map(|i| format!("{i:5}  fn item_{}(x: &str) -> Result<(), Error> {{ /* {} */ }}", rng.below(1000), text(rng, 4)))
+        .map(|i| {
+            format!(
+                "{i:5}  fn item_{}(x: &str) -> Result<(), Error> {{ /* {} */ }}",
+                rng.below(1000),
+                text(rng, 4)
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -79,7 +107,10 @@ fn main() {
         *written += line.len() as u64 + 1;
     };
     let iso = |ms: u64| {
-        jiff::Timestamp::from_millisecond(ms as i64).unwrap().strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+        jiff::Timestamp::from_millisecond(ms as i64)
+            .unwrap()
+            .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
+            .to_string()
     };
     put(
         &mut w,
@@ -107,14 +138,32 @@ fn main() {
         *parent = Some(id.clone());
         id
     };
-    entry(json!({"provider":"anthropic","modelId":"claude-sonnet-4-5"}), "model_change", &mut w, &mut written, &mut parent, &mut rng, &mut ms);
+    entry(
+        json!({"provider":"anthropic","modelId":"claude-sonnet-4-5"}),
+        "model_change",
+        &mut w,
+        &mut written,
+        &mut parent,
+        &mut rng,
+        &mut ms,
+    );
     while written < size {
         turn += 1;
         let m = ms;
-        let user = entry(json!({"message":{"role":"user","content":[{"type":"text","text":format!("Step {turn}: {}", text(&mut rng, 20))}],"timestamp":m}}), "message", &mut w, &mut written, &mut parent, &mut rng, &mut ms);
+        let user = entry(
+            json!({"message":{"role":"user","content":[{"type":"text","text":format!("Step {turn}: {}", text(&mut rng, 20))}],"timestamp":m}}),
+            "message",
+            &mut w,
+            &mut written,
+            &mut parent,
+            &mut rng,
+            &mut ms,
+        );
         since_compaction.push(user.clone());
-        if rng.below(10) == 0 {
-            branch_points.push(user.clone());
+        // People go back a few messages to ask again, rarely far.
+        branch_points.push(user.clone());
+        if branch_points.len() > 8 {
+            branch_points.remove(0);
         }
         let calls = 1 + rng.below(3);
         for c in 0..calls {
@@ -122,50 +171,106 @@ fn main() {
             let tool = ["read", "bash", "edit", "write"][rng.below(4) as usize];
             let args = json!({"path": format!("src/mod_{}.rs", rng.below(50)), "command": "cargo test"});
             let m = ms;
-            entry(json!({"message":{
+            entry(
+                json!({"message":{
                 "role":"assistant","content":[{"type":"thinking","thinking":text(&mut rng, 30)},{"type":"text","text":text(&mut rng, 15)},
                 {"type":"toolCall","id":call_id,"name":tool,"arguments":args}],
                 "api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5",
                 "usage":{"input":1000 + rng.below(100000),"output":rng.below(2000),"cacheRead":rng.below(50000),"cacheWrite":0,"totalTokens":1000,
                 "cost":{"input":0.003,"output":0.0012000000000000001,"cacheRead":0.0,"cacheWrite":0,"total":0.0042}},
-                "stopReason":"toolUse","timestamp":m}}), "message", &mut w, &mut written, &mut parent, &mut rng, &mut ms);
+                "stopReason":"toolUse","timestamp":m}}),
+                "message",
+                &mut w,
+                &mut written,
+                &mut parent,
+                &mut rng,
+                &mut ms,
+            );
             let lines = 20 + rng.below(600) as usize;
             let m = ms;
-            entry(json!({"message":{
+            entry(
+                json!({"message":{
                 "role":"toolResult","toolCallId":call_id,"toolName":tool,"content":[{"type":"text","text":code(&mut rng, lines)}],
-                "isError":rng.below(20) == 0,"timestamp":m}}), "message", &mut w, &mut written, &mut parent, &mut rng, &mut ms);
+                "isError":rng.below(20) == 0,"timestamp":m}}),
+                "message",
+                &mut w,
+                &mut written,
+                &mut parent,
+                &mut rng,
+                &mut ms,
+            );
         }
         let m = ms;
-        let answer = entry(json!({"message":{
+        let answer = entry(
+            json!({"message":{
             "role":"assistant","content":[{"type":"text","text":text(&mut rng, 60)}],"api":"anthropic-messages","provider":"anthropic",
             "model":"claude-sonnet-4-5","usage":{"input":2000,"output":300,"cacheRead":0,"cacheWrite":0,"totalTokens":2300,
-            "cost":{"input":0.006,"output":0.0045,"cacheRead":0,"cacheWrite":0,"total":0.0105}},"stopReason":"stop","timestamp":m}}), "message", &mut w, &mut written, &mut parent, &mut rng, &mut ms);
+            "cost":{"input":0.006,"output":0.0045,"cacheRead":0,"cacheWrite":0,"total":0.0105}},"stopReason":"stop","timestamp":m}}),
+            "message",
+            &mut w,
+            &mut written,
+            &mut parent,
+            &mut rng,
+            &mut ms,
+        );
         if rng.below(15) == 0 {
             let target = answer.clone();
             let name = format!("step-{turn}");
             let leaf = parent.clone();
-            entry(json!({"targetId":target,"label":name}), "label", &mut w, &mut written, &mut parent, &mut rng, &mut ms);
+            entry(
+                json!({"targetId":target,"label":name}),
+                "label",
+                &mut w,
+                &mut written,
+                &mut parent,
+                &mut rng,
+                &mut ms,
+            );
             let _ = leaf;
         }
-        if rng.below(40) == 0 {
-            entry(json!({"thinkingLevel":"high"}), "thinking_level_change", &mut w, &mut written, &mut parent, &mut rng, &mut ms);
+        if rng.below(10) == 0 {
+            entry(
+                json!({"thinkingLevel": (["low","medium","high"][rng.below(3) as usize])}),
+                "thinking_level_change",
+                &mut w,
+                &mut written,
+                &mut parent,
+                &mut rng,
+                &mut ms,
+            );
         }
         // An abandoned branch now and then: go back to an earlier user message with a summary.
         if rng.below(25) == 0 && !branch_points.is_empty() {
             let from = parent.clone().unwrap();
             let back = branch_points[rng.below(branch_points.len() as u64) as usize].clone();
             parent = Some(back);
-            entry(json!({
+            entry(
+                json!({
                 "fromId": from, "summary": format!("## Goal\n{}", text(&mut rng, 40)),
-                "details":{"readFiles":["src/a.rs"],"modifiedFiles":["src/b.rs"]}}), "branch_summary", &mut w, &mut written, &mut parent, &mut rng, &mut ms);
+                "details":{"readFiles":["src/a.rs"],"modifiedFiles":["src/b.rs"]}}),
+                "branch_summary",
+                &mut w,
+                &mut written,
+                &mut parent,
+                &mut rng,
+                &mut ms,
+            );
             since_compaction.clear();
         }
-        if since_compaction.len() > 40 {
+        if since_compaction.len() > 12 {
             let keep = since_compaction[since_compaction.len() - 5].clone();
-            entry(json!({
+            entry(
+                json!({
                 "summary": format!("## Goal\n{}\n\n## Progress\n{}", text(&mut rng, 50), text(&mut rng, 80)),
                 "firstKeptEntryId": keep, "tokensBefore": 150000 + rng.below(50000),
-                "details":{"readFiles":["src/a.rs"],"modifiedFiles":["src/b.rs"]}, "fromHook": false}), "compaction", &mut w, &mut written, &mut parent, &mut rng, &mut ms);
+                "details":{"readFiles":["src/a.rs"],"modifiedFiles":["src/b.rs"]}, "fromHook": false}),
+                "compaction",
+                &mut w,
+                &mut written,
+                &mut parent,
+                &mut rng,
+                &mut ms,
+            );
             since_compaction.clear();
         }
     }

@@ -15,11 +15,14 @@ pub fn open_session(global: &GlobalArgs) -> Result<Session> {
 
 /// How much of the end of a file a tip command reads first, and the factor it grows by.
 const TIP_FIRST_READ: u64 = 4 << 20;
-const TIP_GROWTH: u64 = 8;
+const TIP_GROWTH: u64 = 4;
 
 /// Whether an error only says that more of the file is needed.
 pub fn needs_more(e: &anyhow::Error) -> bool {
-    matches!(e.downcast_ref::<crate::session::SessionError>(), Some(crate::session::SessionError::NeedMore))
+    matches!(
+        e.downcast_ref::<crate::session::SessionError>(),
+        Some(crate::session::SessionError::NeedMore)
+    )
 }
 
 /// For commands about where the conversation stands: reads the end of the session (and its

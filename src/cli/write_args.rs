@@ -37,8 +37,12 @@ pub fn open_writer_tip<T>(
     loop {
         let writer = SessionWriter::open_tail(&path, tail)?;
         let complete = writer.session.is_complete();
-        match writer.expect_leaf(args.expect_leaf.as_deref()).map_err(anyhow::Error::from).and_then(|()| answer(&writer.session)) {
-            Err(e) if super::session_arg::needs_more(&e) && !complete => tail = tail.saturating_mul(8),
+        match writer
+            .expect_leaf(args.expect_leaf.as_deref())
+            .map_err(anyhow::Error::from)
+            .and_then(|()| answer(&writer.session))
+        {
+            Err(e) if super::session_arg::needs_more(&e) && !complete => tail = tail.saturating_mul(4),
             Err(e) => return Err(e),
             Ok(t) => {
                 warn_load_report(&writer.session);

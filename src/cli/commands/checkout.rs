@@ -41,7 +41,10 @@ pub struct Args {
 
 /// The `from` of the newest checkout record: where `checkout -` goes back to.
 fn previous_position(session: &Session) -> Result<Option<EntryIdx>, SessionError> {
-    let Some(last) = (0..session.entries.len()).rev().find(|&i| session.entries[i].is_checkout()) else {
+    let Some(last) = (0..session.entries.len())
+        .rev()
+        .find(|&i| session.entries[i].is_checkout())
+    else {
         if !session.is_complete() {
             return Err(SessionError::NeedMore);
         }
@@ -51,7 +54,9 @@ fn previous_position(session: &Session) -> Result<Option<EntryIdx>, SessionError
         Some(Value::String(id)) => match session.lookup(id) {
             Some(i) => Ok(Some(i)),
             None if !session.is_complete() => Err(SessionError::NeedMore),
-            None => Err(SessionError::Refused(format!("the previous position {id} no longer exists"))),
+            None => Err(SessionError::Refused(format!(
+                "the previous position {id} no longer exists"
+            ))),
         },
         _ => Ok(None),
     }
@@ -77,7 +82,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                         "note: {} is a {} entry, which only bookkeeps; moving to {}",
                         escape_line(&session.id_or_line(idx)),
                         escape_line(session.entries[idx].kind_name()),
-                        pos.map(|p| escape_line(&session.id_or_line(p))).unwrap_or_else(|| "an empty position".into())
+                        pos.map(|p| escape_line(&session.id_or_line(p)))
+                            .unwrap_or_else(|| "an empty position".into())
                     );
                 }
                 pos
@@ -152,7 +158,10 @@ fn describe(out: &Output, session: &Session, at: Option<EntryIdx>) -> String {
 fn abandoned_entries(session: &Session, from: Option<EntryIdx>, to: Option<EntryIdx>) -> Result<usize, SessionError> {
     let Some(from) = from else { return Ok(0) };
     let to_branch = to.map(|t| session.branch(t));
-    let kept: FxHashSet<EntryIdx> = to_branch.as_ref().map(|b| b.path.iter().copied().collect()).unwrap_or_default();
+    let kept: FxHashSet<EntryIdx> = to_branch
+        .as_ref()
+        .map(|b| b.path.iter().copied().collect())
+        .unwrap_or_default();
     let from_branch = session.branch(from);
     let meet = from_branch.path.iter().any(|i| kept.contains(i));
     if !meet {
