@@ -15,7 +15,17 @@ pub fn open_session(global: &GlobalArgs) -> Result<Session> {
 
 /// How much of the end of a file a tip command reads first, and the factor it grows by.
 const TIP_FIRST_READ: u64 = 4 << 20;
-const TIP_GROWTH: u64 = 4;
+pub const TIP_GROWTH: u64 = 4;
+
+/// The first read of a tip command; `$PI_SESSION_TIP_BYTES` overrides it (the tests use a
+/// tiny one to exercise reading further back).
+pub fn tip_first_read() -> u64 {
+    std::env::var("PI_SESSION_TIP_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(TIP_FIRST_READ)
+}
 
 /// Whether an error only says that more of the file is needed.
 pub fn needs_more(e: &anyhow::Error) -> bool {
@@ -31,9 +41,13 @@ pub fn needs_more(e: &anyhow::Error) -> bool {
 pub fn open_tip<T>(global: &GlobalArgs, mut answer: impl FnMut(&Session) -> Result<T>) -> Result<(Session, T)> {
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session.as_deref(), &cwd)?;
-    let mut tail = TIP_FIRST_READ;
+    let mut tail = tip_first_read();
     loop {
         let session = Session::open_tail(&path, tail)?;
+        if session.entries.is_empty() && !session.is_complete() {
+            tail = tail.saturating_mul(TIP_GROWTH);
+            continue;
+        }
         match answer(&session) {
             Err(e) if needs_more(&e) && !session.is_complete() => tail = tail.saturating_mul(TIP_GROWTH),
             Err(e) => return Err(e),

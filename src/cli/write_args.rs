@@ -33,16 +33,22 @@ pub fn open_writer_tip<T>(
 ) -> Result<(SessionWriter, T)> {
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session.as_deref(), &cwd)?;
-    let mut tail = 4u64 << 20;
+    let mut tail = super::session_arg::tip_first_read();
     loop {
         let writer = SessionWriter::open_tail(&path, tail)?;
         let complete = writer.session.is_complete();
+        if writer.session.entries.is_empty() && !complete {
+            tail = tail.saturating_mul(super::session_arg::TIP_GROWTH);
+            continue;
+        }
         match writer
             .expect_leaf(args.expect_leaf.as_deref())
             .map_err(anyhow::Error::from)
             .and_then(|()| answer(&writer.session))
         {
-            Err(e) if super::session_arg::needs_more(&e) && !complete => tail = tail.saturating_mul(4),
+            Err(e) if super::session_arg::needs_more(&e) && !complete => {
+                tail = tail.saturating_mul(super::session_arg::TIP_GROWTH)
+            }
             Err(e) => return Err(e),
             Ok(t) => {
                 warn_load_report(&writer.session);

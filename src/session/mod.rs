@@ -362,7 +362,7 @@ impl Session {
             return Session::open(path);
         }
         // The header: the first line, which must be one in any file we can read from the end.
-        let mut head = vec![0u8; 64 * 1024.min(len as usize)];
+        let mut head = vec![0u8; (64 * 1024).min(len as usize)];
         file.read_exact_at(&mut head, 0).map_err(io)?;
         let Some(nl) = memchr::memchr(b'\n', &head) else {
             return Session::open(path);

@@ -196,16 +196,19 @@ fn search_text(session: &Session, rev: &str, needle: &str) -> Result<EntryIdx, S
         return Err(invalid(rev, "empty search text after :/"));
     }
     let at = session
-        .at()
+        .at_checked()?
         .ok_or_else(|| SessionError::EmptyPosition(rev.to_owned()))?;
     let branch = session.branch(at);
-    branch
+    let found = branch
         .path
         .iter()
         .rev()
         .copied()
-        .find(|&i| text::conversation_text(session, i).is_some_and(|t| t.contains(needle)))
-        .ok_or_else(|| SessionError::UnknownRevision(rev.to_owned()))
+        .find(|&i| text::conversation_text(session, i).is_some_and(|t| t.contains(needle)));
+    if found.is_none() {
+        session.check_edge(&branch)?;
+    }
+    found.ok_or_else(|| SessionError::UnknownRevision(rev.to_owned()))
 }
 
 #[cfg(test)]

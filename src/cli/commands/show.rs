@@ -42,10 +42,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     };
 
     let mut title = out.paint(Style::Id, &escape_line(&session.id_or_line(idx)));
-    if session.at() == Some(idx) {
+    let at = session.at_checked().ok().flatten();
+    if at == Some(idx) {
         title.push_str(&format!(" {}", out.paint(Style::Current, "(@)")));
     }
-    if session.leaf() == Some(idx) && session.at() != Some(idx) {
+    if session.leaf() == Some(idx) && at != Some(idx) {
         title.push_str(&format!(" {}", out.paint(Style::Meta, "(leaf)")));
     }
     field(out, "entry", title)?;
@@ -54,7 +55,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         "type",
         out.paint(kind_style(e.kind_name()), &escape_line(e.kind_name())),
     )?;
-    field(out, "line", session.line_label(idx).trim_start_matches("line ").to_owned())?;
+    field(
+        out,
+        "line",
+        session.line_label(idx).trim_start_matches("line ").to_owned(),
+    )?;
     let parent = match (session.parent_id_str(idx), session.parent(idx)) {
         (None, _) => "none (a root)".to_owned(),
         (Some(p), Some(_)) => escape_line(p),

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Whole-command benchmarks of pi-session beside jq, a Python json reader, Pi 1.6.0 under
+# node, and wc -l, on generated sessions of 10 MiB, 256 MiB and 1 GiB. Prints a markdown
+# table (median wall time over runs, and peak RSS).
+#
+#   bench/bench.sh                 # all sizes
+#   SIZES="10M 256M" bench/bench.sh
+#   RUNS=5 BENCH_DIR=/tmp/b bench/bench.sh
+#
+# Needs: cargo, GNU time (/usr/bin/time), jq, python3, node with the Pi oracle
+# (.ci/install-oracle); hyperfine is used for timing when present.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+SIZES="${SIZES:-10M 256M 1G}"
+RUNS="${RUNS:-5}"
+BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/pi-session-bench}"
+mkdir -p "$BENCH_DIR"
+
+cargo build --release --quiet --bin pi-session --example gen_session
+PS="$PWD/target/release/pi-session"
+GEN="$PWD/target/release/examples/gen_session"
+if [ -z "${PI_ORACLE_MODULE_DIR:-}" ]; then
+  PI_ORACLE_MODULE_DIR="$(.ci/install-oracle 2>/dev/null | tail -n 1 || true)"
+fi
+export PI_ORACLE_MODULE_DIR
+
+# median wall seconds of a command, over $RUNS runs (after one warm-up)
+wall() {
+  if command -v hyperfine >/dev/null; then
+    hyperfine --runs "$RUNS" --warmup 1 --style none --export-json "$BENCH_DIR/h.json" -- "$1" >/dev/null 2>&1
+    python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$BENCH_DIR/h.json"
+  else
+    local times=()
+    bash -c "$1" >/dev/null 2>&1
+    for _ in $(seq "$RUNS"); do
+      local s e; s=$(date +%s.%N); bash -c "$1" >/dev/null 2>&1; e=$(date +%s.%N)
+      times+=("$(echo "$e - $s" | bc)")
+    done
+    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.3f\n", a[int((NR+1)/2)]}'
+  fi
+}
+
+# peak RSS in MiB of one run
+rss() {
+  /usr/bin/time -f '%M' bash -c "exec $1 >/dev/null 2>&1" 2>&1 >/dev/null | tail -n 1 | awk '{printf "%.0f\n", $1/1024}'
+}
+
+row() { # name command
+  printf '| %s | %s | %s |\n' "$1" "$(wall "$2")" "$(rss "$2")"
+}
+
+for size in $SIZES; do
+  f="$BENCH_DIR/session-$size.jsonl"
+  [ -f "$f" ] || "$GEN" --size "$size" --out "$f" 2>/dev/null
+  # A copy for the write commands, refreshed before each write benchmark.
+  w="$BENCH_DIR/session-$size.write.jsonl"
+  bytes=$(stat -c %s "$f")
+  echo
+  echo "### $size ($(numfmt --to=iec "$bytes"), $(wc -l <"$f") lines)"
+  echo
+  echo "| command | median s | peak RSS MiB |"
+  echo "|---|---|---|"
+  row "wc -l" "wc -l $f"
+  row "jq -c '{type,id,parentId}'" "jq -c '{type,id,parentId}' $f"
+  row "python3 json.loads per line" "python3 -c 'import json,sys
+for l in open(sys.argv[1], \"rb\"): json.loads(l)' $f"
+  if [ -n "${PI_ORACLE_MODULE_DIR:-}" ] && command -v node >/dev/null; then
+    row "Pi 1.6.0: SessionManager.open + getBranch" "node bench/pi_open.mjs $f"
+  fi
+  row "pi-session tree --all --json" "$PS -s $f tree --all --json"
+  row "pi-session log --all --json" "$PS -s $f log --all --json"
+  row "pi-session repair --check" "$PS -s $f repair --check"
+  row "pi-session stats" "$PS -s $f stats"
+  row "pi-session log -n 20" "$PS -s $f log -n 20"
+  row "pi-session show @" "$PS -s $f show @"
+  row "pi-session rev-parse @~5" "$PS -s $f rev-parse @~5"
+  row "pi-session context --json" "$PS -s $f context --json"
+  row "pi-session context" "$PS -s $f context"
+  cp "$f" "$w"
+  row "pi-session label @ NAME" "$PS -s $w label @ bench-\$RANDOM"
+  row "pi-session checkout @~3" "$PS -s $w checkout @~3"
+  rm -f "$w"
+done
+
+# ls --all over many sessions: LS_SESSIONS files of LS_SIZE each, in 20 project folders.
+LS_SESSIONS="${LS_SESSIONS:-2000}"
+LS_SIZE="${LS_SIZE:-1M}"
+if [ "$LS_SESSIONS" -gt 0 ]; then
+  agent="$BENCH_DIR/agent"
+  if [ ! -d "$agent/sessions" ] || [ "$(find "$agent/sessions" -name '*.jsonl' | wc -l)" -ne "$LS_SESSIONS" ]; then
+    rm -rf "$agent"
+    proto="$BENCH_DIR/proto-$LS_SIZE.jsonl"
+    "$GEN" --size "$LS_SIZE" --out "$proto" 2>/dev/null
+    for i in $(seq 1 "$LS_SESSIONS"); do
+      d="$agent/sessions/--home-user-proj$((i % 20))--"
+      mkdir -p "$d"
+      cp "$proto" "$d/2026-11-0$((i % 9 + 1))T10-00-00-000Z_$(printf '%08d' "$i")-0000-7000-8000-000000000000.jsonl"
+    done
+  fi
+  total=$(du -sb "$agent/sessions" | cut -f1)
+  echo
+  echo "### ls --all over $LS_SESSIONS sessions ($(numfmt --to=iec "$total"))"
+  echo
+  echo "| command | median s | peak RSS MiB |"
+  echo "|---|---|---|"
+  row "pi-session ls --all --json" "PI_CODING_AGENT_DIR=$agent $PS ls --all --json"
+fi
