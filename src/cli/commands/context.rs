@@ -37,9 +37,9 @@ fn context_is_bounded(session: &Session, leaf: Option<usize>, ctx: &Context, jso
     }
     let Some(c) = ctx.compaction else { return false };
     let kept_found = match &session.entries[c].detail {
-        Detail::Compaction { first_kept: Some(f), .. } => {
-            Some(*f) == session.entries[c].id || session.lookup_sym(*f).is_some_and(|k| branch.path.contains(&k))
-        }
+        Detail::Compaction {
+            first_kept: Some(f), ..
+        } => Some(*f) == session.entries[c].id || session.lookup_sym(*f).is_some_and(|k| branch.path.contains(&k)),
         _ => false,
     };
     if !kept_found {
@@ -48,7 +48,8 @@ fn context_is_bounded(session: &Session, leaf: Option<usize>, ctx: &Context, jso
     if json {
         return true;
     }
-    let on_path = |pred: &dyn Fn(&crate::session::Entry) -> bool| branch.path.iter().any(|&i| pred(&session.entries[i]));
+    let on_path =
+        |pred: &dyn Fn(&crate::session::Entry) -> bool| branch.path.iter().any(|&i| pred(&session.entries[i]));
     on_path(&|e| matches!(e.detail, Detail::ThinkingLevel { .. }))
         && on_path(&|e| matches!(e.detail, Detail::ModelChange { .. }) || e.is_role(&crate::session::Role::Assistant))
 }

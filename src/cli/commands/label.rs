@@ -52,7 +52,9 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     // Reads only the end of the file unless the revision needs more: a label entry follows
     // its target, so the target's current label is always within what was read.
-    let (mut writer, target) = open_writer_tip(global, &args.write, |session| Ok(revision::resolve_entry(session, rev)?))?;
+    let (mut writer, target) = open_writer_tip(global, &args.write, |session| {
+        Ok(revision::resolve_entry(session, rev)?)
+    })?;
     let session = &writer.session;
     let target_id = session.id_str(target).ok_or_else(|| {
         SessionError::Refused(format!(
