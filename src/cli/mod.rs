@@ -4,6 +4,7 @@
 pub mod commands;
 pub mod new_session;
 pub mod output;
+pub mod pager;
 pub mod render;
 pub mod session_arg;
 pub mod summary_args;
@@ -40,6 +41,11 @@ pub struct GlobalArgs {
     /// When to color human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN", global = true)]
     pub color: ColorChoice,
+
+    /// Do not page the human output of log, show, context and export (on a terminal it goes
+    /// through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`).
+    #[arg(long, global = true)]
+    pub no_pager: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -60,6 +66,11 @@ pub enum Command {
     Stats(commands::stats::Args),
     Grep(commands::grep::Args),
     Export(commands::export::Args),
+    Completions(commands::completions::Args),
+    #[command(name = "__complete-revs", hide = true)]
+    CompleteRevs(commands::completions::RevsArgs),
+    #[command(name = "__generate-docs", hide = true)]
+    GenerateDocs(commands::generate_docs::Args),
 }
 
 /// Exit codes.
@@ -101,6 +112,9 @@ pub fn main() -> i32 {
         }
     };
     let mut out = Output::new(cli.global.color);
+    if !cli.global.no_pager && pager::wants_pager(&cli.command) {
+        out.page();
+    }
     let result = match &cli.command {
         Command::Log(a) => commands::log::run(&cli.global, a, &mut out),
         Command::Tree(a) => commands::tree::run(&cli.global, a, &mut out),
@@ -118,9 +132,13 @@ pub fn main() -> i32 {
         Command::Stats(a) => commands::stats::run(&cli.global, a, &mut out),
         Command::Grep(a) => commands::grep::run(&cli.global, a, &mut out),
         Command::Export(a) => commands::export::run(&cli.global, a, &mut out),
+        Command::Completions(a) => commands::completions::run(a, &mut out),
+        Command::CompleteRevs(a) => commands::completions::run_revs(&cli.global, a, &mut out),
+        Command::GenerateDocs(a) => commands::generate_docs::run(a, &mut out),
     };
-    // Flush what was printed even when the command then fails (e.g. `repair --check`).
-    let flushed = out.flush();
+    // Flush what was printed even when the command then fails (e.g. `repair --check`), and
+    // wait for the pager, if any, before an error is reported.
+    let flushed = out.finish();
     let result = result.and_then(|()| flushed.map_err(Into::into));
     match result {
         Ok(()) => exit::SUCCESS,

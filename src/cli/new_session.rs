@@ -42,8 +42,10 @@ pub fn write_and_report(
         });
         out.line(&v.to_string())?;
     } else {
-        // Only the path, so `pi --session "$(pi-session fork REV)"` works.
-        out.line(&path.to_string_lossy())?;
+        // Only the path, so `pi --session "$(pi-session fork REV)"` works. A path holding
+        // control characters is escaped, like all text that could reach a terminal (as
+        // `rev-parse` does with such ids); `--json` gives it exactly.
+        out.line(&super::output::escape_line(&path.to_string_lossy()))?;
     }
     Ok(())
 }

@@ -41,9 +41,20 @@ impl Style {
     }
 }
 
+/// Where output goes: stdout, or a pager reading from a pipe.
+enum Sink {
+    Stdout(BufWriter<Stdout>),
+    Pager {
+        stdin: BufWriter<std::process::ChildStdin>,
+        child: std::process::Child,
+    },
+}
+
 /// Buffered stdout with the color decision and the width to fit lines to.
 pub struct Output {
-    out: BufWriter<Stdout>,
+    out: Sink,
+    /// The pager to start with the first line written (see [`Output::page`]).
+    pending_pager: Option<String>,
     pub color: bool,
     pub is_terminal: bool,
     /// Columns to fit one-line output to; `None` when stdout is not a terminal.
@@ -69,7 +80,8 @@ impl Output {
             None
         };
         Output {
-            out: BufWriter::with_capacity(64 * 1024, stdout),
+            out: Sink::Stdout(BufWriter::with_capacity(64 * 1024, stdout)),
+            pending_pager: None,
             color,
             is_terminal,
             width,
@@ -86,17 +98,70 @@ impl Output {
     }
 
     pub fn line(&mut self, s: &str) -> std::io::Result<()> {
-        self.out.write_all(s.as_bytes())?;
-        self.out.write_all(b"\n")
+        let w = self.writer();
+        w.write_all(s.as_bytes())?;
+        w.write_all(b"\n")
     }
 
     pub fn raw_line(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.out.write_all(bytes)?;
-        self.out.write_all(b"\n")
+        let w = self.writer();
+        w.write_all(bytes)?;
+        w.write_all(b"\n")
     }
 
     pub fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
+        match &mut self.out {
+            Sink::Stdout(w) => w.flush(),
+            Sink::Pager { stdin, .. } => stdin.flush(),
+        }
+    }
+
+    /// Sends the output through a pager when stdout is a terminal and a pager is configured
+    /// (see `pager.rs`). The pager starts with the first line written, so a command that fails
+    /// before printing anything never starts one.
+    pub fn page(&mut self) {
+        if self.is_terminal {
+            self.pending_pager = super::pager::pager_command();
+        }
+    }
+
+    /// Flushes, and when a pager runs, closes its input and waits until the user quits it.
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        self.pending_pager = None;
+        let flushed = self.flush();
+        if let Sink::Pager { .. } = self.out {
+            let stdout = Sink::Stdout(BufWriter::new(std::io::stdout()));
+            if let Sink::Pager { stdin, mut child } = std::mem::replace(&mut self.out, stdout) {
+                drop(stdin);
+                let _ = child.wait();
+            }
+        }
+        flushed
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        if let Some(cmd) = self.pending_pager.take()
+            && let Some(pager) = super::pager::spawn(&cmd)
+        {
+            if let Sink::Stdout(w) = &mut self.out {
+                let _ = w.flush();
+            }
+            self.out = Sink::Pager {
+                stdin: BufWriter::with_capacity(64 * 1024, pager.stdin),
+                child: pager.child,
+            };
+        }
+        match &mut self.out {
+            Sink::Stdout(w) => w,
+            Sink::Pager { stdin, .. } => stdin,
+        }
+    }
+}
+
+impl Drop for Output {
+    /// A pager is never left running on the terminal, even on an early return.
+    fn drop(&mut self) {
+        let _ = self.finish();
     }
 }
 

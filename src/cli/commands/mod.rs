@@ -4,9 +4,11 @@
 pub mod checkout;
 pub mod clone;
 pub mod compact;
+pub mod completions;
 pub mod context;
 pub mod export;
 pub mod fork;
+pub mod generate_docs;
 pub mod grep;
 pub mod label;
 pub mod log;

@@ -1,0 +1,413 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'pi-session'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'pi-session' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show a branch, newest entry first')
+            [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show the whole session tree, as Pi''s /tree shows it')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full: every content block, tool-call arguments, model, usage and cost')
+            [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV')
+            [CompletionResult]::new('rev-parse', 'rev-parse', [CompletionResultType]::ParameterValue, 'Print the full ids that revisions name, one per line')
+            [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move @ to another entry, persistently, so Pi continues from there')
+            [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, clear or list labels: names for entries that work as revisions')
+            [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the branch ending at REV into a new session file, as Pi''s /clone does')
+            [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Start a new session from just before a user message, as Pi''s /fork does')
+            [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Check a session file for defects and fix them in place, losing nothing')
+            [CompletionResult]::new('compact', 'compact', [CompletionResultType]::ParameterValue, 'Compact the conversation: summarize old history, keep recent messages, as Pi''s /compact')
+            [CompletionResult]::new('summarize-branch', 'summarize-branch', [CompletionResultType]::ParameterValue, 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions as Pi''s /resume does, most recently active first')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Tokens and cost of every paid call recorded in the session')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'pi-session;log' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N entries')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N entries')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only entries of these types (message, compaction, branch_summary, label, model_change, …)')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages with these roles (user, assistant, toolResult, bashExecution, custom, system)')
+            [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'With --long: cut tool results and command output after this many characters')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'With --all: only entries appended after the entry with this id (a cursor for polling)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--reverse', '--reverse', [CompletionResultType]::ParameterName, 'Oldest first')
+            [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'Show each entry in full: text, thinking, tool calls with arguments, tool results')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print each entry''s original line, byte for byte (NDJSON)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every entry of the file in append order, not one branch (like Pi''s RPC get_entries)')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;tree' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Show every entry')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Show only user messages')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One row per line (NDJSON), in display order: {"id","parentId","depth","type","role","label","timestamp","current","children"}')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;show' {
+            [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Cut tool results and command output after this many characters')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the entry''s original line, byte for byte')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;context' {
+            [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Cut tool results and command output after this many characters')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One message object per line, field for field what Pi builds (NDJSON)')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;rev-parse' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--leaf', '--leaf', [CompletionResultType]::ParameterName, 'Print Pi''s literal leaf: the last entry of the file')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;checkout' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi''s models.json…). Default: Pi''s defaultProvider/defaultModel settings, else the model in effect on the branch')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)')
+            [CompletionResult]::new('--context-window', '--context-window', [CompletionResultType]::ParameterName, 'The model''s context window in tokens [default: what is known for the model, else 128000]')
+            [CompletionResult]::new('--max-output-tokens', '--max-output-tokens', [CompletionResultType]::ParameterName, 'The model''s output limit in tokens [default: what is known for the model, else 16384]')
+            [CompletionResult]::new('--instructions', '--instructions', [CompletionResultType]::ParameterName, 'A focus for the summary, added to the instructions')
+            [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Use this text as the summary instead of asking a model (`-` reads stdin)')
+            [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'Run CMD through the shell with the request on stdin; its stdout is the summary')
+            [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--empty', '--empty', [CompletionResultType]::ParameterName, 'Make the next message start a new root (an empty conversation)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print {"at","from","abandoned","record"} as one JSON line')
+            [CompletionResult]::new('--summarize', '--summarize', [CompletionResultType]::ParameterName, 'Keep a summary of the branch being left, as `pi-session summarize-branch REV` does')
+            [CompletionResult]::new('--include-thinking', '--include-thinking', [CompletionResultType]::ParameterName, 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--print-prompt', '--print-prompt', [CompletionResultType]::ParameterName, 'Print what would be sent to the model and change nothing')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;label' {
+            [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Clear the label of REV')
+            [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Clear the label of REV')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'List the current labels: name, target id, preview')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the current labels: name, target id, preview')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'With --list: one JSON object per label {"label","targetId","type","role","timestamp","preview"}')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;clone' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source (never replaces a file)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source (never replaces a file)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print {"path","parentSession","entries","message"} as one JSON line')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;fork' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source (never replaces a file)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source (never replaces a file)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print {"path","parentSession","entries","message"} as one JSON line')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;repair' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Report only; exit 1 if a defect was found (warnings allowed)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be done, write nothing')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every session in the sessions directory, with a summary table')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","after"}')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;compact' {
+            [CompletionResult]::new('--keep-recent-tokens', '--keep-recent-tokens', [CompletionResultType]::ParameterName, 'Tokens of recent conversation to keep [default: settings, else 20000]')
+            [CompletionResult]::new('--reserve-tokens', '--reserve-tokens', [CompletionResultType]::ParameterName, 'Tokens kept free for the model''s answer [default: settings, else 16384]')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi''s models.json…). Default: Pi''s defaultProvider/defaultModel settings, else the model in effect on the branch')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)')
+            [CompletionResult]::new('--context-window', '--context-window', [CompletionResultType]::ParameterName, 'The model''s context window in tokens [default: what is known for the model, else 128000]')
+            [CompletionResult]::new('--max-output-tokens', '--max-output-tokens', [CompletionResultType]::ParameterName, 'The model''s output limit in tokens [default: what is known for the model, else 16384]')
+            [CompletionResult]::new('--instructions', '--instructions', [CompletionResultType]::ParameterName, 'A focus for the summary, added to the instructions')
+            [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Use this text as the summary instead of asking a model (`-` reads stdin)')
+            [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'Run CMD through the shell with the request on stdin; its stdout is the summary')
+            [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--if-needed', '--if-needed', [CompletionResultType]::ParameterName, 'Compact only when the context exceeds the context window minus reserveTokens')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}')
+            [CompletionResult]::new('--include-thinking', '--include-thinking', [CompletionResultType]::ParameterName, 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--print-prompt', '--print-prompt', [CompletionResultType]::ParameterName, 'Print what would be sent to the model and change nothing')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;summarize-branch' {
+            [CompletionResult]::new('--reserve-tokens', '--reserve-tokens', [CompletionResultType]::ParameterName, 'Tokens kept free for the model''s answer [default: settings, else 16384]')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi''s models.json…). Default: Pi''s defaultProvider/defaultModel settings, else the model in effect on the branch')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)')
+            [CompletionResult]::new('--context-window', '--context-window', [CompletionResultType]::ParameterName, 'The model''s context window in tokens [default: what is known for the model, else 128000]')
+            [CompletionResult]::new('--max-output-tokens', '--max-output-tokens', [CompletionResultType]::ParameterName, 'The model''s output limit in tokens [default: what is known for the model, else 16384]')
+            [CompletionResult]::new('--instructions', '--instructions', [CompletionResultType]::ParameterName, 'A focus for the summary, added to the instructions')
+            [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Use this text as the summary instead of asking a model (`-` reads stdin)')
+            [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'Run CMD through the shell with the request on stdin; its stdout is the summary')
+            [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'With --dry-run: the plan as one JSON object {"target","from","commonAncestor","entries","messages","totalTokens","readFiles","modifiedFiles"}')
+            [CompletionResult]::new('--include-thinking', '--include-thinking', [CompletionResultType]::ParameterName, 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('--print-prompt', '--print-prompt', [CompletionResultType]::ParameterName, 'Print what would be sent to the model and change nothing')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;ls' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Sessions of every project, not only the current directory''s')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also show each session''s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also show each session''s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;stats' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Count only the calls on the branch of REV [default: @], not the whole file')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object: {"total", "byModel", "bySource"}')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;grep' {
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only text of these roles (repeat or separate with commas)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--all-sessions', '--all-sessions', [CompletionResultType]::ParameterName, 'Search every session of the current directory, newest first')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Also search tool-call arguments (role toolCall), one `key: value` per line')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per match (NDJSON): path, id, role, line (1-based, within that text), text (the line), start and end (byte offsets of the match in text)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Print SESSION:COUNT, the number of matching lines, for each session that matched')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Print SESSION:COUNT, the number of matching lines, for each session that matched')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Print only the paths of sessions that matched')
+            [CompletionResult]::new('--files-with-matches', '--files-with-matches', [CompletionResultType]::ParameterName, 'Print only the paths of sessions that matched')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;export' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'md or html [default: html when FILE ends in .html or .htm, else md]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout. The file is written atomically (a temp file linked into place) and never replaces an existing file')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout. The file is written atomically (a temp file linked into place) and never replaces an existing file')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;completions' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;help' {
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show a branch, newest entry first')
+            [CompletionResult]::new('tree', 'tree', [CompletionResultType]::ParameterValue, 'Show the whole session tree, as Pi''s /tree shows it')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full: every content block, tool-call arguments, model, usage and cost')
+            [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV')
+            [CompletionResult]::new('rev-parse', 'rev-parse', [CompletionResultType]::ParameterValue, 'Print the full ids that revisions name, one per line')
+            [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move @ to another entry, persistently, so Pi continues from there')
+            [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, clear or list labels: names for entries that work as revisions')
+            [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the branch ending at REV into a new session file, as Pi''s /clone does')
+            [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Start a new session from just before a user message, as Pi''s /fork does')
+            [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Check a session file for defects and fix them in place, losing nothing')
+            [CompletionResult]::new('compact', 'compact', [CompletionResultType]::ParameterValue, 'Compact the conversation: summarize old history, keep recent messages, as Pi''s /compact')
+            [CompletionResult]::new('summarize-branch', 'summarize-branch', [CompletionResultType]::ParameterValue, 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions as Pi''s /resume does, most recently active first')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Tokens and cost of every paid call recorded in the session')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'pi-session;help;log' {
+            break
+        }
+        'pi-session;help;tree' {
+            break
+        }
+        'pi-session;help;show' {
+            break
+        }
+        'pi-session;help;context' {
+            break
+        }
+        'pi-session;help;rev-parse' {
+            break
+        }
+        'pi-session;help;checkout' {
+            break
+        }
+        'pi-session;help;label' {
+            break
+        }
+        'pi-session;help;clone' {
+            break
+        }
+        'pi-session;help;fork' {
+            break
+        }
+        'pi-session;help;repair' {
+            break
+        }
+        'pi-session;help;compact' {
+            break
+        }
+        'pi-session;help;summarize-branch' {
+            break
+        }
+        'pi-session;help;ls' {
+            break
+        }
+        'pi-session;help;stats' {
+            break
+        }
+        'pi-session;help;grep' {
+            break
+        }
+        'pi-session;help;export' {
+            break
+        }
+        'pi-session;help;completions' {
+            break
+        }
+        'pi-session;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,371 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[pi-session] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'pi-session'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'pi-session'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand log 'Show a branch, newest entry first'
+            cand tree 'Show the whole session tree, as Pi''s /tree shows it'
+            cand show 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+            cand context 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
+            cand rev-parse 'Print the full ids that revisions name, one per line'
+            cand checkout 'Move @ to another entry, persistently, so Pi continues from there'
+            cand label 'Set, clear or list labels: names for entries that work as revisions'
+            cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
+            cand fork 'Start a new session from just before a user message, as Pi''s /fork does'
+            cand repair 'Check a session file for defects and fix them in place, losing nothing'
+            cand compact 'Compact the conversation: summarize old history, keep recent messages, as Pi''s /compact'
+            cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
+            cand ls 'List sessions as Pi''s /resume does, most recently active first'
+            cand stats 'Tokens and cost of every paid call recorded in the session'
+            cand grep 'Search the text of a session with a regular expression'
+            cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
+            cand completions 'Print the completion script of a shell'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pi-session;log'= {
+            cand -n 'Show at most N entries'
+            cand --max-count 'Show at most N entries'
+            cand --type 'Only entries of these types (message, compaction, branch_summary, label, model_change, …)'
+            cand --role 'Only messages with these roles (user, assistant, toolResult, bashExecution, custom, system)'
+            cand --max-chars 'With --long: cut tool results and command output after this many characters'
+            cand --since 'With --all: only entries appended after the entry with this id (a cursor for polling)'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --reverse 'Oldest first'
+            cand --long 'Show each entry in full: text, thinking, tool calls with arguments, tool results'
+            cand --json 'Print each entry''s original line, byte for byte (NDJSON)'
+            cand --all 'Every entry of the file in append order, not one branch (like Pi''s RPC get_entries)'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;tree'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --all 'Show every entry'
+            cand --user 'Show only user messages'
+            cand --json 'One row per line (NDJSON), in display order: {"id","parentId","depth","type","role","label","timestamp","current","children"}'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;show'= {
+            cand --max-chars 'Cut tool results and command output after this many characters'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --json 'Print the entry''s original line, byte for byte'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;context'= {
+            cand --max-chars 'Cut tool results and command output after this many characters'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --json 'One message object per line, field for field what Pi builds (NDJSON)'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;rev-parse'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --leaf 'Print Pi''s literal leaf: the last entry of the file'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;checkout'= {
+            cand --model 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi''s models.json…). Default: Pi''s defaultProvider/defaultModel settings, else the model in effect on the branch'
+            cand --base-url 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)'
+            cand --context-window 'The model''s context window in tokens [default: what is known for the model, else 128000]'
+            cand --max-output-tokens 'The model''s output limit in tokens [default: what is known for the model, else 16384]'
+            cand --instructions 'A focus for the summary, added to the instructions'
+            cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
+            cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
+            cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --empty 'Make the next message start a new root (an empty conversation)'
+            cand --json 'Print {"at","from","abandoned","record"} as one JSON line'
+            cand --summarize 'Keep a summary of the branch being left, as `pi-session summarize-branch REV` does'
+            cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --print-prompt 'Print what would be sent to the model and change nothing'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;label'= {
+            cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand -d 'Clear the label of REV'
+            cand --delete 'Clear the label of REV'
+            cand -l 'List the current labels: name, target id, preview'
+            cand --list 'List the current labels: name, target id, preview'
+            cand --json 'With --list: one JSON object per label {"label","targetId","type","role","timestamp","preview"}'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;clone'= {
+            cand -o 'Write the new session here instead of beside the source (never replaces a file)'
+            cand --output 'Write the new session here instead of beside the source (never replaces a file)'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --json 'Print {"path","parentSession","entries","message"} as one JSON line'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;fork'= {
+            cand -o 'Write the new session here instead of beside the source (never replaces a file)'
+            cand --output 'Write the new session here instead of beside the source (never replaces a file)'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --json 'Print {"path","parentSession","entries","message"} as one JSON line'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;repair'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --check 'Report only; exit 1 if a defect was found (warnings allowed)'
+            cand --dry-run 'Show what would be done, write nothing'
+            cand --all 'Every session in the sessions directory, with a summary table'
+            cand --json 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","after"}'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;compact'= {
+            cand --keep-recent-tokens 'Tokens of recent conversation to keep [default: settings, else 20000]'
+            cand --reserve-tokens 'Tokens kept free for the model''s answer [default: settings, else 16384]'
+            cand --model 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi''s models.json…). Default: Pi''s defaultProvider/defaultModel settings, else the model in effect on the branch'
+            cand --base-url 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)'
+            cand --context-window 'The model''s context window in tokens [default: what is known for the model, else 128000]'
+            cand --max-output-tokens 'The model''s output limit in tokens [default: what is known for the model, else 16384]'
+            cand --instructions 'A focus for the summary, added to the instructions'
+            cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
+            cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
+            cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --if-needed 'Compact only when the context exceeds the context window minus reserveTokens'
+            cand --json 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}'
+            cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --print-prompt 'Print what would be sent to the model and change nothing'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;summarize-branch'= {
+            cand --reserve-tokens 'Tokens kept free for the model''s answer [default: settings, else 16384]'
+            cand --model 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi''s models.json…). Default: Pi''s defaultProvider/defaultModel settings, else the model in effect on the branch'
+            cand --base-url 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)'
+            cand --context-window 'The model''s context window in tokens [default: what is known for the model, else 128000]'
+            cand --max-output-tokens 'The model''s output limit in tokens [default: what is known for the model, else 16384]'
+            cand --instructions 'A focus for the summary, added to the instructions'
+            cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
+            cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
+            cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --json 'With --dry-run: the plan as one JSON object {"target","from","commonAncestor","entries","messages","totalTokens","readFiles","modifiedFiles"}'
+            cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
+            cand --dry-run 'Show the plan and change nothing'
+            cand --print-prompt 'Print what would be sent to the model and change nothing'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;ls'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --all 'Sessions of every project, not only the current directory''s'
+            cand --json 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession'
+            cand -v 'Also show each session''s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
+            cand --verbose 'Also show each session''s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;stats'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --branch 'Count only the calls on the branch of REV [default: @], not the whole file'
+            cand --json 'One JSON object: {"total", "byModel", "bySource"}'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;grep'= {
+            cand --role 'Only text of these roles (repeat or separate with commas)'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --all-sessions 'Search every session of the current directory, newest first'
+            cand -i 'Match case-insensitively'
+            cand --ignore-case 'Match case-insensitively'
+            cand --tools 'Also search tool-call arguments (role toolCall), one `key: value` per line'
+            cand --json 'One JSON object per match (NDJSON): path, id, role, line (1-based, within that text), text (the line), start and end (byte offsets of the match in text)'
+            cand -c 'Print SESSION:COUNT, the number of matching lines, for each session that matched'
+            cand --count 'Print SESSION:COUNT, the number of matching lines, for each session that matched'
+            cand -l 'Print only the paths of sessions that matched'
+            cand --files-with-matches 'Print only the paths of sessions that matched'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;export'= {
+            cand --format 'md or html [default: html when FILE ends in .html or .htm, else md]'
+            cand -o 'Write to FILE instead of stdout. The file is written atomically (a temp file linked into place) and never replaces an existing file'
+            cand --output 'Write to FILE instead of stdout. The file is written atomically (a temp file linked into place) and never replaces an existing file'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;completions'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand --color 'When to color human output'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;help'= {
+            cand log 'Show a branch, newest entry first'
+            cand tree 'Show the whole session tree, as Pi''s /tree shows it'
+            cand show 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+            cand context 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
+            cand rev-parse 'Print the full ids that revisions name, one per line'
+            cand checkout 'Move @ to another entry, persistently, so Pi continues from there'
+            cand label 'Set, clear or list labels: names for entries that work as revisions'
+            cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
+            cand fork 'Start a new session from just before a user message, as Pi''s /fork does'
+            cand repair 'Check a session file for defects and fix them in place, losing nothing'
+            cand compact 'Compact the conversation: summarize old history, keep recent messages, as Pi''s /compact'
+            cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
+            cand ls 'List sessions as Pi''s /resume does, most recently active first'
+            cand stats 'Tokens and cost of every paid call recorded in the session'
+            cand grep 'Search the text of a session with a regular expression'
+            cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
+            cand completions 'Print the completion script of a shell'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pi-session;help;log'= {
+        }
+        &'pi-session;help;tree'= {
+        }
+        &'pi-session;help;show'= {
+        }
+        &'pi-session;help;context'= {
+        }
+        &'pi-session;help;rev-parse'= {
+        }
+        &'pi-session;help;checkout'= {
+        }
+        &'pi-session;help;label'= {
+        }
+        &'pi-session;help;clone'= {
+        }
+        &'pi-session;help;fork'= {
+        }
+        &'pi-session;help;repair'= {
+        }
+        &'pi-session;help;compact'= {
+        }
+        &'pi-session;help;summarize-branch'= {
+        }
+        &'pi-session;help;ls'= {
+        }
+        &'pi-session;help;stats'= {
+        }
+        &'pi-session;help;grep'= {
+        }
+        &'pi-session;help;export'= {
+        }
+        &'pi-session;help;completions'= {
+        }
+        &'pi-session;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

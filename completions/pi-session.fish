@@ -1,0 +1,401 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_pi_session_global_optspecs
+    string join \n s/session= color= no-pager h/help V/version
+end
+
+function __fish_pi_session_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_pi_session_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_pi_session_using_subcommand
+    set -l cmd (__fish_pi_session_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c pi-session -n "__fish_pi_session_needs_command" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_needs_command" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_needs_command" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_needs_command" -s h -l help -d 'Print help'
+complete -c pi-session -n "__fish_pi_session_needs_command" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "log" -d 'Show a branch, newest entry first'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "show" -d 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "label" -d 'Set, clear or list labels: names for entries that work as revisions'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "clone" -d 'Copy the branch ending at REV into a new session file, as Pi\'s /clone does'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "fork" -d 'Start a new session from just before a user message, as Pi\'s /fork does'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "repair" -d 'Check a session file for defects and fix them in place, losing nothing'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "compact" -d 'Compact the conversation: summarize old history, keep recent messages, as Pi\'s /compact'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "summarize-branch" -d 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi\'s /tree does'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "grep" -d 'Search the text of a session with a regular expression'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "completions" -d 'Print the completion script of a shell'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l type -d 'Only entries of these types (message, compaction, branch_summary, label, model_change, …)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l role -d 'Only messages with these roles (user, assistant, toolResult, bashExecution, custom, system)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l max-chars -d 'With --long: cut tool results and command output after this many characters' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l since -d 'With --all: only entries appended after the entry with this id (a cursor for polling)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l reverse -d 'Oldest first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l long -d 'Show each entry in full: text, thinking, tool calls with arguments, tool results'
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l json -d 'Print each entry\'s original line, byte for byte (NDJSON)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l all -d 'Every entry of the file in append order, not one branch (like Pi\'s RPC get_entries)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l all -d 'Show every entry'
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l user -d 'Show only user messages'
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l json -d 'One row per line (NDJSON), in display order: {"id","parentId","depth","type","role","label","timestamp","current","children"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l max-chars -d 'Cut tool results and command output after this many characters' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l json -d 'Print the entry\'s original line, byte for byte'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help -d 'Print help'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l max-chars -d 'Cut tool results and command output after this many characters' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l json -d 'One message object per line, field for field what Pi builds (NDJSON)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l leaf -d 'Print Pi\'s literal leaf: the last entry of the file'
+complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l model -d 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi\'s models.json…). Default: Pi\'s defaultProvider/defaultModel settings, else the model in effect on the branch' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l base-url -d 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l context-window -d 'The model\'s context window in tokens [default: what is known for the model, else 128000]' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l max-output-tokens -d 'The model\'s output limit in tokens [default: what is known for the model, else 16384]' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l instructions -d 'A focus for the summary, added to the instructions' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l empty -d 'Make the next message start a new root (an empty conversation)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l json -d 'Print {"at","from","abandoned","record"} as one JSON line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summarize -d 'Keep a summary of the branch being left, as `pi-session summarize-branch REV` does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l dry-run -d 'Show the plan and change nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l print-prompt -d 'Print what would be sent to the model and change nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s d -l delete -d 'Clear the label of REV'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s l -l list -d 'List the current labels: name, target id, preview'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l json -d 'With --list: one JSON object per label {"label","targetId","type","role","timestamp","preview"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s o -l output -d 'Write the new session here instead of beside the source (never replaces a file)' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l json -d 'Print {"path","parentSession","entries","message"} as one JSON line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s o -l output -d 'Write the new session here instead of beside the source (never replaces a file)' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l json -d 'Print {"path","parentSession","entries","message"} as one JSON line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l check -d 'Report only; exit 1 if a defect was found (warnings allowed)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l dry-run -d 'Show what would be done, write nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l all -d 'Every session in the sessions directory, with a summary table'
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l json -d 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","after"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l keep-recent-tokens -d 'Tokens of recent conversation to keep [default: settings, else 20000]' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l reserve-tokens -d 'Tokens kept free for the model\'s answer [default: settings, else 16384]' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l model -d 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi\'s models.json…). Default: Pi\'s defaultProvider/defaultModel settings, else the model in effect on the branch' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l base-url -d 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l context-window -d 'The model\'s context window in tokens [default: what is known for the model, else 128000]' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l max-output-tokens -d 'The model\'s output limit in tokens [default: what is known for the model, else 16384]' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l instructions -d 'A focus for the summary, added to the instructions' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l if-needed -d 'Compact only when the context exceeds the context window minus reserveTokens'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l json -d 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l dry-run -d 'Show the plan and change nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l print-prompt -d 'Print what would be sent to the model and change nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l reserve-tokens -d 'Tokens kept free for the model\'s answer [default: settings, else 16384]' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l model -d 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi\'s models.json…). Default: Pi\'s defaultProvider/defaultModel settings, else the model in effect on the branch' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l base-url -d 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l context-window -d 'The model\'s context window in tokens [default: what is known for the model, else 128000]' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l max-output-tokens -d 'The model\'s output limit in tokens [default: what is known for the model, else 16384]' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l instructions -d 'A focus for the summary, added to the instructions' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l json -d 'With --dry-run: the plan as one JSON object {"target","from","commonAncestor","entries","messages","totalTokens","readFiles","modifiedFiles"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l dry-run -d 'Show the plan and change nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l print-prompt -d 'Print what would be sent to the model and change nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l all -d 'Sessions of every project, not only the current directory\'s'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l json -d 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s v -l verbose -d 'Also show each session\'s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l branch -d 'Count only the calls on the branch of REV [default: @], not the whole file'
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l json -d 'One JSON object: {"total", "byModel", "bySource"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l role -d 'Only text of these roles (repeat or separate with commas)' -r -f -a "user\t''
+assistant\t''
+toolResult\t''
+bashExecution\t''
+custom\t''
+system\t''
+compaction\t''
+branchSummary\t''
+toolCall\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l all-sessions -d 'Search every session of the current directory, newest first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s i -l ignore-case -d 'Match case-insensitively'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l tools -d 'Also search tool-call arguments (role toolCall), one `key: value` per line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l json -d 'One JSON object per match (NDJSON): path, id, role, line (1-based, within that text), text (the line), start and end (byte offsets of the match in text)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s c -l count -d 'Print SESSION:COUNT, the number of matching lines, for each session that matched'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s l -l files-with-matches -d 'Print only the paths of sessions that matched'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l format -d 'md or html [default: html when FILE ends in .html or .htm, else md]' -r -f -a "md\t''
+html\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout. The file is written atomically (a temp file linked into place) and never replaces an existing file' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "show" -d 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "label" -d 'Set, clear or list labels: names for entries that work as revisions'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "clone" -d 'Copy the branch ending at REV into a new session file, as Pi\'s /clone does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "fork" -d 'Start a new session from just before a user message, as Pi\'s /fork does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "repair" -d 'Check a session file for defects and fix them in place, losing nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "compact" -d 'Compact the conversation: summarize old history, keep recent messages, as Pi\'s /compact'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "summarize-branch" -d 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi\'s /tree does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "grep" -d 'Search the text of a session with a regular expression'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "completions" -d 'Print the completion script of a shell'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+
+# Revisions (REV, TARGET) complete with @, root and the session's labels, from
+# `pi-session __complete-revs` on the session given with -s, if any.
+function __fish_pi_session_takes_value
+    switch "$argv[1]:$argv[2]"
+        case ':-s' ':--session' ':--color'
+            return 0
+        case 'log:-n' 'log:--max-count' 'log:--type' 'log:--role' 'log:--max-chars' 'log:--since' 'log:-s' 'log:--session' 'log:--color'
+            return 0
+        case 'tree:-s' 'tree:--session' 'tree:--color'
+            return 0
+        case 'show:--max-chars' 'show:-s' 'show:--session' 'show:--color'
+            return 0
+        case 'context:--max-chars' 'context:-s' 'context:--session' 'context:--color'
+            return 0
+        case 'rev-parse:-s' 'rev-parse:--session' 'rev-parse:--color'
+            return 0
+        case 'checkout:--model' 'checkout:--base-url' 'checkout:--context-window' 'checkout:--max-output-tokens' 'checkout:--instructions' 'checkout:--summary-file' 'checkout:--summarizer' 'checkout:--expect-leaf' 'checkout:-s' 'checkout:--session' 'checkout:--color'
+            return 0
+        case 'label:--expect-leaf' 'label:-s' 'label:--session' 'label:--color'
+            return 0
+        case 'clone:-o' 'clone:--output' 'clone:-s' 'clone:--session' 'clone:--color'
+            return 0
+        case 'fork:-o' 'fork:--output' 'fork:-s' 'fork:--session' 'fork:--color'
+            return 0
+        case 'repair:-s' 'repair:--session' 'repair:--color'
+            return 0
+        case 'compact:--keep-recent-tokens' 'compact:--reserve-tokens' 'compact:--model' 'compact:--base-url' 'compact:--context-window' 'compact:--max-output-tokens' 'compact:--instructions' 'compact:--summary-file' 'compact:--summarizer' 'compact:--expect-leaf' 'compact:-s' 'compact:--session' 'compact:--color'
+            return 0
+        case 'summarize-branch:--reserve-tokens' 'summarize-branch:--model' 'summarize-branch:--base-url' 'summarize-branch:--context-window' 'summarize-branch:--max-output-tokens' 'summarize-branch:--instructions' 'summarize-branch:--summary-file' 'summarize-branch:--summarizer' 'summarize-branch:--expect-leaf' 'summarize-branch:-s' 'summarize-branch:--session' 'summarize-branch:--color'
+            return 0
+        case 'ls:-s' 'ls:--session' 'ls:--color'
+            return 0
+        case 'stats:-s' 'stats:--session' 'stats:--color'
+            return 0
+        case 'grep:--role' 'grep:-s' 'grep:--session' 'grep:--color'
+            return 0
+        case 'export:--format' 'export:-o' 'export:--output' 'export:-s' 'export:--session' 'export:--color'
+            return 0
+        case 'completions:-s' 'completions:--session' 'completions:--color'
+            return 0
+    end
+    return 1
+end
+
+function __fish_pi_session_rev_wanted
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l sub
+    set -l npos 0
+    set -l skip 0
+    for w in $tokens
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case '-*'
+                __fish_pi_session_takes_value "$sub" $w; and set skip 1
+                continue
+        end
+        if test -z "$sub"
+            set sub $w
+        else
+            set npos (math $npos + 1)
+        end
+    end
+    test $skip = 1; and return 1
+    switch $sub
+        case log
+            test $npos -eq 0
+        case show
+            test $npos -eq 0
+        case context
+            test $npos -eq 0
+        case rev-parse
+            test $npos -ge 0
+        case checkout
+            test $npos -eq 0
+        case label
+            test $npos -eq 0
+        case clone
+            test $npos -eq 0
+        case fork
+            test $npos -eq 0
+        case summarize-branch
+            test $npos -eq 0
+        case stats
+            test $npos -eq 0
+        case export
+            test $npos -eq 0
+        case '*'
+            return 1
+    end
+end
+
+function __fish_pi_session_revs
+    set -l tokens (commandline -opc)
+    set -l session
+    set -l n (count $tokens)
+    for i in (seq 2 $n)
+        switch $tokens[$i]
+            case -s --session
+                if test $i -lt $n
+                    set session -s $tokens[(math $i + 1)]
+                end
+            case '--session=*'
+                set session -s (string replace -- --session= '' $tokens[$i])
+            case '-s?*'
+                set session -s (string sub -s 3 -- $tokens[$i])
+        end
+    end
+    if set -q session[2]
+        set session[2] (string replace -r -- '^~/' "$HOME/" $session[2])
+    end
+    command pi-session $session __complete-revs 2>/dev/null
+end
+
+complete -c pi-session -n "__fish_pi_session_rev_wanted" -f -a "(__fish_pi_session_revs)"
