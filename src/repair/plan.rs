@@ -43,7 +43,7 @@ impl Plan {
 /// the tree): only its warnings. `None` when there is something to repair; then [`plan`]
 /// examines the bytes.
 pub fn clean_plan(session: &Session) -> Option<Plan> {
-    if !session.is_complete() || !session.report.lines_clean() || session.header.line != 1 {
+    if !session.is_complete() || !session.report.lines_clean() || session.header.line != 1 || !session.is_valid_utf8() {
         return None;
     }
     let mut findings = Vec::new();

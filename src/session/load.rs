@@ -24,9 +24,10 @@ pub struct LoadReport {
     pub blank_lines: u32,
     /// The format version the file was migrated from in memory (1 or 2), if any.
     pub migrated_from: Option<u32>,
-    /// Entry lines ending in `\r` (CRLF files), and lines that are not valid UTF-8: Pi
-    /// reads both, but `repair` normalizes them.
+    /// Entry lines ending in `\r` (CRLF files): Pi reads them, `repair` normalizes them.
     pub crlf_lines: u32,
+    /// Lines whose kept fields needed U+FFFD replacements. (Invalid bytes elsewhere in a
+    /// line are not looked for while loading: see [`crate::session::Session::is_valid_utf8`].)
     pub invalid_utf8_lines: u32,
 }
 

@@ -308,6 +308,12 @@ impl Session {
         self.data.last().is_none_or(|&b| b == b'\n')
     }
 
+    /// Whether every byte read is valid UTF-8 (Pi reads invalid bytes as U+FFFD; `repair`
+    /// re-encodes them).
+    pub fn is_valid_utf8(&self) -> bool {
+        simdutf8::basic::from_utf8(&self.data).is_ok()
+    }
+
     /// Whether the whole file was read (not only its end).
     pub fn is_complete(&self) -> bool {
         self.tail_from.is_none()

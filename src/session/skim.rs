@@ -152,6 +152,14 @@ fn tool_call_ids<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Erro
 /// Reads one line (without its `\n`). Invalid UTF-8 is replaced by U+FFFD first, as
 /// Node's decoder does before `JSON.parse` sees the text.
 pub fn read_line(line: &[u8]) -> LineRead<'_> {
+    // Fast path: parse the bytes as they are. Strings the skim keeps are checked for UTF-8
+    // by the parser; skipped ones are not, which is right: Node reads invalid bytes as
+    // U+FFFD and JSON.parse accepts the line all the same.
+    if line.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')) == Some(&b'{')
+        && let Ok(skim) = serde_json::from_slice::<Skim>(line)
+    {
+        return LineRead::Object(Box::new(skim));
+    }
     match simdutf8::basic::from_utf8(line) {
         Ok(text) => read_text(text),
         Err(_) => {
