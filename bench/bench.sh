@@ -104,5 +104,5 @@ if [ "$LS_SESSIONS" -gt 0 ]; then
   echo
   echo "| command | median s | peak RSS MiB |"
   echo "|---|---|---|"
-  row "pi-session ls --all --json" "PI_CODING_AGENT_DIR=$agent $PS ls --all --json"
+  row "pi-session ls --all --json" "env PI_CODING_AGENT_DIR=$agent $PS ls --all --json"
 fi

@@ -436,7 +436,13 @@ pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
             break;
         }
         let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-        // Node's readline also ends a line at a lone `\r`.
+        // Node's readline also ends a line at a lone `\r` (rare: look for one first).
+        if memchr::memchr(b'\r', line).is_none() {
+            if !line.is_empty() {
+                scan.feed(line).ok()?;
+            }
+            continue;
+        }
         for part in line.split(|&b| b == b'\r') {
             if part.is_empty() {
                 continue;
