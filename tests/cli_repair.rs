@@ -393,8 +393,6 @@ fn misplaced_header_moves_to_the_top() {
 }
 
 #[test]
-#[ignore = "bug: the original header line, rewritten with an id, is not written to .rejects (plan.rs rejects \
-            `session.header.line`, which is 0 in the staged numbering, instead of the header's real line)"]
 fn header_without_id_gets_one() {
     let r = check_fixture(
         "header-without-id.jsonl",

@@ -7,8 +7,7 @@
 //! the rejects byte for byte, or is a v1/v2 line as Pi's migration rewrote it); when it
 //! does not write, there is no defect. One more property runs Pi 1.6.0 on repaired files.
 //!
-//! The `*_strict` properties and the `known_bug_*` tests are ignored until the repair bugs
-//! they show are fixed; the other properties let exactly those bugs pass ([`Mode::KnownBugs`]).
+//! The `known_bug_*` tests keep the inputs of bugs these properties once found.
 
 mod common;
 
@@ -67,27 +66,8 @@ fn migrated_form(mut v: Value, from: u32) -> Value {
     v
 }
 
-/// How strict [`check`] is about the repair bugs known today (see the `known_bug_*` tests).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    /// Every property, no exception.
-    Strict,
-    /// Lets the known bugs pass, so the other properties keep being checked.
-    KnownBugs,
-}
-
-/// Repair refuses ("could not settle") when an entry it keeps points at one it drops or
-/// renames: a label or context edit whose target is dropped, a compaction keeping from
-/// itself under a duplicated id.
-fn known_unsettled(message: &str) -> bool {
-    message.contains("could not settle")
-        && ["dangling-label", "dangling-context-edit", "dangling-first-kept"]
-            .iter()
-            .any(|k| message.contains(k))
-}
-
 /// Checks every property on one input; returns the plan (if any) for further checks.
-fn check(data: &[u8], mode: Mode) -> Result<Option<Plan>, TestCaseError> {
+fn check(data: &[u8]) -> Result<Option<Plan>, TestCaseError> {
     let path = Path::new(PATH);
     let p = match plan(path, data) {
         Ok(p) => p,
@@ -104,7 +84,6 @@ fn check(data: &[u8], mode: Mode) -> Result<Option<Plan>, TestCaseError> {
             );
             return Ok(None);
         }
-        Err(SessionError::Refused(m)) if mode == Mode::KnownBugs && known_unsettled(&m) => return Ok(None),
         Err(e) => return Err(TestCaseError::fail(format!("plan failed: {e}"))),
     };
     let Some(output) = &p.output else {
@@ -149,12 +128,6 @@ fn check(data: &[u8], mode: Mode) -> Result<Option<Plan>, TestCaseError> {
         None => Vec::new(),
     };
     let out_header: Value = serde_json::from_slice(lines_of(output)[0]).expect("a JSON header");
-    let first_join = p
-        .findings
-        .iter()
-        .filter(|f| f.kind == "joined-lines")
-        .filter_map(|f| f.line)
-        .min();
     for (k, line) in lines_of(data).into_iter().enumerate() {
         let number = k as u32 + 1;
         if line.iter().all(|&b| b == b' ' || b == b'\t') || out_lines.contains(line) || rejects.contains(line) {
@@ -172,15 +145,7 @@ fn check(data: &[u8], mode: Mode) -> Result<Option<Plan>, TestCaseError> {
             }
             _ => false,
         };
-        if survives || mode == Mode::KnownBugs && first_join.is_some_and(|j| j < number) {
-            // Known bug: after a joined line, rejects are taken by shifted line numbers.
-            continue;
-        }
-        let header_without_id = value
-            .as_ref()
-            .is_some_and(|v| v["type"] == "session" && !v["id"].is_string());
-        if mode == Mode::KnownBugs && header_without_id {
-            // Known bug: a header given an id is rewritten without going to the rejects.
+        if survives {
             continue;
         }
         prop_assert!(
@@ -470,37 +435,25 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes(data in prop::collection::vec(any::<u8>(), 0..400)) {
-        check(&data, Mode::KnownBugs)?;
+        check(&data)?;
     }
 
     #[test]
     fn byte_soup(data in soup()) {
-        check(&data, Mode::KnownBugs)?;
+        check(&data)?;
     }
 
     #[test]
     fn structured_sessions(f in file()) {
-        check(&render(&f), Mode::KnownBugs)?;
+        check(&render(&f))?;
     }
 
     #[test]
     fn mostly_valid_sessions(header in header(), entries in prop::collection::vec(entry(), 1..12)) {
-        check(&valid_file(&header, &entries), Mode::KnownBugs)?;
+        check(&valid_file(&header, &entries))?;
     }
 
-    #[test]
-    #[ignore = "bug: repair refuses files where a kept entry points at one it drops or renames, and loses lines \
-                after a joined line or a header without id (see the known_bug_* tests)"]
-    fn structured_sessions_strict(f in file()) {
-        check(&render(&f), Mode::Strict)?;
-    }
 
-    #[test]
-    #[ignore = "bug: repair refuses files where a kept entry points at one it drops or renames \
-                (see known_bug_label_of_a_dropped_entry, known_bug_compaction_keeping_from_itself_under_a_duplicate_id)"]
-    fn mostly_valid_sessions_strict(header in header(), entries in prop::collection::vec(entry(), 1..12)) {
-        check(&valid_file(&header, &entries), Mode::Strict)?;
-    }
 }
 
 /// Fewer cases for the property that runs Pi (a node process per case):
@@ -581,7 +534,7 @@ fn clean_file_has_no_output() {
         r#"{"type":"message","id":"e1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"Hi"}],"timestamp":1}}"#,
         "\n"
     );
-    let p = check(data.as_bytes(), Mode::Strict).unwrap().unwrap();
+    let p = check(data.as_bytes()).unwrap().unwrap();
     assert!(p.output.is_none());
     assert!(p.findings.is_empty(), "{:#?}", p.findings);
 }
@@ -606,7 +559,7 @@ fn file_of(lines: &[String]) -> Vec<u8> {
 }
 
 fn strict(data: &[u8]) -> Plan {
-    match check(data, Mode::Strict) {
+    match check(data) {
         Ok(Some(p)) => p,
         Ok(None) => panic!("not a session"),
         Err(e) => panic!("{e}"),
@@ -617,7 +570,6 @@ fn strict(data: &[u8]) -> Plan {
 /// the label must go too. Today: "repair could not settle this file (after repair: line
 /// Some(4): dangling-label — a label for c1, which does not exist)", nothing written.
 #[test]
-#[ignore = "bug: repair keeps a label whose target it drops, then refuses (could not settle)"]
 fn known_bug_label_of_a_dropped_entry() {
     let data = file_of(&[
         HEADER.into(),
@@ -633,7 +585,6 @@ fn known_bug_label_of_a_dropped_entry() {
 
 /// The same with a context edit of a dropped label.
 #[test]
-#[ignore = "bug: repair keeps a context edit whose target it drops, then refuses (could not settle)"]
 fn known_bug_context_edit_of_a_dropped_entry() {
     let data = file_of(&[
         HEADER.into(),
@@ -653,7 +604,6 @@ fn known_bug_context_edit_of_a_dropped_entry() {
 /// (after repair: line Some(3): dangling-first-kept — the compaction keeps from e4, …)".
 /// Expected: `firstKeptEntryId` follows the rename (the compaction still keeps from itself).
 #[test]
-#[ignore = "bug: a compaction keeping from itself under a duplicated id is renamed but its firstKeptEntryId is not"]
 fn known_bug_compaction_keeping_from_itself_under_a_duplicate_id() {
     let data = file_of(&[
         HEADER.into(),
@@ -672,7 +622,6 @@ fn known_bug_compaction_keeping_from_itself_under_a_duplicate_id() {
 /// on line 3 is reported on line 4, and the rejects get line 4 (kept unchanged) instead of
 /// line 3, whose original is lost (only the .bak has it).
 #[test]
-#[ignore = "bug: after a joined line, findings and rejects use line numbers shifted by the extra objects"]
 fn known_bug_rejects_after_a_joined_line() {
     let lines = [
         HEADER.to_owned(),
@@ -692,7 +641,6 @@ fn known_bug_rejects_after_a_joined_line() {
 /// A header without id is rewritten with one; its original line must go to the rejects.
 /// Today `rejects` is empty: the original header is only in the .bak.
 #[test]
-#[ignore = "bug: the original of a header given an id is not in the rejects"]
 fn known_bug_header_without_id_not_in_rejects() {
     let header = r#"{"type":"session","version":3,"timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
     let p = strict(&file_of(&[header.into(), user("m1", None, "Hi")]));

@@ -17,6 +17,8 @@ pub struct Placed {
     pub entries: Vec<(u32, String)>,
     /// Lines holding a second `session` object, dropped.
     pub dropped_lines: Vec<u32>,
+    /// The line the header came from, if the file had one.
+    pub header_source_line: Option<u32>,
 }
 
 fn kind_of(obj: &str) -> Option<(Option<String>, bool)> {
@@ -99,6 +101,7 @@ pub fn place(path: &Path, lines: &[LineState], findings: &mut Vec<Finding>) -> O
     Some(Placed {
         header,
         header_changed,
+        header_source_line: header_pos.map(|p| objects[p].0),
         entries,
         dropped_lines,
     })

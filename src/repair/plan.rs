@@ -76,8 +76,10 @@ pub fn plan(path: &Path, data: &[u8]) -> Result<Plan, SessionError> {
         let _ = repaired(path, &output, &mut again)?;
         if let Some(f) = again.first() {
             return Err(SessionError::Refused(format!(
-                "repair could not settle this file (after repair: line {:?}: {} — {}); nothing written; please report it",
-                f.line, f.kind, f.message
+                "repair could not settle this file (after repair: {}: {} — {}); nothing written; please report it",
+                f.line.map(|l| format!("line {l}")).unwrap_or_else(|| "the file".into()),
+                f.kind,
+                f.message
             )));
         }
         (Some(output), rejects, result)
@@ -122,20 +124,25 @@ fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pas
 
     // The file as Pi would read it once the lines are fixed: the header on "line 0", every
     // entry on its own line number, so v1 ids (derived from line numbers) do not move.
+    // Objects glued on one line take the following staged lines; `original` maps every staged
+    // line back to the line it came from.
     let mut staged = String::with_capacity(data.len() + 64);
     staged.push_str(&placed.header);
-    let mut next_line = 1u32;
+    let mut original: Vec<u32> = vec![0];
     for (line, obj) in &placed.entries {
-        while next_line < *line {
+        while (original.len() as u32) < *line {
             staged.push('\n');
-            next_line += 1;
+            original.push(original.len() as u32);
         }
         staged.push('\n');
         staged.push_str(obj);
-        next_line = line + 1;
+        original.push(*line);
     }
     staged.push('\n');
-    let session = Session::from_bytes_numbered(path.to_path_buf(), staged.into_bytes(), 0)?;
+    let mut session = Session::from_bytes_numbered(path.to_path_buf(), staged.into_bytes(), 0)?;
+    for e in &mut session.entries {
+        e.line = original.get(e.line as usize).copied().unwrap_or(e.line);
+    }
 
     let format = session.header.format();
     if format < 3 {
@@ -175,8 +182,10 @@ fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pas
         }
     }
     rejected_lines.extend(&placed.dropped_lines);
-    if placed.header_changed {
-        rejected_lines.insert(session.header.line);
+    if placed.header_changed
+        && let Some(line) = placed.header_source_line
+    {
+        rejected_lines.insert(line);
     }
     for i in 0..session.entries.len() {
         let e = &session.entries[i];

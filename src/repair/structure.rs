@@ -147,44 +147,62 @@ pub fn decide(session: &Session, findings: &mut Vec<Finding>) -> Decisions {
         );
     }
 
-    // Labels and context edits that point nowhere are dropped.
-    for i in 0..n {
-        let e = &session.entries[i];
-        let (what, target) = match &e.detail {
-            Detail::Label { target, .. } => ("label", *target),
-            Detail::ContextEdit { target } => ("context edit", *target),
-            _ => continue,
-        };
-        let dangling = target.is_none_or(|t| session.lookup_sym(t).is_none());
-        let target_name = target
-            .map(|t| session.ids().name(t).to_owned())
-            .unwrap_or_else(|| "(none)".into());
-        if dangling {
+    // Labels and context edits that point nowhere are dropped, and so, in turn, those that
+    // point at an entry dropped here.
+    loop {
+        let mut dropped_any = false;
+        for i in 0..n {
+            let e = &session.entries[i];
+            if !keep[i] {
+                continue;
+            }
+            let (what, target) = match &e.detail {
+                Detail::Label { target, .. } => ("label", *target),
+                Detail::ContextEdit { target } => ("context edit", *target),
+                _ => continue,
+            };
+            let resolved = target.and_then(|t| session.lookup_sym(t));
+            let target_name = target
+                .map(|t| session.ids().name(t).to_owned())
+                .unwrap_or_else(|| "(none)".into());
+            let kind = if e.kind == EntryKind::Label {
+                "dangling-label"
+            } else {
+                "dangling-context-edit"
+            };
+            let message = match resolved {
+                None => format!("a {what} for {target_name}, which does not exist"),
+                Some(t) if !keep[t] => format!("a {what} for {target_name}, which repair drops"),
+                Some(_) if e.kind == EntryKind::ContextEdit && session.value(i).get("replacement").is_none() => {
+                    keep[i] = false;
+                    dropped_any = true;
+                    findings.push(
+                        Finding::defect(
+                            "context-edit-without-replacement",
+                            line(i),
+                            "a context edit with no `replacement`; Pi 1.6.0 fails building the context",
+                            "drop it (kept in the .rejects file); entries below it move to its parent",
+                        )
+                        .with_id(session.id_str(i)),
+                    );
+                    continue;
+                }
+                Some(_) => continue,
+            };
             keep[i] = false;
+            dropped_any = true;
             findings.push(
                 Finding::defect(
-                    if e.kind == EntryKind::Label {
-                        "dangling-label"
-                    } else {
-                        "dangling-context-edit"
-                    },
+                    kind,
                     line(i),
-                    format!("a {what} for {target_name}, which does not exist"),
+                    message,
                     "drop it (kept in the .rejects file); entries below it move to its parent",
                 )
                 .with_id(session.id_str(i)),
             );
-        } else if e.kind == EntryKind::ContextEdit && session.value(i).get("replacement").is_none() {
-            keep[i] = false;
-            findings.push(
-                Finding::defect(
-                    "context-edit-without-replacement",
-                    line(i),
-                    "a context edit with no `replacement`; Pi 1.6.0 fails building the context",
-                    "drop it (kept in the .rejects file); entries below it move to its parent",
-                )
-                .with_id(session.id_str(i)),
-            );
+        }
+        if !dropped_any {
+            break;
         }
     }
 
@@ -218,6 +236,11 @@ pub fn decide(session: &Session, findings: &mut Vec<Finding>) -> Decisions {
         };
         let own = session.entries[i].id;
         let ok = match first_kept {
+            // Keeping from itself stays so, under the fresh id a duplicate gets.
+            Some(f) if Some(*f) == own && new_id[i].is_some() => {
+                retarget_first_kept.insert(i);
+                continue;
+            }
             Some(f) if Some(*f) == own => true,
             Some(f) => session
                 .lookup_sym(*f)
