@@ -3,6 +3,7 @@
 //! conversation instead of summarizing it.
 
 use crate::session::jsjson::{stringify, utf16_len};
+use crate::session::text::content_text;
 use serde_json::{Value, json};
 
 /// Tool results are cut to this many characters (UTF-16 units, as Pi counts).
@@ -69,20 +70,6 @@ pub fn to_llm(messages: &[Value]) -> Vec<Value> {
             _ => None,
         })
         .collect()
-}
-
-/// Text blocks of `content` joined with `sep` (pi-ai's `contentText`).
-fn content_text(content: Option<&Value>, sep: &str) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-            .map(|b| b.get("text").and_then(Value::as_str).unwrap_or(""))
-            .collect::<Vec<_>>()
-            .join(sep),
-        _ => String::new(),
-    }
 }
 
 /// The first `max` UTF-16 units of `s`, never splitting a surrogate pair.

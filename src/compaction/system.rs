@@ -1,6 +1,7 @@
 //! The system prompt and tools in effect: every system message replayed into one
 //! (pi-ai's `getCurrentSystemMessage`).
 
+use crate::session::text::content_text;
 use serde_json::{Map, Value};
 
 /// A JavaScript `Map` with string keys: setting an existing key keeps its place.
@@ -19,19 +20,6 @@ impl OrderedMap {
     }
 }
 
-fn content_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-            .map(|b| b.get("text").and_then(Value::as_str).unwrap_or(""))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
-}
-
 /// The replayed system message of `messages`, or `None` when there is no prompt or tool.
 pub fn current_system_message(messages: &[Value]) -> Option<Value> {
     let mut content = Vec::new();
@@ -45,7 +33,7 @@ pub fn current_system_message(messages: &[Value]) -> Option<Value> {
         if timestamp.is_none() {
             timestamp = m.get("timestamp").filter(|t| !t.is_null()).cloned();
         }
-        let text = content_text(m.get("content"));
+        let text = content_text(m.get("content"), "\n");
         if !text.is_empty() {
             content.push(text);
         }

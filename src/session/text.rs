@@ -3,14 +3,15 @@
 use super::{EntryIdx, EntryKind, Role, Session};
 use serde_json::Value;
 
-/// The text of a message's `content`: a string, or its text blocks joined by `sep`.
+/// The text of a message's `content`: a string, or its text blocks joined by `sep` (pi-ai's
+/// `contentText`; a text block without text joins as an empty string, as in JavaScript).
 pub fn content_text(content: Option<&Value>, sep: &str) -> String {
     match content {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(blocks)) => blocks
             .iter()
             .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .map(|b| b.get("text").and_then(Value::as_str).unwrap_or(""))
             .collect::<Vec<_>>()
             .join(sep),
         _ => String::new(),
