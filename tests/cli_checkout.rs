@@ -3,26 +3,14 @@
 
 mod common;
 
-use common::{cmd, corpus_files, fixture, ndjson, run_ok};
+use common::{cmd, corpus_files, fixture, ndjson, run_ok, temp_copy};
 use serde_json::{Value, json};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
-use tempfile::TempDir;
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
-
-/// Copies `src` into a fresh temporary directory, dated an hour ago.
-fn temp_copy(src: &Path) -> (TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(src.file_name().unwrap());
-    fs::copy(src, &path).unwrap();
-    let f = OpenOptions::new().write(true).open(&path).unwrap();
-    f.set_modified(SystemTime::now() - Duration::from_secs(3600)).unwrap();
-    (dir, path)
 }
 
 struct Run {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{cmd, corpus_files, ndjson, run_ok};
+use common::{cmd, corpus_files, ndjson, run_ok, temp_copy};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::fs;
@@ -12,13 +12,6 @@ use tempfile::TempDir;
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
-
-fn temp_copy(src: &Path) -> (TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(src.file_name().unwrap());
-    fs::copy(src, &path).unwrap();
-    (dir, path)
 }
 
 /// A temporary directory holding `text` as `name`.

@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::{cmd, fixture, ndjson, run_ok};
-use serde_json::Value;
+use common::{cmd, fixture, last_entry, ndjson, run_ok};
 use std::path::{Path, PathBuf};
 
 fn corpus(name: &str) -> PathBuf {
@@ -17,11 +16,6 @@ fn copy(file: &Path) -> (tempfile::TempDir, PathBuf) {
     let dest = dir.path().join("s.jsonl");
     std::fs::copy(file, &dest).unwrap();
     (dir, dest)
-}
-
-fn last_entry(file: &Path) -> Value {
-    let text = std::fs::read_to_string(file).unwrap();
-    serde_json::from_str(text.lines().last().unwrap()).unwrap()
 }
 
 #[test]

@@ -6,9 +6,8 @@ mod common;
 #[path = "common/llm_server.rs"]
 mod llm_server;
 
-use common::{cmd, corpus_dir, ndjson};
+use common::{cmd, corpus_dir, last_entry, ndjson};
 use llm_server::{LlmServer, Scripted, Tokens, anthropic_body, gemini_body, openai_body};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -32,11 +31,6 @@ fn pi(dir: &Path) -> assert_cmd::Command {
         .env_remove("OPENAI_API_KEY")
         .env_remove("GEMINI_API_KEY");
     c
-}
-
-fn last_entry(file: &Path) -> Value {
-    let text = std::fs::read_to_string(file).unwrap();
-    serde_json::from_str(text.lines().last().unwrap()).unwrap()
 }
 
 fn tokens(input: u64, output: u64) -> Tokens {

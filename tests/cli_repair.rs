@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cmd, corpus_dir, fixture, ndjson};
+use common::{cmd, corpus_dir, fixture, ndjson, temp_copy};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::fs;
@@ -50,14 +50,6 @@ fn run_json(file: &Path, args: &[&str]) -> (i32, Vec<Value>, Value) {
         assert_eq!(f["path"], Value::String(file.to_string_lossy().into_owned()), "{f}");
     }
     (r.code, objects, summary)
-}
-
-/// Copies a repair fixture (or any file) into a fresh temporary directory.
-fn temp_copy(src: &Path) -> (TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(src.file_name().unwrap());
-    fs::copy(src, &path).unwrap();
-    (dir, path)
 }
 
 fn repair_fixture(name: &str) -> PathBuf {

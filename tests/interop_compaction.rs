@@ -5,7 +5,7 @@
 mod common;
 
 use common::oracle::run_oracle;
-use common::{corpus_files, fixture};
+use common::{corpus_files, fixture, last_entry, temp_copy};
 use pi_session::compaction::{branch, prepare};
 use pi_session::session::Session;
 use serde_json::Value;
@@ -151,24 +151,12 @@ fn run_oracle_with(file: &std::path::Path, extra: &[&str]) -> Option<Value> {
     common::oracle::run_oracle_args(file, extra)
 }
 
-fn copy_to_temp(file: &std::path::Path) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let dest = dir.path().join(file.file_name().unwrap());
-    std::fs::copy(file, &dest).unwrap();
-    (dir, dest)
-}
-
-fn last_entry(file: &std::path::Path) -> Value {
-    let text = std::fs::read_to_string(file).unwrap();
-    serde_json::from_str(text.lines().last().unwrap()).unwrap()
-}
-
 #[test]
 fn compacted_files_open_in_pi_with_the_new_summary_first() {
     let mut wrote = 0;
     for file in files() {
         for keep in ["20000", "2000", "200"] {
-            let (dir, copy) = copy_to_temp(&file);
+            let (dir, copy) = temp_copy(&file);
             let summary = dir.path().join("summary.md");
             std::fs::write(&summary, format!("Summary of {} at {keep}.", file.display())).unwrap();
             let before = std::fs::read(&copy).unwrap();
@@ -227,7 +215,7 @@ fn branch_summaries_open_in_pi_after_the_target() {
         else {
             continue;
         };
-        let (dir, copy) = copy_to_temp(&file);
+        let (dir, copy) = temp_copy(&file);
         let summary = dir.path().join("summary.md");
         std::fs::write(&summary, "What happened on the branch left behind.").unwrap();
         common::run_ok(

@@ -94,3 +94,21 @@ pub fn entry_lines(file: &Path) -> Vec<(u32, Vec<u8>)> {
     }
     out
 }
+
+/// A copy of `src` in a fresh temporary directory (same file name), with its modification
+/// time an hour back, so write commands do not warn that Pi may have it open.
+pub fn temp_copy(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(src.file_name().unwrap());
+    std::fs::copy(src, &path).unwrap();
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
+        .unwrap();
+    (dir, path)
+}
+
+/// The last line of a file, parsed.
+pub fn last_entry(file: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(file).unwrap();
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
