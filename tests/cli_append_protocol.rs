@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cmd, corpus_files, fixture, run_ok};
+use common::{Run, cmd, corpus_files, example, fixture, run, run_ok};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, OpenOptions};
@@ -15,10 +15,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 use tempfile::TempDir;
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
 
 /// Copies `src` into a fresh temporary directory, with a modification time an hour ago
 /// (so the "changed in the last few seconds" warning stays out of the way unless wanted).
@@ -42,21 +38,6 @@ fn listing(dir: &Path) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(file: &Path, args: &[&str]) -> Run {
-    let out = cmd().arg("-s").arg(file).args(args).output().unwrap();
-    Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
 }
 
 /// Every `id` in the lines of `data`.

@@ -3,30 +3,11 @@
 
 mod common;
 
-use common::{cmd, corpus_files, fixture, ndjson, run_ok, temp_copy};
+use common::{Run, corpus_files, example, fixture, ndjson, run, run_ok, temp_copy};
 use serde_json::{Value, json};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
-use std::path::{Path, PathBuf};
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(file: &Path, args: &[&str]) -> Run {
-    let out = cmd().arg("-s").arg(file).args(args).output().unwrap();
-    Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+use std::path::Path;
 
 /// Runs a checkout that must append one line; returns (the new line, its parsed value, the run).
 fn checkout(file: &Path, args: &[&str]) -> (String, Value, Run) {

@@ -3,16 +3,12 @@
 
 mod common;
 
-use common::{cmd, corpus_files, ndjson, run_ok, temp_copy};
+use common::{Run, cmd, corpus_files, example, ndjson, run, run_ok, temp_copy};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
 
 /// A temporary directory holding `text` as `name`.
 fn temp_session(name: &str, text: &str) -> (TempDir, PathBuf) {
@@ -29,21 +25,6 @@ fn listing(dir: &Path) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(file: &Path, args: &[&str]) -> Run {
-    let out = cmd().arg("-s").arg(file).args(args).output().unwrap();
-    Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
 }
 
 /// Runs clone/fork on `source`, which must succeed without touching it and create exactly

@@ -2,13 +2,9 @@
 
 mod common;
 
-use common::{cmd, fixture, ndjson, run_ok};
+use common::{cmd, example, fixture, ndjson, run_ok};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
+use std::path::Path;
 
 fn messages(file: &Path, args: &[&str]) -> Vec<Value> {
     let mut a = vec!["context", "--json"];

@@ -2,12 +2,8 @@
 
 mod common;
 
-use common::{cmd, entry_lines, fixture, ndjson, run_ok};
-use std::path::{Path, PathBuf};
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
+use common::{cmd, entry_lines, example, fixture, ndjson, run_ok};
+use std::path::Path;
 
 /// The first column of each output line: the (short) entry id.
 fn ids(out: &str) -> Vec<&str> {

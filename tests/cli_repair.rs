@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cmd, corpus_dir, fixture, ndjson, temp_copy};
+use common::{Run, cmd, corpus_dir, fixture, ndjson, temp_copy};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::fs;
@@ -15,19 +15,11 @@ use tempfile::TempDir;
 /// The file name Pi gives a session: `<timestamp>_<session id>.jsonl`.
 const PI_NAMED: &str = "2026-01-02T03-04-05-006Z_0196a0b0-1111-7222-8333-944455556666.jsonl";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
+/// `pi-session -s FILE repair ARGS…`.
 fn run(file: &Path, args: &[&str]) -> Run {
-    let out = cmd().arg("-s").arg(file).arg("repair").args(args).output().unwrap();
-    Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    let mut full = vec!["repair"];
+    full.extend_from_slice(args);
+    common::run(file, &full)
 }
 
 /// `repair --json ARGS…`: (exit code, findings, the per-file summary object).

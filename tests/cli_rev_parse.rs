@@ -2,12 +2,8 @@
 
 mod common;
 
-use common::{cmd, fixture, run_ok};
-use std::path::{Path, PathBuf};
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
+use common::{cmd, example, fixture, run_ok};
+use std::path::Path;
 
 fn rev_parse(file: &Path, revs: &[&str]) -> Vec<String> {
     let mut args = vec!["rev-parse"];

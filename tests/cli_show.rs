@@ -2,12 +2,8 @@
 
 mod common;
 
-use common::{cmd, entry_lines, fixture, run_ok};
-use std::path::{Path, PathBuf};
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
+use common::{cmd, entry_lines, example, fixture, run_ok};
+use std::path::Path;
 
 /// The value of a `name     value` field line of `show`'s header.
 fn field<'a>(out: &'a str, name: &str) -> Option<&'a str> {

@@ -2,14 +2,10 @@
 
 mod common;
 
-use common::{cmd, entry_lines, fixture, ndjson, run_ok};
+use common::{cmd, entry_lines, example, fixture, ndjson, run_ok};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
-}
 
 fn rows(file: &Path, args: &[&str]) -> Vec<Value> {
     let mut a = vec!["tree", "--json"];

@@ -112,3 +112,25 @@ pub fn last_entry(file: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(file).unwrap();
     serde_json::from_str(text.lines().last().unwrap()).unwrap()
 }
+
+/// The bundled example session (a copy of the corpus's pi-built.v3.jsonl).
+pub fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
+}
+
+/// What a run printed, and how it ended.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `pi-session -s FILE ARGS…`, whatever its outcome.
+pub fn run(file: &Path, args: &[&str]) -> Run {
+    let out = cmd().arg("-s").arg(file).args(args).output().unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
