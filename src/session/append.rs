@@ -142,6 +142,22 @@ pub fn entry_line(kind: &str, id: &str, parent: Option<&str>, timestamp: &str, r
     object_line(pairs)
 }
 
+/// A pi-session checkout record: a `custom` entry (never part of the model's context) whose
+/// parent is where `@` moves (`None`: the next message starts a new root), remembering where
+/// `@` was for `checkout -`.
+pub fn checkout_record(id: &str, to: Option<&str>, from: Option<&str>) -> String {
+    entry_line(
+        "custom",
+        id,
+        to,
+        &now_timestamp(),
+        vec![
+            ("customType", super::entry::CHECKOUT_CUSTOM_TYPE.into()),
+            ("data", serde_json::json!({ "from": from })),
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,8 +2,7 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::render::entry_line;
 use crate::cli::write_args::{WriteArgs, append, open_writer_tip};
-use crate::session::append::{entry_line as new_entry_line, now_timestamp};
-use crate::session::entry::CHECKOUT_CUSTOM_TYPE;
+use crate::session::append::checkout_record;
 use crate::session::{EntryIdx, Session, SessionError, revision};
 use anyhow::Result;
 use rustc_hash::FxHashSet;
@@ -117,16 +116,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         None => None,
     };
     let from_id = from.and_then(|f| session.id_str(f)).map(str::to_owned);
-    let line = new_entry_line(
-        "custom",
-        &id,
-        target_id.as_deref(),
-        &now_timestamp(),
-        vec![
-            ("customType", CHECKOUT_CUSTOM_TYPE.into()),
-            ("data", json!({ "from": from_id })),
-        ],
-    );
+    let line = checkout_record(&id, target_id.as_deref(), from_id.as_deref());
     let description = describe(out, session, target);
     append(&mut writer, &line)?;
     if args.json {

@@ -140,15 +140,10 @@ pub fn summarize_to(
         eprintln!("nothing on the branch being left to summarize: checking out instead");
         let mut writer = SessionWriter::open(&session.path)?;
         writer.expect_leaf(write.expect_leaf.as_deref())?;
-        let line = crate::session::append::entry_line(
-            "custom",
+        let line = crate::session::append::checkout_record(
             &writer.new_id(),
             Some(&target_id),
-            &now_timestamp(),
-            vec![
-                ("customType", crate::session::entry::CHECKOUT_CUSTOM_TYPE.into()),
-                ("data", json!({ "from": from.and_then(|f| session.id_str(f)) })),
-            ],
+            from.and_then(|f| session.id_str(f)),
         );
         append(&mut writer, &line)?;
         out.line(&format!("@ is now {}", entry_line(out, session, target, false, true)))?;
