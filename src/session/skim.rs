@@ -10,6 +10,27 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
 
+/// In a lenient visitor: booleans, numbers and null read as the default (absent) value.
+macro_rules! scalars_read_as_default {
+    () => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+    };
+}
+
 /// What a line is, once read.
 #[derive(Debug)]
 pub enum LineRead<'a> {
@@ -130,21 +151,7 @@ fn tool_call_ids<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Erro
         fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
             Ok(Vec::new())
         }
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(Vec::new())
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(Vec::new())
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(Vec::new())
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(Vec::new())
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(Vec::new())
-        }
+        scalars_read_as_default!();
     }
     d.deserialize_any(V)
 }
@@ -309,21 +316,7 @@ fn lenient_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>,
         fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
             Ok(Some(Cow::Owned(v)))
         }
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
+        scalars_read_as_default!();
         fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
             Ok(None)
         }
@@ -367,22 +360,8 @@ fn lenient_message<'de, D: Deserializer<'de>>(d: D) -> Result<Option<MessageSkim
             while a.next_element::<IgnoredAny>()?.is_some() {}
             Ok(None)
         }
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
+        scalars_read_as_default!();
         fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
             Ok(None)
         }
     }
