@@ -82,6 +82,12 @@ impl SessionWriter {
         new_entry_id(|id| self.session.ids().get(id).is_some())
     }
 
+    /// A fresh entry id unique both here and in `whole`, the file as read in full earlier
+    /// (for writes that plan on a whole read and append after a read of the end).
+    pub fn new_id_beside(&self, whole: &Session) -> String {
+        new_entry_id(|id| self.session.ids().get(id).is_some() || whole.ids().get(id).is_some())
+    }
+
     /// Appends one entry line (without `\n`).
     pub fn append_line(&mut self, line: &str) -> Result<Appended, SessionError> {
         debug_assert!(!line.contains('\n'));

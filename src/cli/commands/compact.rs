@@ -46,6 +46,10 @@ pub struct Args {
     pub write: WriteArgs,
 }
 
+/// How much of the end of the file a summary write re-reads under the lock, to check that
+/// the session did not move while the model wrote.
+pub const TAIL_UNDER_LOCK: u64 = 1 << 20;
+
 /// Pi's compaction settings: command line, then `.pi/settings.json`, then the agent's
 /// settings.json (with its per-model overrides), then Pi's defaults (20000 and 16384).
 pub fn compaction_settings(keep: Option<u64>, reserve: Option<u64>, model: Option<(&str, &str)>) -> Result<(u64, u64)> {
@@ -210,19 +214,23 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         thinking,
     )?;
 
-    // Write under the lock, and only if the session did not move while we summarized.
-    let mut writer = SessionWriter::open(&session.path)?;
+    // Write under the lock, and only if the session did not move while we summarized. An
+    // unchanged leaf means nothing was appended, so the file as planned is the file as it
+    // is: reading its end under the lock is enough.
+    let mut writer = SessionWriter::open_tail(&session.path, TAIL_UNDER_LOCK)?;
     writer.expect_leaf(planned_leaf.as_deref()).map_err(|e| {
         anyhow::Error::from(e).context("the session changed while the summary was being written; nothing written")
     })?;
-    let w = &writer.session;
-    let leaf = w.leaf();
-    let leaf_path = leaf.map(|l| w.branch(l).path).unwrap_or_default();
-    let messages: Vec<serde_json::Value> = projection(w, &leaf_path).into_iter().flat_map(|p| p.messages).collect();
-    let id = writer.new_id();
+    let leaf = session.leaf();
+    let leaf_path = leaf.map(|l| session.branch(l).path).unwrap_or_default();
+    let messages: Vec<serde_json::Value> = projection(&session, &leaf_path)
+        .into_iter()
+        .flat_map(|p| p.messages)
+        .collect();
+    let id = writer.new_id_beside(&session);
     let line = compaction_entry(
         &id,
-        leaf.and_then(|l| w.id_str(l)),
+        planned_leaf.as_deref(),
         &now_timestamp(),
         &summary,
         &prep.first_kept_id,

@@ -1,4 +1,4 @@
-use super::compact::{branch_model, compaction_settings};
+use super::compact::{TAIL_UNDER_LOCK, branch_model, compaction_settings};
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_block, escape_line};
 use crate::cli::render::entry_line;
@@ -138,10 +138,10 @@ pub fn summarize_to(
     }
     if entries.is_empty() {
         eprintln!("nothing on the branch being left to summarize: checking out instead");
-        let mut writer = SessionWriter::open(&session.path)?;
+        let mut writer = SessionWriter::open_tail(&session.path, TAIL_UNDER_LOCK)?;
         writer.expect_leaf(write.expect_leaf.as_deref())?;
         let line = crate::session::append::checkout_record(
-            &writer.new_id(),
+            &writer.new_id_beside(session),
             Some(&target_id),
             from.and_then(|f| session.id_str(f)),
         );
@@ -169,11 +169,11 @@ pub fn summarize_to(
         summary_args.include_thinking,
         None,
     )?;
-    let mut writer = SessionWriter::open(&session.path)?;
+    let mut writer = SessionWriter::open_tail(&session.path, TAIL_UNDER_LOCK)?;
     writer.expect_leaf(planned_leaf.as_deref()).map_err(|e| {
         anyhow::Error::from(e).context("the session changed while the summary was being written; nothing written")
     })?;
-    let id = writer.new_id();
+    let id = writer.new_id_beside(session);
     let from_id = from.and_then(|f| session.id_str(f)).unwrap_or("root").to_owned();
     let line = branch_summary_entry(&id, Some(&target_id), &now_timestamp(), &from_id, &summary);
     append(&mut writer, &line)?;
