@@ -11,7 +11,7 @@ pub mod system;
 
 use crate::llm::{LlmError, Summarizer, SummaryRequest, SummaryResponse, Usage};
 use crate::session::append::entry_line;
-use crate::session::jsjson::js_number;
+use crate::session::jsjson::number;
 use fileops::{FileOps, format_file_lists};
 use prepare::Preparation;
 use serde_json::{Value, json};
@@ -182,15 +182,6 @@ pub fn summarize_branch(
         read_files,
         modified_files,
     })
-}
-
-/// A token count as Pi writes it (a JavaScript number).
-pub fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 {
-        Value::from(n as i64)
-    } else {
-        serde_json::from_str(&js_number(n)).unwrap_or(Value::Null)
-    }
 }
 
 /// The compaction entry line, as Pi 1.6.0's `appendCompaction` writes it.

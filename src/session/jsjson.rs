@@ -63,6 +63,16 @@ pub fn number_text(n: &serde_json::Number) -> String {
     js_number(n.as_f64().unwrap_or(f64::NAN))
 }
 
+/// A JavaScript number as a JSON value: whole numbers without a fraction, others printed
+/// as JavaScript prints them (`NaN` and infinities, which JSON cannot hold, as `null`).
+pub fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        Value::from(n as i64)
+    } else {
+        serde_json::from_str(&js_number(n)).unwrap_or(Value::Null)
+    }
+}
+
 /// ECMAScript Number::toString for finite doubles.
 pub fn js_number(f: f64) -> String {
     if f.is_nan() {

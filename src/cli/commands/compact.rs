@@ -124,7 +124,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             let plan = json!({
                 "firstKeptEntryId": prep.first_kept_id,
                 "isSplitTurn": prep.is_split_turn,
-                "tokensBefore": crate::compaction::number(prep.tokens_before),
+                "tokensBefore": crate::session::jsjson::number(prep.tokens_before),
                 "tokensKept": prep.tokens_kept,
                 "messagesToSummarize": prep.messages_to_summarize.len(),
                 "turnPrefixMessages": turn_start,

@@ -1,6 +1,8 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, display_width, escape_line};
 use crate::cli::session_arg::{open_session, warn_cycle};
+use crate::llm::Cost;
+use crate::session::jsjson::number;
 use crate::session::{EntryIdx, EntryKind, Role, Session, revision};
 use anyhow::Result;
 use serde::Deserialize;
@@ -25,16 +27,6 @@ pub struct Args {
     /// One JSON object: {"total", "byModel", "bySource"}.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `usage.cost`.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Cost {
-    pub input: f64,
-    pub output: f64,
-    pub cache_read: f64,
-    pub cache_write: f64,
-    pub total: f64,
 }
 
 /// Sums of `usage` objects.
@@ -87,17 +79,6 @@ impl Totals {
             }),
         );
         m
-    }
-}
-
-/// A number as JSON: whole numbers without a fraction, as JavaScript prints them.
-fn number(f: f64) -> Value {
-    if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
-        Value::from(f as i64)
-    } else {
-        serde_json::Number::from_f64(f)
-            .map(Value::Number)
-            .unwrap_or(Value::Null)
     }
 }
 
