@@ -6,15 +6,15 @@ pub mod oracle;
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
-/// The directory of the shared corpus of real Pi sessions (`../shared/corpus`).
+/// The corpus of real Pi sessions vendored in `tests/corpus` (provenance in its README).
 pub fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }
 
-/// Corpus session files, sorted. Panics when the corpus is missing: CI and developers have it.
+/// Corpus session files, sorted. The corpus is part of the repository.
 pub fn corpus_files() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("../shared/corpus")
+        .expect("tests/corpus")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
