@@ -11,6 +11,7 @@ pub mod error;
 pub mod estimate;
 pub mod jsdate;
 pub mod jsjson;
+pub mod jsparse;
 mod load;
 pub mod locate;
 pub mod rawjson;
