@@ -168,11 +168,15 @@ impl Drop for Output {
 /// Characters that must not reach a terminal raw: C0 controls, DEL, C1 controls, and the
 /// bidirectional overrides that can disguise text.
 fn is_unsafe(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || crate::session::jsparse::is_lone_surrogate(c)
 }
 
 fn push_escaped(out: &mut String, c: char) {
     match c {
+        // A lone surrogate shows as the replacement character, as a terminal shows one.
+        c if crate::session::jsparse::is_lone_surrogate(c) => out.push('\u{fffd}'),
         '\x1b' => out.push_str("\\e"),
         '\r' => out.push_str("\\r"),
         '\t' => out.push_str("\\t"),

@@ -130,9 +130,7 @@ impl Session {
     /// roles read as `custom`). Parses the line; use for entries being shown.
     pub fn value(&self, idx: EntryIdx) -> Value {
         let raw = self.raw(idx);
-        let mut v = serde_json::from_slice::<Value>(raw)
-            .or_else(|_| serde_json::from_str(&String::from_utf8_lossy(raw)))
-            .unwrap_or(Value::Null);
+        let mut v = jsparse::parse(raw).unwrap_or(Value::Null);
         if self.header.format() < 3
             && let Some(role) = v.pointer_mut("/message/role")
             && role == "hookMessage"

@@ -187,16 +187,17 @@ pub fn read_line(line: &[u8]) -> LineRead<'_> {
 fn read_text(text: &str) -> LineRead<'_> {
     let trimmed = text.trim_start_matches(is_json_whitespace);
     if !trimmed.starts_with('{') {
-        return match serde_json::from_str::<IgnoredAny>(text) {
+        return match super::jsparse::parse(text.as_bytes()) {
             Ok(_) => LineRead::NotAnObject,
             Err(_) => LineRead::Malformed,
         };
     }
     match serde_json::from_str::<Skim>(text) {
         Ok(skim) => LineRead::Object(Box::new(skim)),
-        // The derived reader rejects duplicate keys, which JSON.parse accepts (last one
-        // wins). Fall back to a full parse with the same rule.
-        Err(_) => match serde_json::from_str::<Value>(text) {
+        // The derived reader rejects duplicate keys (JSON.parse keeps the last), lone
+        // surrogate escapes, numbers beyond a double's range and deep nesting, all of which
+        // JSON.parse accepts. Fall back to the exact reader.
+        Err(_) => match super::jsparse::parse(text.as_bytes()) {
             Ok(value) => LineRead::Object(Box::new(Skim::from_value(&value).into_owned())),
             Err(_) => LineRead::Malformed,
         },

@@ -122,7 +122,8 @@ pub fn oracle_module_dir() -> Option<PathBuf> {
                  run .ci/install-oracle and set PI_ORACLE_MODULE_DIR to the path it prints"
             );
         }
-        eprintln!("{SKIP_MESSAGE}");
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| eprintln!("{SKIP_MESSAGE}"));
     }
     found.clone()
 }
@@ -193,7 +194,9 @@ pub fn run_oracle_args(file: &Path, args: &[&str]) -> Option<serde_json::Value> 
     if !status.success() {
         panic!("{what}: node exited with {status}\n{stderr}");
     }
-    match serde_json::from_slice(&stdout) {
+    // Read as JSON.parse reads it: the output holds what sessions hold (lone surrogates,
+    // numbers serde_json would round differently).
+    match pi_session::session::jsparse::parse(&stdout) {
         Ok(value) => Some(value),
         Err(e) => panic!(
             "{what}: output is not JSON ({e}); first bytes: {:?}\n{stderr}",
