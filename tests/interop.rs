@@ -290,6 +290,19 @@ fn assert_matches_pi_everywhere(file: &Path) {
     let ours: Vec<&Value> = tree.iter().map(|r| &r["id"]).collect();
     let theirs: Vec<&Value> = first["tree"].as_array().unwrap().iter().map(|r| &r["id"]).collect();
     assert_eq!(ours, theirs, "{}: tree", file.display());
+    let mut labels: Vec<(String, String)> = ndjson(&run_ok(file, &["label", "--list", "--json"]))
+        .iter()
+        .map(|r| (r["targetId"].as_str().unwrap().to_owned(), r["label"].as_str().unwrap().to_owned()))
+        .collect();
+    let mut pi_labels: Vec<(String, String)> = first["labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().to_owned(), p[1].as_str().unwrap().to_owned()))
+        .collect();
+    labels.sort();
+    pi_labels.sort();
+    assert_eq!(labels, pi_labels, "{}: labels", file.display());
     let ids: Vec<String> = first["entries"]
         .as_array()
         .unwrap()

@@ -118,8 +118,12 @@ for (let k = 0; k < Number(countArg); k++) {
       sm.branch(pick(ids.slice(0, -1)));
     } else if (r < 0.93 && ids.length > 4) {
       ids.push(sm.appendCompaction(text(), pick(ids.slice(-4)), int(200000), { readFiles: [text()], modifiedFiles: [] }, false, usage()));
-    } else {
+    } else if (r < 0.95) {
       ids.push(sm.appendModelChange(pick(["anthropic", "openai"]), pick(["m1", "m2"])));
+    } else if (r < 0.97) {
+      sm.appendSessionInfo(text());
+    } else {
+      sm.appendLabelChange(pick(ids), text());
     }
   }
   // Make sure the file exists: Pi writes nothing until a conversation has an assistant reply.
