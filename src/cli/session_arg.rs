@@ -61,14 +61,25 @@ pub fn open_tip<T>(global: &GlobalArgs, mut answer: impl FnMut(&Session) -> Resu
 
 /// One warning naming the lines Pi skips, with the way to fix them.
 pub fn warn_load_report(session: &Session) {
+    load_report(session, super::output::advise);
+}
+
+/// [`warn_load_report`] for a command that reads several sessions: the suggested command
+/// names this one with `-s`.
+pub fn warn_load_report_naming(session: &Session) {
+    load_report(session, |t| super::output::advise_for(t, &session.path));
+}
+
+fn load_report(session: &Session, advise: impl Fn(&str) -> String) {
     let r = &session.report;
     if !r.malformed_lines.is_empty() && !session.is_complete() {
-        eprintln!(
+        let text = format!(
             "warning: {}: skipped {} unreadable line{} near the end, as Pi does; run `pi-session repair` to fix",
-            super::output::escape_line(&session.path.display().to_string()),
+            session.path.display(),
             r.malformed_lines.len(),
             if r.malformed_lines.len() == 1 { "" } else { "s" },
         );
+        eprintln!("{}", super::output::escape_line(&advise(&text)));
         return;
     }
     if !r.malformed_lines.is_empty() {
@@ -81,24 +92,26 @@ pub fn warn_load_report(session: &Session) {
         } else {
             ""
         };
-        eprintln!(
+        let text = format!(
             "warning: {}: skipped {} unreadable line{} as Pi does: {}{torn}; run `pi-session repair` to fix",
-            super::output::escape_line(&session.path.display().to_string()),
+            session.path.display(),
             r.malformed_lines.len(),
             if r.malformed_lines.len() == 1 { "" } else { "s" },
             lines.join(", "),
         );
+        eprintln!("{}", super::output::escape_line(&advise(&text)));
     }
 }
 
 /// Warns that a walk met a parent cycle (Pi 1.6.0 would hang on it).
 pub fn warn_cycle(session: &Session, at: Option<usize>) {
     if let Some(i) = at {
-        eprintln!(
+        let text = format!(
             "warning: parent cycle: entry {} (line {}) leads back into its own ancestors; the walk stops there \
              (Pi 1.6.0 hangs on this file); run `pi-session repair`",
-            super::output::escape_line(&session.id_or_line(i)),
+            session.id_or_line(i),
             session.entries[i].line
         );
+        eprintln!("{}", super::output::escape_line(&super::output::advise(&text)));
     }
 }
