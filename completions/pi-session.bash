@@ -784,11 +784,11 @@ _pi_session() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "message model_change thinking_level_change compaction branch_summary custom custom_message label session_info context_edit usage" -- "${cur}"))
                     return 0
                     ;;
                 --role)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "user assistant toolResult bashExecution custom system branchSummary compactionSummary" -- "${cur}"))
                     return 0
                     ;;
                 --max-chars)

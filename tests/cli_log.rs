@@ -395,3 +395,57 @@ fn labels_fixture_branch_runs_through_label_entries() {
     // Cleared labels are not shown.
     assert!(!out.contains("[question]") && !out.contains("[fix-request]"), "{out}");
 }
+
+#[test]
+fn unknown_roles_and_types_are_usage_errors_with_a_suggestion() {
+    for (args, bad, tip) in [
+        (&["log", "--role", "usr"][..], "'usr' for '--role <ROLE>'", "'user'"),
+        (
+            &["log", "--all", "--role", "user,asistant"],
+            "'asistant'",
+            "'assistant'",
+        ),
+        (
+            &["log", "--type", "compactoin"],
+            "'compactoin' for '--type <TYPE>'",
+            "'compaction'",
+        ),
+        (&["log", "--type", "message,lable"], "'lable'", "'label'"),
+    ] {
+        let out = common::cmd().arg("-s").arg(example()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.starts_with("error: invalid value "), "{stderr}");
+        assert!(stderr.contains(bad), "{stderr}");
+        assert!(stderr.contains(&format!("a similar value exists: {tip}")), "{stderr}");
+    }
+    // Every role and type a session holds is accepted.
+    for role in [
+        "user",
+        "assistant",
+        "toolResult",
+        "bashExecution",
+        "custom",
+        "system",
+        "branchSummary",
+        "compactionSummary",
+    ] {
+        run_ok(&example(), &["log", "--all", "--role", role]);
+    }
+    for t in [
+        "message",
+        "model_change",
+        "thinking_level_change",
+        "compaction",
+        "branch_summary",
+        "custom",
+        "custom_message",
+        "label",
+        "session_info",
+        "context_edit",
+        "usage",
+    ] {
+        run_ok(&example(), &["log", "--all", "--type", t]);
+    }
+}
