@@ -1074,7 +1074,7 @@ _pi_session_rev_here() {
     local npos="$2"
     case "$1" in
         log) (( npos == 0 )) ;;
-        show) (( npos == 0 )) ;;
+        show) (( npos >= 0 )) ;;
         context) (( npos == 0 )) ;;
         rev-parse) (( npos >= 0 )) ;;
         checkout) (( npos == 0 )) ;;

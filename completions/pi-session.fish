@@ -33,7 +33,7 @@ complete -c pi-session -n "__fish_pi_session_needs_command" -s h -l help -d 'Pri
 complete -c pi-session -n "__fish_pi_session_needs_command" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "log" -d 'Show a branch, newest entry first'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
-complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "show" -d 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
@@ -97,9 +97,9 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s s -l sess
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l json -d 'Print the entry\'s original line, byte for byte'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l json -d 'Print each entry\'s original line, byte for byte (one line per revision)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help -d 'Print help'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l max-chars -d 'Cut tool results and command output after this many characters' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
@@ -281,7 +281,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s h 
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "show" -d 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
@@ -369,7 +369,7 @@ function __fish_pi_session_rev_wanted
         case log
             test $npos -eq 0
         case show
-            test $npos -eq 0
+            test $npos -ge 0
         case context
             test $npos -eq 0
         case rev-parse

@@ -449,3 +449,23 @@ fn unknown_roles_and_types_are_usage_errors_with_a_suggestion() {
         run_ok(&example(), &["log", "--all", "--type", t]);
     }
 }
+
+#[test]
+fn json_of_lines_with_invalid_utf8_is_json_as_pi_reads_them() {
+    let file = fixture("outside/invalid-utf8-json-output.jsonl");
+    for args in [&["log", "--all", "--json"][..], &["log", "--json"]] {
+        let out = cmd().arg("-s").arg(&file).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8(out.stdout).expect("valid UTF-8");
+        let rows = ndjson(&stdout);
+        assert_eq!(rows.len(), 1, "{args:?}");
+        assert_eq!(rows[0]["message"]["content"], "caf\u{fffd} \u{fffd}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "said once: {stderr}");
+        assert!(stderr.starts_with("warning: "), "{stderr}");
+        assert!(
+            stderr.contains("not valid UTF-8 (line 2)") && stderr.contains("U+FFFD"),
+            "{stderr}"
+        );
+    }
+}

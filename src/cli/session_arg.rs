@@ -115,3 +115,50 @@ pub fn warn_cycle(session: &Session, at: Option<usize>) {
         eprintln!("{}", super::output::escape_line(&super::output::advise(&text)));
     }
 }
+
+/// Prints original lines of a session (`--json`): byte for byte when they are UTF-8; a line
+/// with invalid UTF-8 is printed as Pi reads it (each invalid sequence as U+FFFD), so that the
+/// output stays JSON, and [`RawLines::warn`] says so once.
+#[derive(Default)]
+pub struct RawLines {
+    /// Where each line printed with replacements was (`line N` or `byte N`).
+    replaced: Vec<String>,
+}
+
+impl RawLines {
+    pub fn print(&mut self, out: &mut super::output::Output, session: &Session, idx: usize) -> std::io::Result<()> {
+        let bytes = session.raw(idx);
+        if std::str::from_utf8(bytes).is_ok() {
+            return out.raw_line(bytes);
+        }
+        let at = session.line_label(idx);
+        if !self.replaced.contains(&at) {
+            self.replaced.push(at);
+        }
+        out.line(&String::from_utf8_lossy(bytes))
+    }
+
+    /// One warning naming the lines printed with U+FFFD, if any.
+    pub fn warn(&self, session: &Session) {
+        let n = self.replaced.len();
+        if n == 0 {
+            return;
+        }
+        let mut at: Vec<&str> = self.replaced.iter().take(10).map(String::as_str).collect();
+        let more = format!("… ({n} in all)");
+        if n > 10 {
+            at.push(&more);
+        }
+        eprintln!(
+            "warning: {}: {} not valid UTF-8 ({}): printed as Pi reads {}, each invalid byte sequence as U+FFFD",
+            super::output::escape_line(&session.path.display().to_string()),
+            if n == 1 {
+                "a line is".to_owned()
+            } else {
+                format!("{n} lines are")
+            },
+            at.join(", "),
+            if n == 1 { "it" } else { "them" },
+        );
+    }
+}

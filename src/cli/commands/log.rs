@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::Output;
 use crate::cli::render::{entry_body, entry_line};
-use crate::cli::session_arg::{open_session, open_tip, warn_cycle};
+use crate::cli::session_arg::{RawLines, open_session, open_tip, warn_cycle};
 use crate::session::{EntryIdx, Session, revision};
 use anyhow::Result;
 
@@ -135,9 +135,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.reverse {
         shown.reverse();
     }
+    let mut raw = RawLines::default();
     for (k, &i) in shown.iter().enumerate() {
         if args.json {
-            out.raw_line(session.raw(i))?;
+            raw.print(out, &session, i)?;
             continue;
         }
         let line = entry_line(out, &session, i, Some(i) == at, !args.long);
@@ -155,5 +156,6 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             out.line(&line)?;
         }
     }
+    raw.warn(&session);
     Ok(())
 }
