@@ -784,11 +784,11 @@ _pi_session() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "message model_change thinking_level_change compaction branch_summary custom custom_message label session_info context_edit usage" -- "${cur}"))
                     return 0
                     ;;
                 --role)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "user assistant toolResult bashExecution custom system branchSummary compactionSummary" -- "${cur}"))
                     return 0
                     ;;
                 --max-chars)
@@ -1074,7 +1074,7 @@ _pi_session_rev_here() {
     local npos="$2"
     case "$1" in
         log) (( npos == 0 )) ;;
-        show) (( npos == 0 )) ;;
+        show) (( npos >= 0 )) ;;
         context) (( npos == 0 )) ;;
         rev-parse) (( npos >= 0 )) ;;
         checkout) (( npos == 0 )) ;;

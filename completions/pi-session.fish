@@ -33,7 +33,7 @@ complete -c pi-session -n "__fish_pi_session_needs_command" -s h -l help -d 'Pri
 complete -c pi-session -n "__fish_pi_session_needs_command" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "log" -d 'Show a branch, newest entry first'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
-complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "show" -d 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
@@ -50,8 +50,25 @@ complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "export" -d 'E
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l type -d 'Only entries of these types (message, compaction, branch_summary, label, model_change, …)' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l role -d 'Only messages with these roles (user, assistant, toolResult, bashExecution, custom, system)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l type -d 'Only entries of these types (repeat or separate with commas)' -r -f -a "message\t''
+model_change\t''
+thinking_level_change\t''
+compaction\t''
+branch_summary\t''
+custom\t''
+custom_message\t''
+label\t''
+session_info\t''
+context_edit\t''
+usage\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l role -d 'Only messages with these roles (repeat or separate with commas)' -r -f -a "user\t''
+assistant\t''
+toolResult\t''
+bashExecution\t''
+custom\t''
+system\t''
+branchSummary\t''
+compactionSummary\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l max-chars -d 'With --long: cut tool results and command output after this many characters' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l since -d 'With --all: only entries appended after the entry with this id (a cursor for polling)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
@@ -80,9 +97,9 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s s -l sess
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l json -d 'Print the entry\'s original line, byte for byte'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l json -d 'Print each entry\'s original line, byte for byte (one line per revision)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help -d 'Print help'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l max-chars -d 'Cut tool results and command output after this many characters' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
@@ -209,7 +226,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l color -d 'W
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l all -d 'Sessions of every project, not only the current directory\'s'
-complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l json -d 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l json -d 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s v -l verbose -d 'Also show each session\'s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -264,7 +281,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s h 
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "show" -d 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
@@ -352,7 +369,7 @@ function __fish_pi_session_rev_wanted
         case log
             test $npos -eq 0
         case show
-            test $npos -eq 0
+            test $npos -ge 0
         case context
             test $npos -eq 0
         case rev-parse

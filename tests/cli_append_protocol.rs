@@ -182,7 +182,8 @@ fn writes_on_corpus_sessions_follow_the_protocol() {
         let (_dir, file) = temp_copy(&src);
         if name.contains(".v1.") {
             let r = refused(&file, &["label", "@", "corpus"], 1);
-            assert!(r.stderr.contains("pi-session repair"), "{name}: {}", r.stderr);
+            let repair = format!("`pi-session -s {} repair`", file.display());
+            assert!(r.stderr.contains(&repair), "{name}: {}", r.stderr);
             continue;
         }
         let leaf = run_ok(&file, &["rev-parse", "--leaf"]).trim().to_owned();
@@ -258,7 +259,8 @@ fn old_formats_are_refused_untouched() {
     for (name, args) in cases {
         let (_dir, file) = temp_copy(&fixture(name));
         let r = refused(&file, args, 1);
-        assert!(r.stderr.contains("pi-session repair"), "{name} {args:?}: {}", r.stderr);
+        let repair = format!("`pi-session -s {} repair`", file.display());
+        assert!(r.stderr.contains(&repair), "{name} {args:?}: {}", r.stderr);
         assert!(r.stderr.contains("v3"), "{name} {args:?}: {}", r.stderr);
         assert!(r.stdout.is_empty());
     }

@@ -399,7 +399,8 @@ fn clones_of_corpus_sessions_read_as_their_source() {
         let (_dir, copy) = temp_copy(&src);
         if name.contains(".v1.") {
             let r = refused(&copy, &["clone"]);
-            assert!(r.stderr.contains("pi-session repair"), "{}", r.stderr);
+            let repair = format!("`pi-session -s {} repair`", copy.display());
+            assert!(r.stderr.contains(&repair), "{}", r.stderr);
             continue;
         }
         let (new, _) = make(&copy, &["clone"]);
@@ -505,12 +506,15 @@ fn fork_refuses_anything_but_a_user_message() {
     ] {
         let r = refused(&src, &["fork", rev]);
         assert!(r.stderr.contains("is not a user message"), "{rev}: {}", r.stderr);
-        assert!(r.stderr.contains("pi-session clone"), "{rev}: {}", r.stderr);
+        let clone = format!("`pi-session -s {} clone ", src.display());
+        assert!(r.stderr.contains(&clone), "{rev}: {}", r.stderr);
     }
     let r = refused(&src, &["fork", "b8731d22"]);
     assert!(
-        r.stderr
-            .contains("to copy the conversation up to and including this entry, use `pi-session clone b8731d22`"),
+        r.stderr.contains(&format!(
+            "to copy the conversation up to and including this entry, use `pi-session -s {} clone b8731d22`",
+            src.display()
+        )),
         "{}",
         r.stderr
     );

@@ -324,10 +324,15 @@ fn log_in_every_form() {
         &["log", "--long", "side"],
         &["log", "--long", ID_SIDE],
         &["log", "--all", "--since", ID_ASSISTANT],
-        &["log", "--all", "--role", &na()],
-        &["log", "--all", "--type", &na()],
     ] {
         check_ok(root.path(), &file, args);
+    }
+    // An unknown role or type is a usage error, reported terminal-safe.
+    for args in [
+        &["log", "--all", "--role", &na()][..],
+        &["log", "--all", "--type", &na()],
+    ] {
+        assert_eq!(check(root.path(), &file, args).code, 2, "{args:?}");
     }
     // Shown escaped, not dropped.
     let long = check_ok(root.path(), &file, &["log", "--all", "--long"]);

@@ -165,6 +165,74 @@ impl Drop for Output {
     }
 }
 
+/// The `-s/--session` the user gave, for the commands suggested in hints and warnings.
+static SESSION_ARG: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+
+/// Remembers the `-s/--session` of this run (see [`advise`]).
+pub fn set_session_arg(arg: Option<&str>) {
+    let _ = SESSION_ARG.set(arg.map(str::to_owned));
+}
+
+/// `s` as one shell word: as it is when it needs no quoting, else in single quotes.
+pub fn shell_quote(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The option naming a session, as a user would type it again.
+fn session_option(arg: &str) -> String {
+    if arg.starts_with('-') {
+        format!("--session={}", shell_quote(arg))
+    } else {
+        format!("-s {}", shell_quote(arg))
+    }
+}
+
+/// Subcommands that do not read one session: a suggestion of them carries no `-s`.
+const SESSIONLESS: [&str; 3] = ["ls", "completions", "help"];
+
+/// Puts `option` after `pi-session` in every command suggested in `text` (written as
+/// `` `pi-session SUBCOMMAND …` ``), so that pasted it acts on the same session.
+fn with_option(text: &str, option: &str) -> String {
+    const CMD: &str = "`pi-session ";
+    let mut out = String::with_capacity(text.len() + option.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(CMD) {
+        let (before, after) = rest.split_at(at + CMD.len());
+        out.push_str(before);
+        let word: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if word.starts_with(|c: char| c.is_ascii_lowercase()) && !SESSIONLESS.contains(&word.as_str()) {
+            out.push_str(option);
+            out.push(' ');
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with the user's `-s/--session` (if any) in each `pi-session` command it suggests:
+/// as git's advice names the paths given, a pasted hint acts on the same session.
+pub fn advise(text: &str) -> String {
+    match SESSION_ARG.get() {
+        Some(Some(arg)) => with_option(text, &session_option(arg)),
+        _ => text.to_owned(),
+    }
+}
+
+/// `text` with `-s PATH` in each `pi-session` command it suggests: for commands that go
+/// through several sessions, where the one a hint is about is not the default.
+pub fn advise_for(text: &str, path: &std::path::Path) -> String {
+    with_option(text, &session_option(&path.to_string_lossy()))
+}
+
 /// Characters that must not reach a terminal raw: C0 controls, DEL, C1 controls, and the
 /// bidirectional overrides that can disguise text.
 fn is_unsafe(c: char) -> bool {
@@ -291,6 +359,23 @@ mod tests {
         assert_eq!(escape_block("a\nb\x1b"), "a\nb\\e");
         assert_eq!(escape_line("\u{9b}x\u{202e}"), "\\x9bx\\u{202e}");
         assert_eq!(one_line("  a \n\t b\x1b "), "a b\\e");
+    }
+
+    #[test]
+    fn suggestions_carry_the_session() {
+        let opt = session_option("/x/my s.jsonl");
+        assert_eq!(opt, "-s '/x/my s.jsonl'");
+        assert_eq!(
+            with_option(
+                "run `pi-session repair` or `pi-session log --all`; `pi-session ls`",
+                &opt
+            ),
+            "run `pi-session -s '/x/my s.jsonl' repair` or `pi-session -s '/x/my s.jsonl' log --all`; `pi-session ls`"
+        );
+        assert_eq!(with_option("see `pi-session --help`", &opt), "see `pi-session --help`");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote("ab12cd"), "ab12cd");
+        assert_eq!(session_option("-x.jsonl"), "--session=-x.jsonl");
     }
 
     #[test]

@@ -15,6 +15,11 @@ pub enum SessionError {
     #[error("{path} is not a Pi session: {reason}")]
     NotASession { path: PathBuf, reason: String },
 
+    /// Not a session at all: no line of the file is a JSON object (empty, text, binary), so
+    /// there is nothing `repair` could work with either.
+    #[error("{path} is not a Pi session: {reason}")]
+    NotJsonLines { path: PathBuf, reason: String },
+
     #[error("unknown revision '{0}'")]
     UnknownRevision(String),
 
@@ -36,6 +41,13 @@ pub enum SessionError {
 
     #[error("no session found: {0}")]
     NoSession(String),
+
+    #[error("ambiguous session id '{arg}': it matches {} sessions", candidates.len())]
+    AmbiguousSession {
+        arg: String,
+        /// (id, path) of each matching session.
+        candidates: Vec<(String, PathBuf)>,
+    },
 
     #[error("{path} is locked by another process (waited {}s)", waited.as_secs())]
     Locked { path: PathBuf, waited: std::time::Duration },

@@ -361,7 +361,7 @@ impl Session {
     pub fn open_tail(path: &Path, tail: u64) -> Result<Session> {
         use std::os::unix::fs::FileExt;
         let io = |e| SessionError::io(path, e);
-        let file = std::fs::File::open(path).map_err(io)?;
+        let file = data::open_regular(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         if tail >= len {
             return Session::open(path);
