@@ -292,7 +292,12 @@ fn assert_matches_pi_everywhere(file: &Path) {
     assert_eq!(ours, theirs, "{}: tree", file.display());
     let mut labels: Vec<(String, String)> = ndjson(&run_ok(file, &["label", "--list", "--json"]))
         .iter()
-        .map(|r| (r["targetId"].as_str().unwrap().to_owned(), r["label"].as_str().unwrap().to_owned()))
+        .map(|r| {
+            (
+                r["targetId"].as_str().unwrap().to_owned(),
+                r["label"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect();
     let mut pi_labels: Vec<(String, String)> = first["labels"]
         .as_array()

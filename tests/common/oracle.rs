@@ -32,7 +32,7 @@ pub const PI_VERSION: &str = "1.6.0";
 /// How long one oracle run may take.
 pub const ORACLE_TIMEOUT: Duration = Duration::from_secs(60);
 
-const SKIP_MESSAGE: &str = "skipping: Pi 1.6.0 oracle not installed; run .ci/install-oracle";
+const SKIP_MESSAGE: &str = "interop tests skipped: node or the Pi 1.6.0 oracle is missing (run .ci/install-oracle; PI_SESSION_REQUIRE_ORACLE=1 makes this an error)";
 
 /// Path of the node script.
 pub fn oracle_script() -> PathBuf {
@@ -123,7 +123,12 @@ pub fn oracle_module_dir() -> Option<PathBuf> {
             );
         }
         static SAID: std::sync::Once = std::sync::Once::new();
-        SAID.call_once(|| eprintln!("{SKIP_MESSAGE}"));
+        // Written to the stderr handle, not through eprintln!, which the test harness
+        // captures: the notice shows once per test binary without --nocapture.
+        SAID.call_once(|| {
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "{SKIP_MESSAGE}");
+        });
     }
     found.clone()
 }
