@@ -13,7 +13,7 @@ use anyhow::Result;
 /// Prints the new file's path.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The last entry to copy [default: Pi's leaf, the file's last entry, as /clone copies].
+    /// The last entry to copy [default: Pi's leaf, the file's last entry].
     #[arg(value_name = "REV")]
     pub rev: Option<String>,
 

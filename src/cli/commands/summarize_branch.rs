@@ -32,7 +32,9 @@ pub struct Args {
     pub reserve_tokens: Option<u64>,
 
     /// With --dry-run: the plan as one JSON object
-    /// {"target","from","commonAncestor","entries","messages","totalTokens","readFiles","modifiedFiles"}.
+    /// {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom
+    /// message),"from" (Pi's leaf),"commonAncestor","entries","messages","totalTokens",
+    /// "readFiles","modifiedFiles"}.
     #[arg(long)]
     pub json: bool,
 
