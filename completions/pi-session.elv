@@ -231,7 +231,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
             cand --color 'When to color human output'
-            cand --json 'With --dry-run: the plan as one JSON object {"target","from","commonAncestor","entries","messages","totalTokens","readFiles","modifiedFiles"}'
+            cand --json 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi''s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}'
             cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
             cand --dry-run 'Show the plan and change nothing'
             cand --print-prompt 'Print what would be sent to the model and change nothing'

@@ -214,7 +214,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l json -d 'With --dry-run: the plan as one JSON object {"target","from","commonAncestor","entries","messages","totalTokens","readFiles","modifiedFiles"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l json -d 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi\'s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l dry-run -d 'Show the plan and change nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l print-prompt -d 'Print what would be sent to the model and change nothing'

@@ -585,11 +585,35 @@ fn fork_message_joins_text_parts_without_separator() {
 fn clone_of_an_empty_position_is_header_only() {
     let (_dir, src) = temp_copy(&example());
     run_ok(&src, &["checkout", "--empty"]);
-    let (new, r) = make(&src, &["clone", "--json"]);
+    let (new, r) = make(&src, &["clone", "@", "--json"]);
     assert_eq!(ndjson(&r.stdout)[0]["entries"], 0);
     check_header(&new, &src, "/home/user/proj");
     assert_eq!(lines(&new).len(), 1);
     assert_eq!(context(&new, None), "");
+    // Without REV, Pi's leaf: the checkout record, which /clone copies as it is.
+    let (new, r) = make(&src, &["clone", "--json"]);
+    assert_eq!(ndjson(&r.stdout)[0]["entries"], 1);
+    assert_eq!(common::last_entry(&new)["customType"], "pi-session.checkout");
+    assert_eq!(common::last_entry(&new)["parentId"], serde_json::Value::Null);
+    assert_eq!(context(&new, None), "");
+}
+
+#[test]
+fn clone_without_rev_keeps_a_trailing_checkout_record_as_pi_does() {
+    // Reproducer from the outside comparison: a checkout record is the last entry.
+    let (_dir, src) = temp_copy(&common::fixture("outside/fid-clone-trailing-checkout.jsonl"));
+    let (new, r) = make(&src, &["clone", "--json"]);
+    assert_eq!(ndjson(&r.stdout)[0]["entries"], 3);
+    let l = lines(&new);
+    let text = fs::read_to_string(&src).unwrap();
+    let source: Vec<&str> = text.lines().collect();
+    // The record and the path it stands on, byte for byte; the side message is not copied.
+    assert_eq!(l[1..], [source[1], source[2], source[5]]);
+    assert_eq!(context(&new, None), context(&src, None));
+    // `@` names the position: the record is left out.
+    let (new, r) = make(&src, &["clone", "@", "--json"]);
+    assert_eq!(ndjson(&r.stdout)[0]["entries"], 2);
+    assert_eq!(lines(&new)[1..], [source[1], source[2]]);
 }
 
 #[test]

@@ -146,15 +146,31 @@ pub fn run_oracle(file: &Path, at: &[&str]) -> Option<serde_json::Value> {
 /// Like [`run_oracle`], with the oracle's flags given as they are (`--compact 2000`,
 /// `--branch-summary ID:BUDGET`, `--at ID`).
 pub fn run_oracle_args(file: &Path, args: &[&str]) -> Option<serde_json::Value> {
-    let module_dir = oracle_module_dir()?;
     let mut command = Command::new("node");
     command.arg(oracle_script()).arg(file).args(args);
+    run_node(command, format!("Pi oracle on {}", file.display()))
+}
+
+/// Pi 1.6.0 doing one of the writes pi-session mirrors (`tests/oracle/pi_mirror.mjs`, whose
+/// header documents the output) on a temp copy of `file`: `op` is `compact` (args: KEEP
+/// BODY), `navigate` (TARGET BODY) or `clone`. `None` when the oracle is unavailable.
+pub fn run_mirror(op: &str, file: &Path, args: &[&str]) -> Option<serde_json::Value> {
+    let mut command = Command::new("node");
+    command
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/pi_mirror.mjs"))
+        .arg(op)
+        .arg(file)
+        .args(args);
+    run_node(command, format!("Pi mirror {op} on {}", file.display()))
+}
+
+fn run_node(mut command: Command, what: String) -> Option<serde_json::Value> {
+    let module_dir = oracle_module_dir()?;
     command
         .env("PI_ORACLE_MODULE_DIR", &module_dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let what = format!("Pi oracle on {}", file.display());
     let mut child = command
         .spawn()
         .unwrap_or_else(|e| panic!("{what}: cannot start node: {e}"));
