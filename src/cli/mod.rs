@@ -184,6 +184,7 @@ fn hint_for(e: &anyhow::Error) -> Option<String> {
     let se = e.chain().find_map(|c| c.downcast_ref::<E>())?;
     Some(match se {
         E::Io { .. } => "check the path given with -s/--session".into(),
+        E::Exists { .. } => "add --force to replace it, or choose another path".into(),
         E::NotASession { .. } => "a Pi session starts with a {\"type\":\"session\",\"id\":…} header line; `pi-session repair` can add a missing one".into(),
         E::UnknownRevision(_) => "use a full id, a unique id prefix (4+ characters), a label, @, root, REV~N or :/TEXT; `pi-session log --all` lists the ids".into(),
         E::AmbiguousRevision { candidates, .. } => format!("candidates: {}", candidates.join(", ")),
@@ -194,6 +195,6 @@ fn hint_for(e: &anyhow::Error) -> Option<String> {
         E::Locked { .. } => "another pi-session command is writing to it; try again in a moment".into(),
         E::OldFormat { .. } => "run `pi-session repair` to migrate it to v3 first (Pi would rewrite it on open)".into(),
         E::LeafMismatch { .. } => "the session moved on; read it again (`pi-session rev-parse --leaf`) and retry".into(),
-        E::Refused(_) | E::NeedMore => return None,
+        E::Refused(_) | E::Write { .. } | E::NeedMore => return None,
     })
 }

@@ -10,10 +10,10 @@ use anyhow::Result;
 ///
 /// The new session holds the path from the root to REV (labels on it re-created at the
 /// end), with a header naming the source as its parent session. The source is not touched.
-/// Prints the new file's path.
+/// Prints the new file's path (`-o -`: the new session itself). `--dry-run` writes nothing.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The last entry to copy [default: @].
+    /// The last entry to copy.
     #[arg(value_name = "REV", default_value = "@")]
     pub rev: String,
 
@@ -22,6 +22,7 @@ pub struct Args {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    crate::cli::new_session::check_args(&args.new_session)?;
     let session = open_session(global)?;
     refuse_old_format(&session)?;
     let leaf = revision::resolve(&session, &args.rev)?;
