@@ -99,14 +99,14 @@ pub fn write_and_report(
         out.line(&v.to_string())?;
     } else if args.dry_run {
         let verb = if exists { "replace" } else { "create" };
-        let shown = shown_path(out, &path);
+        let shown = shown_path(out.is_terminal, &path);
         let mut line = format!("would {verb} ").into_bytes();
         line.extend_from_slice(&shown);
         line.extend_from_slice(format!(" ({lines} lines)").as_bytes());
         out.raw_line(&line)?;
     } else {
         // Only the path, so `pi --session "$(pi-session fork REV)"` works.
-        out.raw_line(&shown_path(out, &path))?;
+        out.raw_line(&shown_path(out.is_terminal, &path))?;
     }
     if args.dry_run {
         eprintln!("dry run: nothing written");
@@ -117,8 +117,8 @@ pub fn write_and_report(
 /// A path as printed: exactly (its bytes) into a pipe, so scripts get a path that exists;
 /// on a terminal with control characters escaped, like all text that could reach one
 /// (`--json` gives it exactly too).
-fn shown_path(out: &Output, path: &Path) -> Vec<u8> {
-    if out.is_terminal {
+fn shown_path(terminal: bool, path: &Path) -> Vec<u8> {
+    if terminal {
         return super::output::escape_line(&path.to_string_lossy()).into_bytes();
     }
     #[cfg(unix)]
@@ -129,5 +129,17 @@ fn shown_path(out: &Output, path: &Path) -> Vec<u8> {
     #[cfg(not(unix))]
     {
         path.to_string_lossy().into_owned().into_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_escaped_only_for_a_terminal() {
+        let p = Path::new("/tmp/a\tb/\x1b[31mc.jsonl");
+        assert_eq!(shown_path(true, p), b"/tmp/a\\tb/\\e[31mc.jsonl");
+        assert_eq!(shown_path(false, p), b"/tmp/a\tb/\x1b[31mc.jsonl");
     }
 }

@@ -133,7 +133,9 @@ pub fn write_file(dest: &Path, bytes: &[u8], replace: bool) -> Result<(), Sessio
     };
     let existing = fs::symlink_metadata(dest).ok();
     if existing.is_some() && !replace {
-        return Err(SessionError::Exists { path: dest.to_path_buf() });
+        return Err(SessionError::Exists {
+            path: dest.to_path_buf(),
+        });
     }
     let name = dest
         .file_name()
@@ -163,7 +165,9 @@ pub fn write_file(dest: &Path, bytes: &[u8], replace: bool) -> Result<(), Sessio
     if let Err(e) = placed {
         let _ = fs::remove_file(&tmp);
         return Err(match e.kind() {
-            io::ErrorKind::AlreadyExists => SessionError::Exists { path: dest.to_path_buf() },
+            io::ErrorKind::AlreadyExists => SessionError::Exists {
+                path: dest.to_path_buf(),
+            },
             _ => SessionError::write(dest, e),
         });
     }

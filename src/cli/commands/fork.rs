@@ -56,7 +56,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     write_and_report(&session, &new, &args.new_session, Some(&text), out)?;
     eprintln!(
         "{} before this message, to edit and send again:\n{}",
-        if args.new_session.dry_run { "would fork" } else { "forked" },
+        if args.new_session.dry_run {
+            "would fork"
+        } else {
+            "forked"
+        },
         escape_block(&text)
     );
     Ok(())

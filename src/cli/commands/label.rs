@@ -181,7 +181,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 escape_line(&target_id),
                 if args.dry_run { "is" } else { "was" },
                 escape_line(old),
-                if args.dry_run { "would replace it" } else { "replaces it" }
+                if args.dry_run {
+                    "would replace it"
+                } else {
+                    "replaces it"
+                }
             );
         }
     }
