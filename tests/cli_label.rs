@@ -348,13 +348,25 @@ fn one_argument_labels_at() {
 fn a_name_on_another_entry_is_refused() {
     let (_dir, file) = temp_copy(&example());
     // "green" labels d2e5793f.
-    for args in [&["e0a8c95d", "green"][..], &["green"][..], &["label:start", "green"][..]] {
+    for args in [
+        &["e0a8c95d", "green"][..],
+        &["green"][..],
+        &["label:start", "green"][..],
+    ] {
         let mut full = vec!["label"];
         full.extend_from_slice(args);
         let r = unchanged(&file, &full, 1);
         assert!(r.stdout.is_empty(), "{}", r.stdout);
-        assert!(r.stderr.starts_with("error: 'green' already labels d2e5793f"), "{}", r.stderr);
-        assert!(r.stderr.contains("hint:") && r.stderr.contains("--force"), "{}", r.stderr);
+        assert!(
+            r.stderr.starts_with("error: 'green' already labels d2e5793f"),
+            "{}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains("hint:") && r.stderr.contains("--force"),
+            "{}",
+            r.stderr
+        );
     }
     assert_eq!(rev_parse(&file, "green"), "d2e5793f");
     // A cleared name is free again.
@@ -417,7 +429,8 @@ fn force_onto_an_entry_with_a_label_moves_and_replaces() {
     assert_eq!(lines[1]["targetId"], "80fbf1f2");
     assert!(r.stderr.contains("moved 'green' from d2e5793f"), "{}", r.stderr);
     assert!(
-        r.stderr.contains("80fbf1f2 was labelled 'start': the new label replaces it"),
+        r.stderr
+            .contains("80fbf1f2 was labelled 'start': the new label replaces it"),
         "{}",
         r.stderr
     );
@@ -433,7 +446,8 @@ fn replacing_an_entrys_label_is_announced() {
     let (_dir, file) = temp_copy(&example());
     let (_, _, r) = label(&file, &["d2e5793f", "verde"]);
     assert!(
-        r.stderr.contains("d2e5793f was labelled 'green': the new label replaces it"),
+        r.stderr
+            .contains("d2e5793f was labelled 'green': the new label replaces it"),
         "{}",
         r.stderr
     );
