@@ -401,14 +401,23 @@ fn only_a_change_by_another_writer_gets_the_warning() {
         "{{\"type\":\"message\",\"id\":\"5eed0001\",\"parentId\":\"{leaf}\",\"timestamp\":\"{now}\",\
          \"message\":{{\"role\":\"user\",\"content\":\"hi\",\"timestamp\":1}}}}\n"
     );
-    OpenOptions::new().append(true).open(&file).unwrap().write_all(pi_line.as_bytes()).unwrap();
+    OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap()
+        .write_all(pi_line.as_bytes())
+        .unwrap();
     let (_, r) = write_ok(&file, &["label", "5eed0001", "from-pi"]);
     assert!(r.stderr.contains("changed in the last few seconds"), "{}", r.stderr);
     // The next write follows pi-session's own: no warning.
     let (_, r) = write_ok(&file, &["checkout", "d2e5793f"]);
     assert!(!r.stderr.contains("warning"), "{}", r.stderr);
     // The mark is the modification time: exactly the last line's timestamp.
-    let ts: jiff::Timestamp = common::last_entry(&file)["timestamp"].as_str().unwrap().parse().unwrap();
+    let ts: jiff::Timestamp = common::last_entry(&file)["timestamp"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     let modified = fs::metadata(&file).unwrap().modified().unwrap();
     let expected = SystemTime::UNIX_EPOCH + Duration::from_millis(ts.as_millisecond() as u64);
     assert_eq!(modified, expected);
@@ -417,7 +426,12 @@ fn only_a_change_by_another_writer_gets_the_warning() {
     let mut data = fs::read(&file).unwrap();
     data.extend_from_slice(b"\n");
     fs::write(&file, &data).unwrap();
-    OpenOptions::new().write(true).open(&file).unwrap().set_modified(expected).unwrap();
+    OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(expected)
+        .unwrap();
     let r = run(&file, &["checkout", "-"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("changed in the last few seconds"), "{}", r.stderr);
