@@ -360,9 +360,17 @@ fn a_position_without_id_is_not_recorded_as_a_made_up_id() {
 fn checkout_into_a_parent_cycle_is_refused() {
     // dddd0001 and eeee0001 are each other's parent: Pi, walking up from a record below
     // either, never reaches a root (it runs out of memory opening the session).
-    let (_dir, file) = temp_copy(&fixture("outside/checkout-into-parent-cycle.jsonl"));
+    let (dir, file) = temp_copy(&fixture("outside/checkout-into-parent-cycle.jsonl"));
+    let summary = dir.path().join("summary.md");
+    fs::write(&summary, "## Goal\nx\n").unwrap();
     for rev in ["dddd0001", "eeee0001", "id:eeee0001"] {
-        for extra in [&[][..], &["--dry-run"][..], &["--json"][..]] {
+        for extra in [
+            &[][..],
+            &["--dry-run"][..],
+            &["--json"][..],
+            &["--summarize", "--dry-run"][..],
+            &["--summarize", "--summary-file", summary.to_str().unwrap()][..],
+        ] {
             let mut args = vec!["checkout", rev];
             args.extend_from_slice(extra);
             let r = unchanged(&file, &args, 1);

@@ -292,3 +292,42 @@ fn compact_and_summarize_branch_dry_runs_show_their_plans() {
     let r = dry_run(&copy, &["summarize-branch", "--dry-run", "--json", &target]);
     assert_eq!(ndjson(&r.stdout)[0]["target"], target.as_str());
 }
+
+#[test]
+fn a_dry_run_only_reads() {
+    // It opens the session read-only under a shared lock: beside another reader's shared
+    // lock it goes ahead, where a write waits for it; and a read-only file can be planned on.
+    let (_dir, copy) = temp_copy(&example());
+    let holder = fs::File::open(&copy).unwrap();
+    holder.lock_shared().unwrap();
+    let with_lock_held = |args: &[&str]| {
+        cmd()
+            .env("PI_SESSION_LOCK_TIMEOUT", "0.2")
+            .arg("-s")
+            .arg(&copy)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["checkout", "d2e5793f", "--dry-run"][..],
+        &["label", "d2e5793f", "x", "--dry-run"][..],
+    ] {
+        let out = with_lock_held(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = with_lock_held(&["checkout", "d2e5793f"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("locked"));
+    holder.unlock().unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&copy, fs::Permissions::from_mode(0o444)).unwrap();
+    }
+    let r = dry_run(&copy, &["checkout", "d2e5793f", "--dry-run"]);
+    assert_eq!(would_append(&r.stdout).len(), 1);
+}

@@ -28,16 +28,22 @@ pub fn open_writer(global: &GlobalArgs, args: &WriteArgs) -> Result<SessionWrite
 
 /// Like [`open_writer`], reading only as much of the end of the file as `answer` needs
 /// (see [`super::session_arg::open_tip`]); the lock is held from the first read on.
+/// With `dry_run`, the file is opened read-only under a shared lock: nothing can be written.
 pub fn open_writer_tip<T>(
     global: &GlobalArgs,
     args: &WriteArgs,
+    dry_run: bool,
     mut answer: impl FnMut(&crate::session::Session) -> Result<T>,
 ) -> Result<(SessionWriter, T)> {
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session.as_deref(), &cwd)?;
     let mut tail = super::session_arg::tip_first_read();
     loop {
-        let writer = SessionWriter::open_tail(&path, tail)?;
+        let writer = if dry_run {
+            SessionWriter::open_tail_dry_run(&path, tail)?
+        } else {
+            SessionWriter::open_tail(&path, tail)?
+        };
         let complete = writer.session.is_complete();
         if writer.session.entries.is_empty() && !complete {
             tail = tail.saturating_mul(super::session_arg::TIP_GROWTH);

@@ -34,7 +34,16 @@ impl SessionWriter {
     /// Locks `path` and loads only its last `tail` bytes (and header): see
     /// [`Session::open_tail`]. New ids are then checked against the entries read.
     pub fn open_tail(path: &Path, tail: u64) -> Result<SessionWriter, SessionError> {
-        let mut file = LockedFile::open(path, lock_wait())?;
+        SessionWriter::open_tail_with(LockedFile::open(path, lock_wait())?, path, tail)
+    }
+
+    /// Like [`Self::open_tail`] for a dry run: the file is opened read-only under a shared
+    /// lock, so nothing can be appended through it (and a read-only file can be planned on).
+    pub fn open_tail_dry_run(path: &Path, tail: u64) -> Result<SessionWriter, SessionError> {
+        SessionWriter::open_tail_with(LockedFile::open_shared(path, lock_wait())?, path, tail)
+    }
+
+    fn open_tail_with(mut file: LockedFile, path: &Path, tail: u64) -> Result<SessionWriter, SessionError> {
         let session = if tail == u64::MAX {
             let data = file.read_all()?;
             Session::from_bytes(path.to_path_buf(), data)?

@@ -54,6 +54,38 @@ impl LockedFile {
         })
     }
 
+    /// Opens `path` for reading only and takes a shared lock (which keeps writers out, as
+    /// their exclusive lock waits for it), waiting up to `wait`: for dry runs, which must
+    /// read the file as a write would, and work where it could not be written.
+    pub fn open_shared(path: &Path, wait: Duration) -> Result<LockedFile, SessionError> {
+        let start = Instant::now();
+        let open = || File::open(path).map_err(|e| SessionError::io(path, e));
+        let mut file = open()?;
+        loop {
+            match file.try_lock_shared() {
+                Ok(()) if !same_file(&file, path) => file = open()?,
+                Ok(()) => break,
+                Err(fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(SessionError::Locked {
+                        path: path.to_path_buf(),
+                        waited: wait,
+                    });
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(SessionError::io(path, e)),
+            }
+        }
+        let meta = file.metadata().map_err(|e| SessionError::io(path, e))?;
+        Ok(LockedFile {
+            path: path.to_path_buf(),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            file,
+        })
+    }
+
     /// The whole file as it is under the lock.
     pub fn read_all(&mut self) -> Result<Vec<u8>, SessionError> {
         let mut buf = Vec::with_capacity(self.len as usize);

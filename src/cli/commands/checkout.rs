@@ -67,9 +67,13 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.summarize {
         let session = crate::cli::session_arg::open_session(global)?;
         let rev = args.rev.as_deref().expect("clap requires REV without --empty");
+        // The summary is attached to REV: never inside a parent cycle (see below).
+        if let Ok(t) = revision::resolve_entry(&session, rev) {
+            refuse_cycle(&session, &session.branch(t))?;
+        }
         return super::summarize_branch::summarize_to(&session, rev, None, args.json, &args.summary, &args.write, out);
     }
-    let (mut writer, (from, target)) = open_writer_tip(global, &args.write, |session| {
+    let (mut writer, (from, target)) = open_writer_tip(global, &args.write, args.summary.dry_run, |session| {
         let from = session.at_checked()?;
         let target = match args.rev.as_deref() {
             None => None,

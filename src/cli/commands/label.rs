@@ -87,7 +87,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     // Reads only the end of the file unless the revision needs more: a label entry follows
     // its target, so the target's current label is always within what was read. A new name
     // needs the whole file, to know which other entry may have it.
-    let (mut writer, target) = open_writer_tip(global, &args.write, |session| {
+    let (mut writer, target) = open_writer_tip(global, &args.write, args.dry_run, |session| {
         let target = revision::resolve_entry(session, rev)?;
         if name.is_some() && !session.is_complete() {
             return Err(SessionError::NeedMore.into());
