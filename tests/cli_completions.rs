@@ -40,7 +40,12 @@ fn labelled_session(dir: &Path) -> PathBuf {
     .unwrap();
     for (rev, name) in [("@", "green"), ("root", "start here"), ("@~1", "gr$(touch pwned)")] {
         // `green` is already on another entry: --force moves it.
-        cmd().arg("-s").arg(&file).args(["label", rev, name, "--force"]).assert().success();
+        cmd()
+            .arg("-s")
+            .arg(&file)
+            .args(["label", rev, name, "--force"])
+            .assert()
+            .success();
     }
     file
 }
