@@ -494,3 +494,29 @@ fn a_leaf_without_id_gives_no_made_up_parent() {
     let parent = &v["parentId"];
     assert!(parent.is_null() || ids.iter().any(|i| parent == i.as_str()), "{v}");
 }
+
+#[test]
+fn force_clears_every_other_holder_of_the_name() {
+    // A file written before names were kept to one entry: "start" on two entries.
+    let (_dir, file) = temp_copy(&example());
+    let mut text = fs::read_to_string(&file).unwrap();
+    text.push_str(
+        "{\"type\":\"label\",\"id\":\"0dd1abe1\",\"parentId\":\"b8731d22\",\"timestamp\":\"2026-11-02T10:02:00.000Z\",\
+         \"targetId\":\"1ecdd056\",\"label\":\"start\"}\n",
+    );
+    fs::write(&file, text).unwrap();
+    assert_eq!(run(&file, &["rev-parse", "start"]).code, 1, "ambiguous");
+    let r = unchanged(&file, &["label", "e0a8c95d", "start"], 1);
+    assert!(r.stderr.contains("'start' already labels 80fbf1f2"), "{}", r.stderr);
+    let (lines, r) = label_n(&file, &["e0a8c95d", "start", "--force"], 3);
+    assert_eq!(lines[0]["targetId"], "80fbf1f2");
+    assert_eq!(lines[1]["targetId"], "1ecdd056");
+    assert!(lines[0].get("label").is_none() && lines[1].get("label").is_none());
+    assert_eq!(lines[2]["label"], "start");
+    assert_eq!(lines[0]["parentId"], "0dd1abe1");
+    assert_eq!(lines[1]["parentId"], lines[0]["id"]);
+    assert_eq!(lines[2]["parentId"], lines[1]["id"]);
+    assert!(r.stderr.contains("moved 'start' from 80fbf1f2"), "{}", r.stderr);
+    assert!(r.stderr.contains("moved 'start' from 1ecdd056"), "{}", r.stderr);
+    assert_eq!(rev_parse(&file, "start"), "e0a8c95d");
+}
