@@ -215,7 +215,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__clone)
-            opts="-o -s -h -V --output --json --session --color --no-pager --help --version"
+            opts="-o -f -s -h -V --output --force --dry-run --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,7 +371,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__export)
-            opts="-o -s -h -V --format --output --session --color --no-pager --help --version"
+            opts="-o -f -s -h -V --format --output --force --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -409,7 +409,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__fork)
-            opts="-o -s -h -V --output --json --session --color --no-pager --help --version"
+            opts="-o -f -s -h -V --output --force --dry-run --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -739,7 +739,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__label)
-            opts="-d -l -s -h -V --delete --list --json --expect-leaf --session --color --no-pager --help --version"
+            opts="-d -l -f -s -h -V --delete --list --json --force --dry-run --expect-leaf --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

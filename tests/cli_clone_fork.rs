@@ -638,3 +638,118 @@ fn clone_skips_unreadable_lines_and_refuses_cycles() {
     let (new, _) = make(&src, &["clone", "c7c70002"]);
     assert_eq!(lines(&new).len(), 1 + 2);
 }
+
+#[test]
+fn output_dash_is_stdout() {
+    let (dir, src) = temp_copy(&example());
+    let listing_before = listing(dir.path());
+    for (args, copied) in [
+        (&["clone", "-o", "-", "d679de06"][..], "d679de06"),
+        (&["fork", "--output", "-", "d679de06"][..], "b7b227e2"),
+    ] {
+        let before = fs::read(&src).unwrap();
+        let out = cmd()
+            .current_dir(dir.path())
+            .arg("-s")
+            .arg(&src)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(fs::read(&src).unwrap(), before);
+        // The session itself, as the file would hold it; no file named `-`, no other file.
+        assert_eq!(listing(dir.path()), listing_before, "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let file = dir.path().join("from-stdout.jsonl");
+        fs::write(&file, &text).unwrap();
+        check_header(&file, &src, "/home/user/proj");
+        assert_eq!(rev_parse(&file, "@"), copied);
+        assert_eq!(context(&file, None), context(&src, Some(copied)));
+        fs::remove_file(&file).unwrap();
+    }
+    // --json reports a file: with -o - there is none.
+    let r = run(&src, &["clone", "-o", "-", "--json"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr.contains("-o -"), "{}", r.stderr);
+    assert_eq!(listing(dir.path()), listing_before);
+}
+
+#[test]
+fn an_existing_output_is_replaced_only_with_force() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, src) = temp_copy(&example());
+    let other = dir.path().join("other.jsonl");
+    fs::write(&other, "precious\n").unwrap();
+    fs::set_permissions(&other, fs::Permissions::from_mode(0o600)).unwrap();
+    let o = other.to_str().unwrap();
+    for args in [&["clone", "-o", o][..], &["fork", "-o", o, "d679de06"][..]] {
+        let r = refused(&src, args);
+        assert!(
+            r.stderr.starts_with(&format!("error: {o} already exists\n")),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("hint: add --force to replace it"), "{}", r.stderr);
+        assert!(
+            !r.stderr.contains("cannot read") && !r.stderr.contains("-s"),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(fs::read_to_string(&other).unwrap(), "precious\n");
+    for (args, at) in [
+        (&["clone", "-o", o, "--force", "d679de06"][..], "d679de06"),
+        (&["fork", "-f", "-o", o, "d679de06"][..], "b7b227e2"),
+    ] {
+        let before = listing(dir.path());
+        let r = run(&src, args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.stdout, format!("{o}\n"));
+        // Replaced in place: no temporary file left, the old file's permissions kept.
+        assert_eq!(listing(dir.path()), before);
+        check_header(&other, &src, "/home/user/proj");
+        assert_eq!(rev_parse(&other, "@"), at);
+        assert_eq!(fs::metadata(&other).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    // --force with a new path just creates it.
+    let fresh = dir.path().join("fresh.jsonl");
+    let (new, _) = make(&src, &["clone", "--force", "-o", fresh.to_str().unwrap()]);
+    assert_eq!(new, fresh);
+}
+
+#[test]
+fn paths_are_printed_exactly_into_a_pipe() {
+    // A tab in a directory name: escaped, the printed path would not exist.
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("tab\there");
+    fs::create_dir(&dir).unwrap();
+    let src = dir.join("session.jsonl");
+    fs::copy(example(), &src).unwrap();
+    let out = cmd().arg("-s").arg(&src).arg("clone").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let path = PathBuf::from(printed.strip_suffix('\n').unwrap());
+    assert!(path.starts_with(&dir), "{printed:?}");
+    assert!(path.is_file(), "{printed:?}");
+    let out = cmd()
+        .arg("-s")
+        .arg(&src)
+        .args(["fork", "-o"])
+        .arg(dir.join("f\tork.jsonl"))
+        .arg("80fbf1f2")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.stdout,
+        format!("{}\n", dir.join("f\tork.jsonl").display()).into_bytes()
+    );
+}
+
+#[test]
+fn clone_help_names_its_default_once() {
+    let out = cmd().args(["clone", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(help.matches("[default: @]").count(), 1, "{help}");
+}

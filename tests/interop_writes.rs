@@ -267,3 +267,27 @@ fn clone_without_rev_copies_what_pis_clone_copies() {
         assert_same_messages(&what, &opened["context"], &pi["context"]);
     }
 }
+
+#[test]
+fn label_force_moves_the_name_in_pis_eyes() {
+    // labels.jsonl: "root-cause" on 1a2b3c04, "done" on 1a2b3c06.
+    let file = fixture("labels.jsonl");
+    let Some(before) = run_oracle(&file, &[]) else { return };
+    let (_dir, copy) = copy_to_temp(&file);
+    run_ok(&copy, &["label", "1a2b3c02", "done", "--force"]);
+    // Onto an entry that has a label of its own: the name moves, the old label is replaced.
+    run_ok(&copy, &["label", "1a2b3c04", "start", "--force"]);
+    run_ok(&copy, &["label", "1a2b3c02", "start", "--force"]);
+    let pi = run_oracle(&copy, &[]).unwrap();
+    assert_eq!(pi["rewritten"], false, "Pi rewrote the file");
+    assert_eq!(pi["at"], before["at"], "@ unchanged");
+    let labels = pi["labels"].as_array().unwrap();
+    let on = |name: &str| -> Vec<&Value> { labels.iter().filter(|l| l[1] == name).map(|l| &l[0]).collect() };
+    assert_eq!(on("start"), ["1a2b3c02"], "{labels:?}");
+    assert!(on("done").is_empty(), "{labels:?}");
+    assert!(on("root-cause").is_empty(), "{labels:?}");
+    assert_eq!(labels.len(), 1, "{labels:?}");
+    assert_same_messages("label --force", &pi["context"], &before["context"]);
+    // pi-session reads the same.
+    assert_eq!(run_ok(&copy, &["rev-parse", "start"]).trim(), "1a2b3c02");
+}

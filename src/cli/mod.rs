@@ -194,6 +194,7 @@ fn hint_for(e: &anyhow::Error, command: &Command) -> Option<String> {
         E::NotASession { .. } if matches!(command, Command::Repair(_)) => {
             "repair mends Pi session files; nothing in this one looks like part of a session".into()
         }
+        E::Exists { .. } => "add --force to replace it, or choose another path".into(),
         E::NotASession { .. } => "a Pi session starts with a {\"type\":\"session\",\"id\":…} header line; `pi-session repair` can add a missing one".into(),
         E::NotJsonLines { .. } => "give -s a Pi session file: JSON lines, the first a {\"type\":\"session\",\"id\":…} header; `pi-session ls` lists this directory's sessions".into(),
         E::AmbiguousSession { candidates, .. } => {
@@ -216,6 +217,6 @@ fn hint_for(e: &anyhow::Error, command: &Command) -> Option<String> {
         E::Locked { .. } => "another pi-session command is writing to it; try again in a moment".into(),
         E::OldFormat { .. } => "run `pi-session repair` to migrate it to v3 first (Pi would rewrite it on open)".into(),
         E::LeafMismatch { .. } => "the session moved on; read it again (`pi-session rev-parse --leaf`) and retry".into(),
-        E::Refused(_) | E::NeedMore => return None,
+        E::Refused(_) | E::Write { .. } | E::NeedMore => return None,
     })
 }

@@ -12,6 +12,17 @@ pub enum SessionError {
         source: std::io::Error,
     },
 
+    #[error("cannot write {path}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A file a command would create is already there (and `--force` was not given).
+    #[error("{path} already exists")]
+    Exists { path: PathBuf },
+
     #[error("{path} is not a Pi session: {reason}")]
     NotASession { path: PathBuf, reason: String },
 
@@ -68,6 +79,13 @@ pub enum SessionError {
 }
 
 impl SessionError {
+    pub fn write(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        SessionError::Write {
+            path: path.into(),
+            source,
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         SessionError::Io {
             path: path.into(),
