@@ -146,8 +146,10 @@ fn human_output_counts_and_hints() {
         "{}",
         r.stderr
     );
-    assert!(r.stderr.contains("pi-session label b8731d22 NAME"), "{}", r.stderr);
-    assert!(r.stderr.contains("pi-session checkout -"), "{}", r.stderr);
+    // The hints name the session given with -s, so that pasted they act on it.
+    let s = format!("pi-session -s {}", file.display());
+    assert!(r.stderr.contains(&format!("{s} label b8731d22 NAME")), "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("{s} checkout -")), "{}", r.stderr);
     // Down the same branch: nothing left behind, nothing said about it.
     let (_, _, r) = checkout(&file, &["f2707ba7"]);
     assert!(!r.stderr.contains("left"), "{}", r.stderr);
@@ -380,8 +382,19 @@ fn checkout_into_a_parent_cycle_is_refused() {
                 "{}",
                 r.stderr
             );
-            assert!(r.stderr.contains("pi-session repair"), "{}", r.stderr);
+            assert!(
+                r.stderr.contains("pi-session -s ") && r.stderr.contains(" repair` first"),
+                "{}",
+                r.stderr
+            );
         }
+    }
+    // summarize-branch attaches its summary there too: refused the same way.
+    for extra in [&["--dry-run"][..], &["--summary-file", summary.to_str().unwrap()][..]] {
+        let mut args = vec!["summarize-branch", "eeee0001"];
+        args.extend_from_slice(extra);
+        let r = unchanged(&file, &args, 1);
+        assert!(r.stderr.contains("parent cycle"), "{}", r.stderr);
     }
     // clone refuses the same target, with the same words.
     let r = unchanged(&file, &["clone", "dddd0001"], 1);

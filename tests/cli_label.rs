@@ -520,3 +520,28 @@ fn force_clears_every_other_holder_of_the_name() {
     assert!(r.stderr.contains("moved 'start' from 1ecdd056"), "{}", r.stderr);
     assert_eq!(rev_parse(&file, "start"), "e0a8c95d");
 }
+
+#[test]
+fn json_records_write_lone_surrogates_as_javascript_does() {
+    // A label cut inside an emoji, as Pi writes it: the record carries the same escape.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}"#,
+            "\n",
+            r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi \ud83d","timestamp":1}}"#,
+            "\n",
+            r#"{"type":"label","id":"l1","parentId":"a1","timestamp":"2026-01-01T00:00:02.000Z","targetId":"a1","label":"cut \ud83d"}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let out = common::run_ok(&file, &["label", "--list", "--json"]);
+    assert!(out.contains(r#""label":"cut \ud83d""#), "{out}");
+    assert!(out.contains(r#""preview":"hi \ud83d""#), "{out}");
+    // On a terminal (or any human output) it reads as U+FFFD.
+    let out = common::run_ok(&file, &["label", "--list"]);
+    assert!(out.contains("cut \u{fffd}"), "{out}");
+}

@@ -96,7 +96,7 @@ pub fn write_and_report(
             v["lines"] = lines.into();
             v["dryRun"] = true.into();
         }
-        out.line(&v.to_string())?;
+        out.json(&v)?;
     } else if args.dry_run {
         let verb = if exists { "replace" } else { "create" };
         let shown = shown_path(out.is_terminal, &path);

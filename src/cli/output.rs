@@ -103,6 +103,12 @@ impl Output {
         w.write_all(b"\n")
     }
 
+    /// One `--json` record, written as `JSON.stringify` would write it: numbers as
+    /// JavaScript prints them, a lone surrogate from a session as its escape.
+    pub fn json(&mut self, record: &serde_json::Value) -> std::io::Result<()> {
+        self.line(&crate::session::jsjson::stringify(record))
+    }
+
     pub fn raw_line(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let w = self.writer();
         w.write_all(bytes)?;

@@ -67,10 +67,6 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.summarize {
         let session = crate::cli::session_arg::open_session(global)?;
         let rev = args.rev.as_deref().expect("clap requires REV without --empty");
-        // The summary is attached to REV: never inside a parent cycle (see below).
-        if let Ok(t) = revision::resolve_entry(&session, rev) {
-            refuse_cycle(&session, &session.branch(t))?;
-        }
         return super::summarize_branch::summarize_to(&session, rev, None, args.json, &args.summary, &args.write, out);
     }
     let (mut writer, (from, target)) = open_writer_tip(global, &args.write, args.summary.dry_run, |session| {
@@ -108,7 +104,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if target == from {
         let at = target.map(|t| session.id_or_line(t));
         if args.json {
-            out.line(&json!({"at": at, "from": at, "abandoned": 0, "record": null}).to_string())?;
+            out.json(&json!({"at": at, "from": at, "abandoned": 0, "record": null}))?;
         } else {
             eprintln!("already there: nothing to do");
             out.line(&describe(out, session, target, false))?;
@@ -140,7 +136,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             v["dryRun"] = true.into();
             v["line"] = line.as_str().into();
         }
-        out.line(&v.to_string())?;
+        out.json(&v)?;
         if dry_run {
             eprintln!("dry run: nothing written");
         }
@@ -158,7 +154,12 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             if abandoned == 1 { "y" } else { "ies" }
         );
         if abandoned > 3 && !dry_run {
-            eprintln!("hint: `pi-session label {from} NAME` keeps a name on it; `pi-session checkout -` comes back");
+            eprintln!(
+                "{}",
+                crate::cli::output::escape_line(&crate::cli::output::advise(&format!(
+                    "hint: `pi-session label {from} NAME` keeps a name on it; `pi-session checkout -` comes back"
+                )))
+            );
         }
     }
     Ok(())

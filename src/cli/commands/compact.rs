@@ -141,7 +141,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 "modifiedFiles": modified,
                 "keepRecentTokens": keep,
             });
-            out.line(&plan.to_string())?;
+            out.json(&plan)?;
             return Ok(());
         }
         let field = |out: &mut Output, k: &str, v: String| {

@@ -264,7 +264,7 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<bool>
                         "start": start,
                         "end": end,
                     });
-                    out.line(&o.to_string())?;
+                    out.json(&o)?;
                 }
                 continue;
             }

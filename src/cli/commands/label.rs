@@ -49,7 +49,7 @@ pub struct Args {
 }
 
 fn usage_error(message: &str, hint: &str) -> anyhow::Error {
-    eprintln!("error: {message}\nhint: {hint}");
+    eprintln!("error: {message}\nhint: {}", crate::cli::output::advise(hint));
     crate::cli::ExitCode(crate::cli::exit::USAGE).into()
 }
 
@@ -257,7 +257,7 @@ fn list(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 "timestamp": session.entries[state.set_by].timestamp.as_deref(),
                 "preview": entry.map(|i| text::preview(&session, i)),
             });
-            out.line(&row.to_string())?;
+            out.json(&row)?;
             continue;
         }
         let preview = match entry {

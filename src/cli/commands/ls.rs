@@ -700,7 +700,7 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         .collect();
     if args.json {
         for (s, &cur) in sessions.iter().zip(&current) {
-            out.line(&session_json(s, cur).to_string())?;
+            out.json(&session_json(s, cur))?;
         }
         return Ok(());
     }

@@ -83,7 +83,7 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
             v.as_object_mut()
                 .expect("object")
                 .insert("path".into(), json!(path.to_string_lossy()));
-            out.line(&v.to_string())?;
+            out.json(&v)?;
         }
     } else if verbose || defects > 0 {
         print_findings(out, &shown, &plan)?;
@@ -111,7 +111,7 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
             "rejectsFile": applied.as_ref().and_then(|a| a.rejects_file.as_ref()).map(|p| p.to_string_lossy().into_owned()),
             "after": plan.after,
         });
-        out.line(&v.to_string())?;
+        out.json(&v)?;
     } else if verbose || defects > 0 {
         match &outcome {
             Outcome::Clean if warnings == 0 => out.line(&format!("{shown}: clean"))?,

@@ -331,7 +331,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         collect(&session, 0..session.entries.len())
     };
     if args.json {
-        out.line(&stats_json(&stats).to_string())?;
+        out.json(&stats_json(&stats))?;
         return Ok(());
     }
 

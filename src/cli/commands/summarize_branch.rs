@@ -91,6 +91,9 @@ pub fn summarize_to(
     out: &mut Output,
 ) -> Result<()> {
     let target = revision::resolve_entry(session, target_rev)?;
+    // Pi, walking up from an entry inside a parent cycle, never reaches a root: nothing may
+    // be attached there.
+    crate::session::branch_copy::refuse_cycle(session, &session.branch(target))?;
     let target_id = session
         .id_str(target)
         .ok_or_else(|| SessionError::Refused("the target has no id; run `pi-session repair`".into()))?
@@ -134,7 +137,7 @@ pub fn summarize_to(
                 "readFiles": read,
                 "modifiedFiles": modified,
             });
-            out.line(&plan.to_string())?;
+            out.json(&plan)?;
             return Ok(());
         }
         out.line(&format!(

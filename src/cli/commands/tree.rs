@@ -97,7 +97,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 "current": Some(r.entry) == at,
                 "children": r.children,
             });
-            out.line(&row.to_string())?;
+            out.json(&row)?;
         }
         return Ok(());
     }
