@@ -1,9 +1,10 @@
 //! pi-session: git-style plumbing for the session files of Pi, the terminal coding agent.
 //!
-//! The library holds the session model ([`session`]); the `pi-session` binary is a thin CLI
-//! over it ([`cli`]).
+//! The library knows sessions: reading them as Pi 1.6.0 does ([`session`]), compaction and
+//! branch summaries ([`compaction`]) with summaries from providers ([`llm`]), and repair
+//! ([`repair`]). It never prints, draws progress or exits: the `pi-session` binary
+//! (`src/main.rs`, `src/cli/`) parses the command line, calls it and renders what it returns.
 
-pub mod cli;
 pub mod compaction;
 pub mod llm;
 pub mod repair;

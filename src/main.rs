@@ -1,3 +1,7 @@
-fn main() {
-    std::process::exit(pi_session::cli::main());
+//! The `pi-session` binary: parses the command line, calls the library, renders.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
 }

@@ -4,7 +4,7 @@
 //!
 //! Environment variables are process-global, so every test holds `ENV_LOCK` through [`Env`].
 
-#[path = "common/llm_server.rs"]
+#[path = "it/common/llm_server.rs"]
 mod llm_server;
 
 use llm_server::{LlmServer, Scripted, Tokens, anthropic_body, gemini_body, openai_body};

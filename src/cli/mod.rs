@@ -2,6 +2,7 @@
 //! subcommand lives in `commands/<name>.rs` with its `Args` and one `run` function.
 
 pub mod commands;
+pub mod exit;
 pub mod new_session;
 pub mod output;
 pub mod pager;
@@ -11,6 +12,7 @@ pub mod summary_args;
 pub mod write_args;
 
 use clap::{Parser, Subcommand};
+use exit::{CommandError, Exit};
 use output::{ColorChoice, Output};
 use std::io::Write;
 
@@ -73,31 +75,12 @@ pub enum Command {
     GenerateDocs(commands::generate_docs::Args),
 }
 
-/// Exit codes.
-pub mod exit {
-    pub const SUCCESS: i32 = 0;
-    pub const FAILURE: i32 = 1;
-    pub const USAGE: i32 = 2;
-    /// `--expect-leaf` did not match: nothing was written.
-    pub const LEAF_MISMATCH: i32 = 4;
-    /// Ctrl-C while waiting for a model: nothing written.
-    pub const INTERRUPTED: i32 = 130;
+/// Parses the command line, runs the command, and returns how the process ends.
+pub fn main() -> std::process::ExitCode {
+    run().into()
 }
 
-/// An error that carries its own exit code (e.g. `grep`-style "nothing found").
-#[derive(Debug)]
-pub struct ExitCode(pub i32);
-
-impl std::fmt::Display for ExitCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "exit {}", self.0)
-    }
-}
-
-impl std::error::Error for ExitCode {}
-
-/// Parses the command line, runs the command, and returns the process exit code.
-pub fn main() -> i32 {
+fn run() -> Exit {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -105,10 +88,10 @@ pub fn main() -> i32 {
             let text = output::escape_block(&e.render().to_string());
             if e.use_stderr() {
                 eprint!("{text}");
-                return exit::USAGE;
+                return Exit::Usage;
             }
             print!("{text}");
-            return exit::SUCCESS;
+            return Exit::Success;
         }
     };
     output::set_session_arg(cli.global.session.as_deref());
@@ -117,59 +100,64 @@ pub fn main() -> i32 {
         out.page();
     }
     let result = match &cli.command {
-        Command::Log(a) => commands::log::run(&cli.global, a, &mut out),
-        Command::Tree(a) => commands::tree::run(&cli.global, a, &mut out),
-        Command::Show(a) => commands::show::run(&cli.global, a, &mut out),
-        Command::Context(a) => commands::context::run(&cli.global, a, &mut out),
-        Command::RevParse(a) => commands::rev_parse::run(&cli.global, a, &mut out),
-        Command::Checkout(a) => commands::checkout::run(&cli.global, a, &mut out),
-        Command::Label(a) => commands::label::run(&cli.global, a, &mut out),
-        Command::Clone(a) => commands::clone::run(&cli.global, a, &mut out),
-        Command::Fork(a) => commands::fork::run(&cli.global, a, &mut out),
+        Command::Log(a) => commands::log::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Tree(a) => commands::tree::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Show(a) => commands::show::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Context(a) => commands::context::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::RevParse(a) => commands::rev_parse::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Checkout(a) => commands::checkout::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Label(a) => commands::label::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Clone(a) => commands::clone::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Fork(a) => commands::fork::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Repair(a) => commands::repair::run(&cli.global, a, &mut out),
-        Command::Compact(a) => commands::compact::run(&cli.global, a, &mut out),
-        Command::SummarizeBranch(a) => commands::summarize_branch::run(&cli.global, a, &mut out),
-        Command::Ls(a) => commands::ls::run(&cli.global, a, &mut out),
-        Command::Stats(a) => commands::stats::run(&cli.global, a, &mut out),
+        Command::Compact(a) => commands::compact::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::SummarizeBranch(a) => commands::summarize_branch::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Ls(a) => commands::ls::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Stats(a) => commands::stats::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Grep(a) => commands::grep::run(&cli.global, a, &mut out),
-        Command::Export(a) => commands::export::run(&cli.global, a, &mut out),
-        Command::Completions(a) => commands::completions::run(a, &mut out),
-        Command::CompleteRevs(a) => commands::completions::run_revs(&cli.global, a, &mut out),
-        Command::GenerateDocs(a) => commands::generate_docs::run(a, &mut out),
+        Command::Export(a) => commands::export::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Completions(a) => commands::completions::run(a, &mut out).map(Exit::from),
+        Command::CompleteRevs(a) => commands::completions::run_revs(&cli.global, a, &mut out).map(Exit::from),
+        Command::GenerateDocs(a) => commands::generate_docs::run(a, &mut out).map(Exit::from),
     };
     // Flush what was printed even when the command then fails (e.g. `repair --check`), and
     // wait for the pager, if any, before an error is reported.
     let flushed = out.finish();
-    let result = result.and_then(|()| flushed.map_err(Into::into));
-    match result {
-        Ok(()) => exit::SUCCESS,
-        Err(e) => report_error(&e, &cli.command),
+    match result.and_then(|exit| flushed.map(|()| exit).map_err(Into::into)) {
+        Ok(exit) => exit,
+        Err(e) => report(&e, Some(&cli.command)),
     }
 }
 
-fn report_error(e: &anyhow::Error, command: &Command) -> i32 {
-    if let Some(code) = e.downcast_ref::<ExitCode>() {
-        return code.0;
-    }
+/// Prints an error as every command's errors are printed (an `error:` line, then a `hint:`
+/// line when there is advice), and says how the process should end. Commands that carry on
+/// after an error (`grep` over several sessions) report it here too, without a command.
+pub fn report(e: &anyhow::Error, command: Option<&Command>) -> Exit {
     // A closed pipe (`pi-session log | head`) is not an error.
     if e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     }) {
-        return exit::SUCCESS;
+        return Exit::Success;
     }
-    let code = match e.chain().find_map(|c| c.downcast_ref::<crate::session::SessionError>()) {
-        Some(crate::session::SessionError::LeafMismatch { .. }) => exit::LEAF_MISMATCH,
+    let own = e.downcast_ref::<CommandError>();
+    let exit = match e.chain().find_map(|c| c.downcast_ref::<pi_session::session::SessionError>()) {
+        _ if own.is_some() => own.map_or(Exit::Failure, |c| c.exit),
+        Some(pi_session::session::SessionError::LeafMismatch { .. }) => Exit::LeafMismatch,
         _ if e.chain().any(|c| {
             matches!(
-                c.downcast_ref::<crate::llm::LlmError>(),
-                Some(crate::llm::LlmError::Interrupted)
+                c.downcast_ref::<pi_session::llm::LlmError>(),
+                Some(pi_session::llm::LlmError::Interrupted)
             )
         }) =>
         {
-            exit::INTERRUPTED
+            Exit::Interrupted
         }
-        _ => exit::FAILURE,
+        _ => Exit::Failure,
+    };
+    let hint = match own {
+        Some(c) => c.hint.clone(),
+        None => hint_for(e, command),
     };
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
@@ -179,19 +167,19 @@ fn report_error(e: &anyhow::Error, command: &Command) -> i32 {
         "error: {}",
         output::escape_line(&output::advise(&format!("{e:#}")))
     );
-    if let Some(hint) = hint_for(e, command) {
+    if let Some(hint) = hint {
         let _ = writeln!(err, "hint: {}", output::escape_line(&output::advise(&hint)));
     }
-    code
+    exit
 }
 
-fn hint_for(e: &anyhow::Error, command: &Command) -> Option<String> {
-    use crate::session::SessionError as E;
+fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
+    use pi_session::session::SessionError as E;
     let se = e.chain().find_map(|c| c.downcast_ref::<E>())?;
     Some(match se {
         E::Io { .. } => "check the path given with -s/--session".into(),
         // `repair` itself refuses a file in which no line is a JSON object.
-        E::NotASession { .. } if matches!(command, Command::Repair(_)) => {
+        E::NotASession { .. } if matches!(command, Some(Command::Repair(_))) => {
             "repair mends Pi session files; nothing in this one looks like part of a session".into()
         }
         E::Exists { .. } => "add --force to replace it, or choose another path".into(),
@@ -219,4 +207,14 @@ fn hint_for(e: &anyhow::Error, command: &Command) -> Option<String> {
         E::LeafMismatch { .. } => "the session moved on; read it again (`pi-session rev-parse --leaf`) and retry".into(),
         E::Refused(_) | E::Write { .. } | E::NeedMore => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap's own consistency checks of every command and argument.
+    #[test]
+    fn command_line_definition_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
 }

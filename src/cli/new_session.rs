@@ -1,9 +1,9 @@
 //! Writing the new session of `clone` and `fork`, and reporting it.
 
 use super::output::Output;
-use crate::session::Session;
-use crate::session::branch_copy::NewSession;
-use crate::session::write::write_file;
+use pi_session::session::Session;
+use pi_session::session::branch_copy::NewSession;
+use pi_session::session::write::write_file;
 use anyhow::Result;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -37,11 +37,10 @@ fn to_stdout(output: Option<&Path>) -> bool {
 /// Refuses option combinations that cannot work (before anything is read).
 pub fn check_args(args: &NewSessionArgs) -> Result<()> {
     if to_stdout(args.output.as_deref()) && args.json {
-        eprintln!(
-            "error: --json reports a new file, but with -o - the session itself goes to stdout\n\
-             hint: drop --json, or give -o a file name"
-        );
-        return Err(crate::cli::ExitCode(crate::cli::exit::USAGE).into());
+        return Err(crate::cli::exit::CommandError::usage(
+            "--json reports a new file, but with -o - the session itself goes to stdout",
+            "drop --json, or give -o a file name",
+        ));
     }
     Ok(())
 }
@@ -79,12 +78,12 @@ pub fn write_and_report(
     let exists = std::fs::symlink_metadata(&path).is_ok();
     if args.dry_run {
         if exists && !args.force {
-            return Err(crate::session::SessionError::Exists { path }.into());
+            return Err(pi_session::session::SessionError::Exists { path }.into());
         }
     } else {
         write_file(&path, new.content.as_bytes(), args.force)?;
     }
-    let path = crate::session::branch_copy::absolute(&path);
+    let path = pi_session::session::branch_copy::absolute(&path);
     if args.json {
         let mut v = json!({
             "path": path.to_string_lossy(),

@@ -106,7 +106,7 @@ impl Output {
     /// One `--json` record, written as `JSON.stringify` would write it: numbers as
     /// JavaScript prints them, a lone surrogate from a session as its escape.
     pub fn json(&mut self, record: &serde_json::Value) -> std::io::Result<()> {
-        self.line(&crate::session::jsjson::stringify(record))
+        self.line(&pi_session::session::jsjson::stringify(record))
     }
 
     pub fn raw_line(&mut self, bytes: &[u8]) -> std::io::Result<()> {
@@ -244,13 +244,13 @@ pub fn advise_for(text: &str, path: &std::path::Path) -> String {
 fn is_unsafe(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-        || crate::session::jsparse::is_lone_surrogate(c)
+        || pi_session::session::jsparse::is_lone_surrogate(c)
 }
 
 fn push_escaped(out: &mut String, c: char) {
     match c {
         // A lone surrogate shows as the replacement character, as a terminal shows one.
-        c if crate::session::jsparse::is_lone_surrogate(c) => out.push('\u{fffd}'),
+        c if pi_session::session::jsparse::is_lone_surrogate(c) => out.push('\u{fffd}'),
         '\x1b' => out.push_str("\\e"),
         '\r' => out.push_str("\\r"),
         '\t' => out.push_str("\\t"),
@@ -338,7 +338,7 @@ pub fn fit(s: &str, width: usize) -> String {
 
 /// An entry timestamp in the local time zone, `YYYY-MM-DD HH:MM:SS`.
 pub fn local_time(ts: Option<&str>) -> String {
-    let Some(ms) = ts.and_then(crate::session::jsdate::parse_date_ms) else {
+    let Some(ms) = ts.and_then(pi_session::session::jsdate::parse_date_ms) else {
         return "????-??-?? ??:??:??".into();
     };
     match jiff::Timestamp::from_millisecond(ms) {

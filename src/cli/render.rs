@@ -1,7 +1,7 @@
 //! Human renderings of entries shared by `log`, `show` and `context`.
 
 use super::output::{Output, Style, escape_block, escape_line, fit, local_time, one_line, short_id};
-use crate::session::{EntryIdx, EntryKind, Role, Session, text};
+use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
 use serde_json::Value;
 
 /// The style of an entry kind.

@@ -1,7 +1,7 @@
 //! Opening the session a command works on, and reporting on stderr what loading noticed.
 
 use super::GlobalArgs;
-use crate::session::{Session, locate};
+use pi_session::session::{Session, locate};
 use anyhow::Result;
 
 /// Finds and loads the session named by `-s` (or the current directory's most recent).
@@ -30,14 +30,14 @@ pub fn tip_first_read() -> u64 {
 /// Whether an error only says that more of the file is needed.
 pub fn needs_more(e: &anyhow::Error) -> bool {
     matches!(
-        e.downcast_ref::<crate::session::SessionError>(),
-        Some(crate::session::SessionError::NeedMore)
+        e.downcast_ref::<pi_session::session::SessionError>(),
+        Some(pi_session::session::SessionError::NeedMore)
     )
 }
 
 /// For commands about where the conversation stands: reads the end of the session (and its
 /// header), and only reads further back while `answer` says it needs more of the file
-/// ([`crate::session::SessionError::NeedMore`]). The cost follows the answer, not the file.
+/// ([`pi_session::session::SessionError::NeedMore`]). The cost follows the answer, not the file.
 pub fn open_tip<T>(global: &GlobalArgs, mut answer: impl FnMut(&Session) -> Result<T>) -> Result<(Session, T)> {
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session.as_deref(), &cwd)?;

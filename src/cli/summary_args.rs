@@ -1,9 +1,9 @@
 //! What `compact` and `summarize-branch` share: where the summary comes from (a provider, a
 //! local command, a file), the prompt options, and the plan-only modes.
 
-use crate::compaction::SummarySource;
-use crate::compaction::command::CommandSummarizer;
-use crate::llm::Summarizer;
+use pi_session::compaction::SummarySource;
+use pi_session::compaction::command::CommandSummarizer;
+use pi_session::llm::Summarizer;
 use anyhow::{Context as _, Result};
 use std::io::Read;
 
@@ -102,7 +102,7 @@ pub fn choose(args: &SummaryArgs, branch_model: Option<(String, String)>) -> Res
             source: Source::Command(CommandSummarizer { command: cmd.clone() }),
         });
     }
-    let (info, summarizer) = crate::llm::resolve(
+    let (info, summarizer) = pi_session::llm::resolve(
         args.model.as_deref(),
         args.base_url.as_deref(),
         branch_model.as_ref().map(|(p, m)| (p.as_str(), m.as_str())),

@@ -4,8 +4,8 @@
 use super::GlobalArgs;
 use super::output::{Output, escape_line};
 use super::session_arg::warn_load_report;
-use crate::session::append::{Appended, SessionWriter};
-use crate::session::locate;
+use pi_session::session::append::{Appended, SessionWriter};
+use pi_session::session::locate;
 use anyhow::Result;
 use std::path::Path;
 
@@ -16,24 +16,14 @@ pub struct WriteArgs {
     pub expect_leaf: Option<String>,
 }
 
-/// Finds the session, locks it and loads it for appending.
-pub fn open_writer(global: &GlobalArgs, args: &WriteArgs) -> Result<SessionWriter> {
-    let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session.as_deref(), &cwd)?;
-    let writer = SessionWriter::open(&path)?;
-    warn_load_report(&writer.session);
-    writer.expect_leaf(args.expect_leaf.as_deref())?;
-    Ok(writer)
-}
-
-/// Like [`open_writer`], reading only as much of the end of the file as `answer` needs
+/// Finds the session, locks it and loads it for appending, reading only as much of the end of the file as `answer` needs
 /// (see [`super::session_arg::open_tip`]); the lock is held from the first read on.
 /// With `dry_run`, the file is opened read-only under a shared lock: nothing can be written.
 pub fn open_writer_tip<T>(
     global: &GlobalArgs,
     args: &WriteArgs,
     dry_run: bool,
-    mut answer: impl FnMut(&crate::session::Session) -> Result<T>,
+    mut answer: impl FnMut(&pi_session::session::Session) -> Result<T>,
 ) -> Result<(SessionWriter, T)> {
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session.as_deref(), &cwd)?;

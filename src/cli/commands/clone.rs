@@ -2,8 +2,8 @@ use crate::cli::GlobalArgs;
 use crate::cli::new_session::{NewSessionArgs, write_and_report};
 use crate::cli::output::Output;
 use crate::cli::session_arg::open_session;
-use crate::session::branch_copy::branched_session;
-use crate::session::{SessionError, revision};
+use pi_session::session::branch_copy::branched_session;
+use pi_session::session::{SessionError, revision};
 use anyhow::Result;
 
 /// Copy the branch ending at REV into a new session file, as Pi's /clone does.
@@ -38,9 +38,9 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
 }
 
 /// New files are written in format v3 only; older sources need `repair` first.
-pub fn refuse_old_format(session: &crate::session::Session) -> Result<(), SessionError> {
+pub fn refuse_old_format(session: &pi_session::session::Session) -> Result<(), SessionError> {
     let version = session.header.format();
-    if version < crate::session::CURRENT_VERSION {
+    if version < pi_session::session::CURRENT_VERSION {
         return Err(SessionError::OldFormat {
             path: session.path.clone(),
             version,

@@ -4,12 +4,12 @@ use crate::cli::render::entry_line;
 use crate::cli::session_arg::open_session;
 use crate::cli::summary_args::{SummaryArgs, choose};
 use crate::cli::write_args::{WriteArgs, append};
-use crate::compaction::prepare::{NoCompaction, prepare, projected_context_tokens};
-use crate::compaction::system::current_system_message;
-use crate::compaction::{compaction_entry, compaction_requests, summarize_compaction};
-use crate::session::append::{SessionWriter, now_timestamp};
-use crate::session::context::projection;
-use crate::session::{Detail, Role, Session, SessionError};
+use pi_session::compaction::prepare::{NoCompaction, prepare, projected_context_tokens};
+use pi_session::compaction::system::current_system_message;
+use pi_session::compaction::{compaction_entry, compaction_requests, summarize_compaction};
+use pi_session::session::append::{SessionWriter, now_timestamp};
+use pi_session::session::context::projection;
+use pi_session::session::{Detail, Role, Session, SessionError};
 use anyhow::Result;
 use serde_json::json;
 
@@ -52,7 +52,7 @@ pub struct Args {
 pub const TAIL_UNDER_LOCK: u64 = 1 << 20;
 
 /// Whether the summary request updates a previous summary (Pi ignores an empty one).
-fn updates_previous(prep: &crate::compaction::prepare::Preparation) -> bool {
+fn updates_previous(prep: &pi_session::compaction::prepare::Preparation) -> bool {
     prep.previous_summary.as_deref().is_some_and(|p| !p.is_empty())
 }
 
@@ -60,7 +60,7 @@ fn updates_previous(prep: &crate::compaction::prepare::Preparation) -> bool {
 /// settings.json (with its per-model overrides), then Pi's defaults (20000 and 16384).
 pub fn compaction_settings(keep: Option<u64>, reserve: Option<u64>, model: Option<(&str, &str)>) -> Result<(u64, u64)> {
     let cwd = std::env::current_dir()?;
-    let settings = crate::llm::settings::Settings::load(&cwd);
+    let settings = pi_session::llm::settings::Settings::load(&cwd);
     for w in &settings.warnings {
         eprintln!("warning: {}", escape_line(w));
     }
@@ -132,7 +132,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             let plan = json!({
                 "firstKeptEntryId": prep.first_kept_id,
                 "isSplitTurn": prep.is_split_turn,
-                "tokensBefore": crate::session::jsjson::number(prep.tokens_before),
+                "tokensBefore": pi_session::session::jsjson::number(prep.tokens_before),
                 "tokensKept": prep.tokens_kept,
                 "messagesToSummarize": prep.messages_to_summarize.len(),
                 "turnPrefixMessages": turn_start,

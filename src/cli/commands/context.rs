@@ -2,8 +2,8 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::{kind_style, message_body};
 use crate::cli::session_arg::{open_tip, warn_cycle};
-use crate::session::context::{Context, build_context};
-use crate::session::{Detail, Session, SessionError, revision};
+use pi_session::session::context::{Context, build_context};
+use pi_session::session::{Detail, Session, SessionError, revision};
 use anyhow::Result;
 use serde_json::Value;
 
@@ -49,9 +49,9 @@ fn context_is_bounded(session: &Session, leaf: Option<usize>, ctx: &Context, jso
         return true;
     }
     let on_path =
-        |pred: &dyn Fn(&crate::session::Entry) -> bool| branch.path.iter().any(|&i| pred(&session.entries[i]));
+        |pred: &dyn Fn(&pi_session::session::Entry) -> bool| branch.path.iter().any(|&i| pred(&session.entries[i]));
     on_path(&|e| matches!(e.detail, Detail::ThinkingLevel { .. }))
-        && on_path(&|e| matches!(e.detail, Detail::ModelChange { .. }) || e.is_role(&crate::session::Role::Assistant))
+        && on_path(&|e| matches!(e.detail, Detail::ModelChange { .. }) || e.is_role(&pi_session::session::Role::Assistant))
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
@@ -69,14 +69,14 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.json {
         for m in &ctx.messages {
             // What Pi sends, byte for byte: JSON.stringify of each message.
-            out.line(&crate::session::jsjson::stringify(&m.message))?;
+            out.line(&pi_session::session::jsjson::stringify(&m.message))?;
         }
         return Ok(());
     }
     let tokens: u64 = ctx
         .messages
         .iter()
-        .map(|m| crate::session::estimate::estimate_tokens(&m.message))
+        .map(|m| pi_session::session::estimate::estimate_tokens(&m.message))
         .sum();
     let model = ctx
         .model

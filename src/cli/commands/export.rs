@@ -1,8 +1,8 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_block, escape_line, local_time};
 use crate::cli::session_arg::{open_session, warn_cycle};
-use crate::session::text::content_text;
-use crate::session::{EntryIdx, EntryKind, Session, revision, write};
+use pi_session::session::text::content_text;
+use pi_session::session::{EntryIdx, EntryKind, Session, revision, write};
 use anyhow::Result;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -227,7 +227,7 @@ fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
             s.title = "Compaction".into();
             if let Some(t) = v.get("tokensBefore").and_then(Value::as_f64) {
                 s.meta
-                    .push(format!("{} tokens before", crate::session::text::short_tokens(t)));
+                    .push(format!("{} tokens before", pi_session::session::text::short_tokens(t)));
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the earlier conversation".into(),

@@ -1,9 +1,10 @@
-use crate::cli::output::{Output, Style, escape_block, escape_line};
+use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::{open_session, warn_load_report_naming};
-use crate::cli::{ExitCode, GlobalArgs};
-use crate::session::text::content_text;
-use crate::session::{EntryIdx, EntryKind, Session, locate};
+use crate::cli::GlobalArgs;
+use crate::cli::exit::Exit;
+use pi_session::session::text::content_text;
+use pi_session::session::{EntryIdx, EntryKind, Session, locate};
 use anyhow::{Result, bail};
 use regex::{Regex, RegexBuilder};
 use serde_json::{Value, json};
@@ -50,11 +51,6 @@ pub struct Args {
     #[arg(short = 'l', long)]
     pub files_with_matches: bool,
 }
-
-/// Exit status: an error (bad pattern, unreadable session), as ripgrep's.
-const ERROR: i32 = 2;
-/// Exit status: nothing matched.
-const NO_MATCH: i32 = 1;
 
 /// The roles `--role` takes.
 const ROLES: [&str; 9] = [
@@ -195,7 +191,7 @@ fn all_sessions(global: &GlobalArgs) -> Result<Vec<PathBuf>> {
     Ok(locate::sessions_in(&dir).into_iter().map(|(p, _)| p).collect())
 }
 
-fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<bool> {
+fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let re = RegexBuilder::new(&args.pattern)
         .case_insensitive(args.ignore_case)
         .build()?;
@@ -222,7 +218,7 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<bool>
                     results.push((path, hits));
                 }
                 Err(e) => {
-                    eprintln!("error: {}", escape_line(&e.to_string()));
+                    crate::cli::report(&anyhow::Error::from(e), None);
                     failed = true;
                 }
             }
@@ -277,30 +273,22 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<bool>
             ))?;
         }
     }
-    if failed {
-        return Err(ExitCode(ERROR).into());
-    }
-    Ok(matched)
+    Ok(match (failed, matched) {
+        // Like ripgrep: an error anywhere ends with 2, even after matches.
+        (true, _) => Exit::Usage,
+        (false, true) => Exit::Success,
+        (false, false) => Exit::Failure,
+    })
 }
 
-pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+/// Exit status as ripgrep's: 0 something matched, 1 nothing matched, 2 an error.
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     match run_inner(global, args, out) {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(ExitCode(NO_MATCH).into()),
-        Err(e) if e.downcast_ref::<ExitCode>().is_some() => Err(e),
-        // A closed pipe is not an error (the caller exits 0).
-        Err(e)
-            if e.chain().any(|c| {
-                c.downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            }) =>
-        {
-            Err(e)
-        }
-        // Like ripgrep, every error exits 2.
-        Err(e) => {
-            eprintln!("error: {}", escape_block(&format!("{e:#}")));
-            Err(ExitCode(ERROR).into())
-        }
+        Ok(exit) => Ok(exit),
+        Err(e) => Ok(match crate::cli::report(&e, None) {
+            // A closed pipe is not an error.
+            Exit::Success => Exit::Success,
+            _ => Exit::Usage,
+        }),
     }
 }

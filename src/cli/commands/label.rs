@@ -2,8 +2,8 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line, fit, one_line, short_id};
 use crate::cli::session_arg::open_session;
 use crate::cli::write_args::{WriteArgs, open_writer_tip, show_dry_run};
-use crate::session::append::{entry_line, new_entry_id, now_timestamp};
-use crate::session::{SessionError, revision, text};
+use pi_session::session::append::{entry_line, new_entry_id, now_timestamp};
+use pi_session::session::{SessionError, revision, text};
 use anyhow::Result;
 use serde_json::{Value, json};
 
@@ -49,8 +49,7 @@ pub struct Args {
 }
 
 fn usage_error(message: &str, hint: &str) -> anyhow::Error {
-    eprintln!("error: {message}\nhint: {}", crate::cli::output::advise(hint));
-    crate::cli::ExitCode(crate::cli::exit::USAGE).into()
+    crate::cli::exit::CommandError::usage(message, hint)
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
@@ -129,14 +128,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 .lookup(holder)
                 .map(|i| format!(" ({})", one_line(&text::preview(session, i))))
                 .unwrap_or_default();
-            eprintln!(
-                "error: '{}' already labels {}{}\nhint: a name is on one entry at a time; add --force to move it to {}",
-                escape_line(name),
-                escape_line(holder),
-                fit(&what, 60),
-                escape_line(target_id)
-            );
-            return Err(crate::cli::ExitCode(crate::cli::exit::FAILURE).into());
+            return Err(crate::cli::exit::CommandError::refused(
+                format!("'{name}' already labels {holder}{}", fit(&what, 60)),
+                format!("a name is on one entry at a time; add --force to move it to {target_id}"),
+            ));
         }
         warn_ambiguous(session, name, target_id);
     }
@@ -228,7 +223,7 @@ fn check_name(name: &str) -> Result<(), SessionError> {
     Ok(())
 }
 
-fn warn_ambiguous(session: &crate::session::Session, name: &str, target: &str) {
+fn warn_ambiguous(session: &pi_session::session::Session, name: &str, target: &str) {
     let shadows_id = session.ids().iter().any(|(_, id)| id.starts_with(name) && id != target);
     if name.len() >= revision::MIN_PREFIX_LEN && shadows_id {
         eprintln!(

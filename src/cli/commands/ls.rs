@@ -1,9 +1,9 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_line};
-use crate::session::jsdate::{date_value_ms, parse_date_ms};
-use crate::session::jsjson::js_number;
-use crate::session::locate;
-use crate::session::skim::{LineRead, read_line};
+use pi_session::session::jsdate::{date_value_ms, parse_date_ms};
+use pi_session::session::jsjson::js_number;
+use pi_session::session::locate;
+use pi_session::session::skim::{LineRead, read_line};
 use anyhow::Result;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -424,7 +424,7 @@ fn mtime_ms(meta: &fs::Metadata) -> Option<f64> {
 /// is not a Pi session, or that Pi fails on.
 pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
     // Never opens a FIFO (the open would block) or a device (it never ends).
-    let file = crate::session::data::open_regular(path).ok()?;
+    let file = pi_session::session::data::open_regular(path).ok()?;
     let meta = file.metadata().ok()?;
     let mtime = mtime_ms(&meta);
     let mut reader = BufReader::with_capacity(256 * 1024, file);

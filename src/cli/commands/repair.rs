@@ -1,8 +1,9 @@
+use crate::cli::exit::Exit;
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line};
-use crate::repair::apply::{apply, lock_and_plan};
-use crate::repair::{Finding, Plan, Severity};
-use crate::session::locate;
+use pi_session::repair::apply::{apply, lock_and_plan};
+use pi_session::repair::{Finding, Plan, Severity};
+use pi_session::session::locate;
 use anyhow::Result;
 use serde_json::json;
 use std::io::IsTerminal;
@@ -59,7 +60,7 @@ impl Outcome {
     }
 }
 
-pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     if args.all {
         return run_all(args, out);
     }
@@ -67,8 +68,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let path = locate::find_session(global.session.as_deref(), &cwd)?;
     let outcome = repair_one(&path, args, out, true)?;
     match outcome {
-        Outcome::Defects | Outcome::Failed(_) => Err(crate::cli::ExitCode(crate::cli::exit::FAILURE).into()),
-        _ => Ok(()),
+        Outcome::Defects | Outcome::Failed(_) => Ok(Exit::Failure),
+        _ => Ok(Exit::Success),
     }
 }
 
@@ -196,11 +197,11 @@ fn finding_line(out: &Output, shown: &str, f: &Finding) -> String {
     s
 }
 
-fn run_all(args: &Args, out: &mut Output) -> Result<()> {
+fn run_all(args: &Args, out: &mut Output) -> Result<Exit> {
     let (root, files) = locate::all_session_files();
     if files.is_empty() {
         eprintln!("no session files in {}", escape_line(&root.display().to_string()));
-        return Ok(());
+        return Ok(Exit::Success);
     }
     let bar = if std::io::stderr().is_terminal() && !args.json {
         let b = indicatif::ProgressBar::new(files.len() as u64);
@@ -258,8 +259,5 @@ fn run_all(args: &Args, out: &mut Output) -> Result<()> {
             count("failed")
         ))?;
     }
-    if failed {
-        return Err(crate::cli::ExitCode(crate::cli::exit::FAILURE).into());
-    }
-    Ok(())
+    Ok(if failed { Exit::Failure } else { Exit::Success })
 }

@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::session_arg::open_tip;
-use crate::session::{SessionError, revision};
+use pi_session::session::{SessionError, revision};
 use anyhow::Result;
 
 /// Print the full ids that revisions name, one per line.

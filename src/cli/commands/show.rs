@@ -2,7 +2,7 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line, local_time};
 use crate::cli::render::{entry_body, kind_style};
 use crate::cli::session_arg::{RawLines, open_tip};
-use crate::session::{Detail, EntryIdx, EntryKind, Session, revision};
+use pi_session::session::{Detail, EntryIdx, EntryKind, Session, revision};
 use anyhow::Result;
 use serde_json::Value;
 
@@ -31,7 +31,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             let idx = revision::resolve_entry(session, rev)?;
             // Whether a parent is missing can only be told with it read.
             if session.entries[idx].parent.is_some() && session.parent(idx).is_none() && !session.is_complete() {
-                return Err(crate::session::SessionError::NeedMore.into());
+                return Err(pi_session::session::SessionError::NeedMore.into());
             }
             found.push(idx);
         }

@@ -1,9 +1,9 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, display_width, escape_line};
 use crate::cli::session_arg::{open_session, warn_cycle};
-use crate::llm::Cost;
-use crate::session::jsjson::number;
-use crate::session::{EntryIdx, EntryKind, Role, Session, revision};
+use pi_session::llm::Cost;
+use pi_session::session::jsjson::number;
+use pi_session::session::{EntryIdx, EntryKind, Role, Session, revision};
 use anyhow::Result;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};

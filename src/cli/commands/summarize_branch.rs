@@ -5,9 +5,9 @@ use crate::cli::render::entry_line;
 use crate::cli::session_arg::open_session;
 use crate::cli::summary_args::{SummaryArgs, choose};
 use crate::cli::write_args::{WriteArgs, append};
-use crate::compaction::{branch, branch_request, branch_summary_entry, summarize_branch};
-use crate::session::append::{SessionWriter, now_timestamp};
-use crate::session::{EntryIdx, EntryKind, Role, Session, SessionError, revision};
+use pi_session::compaction::{branch, branch_request, branch_summary_entry, summarize_branch};
+use pi_session::session::append::{SessionWriter, now_timestamp};
+use pi_session::session::{EntryIdx, EntryKind, Role, Session, SessionError, revision};
 use anyhow::Result;
 use serde_json::json;
 
@@ -93,7 +93,7 @@ pub fn summarize_to(
     let target = revision::resolve_entry(session, target_rev)?;
     // Pi, walking up from an entry inside a parent cycle, never reaches a root: nothing may
     // be attached there.
-    crate::session::branch_copy::refuse_cycle(session, &session.branch(target))?;
+    pi_session::session::branch_copy::refuse_cycle(session, &session.branch(target))?;
     let target_id = session
         .id_str(target)
         .ok_or_else(|| SessionError::Refused("the target has no id; run `pi-session repair`".into()))?
@@ -185,7 +185,7 @@ pub fn summarize_to(
         eprintln!("nothing on the branch being left to summarize: checking out instead");
         let mut writer = SessionWriter::open_tail(&session.path, TAIL_UNDER_LOCK)?;
         writer.expect_leaf(write.expect_leaf.as_deref())?;
-        let line = crate::session::append::checkout_record(
+        let line = pi_session::session::append::checkout_record(
             &writer.new_id_beside(session),
             position_id.as_deref(),
             session.at().and_then(|a| session.id_str(a)),

@@ -2,8 +2,8 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_line, short_id};
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::open_session;
-use crate::session::tree::{Tree, layout};
-use crate::session::{EntryIdx, EntryKind, Role, Session, text};
+use pi_session::session::tree::{Tree, layout};
+use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
 use anyhow::Result;
 use rustc_hash::FxHashSet;
 use serde_json::{Value, json};
@@ -128,7 +128,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         line.push(' ');
         let tail = if Some(i) == at { " ← @" } else { "" };
         let preview = match &e.detail {
-            crate::session::Detail::Compaction { tokens_before, .. } => {
+            pi_session::session::Detail::Compaction { tokens_before, .. } => {
                 format!(
                     "[compaction: {} tokens]",
                     tokens_before.map(text::short_tokens).unwrap_or_else(|| "?".into())

@@ -1,0 +1,246 @@
+//! `pi-session export`: a branch as Markdown or as one self-contained, safe HTML file.
+
+use crate::common;
+
+use common::{cmd, run_ok};
+use serde_json::{Value, json};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// u1 → a1 (tool call) → t1 (tool result) → a2 → u2 (@), and a side branch u1 → x1.
+fn session(dir: &Path) -> PathBuf {
+    let ts = |s: u32| format!("2026-01-01T00:00:{s:02}.000Z");
+    let lines: Vec<Value> = vec![
+        json!({"type": "session", "version": 3, "id": "sess-1", "timestamp": ts(0), "cwd": "/home/u/proj"}),
+        json!({"type": "message", "id": "u1", "parentId": null, "timestamp": ts(1),
+               "message": {"role": "user", "content": [{"type": "text",
+                   "text": "Please check <script>alert(1)</script> & \"quotes\" 'here'\u{1b}[31m\u{7}"}]}}),
+        json!({"type": "message", "id": "a1", "parentId": "u1", "timestamp": ts(2),
+               "message": {"role": "assistant", "provider": "anthropic", "model": "claude", "stopReason": "toolUse",
+                           "content": [{"type": "thinking", "thinking": "Let me look."},
+                                       {"type": "text", "text": "Reading the file."},
+                                       {"type": "toolCall", "id": "call_1", "name": "read",
+                                        "arguments": {"path": "<img src=x onerror=alert(2)>.rs"}}]}}),
+        json!({"type": "message", "id": "t1", "parentId": "a1", "timestamp": ts(3),
+               "message": {"role": "toolResult", "toolCallId": "call_1", "toolName": "read", "isError": false,
+                           "content": [{"type": "text", "text": "fn main() {}\n```\nbackticks inside\r\n</pre></details>"}]}}),
+        json!({"type": "message", "id": "a2", "parentId": "t1", "timestamp": ts(4),
+               "message": {"role": "assistant", "provider": "anthropic", "model": "claude", "stopReason": "stop",
+                           "content": [{"type": "text", "text": "It is **fine**."}]}}),
+        json!({"type": "message", "id": "x1", "parentId": "u1", "timestamp": ts(5),
+               "message": {"role": "assistant", "provider": "anthropic", "model": "claude", "stopReason": "stop",
+                           "content": [{"type": "text", "text": "A side branch answer."}]}}),
+        json!({"type": "message", "id": "u2", "parentId": "a2", "timestamp": ts(6),
+               "message": {"role": "user", "content": "Thanks!"}}),
+    ];
+    let path = dir.join("s.jsonl");
+    fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    path
+}
+
+#[test]
+fn markdown_transcript_of_the_branch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let md = run_ok(&file, &["export", "--format", "md"]);
+    assert_eq!(md, run_ok(&file, &["export"]), "md is the default");
+    assert!(md.starts_with("# Please check <script>alert(1)</script>"), "{md}");
+    assert!(md.contains("- Session: `sess-1`"));
+    assert!(md.contains("## User"));
+    assert!(md.contains("## Assistant"));
+    assert!(md.contains("Reading the file."));
+    assert!(md.contains("> Let me look."), "thinking as a quote");
+    assert!(md.contains("**→ `read`** `call_1`"));
+    assert!(md.contains("```json\n{\n  \"path\": \"<img src=x onerror=alert(2)>.rs\"\n}\n```"));
+    // The tool result is fenced with more backticks than it contains; CRLF becomes LF.
+    assert!(
+        md.contains("````text\nfn main() {}\n```\nbackticks inside\n</pre></details>\n````"),
+        "{md}"
+    );
+    assert!(md.contains("It is **fine**."));
+    assert!(md.contains("Thanks!"));
+    assert!(!md.contains("side branch"), "only the branch of @");
+    // Order follows the branch.
+    let pos = |s: &str| md.find(s).unwrap_or_else(|| panic!("{s}"));
+    assert!(pos("Reading the file.") < pos("fn main()") && pos("fn main()") < pos("It is **fine**."));
+    // Control characters never reach the output raw.
+    assert!(!md.contains('\u{1b}') && !md.contains('\u{7}') && !md.contains('\r'));
+    assert!(md.contains("'here'\\e[31m\\x07"));
+
+    // Another branch by REV.
+    let side = run_ok(&file, &["export", "x1"]);
+    assert!(side.contains("A side branch answer.") && !side.contains("Thanks!"));
+}
+
+#[test]
+fn html_is_one_safe_self_contained_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let dest = tmp.path().join("out.html");
+    let out = cmd()
+        .arg("-s")
+        .arg(&file)
+        .args(["export", "--format", "html", "-o"])
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+    let html = fs::read_to_string(&dest).unwrap();
+    // Nothing else was written beside it (no leftover temp file).
+    let names: Vec<_> = fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.trim_end().ends_with("</html>"));
+    assert!(html.contains("<style>"));
+    let lower = html.to_lowercase();
+    for bad in ["<script", "<link", "src=\"http", "url(", "@import", "<img"] {
+        assert!(!lower.contains(bad), "found {bad}");
+    }
+    assert!(
+        html.contains("Please check &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; &#39;here&#39;")
+    );
+    assert!(html.contains("&lt;img src=x onerror=alert(2)&gt;.rs"));
+    assert!(html.contains("&lt;/pre&gt;&lt;/details&gt;"));
+    // No raw control characters: only newlines (and tabs) below 0x20.
+    assert!(
+        html.chars().all(|c| c == '\n' || c == '\t' || !c.is_control()),
+        "raw control character in the HTML"
+    );
+    assert!(html.contains("\\e[31m\\x07"));
+    // Tool calls, results and thinking are collapsible.
+    assert!(html.contains("<details class=\"tool-call\"><summary>→ <b>read</b> <code>call_1</code></summary>"));
+    assert!(html.contains("<details class=\"tool-result\"><summary>← <b>read</b> <code>call_1</code>"));
+    assert!(html.contains("<details class=\"thinking\"><summary>Thinking</summary>"));
+    assert_eq!(html.matches("<details").count(), html.matches("</details>").count());
+    assert!(!html.contains("side branch"));
+}
+
+#[test]
+fn output_file_is_never_replaced_and_format_follows_its_extension() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let dest = tmp.path().join("t.htm");
+    let run = || {
+        cmd()
+            .arg("-s")
+            .arg(&file)
+            .arg("export")
+            .arg("-o")
+            .arg(&dest)
+            .output()
+            .unwrap()
+    };
+    assert!(run().status.success());
+    let first = fs::read_to_string(&dest).unwrap();
+    assert!(first.starts_with("<!DOCTYPE html>"), "html from the .htm extension");
+
+    fs::write(&dest, "keep me").unwrap();
+    let out = run();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error:"));
+    assert_eq!(fs::read_to_string(&dest).unwrap(), "keep me");
+
+    let md = tmp.path().join("t.txt");
+    let out = cmd()
+        .arg("-s")
+        .arg(&file)
+        .args(["export", "-o"])
+        .arg(&md)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(fs::read_to_string(&md).unwrap().starts_with("# "));
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_existing_output_is_named_and_force_replaces_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let dest = tmp.path().join("x.html");
+    fs::write(&dest, "keep me").unwrap();
+    let export = |extra: &[&str]| {
+        cmd()
+            .arg("-s")
+            .arg(&file)
+            .args(["export", "-o"])
+            .arg(&dest)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = export(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr,
+        format!(
+            "error: {} already exists\nhint: add --force to replace it, or choose another path\n",
+            dest.display()
+        )
+    );
+    assert_eq!(fs::read_to_string(&dest).unwrap(), "keep me");
+    let before = listing(tmp.path());
+    for flag in ["--force", "-f"] {
+        let out = export(&[flag]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty());
+        assert!(fs::read_to_string(&dest).unwrap().starts_with("<!DOCTYPE html>"));
+        assert_eq!(listing(tmp.path()), before, "no temporary file left");
+    }
+}
+
+#[test]
+fn output_dash_is_stdout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let before = listing(tmp.path());
+    let export = |args: &[&str]| {
+        let out = cmd()
+            .current_dir(tmp.path())
+            .arg("-s")
+            .arg(&file)
+            .arg("export")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = export(&[]);
+    assert!(md.starts_with("# "), "{md}");
+    assert_eq!(export(&["-o", "-"]), md);
+    assert_eq!(export(&["--output", "-"]), md);
+    assert_eq!(export(&["-o", "-", "--force"]), md);
+    let html = export(&["-o", "-", "--format", "html"]);
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert_eq!(listing(tmp.path()), before, "no file named -");
+}
+
+#[test]
+fn corpus_session_exports() {
+    let file = common::corpus_dir().join("pi-built.v3.jsonl");
+    let md = run_ok(&file, &["export", "d2e5793f"]);
+    assert!(md.starts_with("# Tokenizer refactor\n"));
+    assert!(md.contains("## Branch summary"));
+    let html = run_ok(&file, &["export", "--format", "html", "d2e5793f"]);
+    assert!(html.contains("<title>Tokenizer refactor</title>"));
+    assert!(html.contains("Summary of the branch left behind"));
+    let v1 = common::corpus_dir().join("real-large.v1.jsonl");
+    let html = run_ok(&v1, &["export", "--format", "html"]);
+    assert!(html.chars().all(|c| c == '\n' || c == '\t' || !c.is_control()));
+    assert!(!html.to_lowercase().contains("<script"));
+}

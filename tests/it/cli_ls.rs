@@ -1,0 +1,435 @@
+//! `pi-session ls`: the sessions of a directory (or every project) as Pi's /resume lists them.
+
+use crate::common;
+
+use common::{cmd, corpus_dir, ndjson};
+use serde_json::{Value, json};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A temp agent dir and a project directory to run in.
+struct Env {
+    _tmp: tempfile::TempDir,
+    agent: PathBuf,
+    proj: PathBuf,
+}
+
+impl Env {
+    fn new() -> Env {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let agent = root.join("agent");
+        let proj = root.join("proj");
+        fs::create_dir_all(&proj).unwrap();
+        Env { _tmp: tmp, agent, proj }
+    }
+
+    /// Pi's session folder for a cwd: `sessions/--<cwd with / as ->--/`.
+    fn folder(&self, cwd: &Path) -> PathBuf {
+        let s = cwd.to_string_lossy();
+        let name = format!("--{}--", s.trim_start_matches('/').replace(['/', '\\', ':'], "-"));
+        let dir = self.agent.join("sessions").join(name);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn ls(&self, args: &[&str]) -> std::process::Output {
+        cmd()
+            .current_dir(&self.proj)
+            .env("PI_CODING_AGENT_DIR", &self.agent)
+            .arg("ls")
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    fn ls_json(&self, args: &[&str]) -> Vec<Value> {
+        let mut a = vec!["--json"];
+        a.extend_from_slice(args);
+        let out = self.ls(&a);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        ndjson(&String::from_utf8(out.stdout).unwrap())
+    }
+}
+
+fn header(id: &str, ts: &str, cwd: &Path) -> Value {
+    json!({"type": "session", "version": 3, "id": id, "timestamp": ts, "cwd": cwd.to_string_lossy()})
+}
+
+fn user(id: &str, parent: Option<&str>, ts: &str, text: &str) -> Value {
+    json!({"type": "message", "id": id, "parentId": parent, "timestamp": ts,
+           "message": {"role": "user", "content": [{"type": "text", "text": text}]}})
+}
+
+fn assistant(id: &str, parent: Option<&str>, ts: &str, text: &str) -> Value {
+    json!({"type": "message", "id": id, "parentId": parent, "timestamp": ts,
+           "message": {"role": "assistant", "content": [{"type": "text", "text": text}],
+                       "provider": "anthropic", "model": "m", "stopReason": "stop"}})
+}
+
+fn info(id: &str, parent: Option<&str>, name: &str) -> Value {
+    json!({"type": "session_info", "id": id, "parentId": parent, "timestamp": "2026-01-01T00:00:00.000Z", "name": name})
+}
+
+fn write(path: &Path, lines: &[Value]) {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(path, text).unwrap();
+}
+
+fn names(list: &[Value]) -> Vec<String> {
+    list.iter().map(|s| s["id"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn newest_activity_first_with_names_and_first_messages() {
+    let env = Env::new();
+    let dir = env.folder(&env.proj);
+    // Named twice: the latest session_info wins, trimmed. Last activity Jan 3.
+    write(
+        &dir.join("2026-01-01T00-00-00-000Z_a.jsonl"),
+        &[
+            header("sess-a", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("a1", None, "2026-01-02T00:00:00.000Z", "first a"),
+            info("a2", Some("a1"), "Alpha"),
+            assistant("a3", Some("a2"), "2026-01-03T00:00:00.000Z", "reply a"),
+            info("a4", Some("a3"), "  Beta  "),
+        ],
+    );
+    // No name: the first user message with text. An assistant message comes first.
+    write(
+        &dir.join("2026-01-01T00-00-00-000Z_b.jsonl"),
+        &[
+            header("sess-b", "2026-01-01T00:00:00.000Z", &env.proj),
+            assistant("b1", None, "2026-01-04T00:00:00.000Z", "greeting"),
+            user("b2", Some("b1"), "2026-01-05T00:00:00.000Z", "hello from b"),
+        ],
+    );
+    // No messages: modified is the header time; a name set then cleared.
+    write(
+        &dir.join("2026-01-04T12-00-00-000Z_c.jsonl"),
+        &[
+            header("sess-c", "2026-01-04T12:00:00.000Z", &env.proj),
+            info("c1", None, "gone"),
+            info("c2", Some("c1"), "  "),
+        ],
+    );
+    // The message's own numeric timestamp wins over the entry's (Jan 6 vs Jan 2).
+    let mut d = user("d1", None, "2026-01-02T00:00:00.000Z", "numeric time");
+    d["message"]["timestamp"] = json!(1_767_657_600_000_i64); // 2026-01-06T00:00:00Z
+    write(
+        &dir.join("2026-01-01T00-00-00-000Z_d.jsonl"),
+        &[header("sess-d", "2026-01-01T00:00:00.000Z", &env.proj), d],
+    );
+
+    let list = env.ls_json(&[]);
+    assert_eq!(names(&list), ["sess-d", "sess-b", "sess-c", "sess-a"]);
+    let by_id = |id: &str| list.iter().find(|s| s["id"] == id).unwrap().clone();
+
+    let a = by_id("sess-a");
+    assert_eq!(a["name"], "Beta");
+    assert_eq!(a["firstMessage"], "first a");
+    assert_eq!(a["messageCount"], 2);
+    assert_eq!(a["created"], "2026-01-01T00:00:00.000Z");
+    assert_eq!(a["modified"], "2026-01-03T00:00:00.000Z");
+    assert_eq!(a["cwd"], env.proj.to_string_lossy().as_ref());
+    assert_eq!(a["parentSession"], Value::Null);
+    assert_eq!(
+        a["path"],
+        dir.join("2026-01-01T00-00-00-000Z_a.jsonl").to_string_lossy().as_ref()
+    );
+    let keys: Vec<&str> = a.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "path",
+            "id",
+            "name",
+            "firstMessage",
+            "messageCount",
+            "created",
+            "modified",
+            "cwd",
+            "parentSession",
+            "current"
+        ]
+    );
+
+    let b = by_id("sess-b");
+    assert_eq!(b["name"], Value::Null);
+    assert_eq!(b["firstMessage"], "hello from b");
+    assert_eq!(b["modified"], "2026-01-05T00:00:00.000Z");
+
+    let c = by_id("sess-c");
+    assert_eq!(c["name"], Value::Null, "an empty name clears it");
+    assert_eq!(c["firstMessage"], Value::Null);
+    assert_eq!(c["messageCount"], 0);
+    assert_eq!(c["modified"], "2026-01-04T12:00:00.000Z");
+
+    assert_eq!(by_id("sess-d")["modified"], "2026-01-06T00:00:00.000Z");
+
+    // The human table: a header row, then one row per session in the same order.
+    let out = env.ls(&[]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("  MODIFIED"), "{text}");
+    assert!(lines[0].contains("MSGS") && lines[0].ends_with("NAME"));
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(lines[1].contains("numeric time"));
+    assert!(lines[2][2..].starts_with("2026-01-05 00:00") && lines[2].contains("hello from b"));
+    assert!(lines[3].contains("(no messages)"));
+    assert!(lines[4].contains("Beta") && !lines[4].contains("first a"));
+}
+
+#[test]
+fn files_that_are_not_sessions_are_skipped_and_counted_with_v() {
+    let env = Env::new();
+    let dir = env.folder(&env.proj);
+    write(
+        &dir.join("good.jsonl"),
+        &[
+            header("good", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("g1", None, "2026-01-01T00:00:01.000Z", "hi"),
+        ],
+    );
+    fs::write(dir.join("junk.jsonl"), "this is not json\n").unwrap();
+    // The first value is an entry, not a header.
+    write(
+        &dir.join("headless.jsonl"),
+        &[user("h1", None, "2026-01-01T00:00:00.000Z", "x")],
+    );
+    // Pi fails on a message without `message` and drops the whole file.
+    write(
+        &dir.join("broken.jsonl"),
+        &[
+            header("broken", "2026-01-01T00:00:00.000Z", &env.proj),
+            json!({"type": "message", "id": "x"}),
+        ],
+    );
+    fs::write(dir.join("empty.jsonl"), "").unwrap();
+    fs::write(dir.join("notes.txt"), "not listed at all").unwrap();
+
+    let out = env.ls(&["--json"]);
+    assert!(out.status.success());
+    assert_eq!(names(&ndjson(&String::from_utf8_lossy(&out.stdout))), ["good"]);
+    assert!(out.stderr.is_empty(), "quiet without -v");
+
+    let out = env.ls(&["-v"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.trim(), "skipped 4 files that are not Pi sessions");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains(&*dir.join("good.jsonl").to_string_lossy()),
+        "-v shows paths"
+    );
+}
+
+#[test]
+fn all_lists_every_project() {
+    let env = Env::new();
+    let other = env.proj.parent().unwrap().join("other");
+    write(
+        &env.folder(&env.proj).join("mine.jsonl"),
+        &[
+            header("mine", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("m1", None, "2026-01-02T00:00:00.000Z", "mine"),
+        ],
+    );
+    write(
+        &env.folder(&other).join("theirs.jsonl"),
+        &[
+            header("theirs", "2026-01-01T00:00:00.000Z", &other),
+            user("t1", None, "2026-01-03T00:00:00.000Z", "theirs"),
+        ],
+    );
+    assert_eq!(names(&env.ls_json(&[])), ["mine"]);
+    let all = env.ls_json(&["--all"]);
+    assert_eq!(names(&all), ["theirs", "mine"]);
+    assert_eq!(all[0]["cwd"], other.to_string_lossy().as_ref());
+
+    // The human table gets a CWD column.
+    let out = env.ls(&["--all"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().next().unwrap().contains("CWD"));
+    assert!(text.contains(&*other.to_string_lossy()));
+}
+
+#[test]
+fn session_dir_from_the_environment_is_filtered_by_cwd() {
+    let env = Env::new();
+    let shared = env.proj.parent().unwrap().join("shared");
+    fs::create_dir_all(&shared).unwrap();
+    let other = env.proj.parent().unwrap().join("other");
+    write(
+        &shared.join("a.jsonl"),
+        &[
+            header("here", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("1", None, "2026-01-02T00:00:00.000Z", "here"),
+        ],
+    );
+    write(
+        &shared.join("b.jsonl"),
+        &[
+            header("elsewhere", "2026-01-01T00:00:00.000Z", &other),
+            user("2", None, "2026-01-03T00:00:00.000Z", "there"),
+        ],
+    );
+    // A session in the agent dir is not looked at when the variable is set.
+    write(
+        &env.folder(&env.proj).join("c.jsonl"),
+        &[header("agent-dir", "2026-01-01T00:00:00.000Z", &env.proj)],
+    );
+    let run = |args: &[&str]| {
+        let out = cmd()
+            .current_dir(&env.proj)
+            .env("PI_CODING_AGENT_DIR", &env.agent)
+            .env("PI_CODING_AGENT_SESSION_DIR", &shared)
+            .arg("ls")
+            .arg("--json")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        names(&ndjson(&String::from_utf8(out.stdout).unwrap()))
+    };
+    assert_eq!(run(&[]), ["here"]);
+    assert_eq!(run(&["--all"]), ["elsewhere", "here"]);
+}
+
+#[test]
+fn parent_sessions_and_escaped_names() {
+    let env = Env::new();
+    let dir = env.folder(&env.proj);
+    let mut h = header("child", "2026-01-01T00:00:00.000Z", &env.proj);
+    h["parentSession"] = json!("/somewhere/parent.jsonl");
+    write(&dir.join("child.jsonl"), &[h, info("i1", None, "evil\u{1b}[31mname")]);
+    let list = env.ls_json(&[]);
+    assert_eq!(list[0]["parentSession"], "/somewhere/parent.jsonl");
+    assert_eq!(list[0]["name"], "evil\u{1b}[31mname");
+    let out = env.ls(&["-v"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\u{1b}'), "control characters are escaped: {text}");
+    assert!(text.contains("evil\\e[31mname"));
+    assert!(text.contains("parent /somewhere/parent.jsonl"));
+}
+
+#[test]
+fn corpus_sessions_and_no_sessions() {
+    let env = Env::new();
+    // Nothing yet: no output, success.
+    let out = env.ls(&[]);
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+
+    let dir = env.folder(&env.proj);
+    for name in ["pi-built.v3.jsonl", "pi-built-clone.v3.jsonl", "real-large.v1.jsonl"] {
+        fs::copy(corpus_dir().join(name), dir.join(name)).unwrap();
+    }
+    let list = env.ls_json(&["--all"]);
+    let built = list
+        .iter()
+        .find(|s| s["path"].as_str().unwrap().ends_with("/pi-built.v3.jsonl"))
+        .unwrap();
+    assert_eq!(built["name"], "Tokenizer refactor");
+    assert_eq!(built["firstMessage"], "Read src/parser.rs and explain the tokenizer.");
+    assert_eq!(built["messageCount"], 40);
+    let clone = list
+        .iter()
+        .find(|s| s["path"].as_str().unwrap().ends_with("/pi-built-clone.v3.jsonl"))
+        .unwrap();
+    assert_eq!(clone["parentSession"], "/tmp/pi-corpus-out/pi-built.v3.jsonl");
+    let v1 = list
+        .iter()
+        .find(|s| s["path"].as_str().unwrap().ends_with("/real-large.v1.jsonl"))
+        .unwrap();
+    assert_eq!(v1["firstMessage"], "/mode");
+    assert_eq!(v1["messageCount"], 914);
+    // Newest activity first.
+    let modified: Vec<&str> = list.iter().map(|s| s["modified"].as_str().unwrap()).collect();
+    let mut sorted = modified.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(modified, sorted);
+}
+
+/// Sets a file's modification time to `age` seconds ago.
+fn age(path: &Path, secs: u64) {
+    let f = fs::File::options().write(true).open(path).unwrap();
+    f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
+        .unwrap();
+}
+
+#[test]
+fn marks_the_session_commands_use_by_default() {
+    let env = Env::new();
+    let dir = env.folder(&env.proj);
+    // ls orders by last activity; commands without -s take the newest file (modification
+    // time): here they differ, and the mark follows the commands.
+    write(
+        &dir.join("active.jsonl"),
+        &[
+            header("sess-active", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("a1", None, "2026-01-09T00:00:00.000Z", "latest activity"),
+        ],
+    );
+    age(&dir.join("active.jsonl"), 300);
+    write(
+        &dir.join("touched.jsonl"),
+        &[
+            header("sess-touched", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("t1", None, "2026-01-02T00:00:00.000Z", "older talk, newer file"),
+        ],
+    );
+    age(&dir.join("touched.jsonl"), 10);
+    let default = cmd()
+        .current_dir(&env.proj)
+        .env("PI_CODING_AGENT_DIR", &env.agent)
+        .args(["rev-parse", "@"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(default.stdout).unwrap(), "t1\n");
+
+    let list = env.ls_json(&[]);
+    assert_eq!(names(&list), ["sess-active", "sess-touched"]);
+    assert_eq!(list[0]["current"], false);
+    assert_eq!(list[1]["current"], true);
+
+    let out = env.ls(&[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("  MODIFIED"), "{text}");
+    assert!(
+        lines[1].starts_with("  2026-01-09") && lines[1].contains("latest activity"),
+        "{text}"
+    );
+    assert!(lines[2].starts_with("* ") && lines[2].contains("newer file"), "{text}");
+
+    // With --all, the same session is marked, and only it.
+    let other = env.proj.parent().unwrap().join("other");
+    write(
+        &env.folder(&other).join("theirs.jsonl"),
+        &[
+            header("theirs", "2026-01-01T00:00:00.000Z", &other),
+            user("o1", None, "2026-01-03T00:00:00.000Z", "theirs"),
+        ],
+    );
+    let all = env.ls_json(&["--all"]);
+    let marked: Vec<&str> = all
+        .iter()
+        .filter(|s| s["current"] == true)
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(marked, ["sess-touched"]);
+
+    // From a directory without sessions nothing is marked.
+    let out = cmd()
+        .current_dir(env.proj.parent().unwrap())
+        .env("PI_CODING_AGENT_DIR", &env.agent)
+        .args(["ls", "--all", "--json"])
+        .output()
+        .unwrap();
+    let list = ndjson(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(list.len(), 3);
+    assert!(list.iter().all(|s| s["current"] == false));
+}

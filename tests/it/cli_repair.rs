@@ -1,0 +1,828 @@
+//! `pi-session repair`: every damaged fixture of `tests/fixtures/repair/` is found, reported
+//! with the right kind and action, and fixed in place so that nothing is lost: the original
+//! is kept as `.bak`, every dropped or rewritten line goes to `.rejects`, and a second run
+//! finds nothing more to do.
+
+use crate::common;
+
+use common::{Run, cmd, corpus_dir, fixture, ndjson, temp_copy};
+use serde_json::Value;
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+/// The file name Pi gives a session: `<timestamp>_<session id>.jsonl`.
+const PI_NAMED: &str = "2026-01-02T03-04-05-006Z_0196a0b0-1111-7222-8333-944455556666.jsonl";
+
+/// `pi-session -s FILE repair ARGS…`.
+fn run(file: &Path, args: &[&str]) -> Run {
+    let mut full = vec!["repair"];
+    full.extend_from_slice(args);
+    common::run(file, &full)
+}
+
+/// `repair --json ARGS…`: (exit code, findings, the per-file summary object).
+fn run_json(file: &Path, args: &[&str]) -> (i32, Vec<Value>, Value) {
+    let mut full = vec!["--json"];
+    full.extend_from_slice(args);
+    let r = run(file, &full);
+    let mut objects = ndjson(&r.stdout);
+    let summary = objects
+        .pop()
+        .unwrap_or_else(|| panic!("repair {full:?}: no output; stderr: {}", r.stderr));
+    assert!(
+        summary.get("result").is_some(),
+        "last object is not a summary: {summary}"
+    );
+    for f in &objects {
+        for key in ["path", "line", "kind", "severity", "id", "message", "action"] {
+            assert!(f.get(key).is_some(), "finding without {key}: {f}");
+        }
+        assert_eq!(f["path"], Value::String(file.to_string_lossy().into_owned()), "{f}");
+    }
+    (r.code, objects, summary)
+}
+
+fn repair_fixture(name: &str) -> PathBuf {
+    fixture("repair").join(name)
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// The physical lines of `data` (bytes between `\n`), without the empty piece after a
+/// final `\n`.
+fn lines_of(data: &[u8]) -> Vec<&[u8]> {
+    let mut v: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+    if v.last().is_some_and(|l| l.is_empty()) {
+        v.pop();
+    }
+    v
+}
+
+/// Empty or only spaces and tabs: nothing to keep.
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|&b| b == b' ' || b == b'\t')
+}
+
+/// What a fixture is expected to report: (kind, severity, line, a piece of the action).
+type Expected = &'static [(&'static str, &'static str, u32, &'static str)];
+
+/// Everything about one repaired fixture, for the checks specific to it.
+struct Repaired {
+    _dir: TempDir,
+    path: PathBuf,
+    original: Vec<u8>,
+    output: Vec<u8>,
+    findings: Vec<Value>,
+}
+
+impl Repaired {
+    /// The repaired file's lines as JSON.
+    fn values(&self) -> Vec<Value> {
+        lines_of(&self.output)
+            .iter()
+            .map(|l| serde_json::from_slice(l).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(l))))
+            .collect()
+    }
+
+    /// The repaired entry with this id (exactly one).
+    fn entry(&self, id: &str) -> Value {
+        let found: Vec<Value> = self.values().into_iter().filter(|v| v["id"] == id).collect();
+        assert_eq!(found.len(), 1, "{}: entries with id {id}", self.path.display());
+        found.into_iter().next().unwrap()
+    }
+
+    fn action(&self, kind: &str) -> String {
+        self.findings
+            .iter()
+            .find(|f| f["kind"] == kind)
+            .and_then(|f| f["action"].as_str())
+            .unwrap_or_else(|| panic!("no {kind} finding"))
+            .to_owned()
+    }
+}
+
+/// Runs the whole protocol on a copy of fixture `name`: `--check`, `--dry-run`, `repair`,
+/// then the checks that nothing was lost and that a second run does nothing.
+/// `migration`: a v1/v2 file, whose migrated lines live on only in the backup.
+fn check_fixture(name: &str, expected: Expected, migration: bool) -> Repaired {
+    let (dir, path) = temp_copy(&repair_fixture(name));
+    let original = fs::read(&path).unwrap();
+    let bak = with_suffix(&path, ".bak");
+    let rejects_path = with_suffix(&path, ".rejects");
+    let has_defect = expected.iter().any(|e| e.1 == "defect");
+    let n_defects = expected.iter().filter(|e| e.1 == "defect").count();
+    let untouched = |what: &str| {
+        assert_eq!(fs::read(&path).unwrap(), original, "{name}: {what} changed the file");
+        assert!(!bak.exists(), "{name}: {what} made a backup");
+        assert!(!rejects_path.exists(), "{name}: {what} made a rejects file");
+    };
+
+    // --check: the findings, exit 1 on a defect.
+    let (code, findings, summary) = run_json(&path, &["--check"]);
+    let mut got: Vec<(String, String, u64)> = findings
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap().to_owned(),
+                f["severity"].as_str().unwrap().to_owned(),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    let mut want: Vec<(String, String, u64)> = expected
+        .iter()
+        .map(|(k, s, l, _)| (k.to_string(), s.to_string(), *l as u64))
+        .collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want, "{name}: findings {findings:#?}");
+    for (kind, severity, _, action) in expected {
+        let f = findings.iter().find(|f| f["kind"] == *kind).unwrap();
+        let a = f["action"].as_str().unwrap();
+        if *severity == "warning" {
+            assert_eq!(a, "", "{name}: a warning has no action");
+        } else {
+            assert!(a.contains(action), "{name}: {kind}: action {a:?} lacks {action:?}");
+        }
+    }
+    assert_eq!(code, if has_defect { 1 } else { 0 }, "{name}: --check exit code");
+    assert_eq!(
+        summary["result"],
+        if has_defect { "defects" } else { "clean" },
+        "{name}"
+    );
+    assert_eq!(summary["defects"], n_defects, "{name}");
+    assert_eq!(summary["warnings"], expected.len() - n_defects, "{name}");
+    assert_eq!(summary["backup"], Value::Null, "{name}");
+    untouched("--check");
+
+    // --dry-run: the same report, nothing written.
+    let (code, dry_findings, dry) = run_json(&path, &["--dry-run"]);
+    assert_eq!(code, 0, "{name}: --dry-run exit code");
+    assert_eq!(dry_findings.len(), findings.len(), "{name}: --dry-run findings");
+    assert_eq!(
+        dry["result"],
+        if has_defect { "would-repair" } else { "clean" },
+        "{name}"
+    );
+    untouched("--dry-run");
+
+    // repair (its actions name the ids it really gives).
+    let (code, findings, done) = run_json(&path, &[]);
+    assert_eq!(findings.len(), expected.len(), "{name}: repair findings");
+    assert_eq!(code, 0, "{name}: repair exit code: {done}");
+    let output = fs::read(&path).unwrap();
+    if !has_defect {
+        assert_eq!(done["result"], "clean", "{name}");
+        untouched("repair of a file with only warnings");
+    } else {
+        assert_eq!(done["result"], "repaired", "{name}");
+        assert_eq!(
+            done["backup"],
+            Value::String(bak.to_string_lossy().into_owned()),
+            "{name}"
+        );
+        assert_eq!(fs::read(&bak).unwrap(), original, "{name}: the backup is the original");
+        assert_ne!(output, original, "{name}: repair changed nothing");
+        assert!(output.ends_with(b"\n"), "{name}: the output ends with a newline");
+    }
+
+    // Nothing lost: every original line is in the output, the rejects, or (a pure
+    // migration) only in the backup; the rejects are exactly the lines not kept as they were.
+    let out_lines: HashSet<&[u8]> = lines_of(&output).into_iter().collect();
+    let not_kept: Vec<&[u8]> = lines_of(&original)
+        .into_iter()
+        .filter(|l| !is_blank(l) && !out_lines.contains(l))
+        .collect();
+    let rejects = fs::read(&rejects_path).ok();
+    if migration {
+        assert!(rejects.is_none(), "{name}: a pure migration rejects nothing");
+        assert!(!not_kept.is_empty(), "{name}: the migration rewrote lines");
+        let backup = fs::read(&bak).unwrap();
+        let backup_lines: HashSet<&[u8]> = lines_of(&backup).into_iter().collect();
+        for l in &not_kept {
+            assert!(backup_lines.contains(l), "{name}: a line is lost");
+        }
+    } else if not_kept.is_empty() {
+        assert!(rejects.is_none(), "{name}: a rejects file though every line was kept");
+        assert_eq!(done["rejectsFile"], Value::Null, "{name}");
+    } else {
+        let rejects = rejects.unwrap_or_else(|| panic!("{name}: no rejects file; lost {not_kept:?}"));
+        assert_eq!(
+            done["rejectsFile"],
+            Value::String(rejects_path.to_string_lossy().into_owned()),
+            "{name}"
+        );
+        let got: Vec<&[u8]> = lines_of(&rejects);
+        assert_eq!(
+            got.iter().map(|l| String::from_utf8_lossy(l)).collect::<Vec<_>>(),
+            not_kept.iter().map(|l| String::from_utf8_lossy(l)).collect::<Vec<_>>(),
+            "{name}: the rejects are the lines not kept"
+        );
+        assert_eq!(got, not_kept, "{name}: the rejects are byte-exact");
+        assert!(rejects.ends_with(b"\n"), "{name}: the rejects end with a newline");
+    }
+
+    // Idempotent: --check is now clean, a second repair changes nothing and backs up nothing.
+    let rejects_after = fs::read(&rejects_path).ok();
+    let r = run(&path, &["--check"]);
+    assert_eq!(r.code, 0, "{name}: --check after repair: {}{}", r.stdout, r.stderr);
+    let (code, again, second) = run_json(&path, &[]);
+    assert_eq!(code, 0, "{name}: second repair");
+    assert_eq!(second["result"], "clean", "{name}: second repair");
+    assert!(
+        again.iter().all(|f| f["severity"] == "warning"),
+        "{name}: defects after repair: {again:#?}"
+    );
+    assert_eq!(
+        second["after"], done["after"],
+        "{name}: `after` describes the repaired file"
+    );
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        output,
+        "{name}: second repair changed the file"
+    );
+    assert!(
+        !with_suffix(&path, ".bak.1").exists(),
+        "{name}: second repair made a backup"
+    );
+    assert_eq!(
+        fs::read(&rejects_path).ok(),
+        rejects_after,
+        "{name}: second repair added rejects"
+    );
+    if has_defect {
+        assert_eq!(fs::read(&bak).unwrap(), original, "{name}: the backup was kept");
+    }
+
+    Repaired {
+        _dir: dir,
+        path,
+        original,
+        output,
+        findings,
+    }
+}
+
+#[test]
+fn malformed_middle_line_is_dropped() {
+    let r = check_fixture(
+        "malformed-middle.jsonl",
+        &[("malformed-line", "defect", 4, "drop it")],
+        false,
+    );
+    assert_eq!(lines_of(&r.output).len(), lines_of(&r.original).len() - 1);
+}
+
+#[test]
+fn torn_last_line_is_dropped() {
+    let r = check_fixture(
+        "torn-last-line.jsonl",
+        &[("torn-last-line", "defect", 6, "drop it")],
+        false,
+    );
+    assert!(!r.original.ends_with(b"\n"));
+    assert_eq!(lines_of(&r.output), lines_of(&r.original)[..5].to_vec());
+}
+
+#[test]
+fn nul_bytes_after_the_last_newline_are_dropped() {
+    let r = check_fixture("nul-tail.jsonl", &[("nul-bytes", "defect", 6, "drop them")], false);
+    let n = r.original.iter().rposition(|&b| b == b'\n').unwrap();
+    assert_eq!(r.output, r.original[..=n].to_vec(), "the file up to its last newline");
+}
+
+#[test]
+fn nul_bytes_glued_to_the_last_line_are_stripped() {
+    let r = check_fixture(
+        "nul-glued.jsonl",
+        &[
+            ("nul-bytes", "defect", 5, "strip them"),
+            ("missing-final-newline", "defect", 5, "end it with a newline"),
+        ],
+        false,
+    );
+    let mut want: Vec<u8> = r.original.iter().copied().filter(|&b| b != 0).collect();
+    want.push(b'\n');
+    assert_eq!(r.output, want);
+}
+
+#[test]
+fn bom_is_stripped() {
+    let r = check_fixture("bom.jsonl", &[("bom", "defect", 1, "strip it")], false);
+    assert_eq!(r.output, r.original[3..].to_vec());
+}
+
+#[test]
+fn crlf_becomes_lf() {
+    let r = check_fixture("crlf.jsonl", &[("crlf", "defect", 1, "strip the CRs")], false);
+    let want: Vec<u8> = r.original.iter().copied().filter(|&b| b != b'\r').collect();
+    assert_eq!(r.output, want);
+    assert_eq!(r.findings[0]["lines"], serde_json::json!([1, 2, 3, 4, 5]));
+}
+
+#[test]
+fn blank_lines_are_dropped() {
+    let r = check_fixture("blank-lines.jsonl", &[("blank-lines", "defect", 2, "drop them")], false);
+    let want: Vec<&[u8]> = lines_of(&r.original).into_iter().filter(|l| !is_blank(l)).collect();
+    assert_eq!(lines_of(&r.output), want);
+    assert_eq!(r.findings[0]["lines"], serde_json::json!([2, 4, 6, 8, 10, 11]));
+}
+
+#[test]
+fn invalid_utf8_becomes_replacement_characters() {
+    let r = check_fixture("invalid-utf8.jsonl", &[("invalid-utf8", "defect", 6, "U+FFFD")], false);
+    let text = r.entry("a8a8aa05")["message"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        text.contains("stray byte: \u{fffd} (Latin-1 \"caf\u{fffd}\u{fffd}\")"),
+        "{text}"
+    );
+    assert!(std::str::from_utf8(&r.output).is_ok());
+}
+
+#[test]
+fn missing_header_is_made_with_the_id_from_the_file_name() {
+    let r = check_fixture(PI_NAMED, &[("missing-header", "defect", 1, "add one")], false);
+    let header = &r.values()[0];
+    assert_eq!(header["type"], "session");
+    assert_eq!(header["version"], 3);
+    assert_eq!(header["id"], "0196a0b0-1111-7222-8333-944455556666");
+    assert_eq!(
+        header["timestamp"], "2026-01-02T03:00:03.000Z",
+        "the first entry's timestamp"
+    );
+    // Every original line follows, unchanged.
+    assert_eq!(lines_of(&r.output)[1..].to_vec(), lines_of(&r.original));
+}
+
+#[test]
+fn misplaced_header_moves_to_the_top() {
+    let r = check_fixture(
+        "misplaced-header.jsonl",
+        &[("misplaced-header", "defect", 3, "move it to the top")],
+        false,
+    );
+    let orig = lines_of(&r.original);
+    assert_eq!(lines_of(&r.output), vec![orig[2], orig[0], orig[1], orig[3], orig[4]]);
+}
+
+#[test]
+fn header_without_id_gets_one() {
+    let r = check_fixture(
+        "header-without-id.jsonl",
+        &[("header-without-id", "defect", 1, "give it the id")],
+        false,
+    );
+    let header = &r.values()[0];
+    assert_eq!(header["type"], "session");
+    let id = header["id"].as_str().unwrap();
+    assert!(uuid_like(id), "{id}");
+    assert_eq!(lines_of(&r.output)[1..].to_vec(), lines_of(&r.original)[1..].to_vec());
+}
+
+fn uuid_like(s: &str) -> bool {
+    s.len() == 36
+        && s.chars()
+            .enumerate()
+            .all(|(i, c)| matches!(i, 8 | 13 | 18 | 23) == (c == '-'))
+}
+
+#[test]
+fn second_header_is_dropped() {
+    let r = check_fixture("extra-header.jsonl", &[("extra-header", "defect", 4, "drop it")], false);
+    let orig = lines_of(&r.original);
+    assert_eq!(lines_of(&r.output), vec![orig[0], orig[1], orig[2], orig[4], orig[5]]);
+}
+
+#[test]
+fn v1_is_migrated() {
+    let r = check_fixture("v1.jsonl", &[("old-format", "defect", 1, "migrate it to v3")], true);
+    let v = r.values();
+    assert_eq!(v[0]["version"], 3);
+    assert_eq!(v[0]["id"], "4c1e9a30-2f6b-4d8e-9b1a-7e3c5d0f2a13");
+    let mut prev = Value::Null;
+    for e in &v[1..] {
+        let id = e["id"].as_str().expect("every entry has an id");
+        assert_eq!(id.len(), 8);
+        assert_eq!(e["parentId"], prev, "entries are chained in file order");
+        prev = e["id"].clone();
+    }
+    let compaction = v.iter().find(|e| e["type"] == "compaction").unwrap();
+    assert!(compaction.get("firstKeptEntryIndex").is_none());
+    // firstKeptEntryIndex 3 counts the header as 0: the user message on line 4.
+    assert_eq!(compaction["firstKeptEntryId"], v[3]["id"]);
+    assert_eq!(v[3]["message"]["content"][0]["text"], "Make it accept trailing commas.");
+}
+
+#[test]
+fn v2_is_migrated() {
+    let r = check_fixture(
+        "v2.jsonl",
+        &[("old-format", "defect", 1, "hookMessage roles become custom")],
+        true,
+    );
+    let v = r.values();
+    assert_eq!(v[0]["version"], 3);
+    assert_eq!(r.entry("b4b4aa02")["message"]["role"], "custom");
+    assert!(!String::from_utf8_lossy(&r.output).contains("hookMessage"));
+    // Lines without a hookMessage are unchanged.
+    let orig = lines_of(&r.original);
+    let out = lines_of(&r.output);
+    assert_eq!(out.len(), orig.len());
+    for k in [1, 3, 4, 5] {
+        assert_eq!(out[k], orig[k], "line {}", k + 1);
+    }
+}
+
+#[test]
+fn duplicate_ids_renumber_the_earlier_entry_and_its_child() {
+    let r = check_fixture(
+        "duplicate-ids.jsonl",
+        &[("duplicate-id", "defect", 3, "keep b5b5aadd on line 6")],
+        false,
+    );
+    let action = r.action("duplicate-id");
+    assert!(action.contains("go back under"), "{action}");
+    // The later entry keeps the id; the earlier gets a fresh one, named in the action.
+    let later = r.entry("b5b5aadd");
+    assert_eq!(later["message"]["content"][0]["text"], "Edition 2021, from Cargo.toml.");
+    let fresh = action
+        .split("line 3 → ")
+        .nth(1)
+        .map(|s| &s[..8])
+        .unwrap_or_else(|| panic!("{action}"));
+    let earlier = r.entry(fresh);
+    assert_eq!(earlier["message"]["content"][0]["text"], "It uses edition 2021.");
+    assert_eq!(earlier["parentId"], "b5b5aa01");
+    // The child written between the two goes back under the earlier one; the child
+    // written after the later one (on the leaf's branch) stays.
+    assert_eq!(r.entry("b5b5aa03")["parentId"], fresh);
+    assert_eq!(r.entry("b5b5aa06")["parentId"], "b5b5aadd");
+}
+
+#[test]
+fn orphan_becomes_a_root() {
+    let r = check_fixture("orphan.jsonl", &[("orphan", "defect", 6, "make it a root")], false);
+    assert_eq!(r.entry("b6b6aa05")["parentId"], Value::Null);
+    assert_eq!(r.entry("b6b6aa06")["parentId"], "b6b6aa05");
+}
+
+#[test]
+fn parent_cycle_is_cut_at_its_earliest_entry() {
+    let r = check_fixture(
+        "parent-cycle.jsonl",
+        &[("parent-cycle", "defect", 4, "make this entry a root")],
+        false,
+    );
+    assert_eq!(r.entry("b7b7aa0a")["parentId"], Value::Null);
+    assert_eq!(r.entry("b7b7aa0b")["parentId"], "b7b7aa0a");
+    assert_eq!(r.entry("b7b7aa05")["parentId"], "b7b7aa0b");
+}
+
+#[test]
+fn self_parent_becomes_a_root() {
+    let r = check_fixture(
+        "self-parent.jsonl",
+        &[("self-parent", "defect", 4, "make this entry a root")],
+        false,
+    );
+    assert_eq!(r.entry("b8b8aa03")["parentId"], Value::Null);
+    assert_eq!(r.entry("b8b8aa04")["parentId"], "b8b8aa03");
+}
+
+#[test]
+fn dangling_label_is_dropped_and_its_child_moves_up() {
+    let r = check_fixture(
+        "dangling-label.jsonl",
+        &[("dangling-label", "defect", 6, "drop it")],
+        false,
+    );
+    assert!(r.values().iter().all(|v| v["type"] != "label"));
+    assert_eq!(r.entry("b9b9aa05")["parentId"], "b9b9aa04");
+}
+
+#[test]
+fn dangling_context_edit_is_dropped() {
+    let r = check_fixture(
+        "dangling-context-edit.jsonl",
+        &[("dangling-context-edit", "defect", 6, "drop it")],
+        false,
+    );
+    let orig = lines_of(&r.original);
+    assert_eq!(lines_of(&r.output), orig[..5].to_vec());
+}
+
+#[test]
+fn context_edit_without_replacement_is_dropped() {
+    let r = check_fixture(
+        "context-edit-without-replacement.jsonl",
+        &[("context-edit-without-replacement", "defect", 6, "drop it")],
+        false,
+    );
+    assert!(r.values().iter().all(|v| v["type"] != "context_edit"));
+    assert_eq!(r.entry("c1c1aa05")["parentId"], "c1c1aa04");
+}
+
+#[test]
+fn compaction_keeping_from_off_its_path_keeps_nothing() {
+    let r = check_fixture(
+        "dangling-first-kept.jsonl",
+        &[(
+            "dangling-first-kept",
+            "defect",
+            7,
+            "point firstKeptEntryId at the compaction itself",
+        )],
+        false,
+    );
+    assert_eq!(r.entry("c2c2ab01")["firstKeptEntryId"], "c2c2ab01");
+}
+
+#[test]
+fn entry_without_id_gets_one() {
+    let r = check_fixture("missing-id.jsonl", &[("missing-id", "defect", 6, "give it id ")], false);
+    let action = r.action("missing-id");
+    let id = action.strip_prefix("give it id ").unwrap();
+    let e = r.entry(id);
+    assert_eq!(e["type"], "model_change");
+    assert_eq!(e["parentId"], "c3c3aa04");
+}
+
+#[test]
+fn joined_lines_are_split() {
+    let r = check_fixture(
+        "joined-lines.jsonl",
+        &[("joined-lines", "defect", 3, "split it into one line per object")],
+        false,
+    );
+    let out = lines_of(&r.output);
+    assert_eq!(out.len(), 5);
+    let joined = lines_of(&r.original)[2];
+    assert_eq!([out[2], out[3]].concat(), joined.to_vec());
+}
+
+#[test]
+fn tool_result_without_its_call_is_only_a_warning() {
+    check_fixture(
+        "orphan-tool-result.jsonl",
+        &[("orphan-tool-result", "warning", 6, "")],
+        false,
+    );
+}
+
+#[test]
+fn unanswered_tool_call_is_only_a_warning() {
+    check_fixture(
+        "unanswered-tool-call.jsonl",
+        &[("unanswered-tool-call", "warning", 3, "")],
+        false,
+    );
+}
+
+/// Every fixture in the folder has a test above (a new fixture needs one).
+#[test]
+fn every_fixture_is_covered() {
+    let source = include_str!("cli_repair.rs");
+    let mut names: Vec<String> = fs::read_dir(fixture("repair"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".jsonl"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 26, "{names:?}");
+    for n in names {
+        let quoted = format!("\"{n}\"");
+        assert!(source.contains(&quoted) || n == PI_NAMED, "fixture {n} has no test");
+    }
+}
+
+#[test]
+fn clean_file_is_left_alone() {
+    let (_dir, path) = temp_copy(&corpus_dir().join("pi-built.v3.jsonl"));
+    let original = fs::read(&path).unwrap();
+    let r = run(&path, &["--check"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (code, findings, summary) = run_json(&path, &[]);
+    assert_eq!(code, 0);
+    assert!(findings.iter().all(|f| f["severity"] == "warning"), "{findings:#?}");
+    assert_eq!(summary["result"], "clean");
+    assert_eq!(summary["backup"], Value::Null);
+    assert_eq!(summary["rejectsFile"], Value::Null);
+    assert_eq!(fs::read(&path).unwrap(), original);
+    assert!(!with_suffix(&path, ".bak").exists());
+    assert!(!with_suffix(&path, ".rejects").exists());
+    assert_eq!(
+        fs::read_dir(path.parent().unwrap()).unwrap().count(),
+        1,
+        "no other file"
+    );
+}
+
+#[test]
+fn human_output_names_the_backup_and_the_rejects() {
+    let (_dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let r = run(&path, &["--check"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains(":4: defect malformed-line:"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("1 defect; run `pi-session repair` to fix"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&path, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("repaired 1 defect; original kept as "),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains(".jsonl.bak"), "{}", r.stdout);
+    assert!(r.stdout.contains("1 line dropped or rewritten"), "{}", r.stdout);
+    assert!(r.stdout.contains("Pi then reads: leaf a1a1aa05"), "{}", r.stdout);
+    let r = run(&path, &[]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.trim_end().ends_with(": clean"), "{}", r.stdout);
+}
+
+#[test]
+fn second_backup_is_numbered() {
+    let (_dir, path) = temp_copy(&repair_fixture("crlf.jsonl"));
+    let original = fs::read(&path).unwrap();
+    let bak = with_suffix(&path, ".bak");
+    fs::write(&bak, b"an older backup\n").unwrap();
+    let (code, _, summary) = run_json(&path, &[]);
+    assert_eq!(code, 0);
+    let bak1 = with_suffix(&path, ".bak.1");
+    assert_eq!(summary["backup"], Value::String(bak1.to_string_lossy().into_owned()));
+    assert_eq!(
+        fs::read(&bak).unwrap(),
+        b"an older backup\n",
+        "the older backup is kept"
+    );
+    assert_eq!(fs::read(&bak1).unwrap(), original);
+    assert!(!with_suffix(&path, ".bak.2").exists());
+}
+
+#[test]
+fn rejects_are_appended_to_an_existing_rejects_file() {
+    let (_dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    let rejects = with_suffix(&path, ".rejects");
+    fs::write(&rejects, b"older reject\n").unwrap();
+    let (code, _, _) = run_json(&path, &[]);
+    assert_eq!(code, 0);
+    let mut want = b"older reject\n".to_vec();
+    want.extend_from_slice(lines_of(&original)[3]);
+    want.push(b'\n');
+    assert_eq!(fs::read(&rejects).unwrap(), want);
+}
+
+/// A temporary agent dir: `sessions/--a--/x.jsonl` damaged, `sessions/--b--/y.jsonl` clean.
+fn agent_dir() -> (TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("sessions/--a--");
+    let b = dir.path().join("sessions/--b--");
+    fs::create_dir_all(&a).unwrap();
+    fs::create_dir_all(&b).unwrap();
+    let x = a.join("x.jsonl");
+    let y = b.join("y.jsonl");
+    fs::copy(repair_fixture("malformed-middle.jsonl"), &x).unwrap();
+    fs::copy(corpus_dir().join("pi-built.v3.jsonl"), &y).unwrap();
+    (dir, x, y)
+}
+
+fn run_all(agent: &Path, args: &[&str]) -> Run {
+    let out = cmd()
+        .env("PI_CODING_AGENT_DIR", agent)
+        .args(["repair", "--all"])
+        .args(args)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// The summary table rows: session → result.
+fn table(stdout: &str) -> Vec<(String, String)> {
+    let mut rows = Vec::new();
+    let mut in_table = false;
+    for line in stdout.lines() {
+        if line.starts_with("result") && line.trim_end().ends_with("session") {
+            in_table = true;
+            continue;
+        }
+        if in_table {
+            let mut parts = line.split_whitespace();
+            let (Some(result), Some(session), None) = (parts.next(), parts.next(), parts.next()) else {
+                break;
+            };
+            rows.push((session.to_owned(), result.to_owned()));
+        }
+    }
+    rows
+}
+
+#[test]
+fn all_sessions_are_checked_and_repaired() {
+    let (dir, x, y) = agent_dir();
+    let x_before = fs::read(&x).unwrap();
+    let y_before = fs::read(&y).unwrap();
+
+    let r = run_all(dir.path(), &["--check"]);
+    assert_eq!(
+        r.code, 1,
+        "--all --check with a damaged session: {}{}",
+        r.stdout, r.stderr
+    );
+    assert_eq!(
+        table(&r.stdout),
+        vec![
+            ("--a--/x.jsonl".to_owned(), "defects".to_owned()),
+            ("--b--/y.jsonl".to_owned(), "clean".to_owned())
+        ],
+        "{}",
+        r.stdout
+    );
+    assert_eq!(fs::read(&x).unwrap(), x_before, "--check writes nothing");
+
+    let r = run_all(dir.path(), &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        table(&r.stdout),
+        vec![
+            ("--a--/x.jsonl".to_owned(), "repaired".to_owned()),
+            ("--b--/y.jsonl".to_owned(), "clean".to_owned())
+        ],
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("2 sessions: 1 clean, 1 repaired, 0 with defects"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(fs::read(with_suffix(&x, ".bak")).unwrap(), x_before);
+    assert_ne!(fs::read(&x).unwrap(), x_before);
+    assert_eq!(fs::read(&y).unwrap(), y_before, "the clean session is untouched");
+    assert!(!with_suffix(&y, ".bak").exists());
+
+    let r = run_all(dir.path(), &["--check"]);
+    assert_eq!(r.code, 0, "after repair: {}{}", r.stdout, r.stderr);
+    let rows = table(&r.stdout);
+    assert!(rows.iter().all(|(_, result)| result == "clean"), "{rows:?}");
+    assert_eq!(rows.len(), 2, "the backups are not sessions: {rows:?}");
+}
+
+#[test]
+fn all_with_json_prints_one_summary_per_file() {
+    let (dir, x, y) = agent_dir();
+    let r = run_all(dir.path(), &["--json", "--dry-run"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let summaries: Vec<Value> = ndjson(&r.stdout)
+        .into_iter()
+        .filter(|v| v.get("result").is_some())
+        .collect();
+    assert_eq!(summaries.len(), 2);
+    assert_eq!(summaries[0]["path"], Value::String(x.to_string_lossy().into_owned()));
+    assert_eq!(summaries[0]["result"], "would-repair");
+    assert_eq!(summaries[1]["path"], Value::String(y.to_string_lossy().into_owned()));
+    assert_eq!(summaries[1]["result"], "clean");
+    assert!(!with_suffix(&x, ".bak").exists());
+}
+
+#[test]
+fn a_locked_file_is_not_repaired() {
+    let (_dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    let holder = fs::File::open(&path).unwrap();
+    holder.try_lock().expect("the test takes the lock");
+    let out = cmd()
+        .env("PI_SESSION_LOCK_TIMEOUT", "0.3")
+        .arg("-s")
+        .arg(&path)
+        .arg("repair")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "repair of a locked file succeeded");
+    assert!(stderr.contains("locked"), "{stderr}");
+    assert_eq!(fs::read(&path).unwrap(), original);
+    assert!(!with_suffix(&path, ".bak").exists());
+    assert!(!with_suffix(&path, ".rejects").exists());
+    drop(holder);
+    let r = run(&path, &[]);
+    assert_eq!(r.code, 0, "once the lock is released: {}", r.stderr);
+}

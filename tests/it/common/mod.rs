@@ -1,0 +1,137 @@
+//! Shared helpers of the integration tests.
+#![allow(dead_code)]
+
+pub mod llm_server;
+pub mod oracle;
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+/// The corpus of real Pi sessions vendored in `tests/corpus` (provenance in its README).
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
+}
+
+/// Corpus session files, sorted. The corpus is part of the repository.
+pub fn corpus_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("tests/corpus")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    v.sort();
+    v
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+/// `pi-session` with a clean environment: no color, no Pi agent dir of the developer's.
+pub fn cmd() -> Command {
+    let mut c = Command::cargo_bin("pi-session").unwrap();
+    c.env_remove("PI_CODING_AGENT_DIR")
+        .env_remove("PI_CODING_AGENT_SESSION_DIR")
+        .env("NO_COLOR", "1")
+        .env("TZ", "UTC");
+    c
+}
+
+/// Runs `pi-session -s FILE ARGS…`, asserts success, returns stdout.
+pub fn run_ok(file: &Path, args: &[&str]) -> String {
+    let out = cmd().arg("-s").arg(file).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "pi-session {args:?} on {} failed: {}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Parses NDJSON output.
+pub fn ndjson(s: &str) -> Vec<serde_json::Value> {
+    s.lines()
+        .map(|l| pi_session::session::jsparse::parse(l.as_bytes()).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// JSON equality where numbers compare by value (`1` equals `1.0`), as JavaScript sees them.
+pub fn json_eq(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value::*;
+    match (a, b) {
+        (Number(x), Number(y)) => x.as_f64() == y.as_f64(),
+        (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q)),
+        (Object(x), Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w))),
+        _ => a == b,
+    }
+}
+
+/// The entry lines of a file as Pi keeps them: (line number, bytes without `\n` and `\r`)
+/// of every non-blank line that parses as a JSON object, after the header, skipping `session` lines.
+pub fn entry_lines(file: &Path) -> Vec<(u32, Vec<u8>)> {
+    let data = std::fs::read(file).unwrap();
+    let mut out = Vec::new();
+    let mut seen_header = false;
+    for (i, line) in data.split(|&b| b == b'\n').enumerate() {
+        let text = String::from_utf8_lossy(line);
+        if text.trim().is_empty() {
+            continue;
+        }
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        if !v.is_object() {
+            continue;
+        }
+        if v.get("type").and_then(|t| t.as_str()) == Some("session") {
+            seen_header = true;
+            continue;
+        }
+        if seen_header {
+            let l = line.strip_suffix(b"\r").unwrap_or(line);
+            out.push((i as u32 + 1, l.to_vec()));
+        }
+    }
+    out
+}
+
+/// A copy of `src` in a fresh temporary directory (same file name), with its modification
+/// time an hour back, so write commands do not warn that Pi may have it open.
+pub fn temp_copy(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(src.file_name().unwrap());
+    std::fs::copy(src, &path).unwrap();
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
+        .unwrap();
+    (dir, path)
+}
+
+/// The last line of a file, parsed.
+pub fn last_entry(file: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(file).unwrap();
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+/// The bundled example session (a copy of the corpus's pi-built.v3.jsonl).
+pub fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session.jsonl")
+}
+
+/// What a run printed, and how it ended.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `pi-session -s FILE ARGS…`, whatever its outcome.
+pub fn run(file: &Path, args: &[&str]) -> Run {
+    let out = cmd().arg("-s").arg(file).args(args).output().unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
