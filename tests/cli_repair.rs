@@ -44,8 +44,12 @@ fn run_json(file: &Path, args: &[&str]) -> (i32, Vec<Value>, Value) {
     (r.code, objects, summary)
 }
 
+/// A fixture of `tests/fixtures/repair/`, or of `tests/fixtures/outside/` for `outside/NAME`.
 fn repair_fixture(name: &str) -> PathBuf {
-    fixture("repair").join(name)
+    match name.strip_prefix("outside/") {
+        Some(n) => fixture("outside").join(n),
+        None => fixture("repair").join(name),
+    }
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
@@ -825,4 +829,137 @@ fn a_locked_file_is_not_repaired() {
     drop(holder);
     let r = run(&path, &[]);
     assert_eq!(r.code, 0, "once the lock is released: {}", r.stderr);
+}
+
+// ---- reproducers from outside testers (tests/fixtures/outside/) ----
+
+/// The number of messages `context --json` sends.
+fn context_len(path: &Path) -> usize {
+    ndjson(&common::run_ok(path, &["context", "--json"])).len()
+}
+
+/// A lone surrogate escape (`\ud83d`, which Pi writes when output is cut inside an emoji,
+/// and reads back) in a user message's string content is no damage: repair leaves the
+/// file alone and every message stays in the context (Pi sends 3).
+#[test]
+fn lone_surrogate_in_user_string_is_not_damage() {
+    let r = check_fixture("outside/lone-surrogate-user-string.jsonl", &[], false);
+    assert_eq!(r.output, r.original);
+    assert_eq!(context_len(&r.path), 3);
+}
+
+/// The same in the middle of a session: Pi sends all 4 messages (repair once dropped the
+/// line unreported and re-rooted the next entry, leaving 1).
+#[test]
+fn lone_surrogate_mid_session_is_not_damage() {
+    let r = check_fixture("outside/lone-surrogate-user-string-midsession.jsonl", &[], false);
+    assert_eq!(r.output, r.original);
+    assert_eq!(context_len(&r.path), 4);
+    let log = common::run_ok(&r.path, &["log", "--json"]);
+    assert_eq!(ndjson(&log).len(), 4, "{log}");
+}
+
+/// Lines Pi reads that serde_json does not: `--check` is clean and `context`, `show` and
+/// `grep` read them as Pi does.
+#[test]
+fn lines_json_parse_reads_are_clean_and_read() {
+    for (name, messages, warnings, needle) in [
+        ("lone-surrogate-text-block.jsonl", 3, 0, "ok"),
+        ("number-out-of-range.jsonl", 2, 0, "hi"),
+        ("deep-nesting-128.jsonl", 2, 1, "ok"),
+    ] {
+        let (_dir, path) = temp_copy(&fixture("outside").join(name));
+        let original = fs::read(&path).unwrap();
+        let (code, findings, summary) = run_json(&path, &["--check"]);
+        assert_eq!(code, 0, "{name}: {findings:#?}");
+        assert_eq!(summary["defects"], 0, "{name}");
+        assert_eq!(findings.len(), warnings, "{name}: {findings:#?}");
+        assert_eq!(context_len(&path), messages, "{name}: context");
+        let r = run(&path, &[]);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            original,
+            "{name}: repair of a clean file wrote"
+        );
+        // Every message shows its text, and grep finds it.
+        let shown = common::run_ok(&path, &["show", "aaaa0002"]);
+        assert!(
+            shown.contains(needle) || name.starts_with("number"),
+            "{name}: show: {shown}"
+        );
+        let shown = common::run_ok(&path, &["show", "aaaa0001"]);
+        assert!(shown.contains("hi"), "{name}: show: {shown}");
+        let found = common::run(&path, &["grep", needle]);
+        assert_eq!(found.code, 0, "{name}: grep {needle}: {}{}", found.stdout, found.stderr);
+        assert!(found.stdout.contains(needle), "{name}: grep: {}", found.stdout);
+    }
+}
+
+/// A header ending `\r\r` and a line ending `\r\r\r` (Pi reads both: `JSON.parse` takes
+/// `\r` as whitespace): repair strips every CR, and the result settles.
+#[test]
+fn several_trailing_crs_are_stripped() {
+    let r = check_fixture(
+        "outside/header-double-cr.jsonl",
+        &[("crlf", "defect", 1, "strip the CRs")],
+        false,
+    );
+    let want: Vec<u8> = r.original.iter().copied().filter(|&b| b != b'\r').collect();
+    assert_eq!(r.output, want);
+    let r = check_fixture(
+        "outside/line-triple-cr.jsonl",
+        &[("crlf", "defect", 2, "strip the CRs")],
+        false,
+    );
+    let want: Vec<u8> = r.original.iter().copied().filter(|&b| b != b'\r').collect();
+    assert_eq!(r.output, want);
+}
+
+/// A JSON value that is not an object (`42`) before the header: Pi refuses the file
+/// ("not a valid session"), so every read command does too; repair drops the line (kept in
+/// the rejects) and says why.
+#[test]
+fn non_object_before_the_header_is_refused_and_repaired() {
+    let src = fixture("outside").join("nonobject-before-header.jsonl");
+    let r = common::run(&src, &["context"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("not a Pi session"), "{}", r.stderr);
+    assert!(r.stderr.contains("line 1"), "{}", r.stderr);
+    assert_eq!(r.stdout, "");
+    let r = check_fixture(
+        "outside/nonobject-before-header.jsonl",
+        &[("malformed-line", "defect", 1, "drop it")],
+        false,
+    );
+    let message = r.findings[0]["message"].as_str().unwrap();
+    assert!(message.contains("Pi refuses the file"), "{message}");
+    assert_eq!(r.output, r.original[3..].to_vec());
+    assert_eq!(context_len(&r.path), 1);
+}
+
+/// Falsy values before the header (`null`, `0`, `false`, `""`) are skipped by Pi, which
+/// opens the file; so do the read commands.
+#[test]
+fn falsy_values_before_the_header_are_skipped() {
+    let header = fs::read(fixture("outside").join("nonobject-before-header.jsonl")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for junk in ["null", "0", "false", "\"\"", "-0"] {
+        let path = dir.path().join("s.jsonl");
+        let mut data = format!("{junk}\n").into_bytes();
+        data.extend_from_slice(&header[3..]);
+        fs::write(&path, &data).unwrap();
+        let r = common::run(&path, &["context", "--json"]);
+        assert_eq!(r.code, 0, "{junk}: {}", r.stderr);
+        assert_eq!(ndjson(&r.stdout).len(), 1, "{junk}");
+    }
+    for junk in ["42", "[]", "\"x\"", "true", "1e400"] {
+        let path = dir.path().join("s.jsonl");
+        let mut data = format!("{junk}\n").into_bytes();
+        data.extend_from_slice(&header[3..]);
+        fs::write(&path, &data).unwrap();
+        let r = common::run(&path, &["context", "--json"]);
+        assert_ne!(r.code, 0, "{junk}: Pi refuses");
+        assert!(r.stderr.contains("not a Pi session"), "{junk}: {}", r.stderr);
+    }
 }

@@ -3,6 +3,7 @@
 use super::finding::Finding;
 use super::lines::LineState;
 use crate::session::append::now_timestamp;
+use crate::session::jsparse;
 use crate::session::rawjson::{edit_object, fields, object_line};
 use serde_json::Value;
 use std::path::Path;
@@ -22,7 +23,7 @@ pub struct Placed {
 }
 
 fn kind_of(obj: &str) -> Option<(Option<String>, bool)> {
-    let v: Value = serde_json::from_str(obj).ok()?;
+    let v: Value = jsparse::parse(obj.as_bytes()).ok()?;
     let kind = v.get("type").and_then(Value::as_str).map(str::to_owned);
     let has_id = v.get("id").is_some_and(Value::is_string);
     Some((kind, has_id))
@@ -133,7 +134,7 @@ fn session_id_for(path: &Path) -> String {
 fn synthesize(path: &Path, objects: &[(u32, &str)]) -> String {
     let values: Vec<Value> = objects
         .iter()
-        .filter_map(|(_, o)| serde_json::from_str(o).ok())
+        .filter_map(|(_, o)| jsparse::parse(o.as_bytes()).ok())
         .collect();
     let timestamp = values
         .iter()

@@ -3,7 +3,7 @@
 //! normalized; lines that cannot be read are dropped.
 
 use super::finding::Finding;
-use serde_json::value::RawValue;
+use crate::session::jsparse;
 
 /// One physical line and what becomes of it.
 #[derive(Debug, Clone)]
@@ -30,6 +30,7 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
     let mut blank = Vec::new();
     let mut pos = 0;
     let mut number = 0u32;
+    let mut seen_object = false;
     while pos < data.len() {
         number += 1;
         let (end, next, unterminated) = match memchr::memchr(b'\n', &data[pos..]) {
@@ -97,14 +98,26 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
             continue;
         }
         let objects = parse_objects(&text);
+        seen_object |= !objects.is_empty();
         if objects.is_empty() {
-            let (kind, message) = if unterminated {
+            let json = jsparse::parse(text.as_bytes()).is_ok();
+            let (kind, message) = if unterminated && !json {
                 (
                     "torn-last-line",
                     "the last line is cut off (no newline, not JSON): a write torn by a crash",
                 )
+            } else if !json {
+                ("malformed-line", "not JSON; Pi skips it")
+            } else if !seen_object && crate::session::skim::truthy_non_object(text.as_bytes()) {
+                (
+                    "malformed-line",
+                    "a JSON value that is not an object, before the session header; Pi refuses the file",
+                )
             } else {
-                ("malformed-line", "not a JSON object; Pi skips it")
+                (
+                    "malformed-line",
+                    "JSON but not an object, so not an entry; Pi cannot use it",
+                )
             };
             findings.push(Finding::defect(
                 kind,
@@ -162,20 +175,91 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
 }
 
 /// The JSON objects on a line: one normally; several when lines were glued together; none
-/// when the line is not a sequence of objects.
+/// when the line is not a sequence of objects. Each object is one `JSON.parse` accepts
+/// (read with [`jsparse`], so lone surrogates, huge numbers and deep nesting are fine).
 fn parse_objects(text: &str) -> Vec<String> {
-    let mut objects = Vec::new();
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Box<RawValue>>();
-    loop {
-        match stream.next() {
-            None => break,
-            Some(Ok(v)) if v.get().starts_with('{') => objects.push(v.get().to_owned()),
-            _ => return Vec::new(),
+    let trimmed = text.trim_matches(is_json_whitespace);
+    if trimmed.starts_with('{') && jsparse::parse(text.as_bytes()).is_ok_and(|v| v.is_object()) {
+        // The line is fine as it is; only trailing CRs (which would read as CRLF again) go.
+        if text.ends_with('\r') {
+            return vec![text.trim_end_matches(is_json_whitespace).to_owned()];
         }
-    }
-    if objects.len() == 1 && text.trim_matches([' ', '\t', '\r', '\n']) == objects[0] {
-        // Keep surrounding JSON whitespace as written: the line is fine as it is.
         return vec![text.to_owned()];
     }
+    let mut objects = Vec::new();
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start_matches(is_json_whitespace);
+        if rest.is_empty() {
+            break;
+        }
+        let Some(end) = object_end(rest.as_bytes()) else {
+            return Vec::new();
+        };
+        let piece = &rest[..end];
+        if !jsparse::parse(piece.as_bytes()).is_ok_and(|v| v.is_object()) {
+            return Vec::new();
+        }
+        objects.push(piece.to_owned());
+        rest = &rest[end..];
+    }
     objects
+}
+
+fn is_json_whitespace(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+/// The length of the `{…}` that `bytes` starts with: braces and brackets balanced outside
+/// strings. Only finds the boundary; the piece is then read with `jsparse`.
+fn object_end(bytes: &[u8]) -> Option<usize> {
+    if bytes.first() != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_object_or_several_or_none() {
+        assert_eq!(parse_objects(r#" {"a":1} "#), [r#" {"a":1} "#]);
+        assert_eq!(parse_objects("{\"a\":1}\r\r"), [r#"{"a":1}"#]);
+        assert_eq!(
+            parse_objects(r#"{"a":"}{"}{"b":[{}]}"#),
+            [r#"{"a":"}{"}"#, r#"{"b":[{}]}"#]
+        );
+        assert!(parse_objects(r#"{"a":1}x"#).is_empty());
+        assert!(parse_objects("42").is_empty());
+        assert!(parse_objects(r#"{"a":1}42"#).is_empty());
+        assert!(parse_objects(r#"{"a":}"#).is_empty());
+    }
 }

@@ -129,17 +129,41 @@ fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pas
     let mut staged = String::with_capacity(data.len() + 64);
     staged.push_str(&placed.header);
     let mut original: Vec<u32> = vec![0];
+    let mut holds_object: Vec<bool> = vec![false];
     for (line, obj) in &placed.entries {
         while (original.len() as u32) < *line {
             staged.push('\n');
             original.push(original.len() as u32);
+            holds_object.push(false);
         }
         staged.push('\n');
         staged.push_str(obj);
         original.push(*line);
+        holds_object.push(true);
     }
     staged.push('\n');
     let mut session = Session::from_bytes_numbered(path.to_path_buf(), staged.into_bytes(), 0)?;
+    // Every object placed as an entry must load as one: a line the loader skipped would
+    // otherwise vanish from the output unreported. (The line pass and the loader read JSON
+    // the same way, so this is only a safety net.)
+    let mut loaded = vec![false; original.len()];
+    for e in &session.entries {
+        if let Some(l) = loaded.get_mut(e.line as usize) {
+            *l = true;
+        }
+    }
+    let mut unloaded: Vec<u32> = Vec::new();
+    for k in 1..original.len() {
+        if holds_object[k] && !loaded[k] && !unloaded.contains(&original[k]) {
+            unloaded.push(original[k]);
+            findings.push(Finding::defect(
+                "unreadable-line",
+                Some(original[k]),
+                "an object pi-session cannot read as an entry",
+                "drop it (kept in the .rejects file)",
+            ));
+        }
+    }
     for e in &mut session.entries {
         e.line = original.get(e.line as usize).copied().unwrap_or(e.line);
     }
@@ -182,6 +206,7 @@ fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pas
         }
     }
     rejected_lines.extend(&placed.dropped_lines);
+    rejected_lines.extend(&unloaded);
     if placed.header_changed
         && let Some(line) = placed.header_source_line
     {

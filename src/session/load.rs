@@ -3,7 +3,7 @@
 
 use super::data::Data;
 use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Sym, Tools};
-use super::skim::{LineRead, Skim, read_line};
+use super::skim::{self, LineRead, Skim, read_line};
 use super::{Header, LabelState, Session, SessionError};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
@@ -69,6 +69,9 @@ fn is_js_blank(line: &[u8]) -> bool {
 enum Line<'a> {
     Blank,
     Unreadable,
+    /// JSON, not an object, and true to JavaScript (`42`, `"x"`, `[]`): Pi keeps it as an
+    /// entry, so before the header it refuses the file.
+    TruthyValue,
     Object(Box<Skim<'a>>),
 }
 
@@ -94,6 +97,7 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
         } else {
             match read_line(bytes) {
                 LineRead::Object(skim) => Line::Object(skim),
+                LineRead::NotAnObject if skim::truthy_non_object(bytes) => Line::TruthyValue,
                 LineRead::NotAnObject | LineRead::Malformed => Line::Unreadable,
             }
         };
@@ -170,6 +174,16 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
                 if end == len {
                     report.torn_last_line = true;
                 }
+                continue;
+            }
+            Line::TruthyValue if header.is_none() => {
+                let reason = format!(
+                    "line {line_no} is a JSON value that is not an object where the session header should be; Pi refuses such a file"
+                );
+                return Err(SessionError::NotASession { path, reason });
+            }
+            Line::TruthyValue => {
+                report.malformed_lines.push(line_no);
                 continue;
             }
             Line::Object(skim) => skim,
