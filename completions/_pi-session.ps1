@@ -199,7 +199,7 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Report only; exit 1 if a defect was found (warnings allowed)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be done, write nothing')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every session in the sessions directory, with a summary table')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","after"}')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","carriedLines","after"}')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -186,7 +186,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --check 'Report only; exit 1 if a defect was found (warnings allowed)'
             cand --dry-run 'Show what would be done, write nothing'
             cand --all 'Every session in the sessions directory, with a summary table'
-            cand --json 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","after"}'
+            cand --json 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","carriedLines","after"}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

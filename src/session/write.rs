@@ -54,6 +54,11 @@ impl LockedFile {
         })
     }
 
+    /// The open file (the inode the lock is on), for reads at an offset.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
     /// The whole file as it is under the lock.
     pub fn read_all(&mut self) -> Result<Vec<u8>, SessionError> {
         let mut buf = Vec::with_capacity(self.len as usize);

@@ -33,7 +33,7 @@ pub struct Args {
     pub all: bool,
 
     /// One JSON object per finding {"path","line","lines","kind","severity","id","message","action"},
-    /// then one per file {"path","result","defects","warnings","backup","rejectsFile","after"}.
+    /// then one per file {"path","result","defects","warnings","backup","rejectsFile","carriedLines","after"}.
     #[arg(long)]
     pub json: bool,
 }
@@ -109,6 +109,7 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
             "warnings": warnings,
             "backup": applied.as_ref().map(|a| a.backup.to_string_lossy().into_owned()),
             "rejectsFile": applied.as_ref().and_then(|a| a.rejects_file.as_ref()).map(|p| p.to_string_lossy().into_owned()),
+            "carriedLines": applied.as_ref().map(|a| a.carried_lines).unwrap_or(0),
             "after": plan.after,
         });
         out.line(&v.to_string())?;
@@ -140,6 +141,13 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
                         a.rejected_lines,
                         plural(a.rejected_lines),
                         escape_line(&r.display().to_string())
+                    ))?;
+                }
+                if a.carried_lines > 0 {
+                    out.line(&format!(
+                        "  {} line{} appended while repair ran (by Pi?) kept after the repaired content, as written",
+                        a.carried_lines,
+                        plural(a.carried_lines)
                     ))?;
                 }
                 print_after(out, &plan)?;
