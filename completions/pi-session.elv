@@ -183,7 +183,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
             cand --color 'When to color human output'
-            cand --check 'Report only; exit 1 if a defect was found (warnings allowed)'
+            cand --check 'Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not built, so with --json `after` is null when there are defects'
             cand --dry-run 'Show what would be done, write nothing'
             cand --all 'Every session in the sessions directory, with a summary table'
             cand --json 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","carriedLines","after"}'

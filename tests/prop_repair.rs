@@ -11,7 +11,8 @@
 
 mod common;
 
-use pi_session::repair::{Plan, Severity, plan};
+use pi_session::repair::plan::check_only;
+use pi_session::repair::{Plan, Severity, clean_plan, plan, plan_loaded};
 use pi_session::session::{Session, SessionError, jsparse};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -86,6 +87,37 @@ fn check(data: &[u8]) -> Result<Option<Plan>, TestCaseError> {
         }
         Err(e) => return Err(TestCaseError::fail(format!("plan failed: {e}"))),
     };
+    // The same findings and output when the caller loaded the file (repair then reads the
+    // loaded session instead of a staged copy), and the same defects with `--check`.
+    let defects_of = |p: &Plan| -> Vec<(String, Option<u32>)> {
+        p.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Defect)
+            .map(|f| (f.kind.to_owned(), f.line))
+            .collect()
+    };
+    let mut defects = defects_of(&p);
+    defects.sort();
+    let loaded = Session::from_bytes(path.to_path_buf(), data.to_vec()).ok();
+    if let Some(s) = &loaded
+        && clean_plan(s).is_none()
+    {
+        let q = plan_loaded(s).map_err(|e| TestCaseError::fail(format!("plan_loaded failed: {e}")))?;
+        let mut got = defects_of(&q);
+        got.sort();
+        prop_assert_eq!(&got, &defects, "plan_loaded differs");
+        prop_assert_eq!(
+            q.output.as_ref().map(|o| o.len()),
+            p.output.as_ref().map(|o| o.len()),
+            "plan_loaded's output differs"
+        );
+    }
+    let c =
+        check_only(path, data, loaded.as_ref()).map_err(|e| TestCaseError::fail(format!("check_only failed: {e}")))?;
+    let mut got = defects_of(&c);
+    got.sort();
+    prop_assert_eq!(&got, &defects, "check_only differs");
+
     let Some(output) = &p.output else {
         prop_assert_eq!(p.defects(), 0, "no output, yet defects: {:#?}", p.findings);
         prop_assert!(p.rejects.is_empty());

@@ -1,9 +1,9 @@
 //! Writing a repair: atomically, with a byte-identical backup and the rejects kept.
 
 use super::plan::Plan;
-use crate::session::SessionError;
 use crate::session::append::lock_wait;
 use crate::session::write::{LockedFile, sync_dir};
+use crate::session::{Session, SessionError};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::FileExt;
@@ -22,19 +22,49 @@ pub struct Applied {
     pub carried_lines: usize,
 }
 
-/// Locks `path`, reads it, and plans its repair under the lock. A file that loads clean is
-/// only checked (one pass over a mapped file); the bytes are examined line by line only
-/// when there is something to repair.
-pub fn lock_and_plan(path: &Path) -> Result<(LockedFile, Vec<u8>, Plan), SessionError> {
-    let mut file = LockedFile::open(path, lock_wait())?;
-    if let Ok(session) = crate::session::Session::open(path)
-        && let Some(plan) = super::clean_plan(&session)
-    {
-        return Ok((file, Vec::new(), plan));
+/// The file as repair read it under the lock.
+pub enum Original {
+    /// It loaded as a session (which holds its bytes).
+    Loaded(Box<Session>),
+    /// It did not load; its bytes.
+    Read(Vec<u8>),
+}
+
+impl Original {
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Original::Loaded(s) => s.bytes(),
+            Original::Read(b) => b,
+        }
     }
+}
+
+/// Locks `path`, reads it, and plans its repair under the lock. A file that loads clean is
+/// only checked; the bytes are examined line by line only when there is something to
+/// repair, with no second copy of them when the file loads. `check`: only the findings
+/// (see [`super::plan::check_only`]).
+pub fn lock_and_plan(path: &Path, check: bool) -> Result<(LockedFile, Original, Plan), SessionError> {
+    let mut file = LockedFile::open(path, lock_wait())?;
     let data = file.read_all()?;
-    let plan = super::plan(path, &data)?;
-    Ok((file, data, plan))
+    match Session::from_bytes(path.to_path_buf(), data) {
+        Ok(session) => {
+            let plan = match super::clean_plan(&session) {
+                Some(plan) => plan,
+                None if check => super::plan::check_only(path, session.bytes(), Some(&session))?,
+                None => super::plan_loaded(&session)?,
+            };
+            Ok((file, Original::Loaded(Box::new(session)), plan))
+        }
+        Err(_) => {
+            let data = file.read_all()?;
+            let plan = if check {
+                super::plan::check_only(path, &data, None)?
+            } else {
+                super::plan(path, &data)?
+            };
+            Ok((file, Original::Read(data), plan))
+        }
+    }
 }
 
 /// The first free backup name: `<file>.bak`, then `.bak.1`, `.bak.2`, …

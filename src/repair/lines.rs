@@ -4,27 +4,38 @@
 
 use super::finding::Finding;
 use crate::session::jsparse;
+use std::borrow::Cow;
 
-/// One physical line and what becomes of it.
+/// One physical line and what becomes of it. Borrows from the file's bytes: only a line
+/// whose bytes change (NULs stripped, invalid UTF-8 re-encoded) is copied.
 #[derive(Debug, Clone)]
-pub struct LineState {
+pub struct LineState<'a> {
     pub number: u32,
     /// The original bytes, without `\n`.
-    pub raw: Vec<u8>,
+    pub raw: &'a [u8],
     /// The normalized JSON objects this line holds (usually one; none when dropped; more
     /// when a lost newline glued lines together).
-    pub objects: Vec<String>,
+    pub objects: Vec<Cow<'a, str>>,
 }
 
-impl LineState {
+impl LineState<'_> {
     /// The line's bytes changed (or it was dropped), so its original goes to the rejects.
     pub fn changed(&self) -> bool {
-        !(self.objects.len() == 1 && self.objects[0].as_bytes() == self.raw.as_slice())
+        !(self.objects.len() == 1 && self.objects[0].as_bytes() == self.raw)
+    }
+
+    /// The line holds one object that the loader reads from the line as it is (the line
+    /// without one trailing `\r`, which is what an entry's raw bytes are).
+    pub fn read_as_is(&self) -> bool {
+        self.objects.len() == 1 && {
+            let o = self.objects[0].as_bytes();
+            o == self.raw || self.raw.strip_suffix(b"\r") == Some(o)
+        }
     }
 }
 
 /// Splits `data` into lines and normalizes each, collecting findings.
-pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
+pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineState<'a>> {
     let mut out = Vec::new();
     let mut crlf = Vec::new();
     let mut blank = Vec::new();
@@ -37,9 +48,9 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
             Some(i) => (pos + i, pos + i + 1, false),
             None => (data.len(), data.len(), true),
         };
-        let raw = data[pos..end].to_vec();
+        let raw = &data[pos..end];
         pos = next;
-        let mut bytes: &[u8] = &raw;
+        let mut bytes: &[u8] = raw;
         let mut fixes: Vec<&str> = Vec::new();
         if let Some(rest) = bytes.strip_prefix(b"\xef\xbb\xbf") {
             bytes = rest;
@@ -74,8 +85,15 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
             bytes = rest;
             crlf.push(number);
         }
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => t.to_owned(),
+        let borrowed = !raw.contains(&0);
+        let text: Cow<'a, str> = match simdutf8::basic::from_utf8(bytes) {
+            Ok(_) if borrowed => {
+                // `bytes` is a piece of `raw`, which lives in `data`.
+                let from = bytes.as_ptr() as usize - raw.as_ptr() as usize;
+                let piece = &raw[from..from + bytes.len()];
+                Cow::Borrowed(std::str::from_utf8(piece).expect("checked"))
+            }
+            Ok(t) => Cow::Owned(t.to_owned()),
             Err(_) => {
                 findings.push(Finding::defect(
                     "invalid-utf8",
@@ -83,7 +101,7 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
                     "bytes that are not UTF-8 (Pi reads them as U+FFFD)",
                     "re-encode them as U+FFFD, as Pi reads them",
                 ));
-                String::from_utf8_lossy(bytes).into_owned()
+                Cow::Owned(String::from_utf8_lossy(bytes).into_owned())
             }
         };
         if text.trim().is_empty() {
@@ -97,7 +115,13 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
             });
             continue;
         }
-        let objects = parse_objects(&text);
+        let objects: Vec<Cow<'a, str>> = match &text {
+            Cow::Borrowed(t) => parse_objects(t).into_iter().map(|r| Cow::Borrowed(&t[r])).collect(),
+            Cow::Owned(t) => parse_objects(t)
+                .into_iter()
+                .map(|r| Cow::Owned(t[r].to_owned()))
+                .collect(),
+        };
         seen_object |= !objects.is_empty();
         if objects.is_empty() {
             let json = jsparse::parse(text.as_bytes()).is_ok();
@@ -177,31 +201,30 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
 /// The JSON objects on a line: one normally; several when lines were glued together; none
 /// when the line is not a sequence of objects. Each object is one `JSON.parse` accepts
 /// (read with [`jsparse`], so lone surrogates, huge numbers and deep nesting are fine).
-fn parse_objects(text: &str) -> Vec<String> {
+fn parse_objects(text: &str) -> Vec<std::ops::Range<usize>> {
     let trimmed = text.trim_matches(is_json_whitespace);
     if trimmed.starts_with('{') && jsparse::parse(text.as_bytes()).is_ok_and(|v| v.is_object()) {
         // The line is fine as it is; only trailing CRs (which would read as CRLF again) go.
         if text.ends_with('\r') {
-            return vec![text.trim_end_matches(is_json_whitespace).to_owned()];
+            return std::iter::once(0..text.trim_end_matches(is_json_whitespace).len()).collect();
         }
-        return vec![text.to_owned()];
+        return std::iter::once(0..text.len()).collect();
     }
     let mut objects = Vec::new();
-    let mut rest = text;
+    let mut at = 0;
     loop {
-        rest = rest.trim_start_matches(is_json_whitespace);
-        if rest.is_empty() {
+        at = text.len() - text[at..].trim_start_matches(is_json_whitespace).len();
+        if at == text.len() {
             break;
         }
-        let Some(end) = object_end(rest.as_bytes()) else {
+        let Some(len) = object_end(&text.as_bytes()[at..]) else {
             return Vec::new();
         };
-        let piece = &rest[..end];
-        if !jsparse::parse(piece.as_bytes()).is_ok_and(|v| v.is_object()) {
+        if !jsparse::parse(&text.as_bytes()[at..at + len]).is_ok_and(|v| v.is_object()) {
             return Vec::new();
         }
-        objects.push(piece.to_owned());
-        rest = &rest[end..];
+        objects.push(at..at + len);
+        at += len;
     }
     objects
 }
@@ -247,7 +270,9 @@ fn object_end(bytes: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    fn parse_objects(text: &str) -> Vec<&str> {
+        super::parse_objects(text).into_iter().map(|r| &text[r]).collect()
+    }
 
     #[test]
     fn one_object_or_several_or_none() {

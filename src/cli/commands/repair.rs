@@ -20,7 +20,8 @@ use std::path::{Path, PathBuf};
 /// Exit status: 0 clean (or repaired), 1 defects found with --check (or a repair failed).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Report only; exit 1 if a defect was found (warnings allowed).
+    /// Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not
+    /// built, so with --json `after` is null when there are defects.
     #[arg(long, conflicts_with = "dry_run")]
     pub check: bool,
 
@@ -73,7 +74,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
 }
 
 fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Result<Outcome> {
-    let (mut lock, original, plan) = lock_and_plan(path)?;
+    let (mut lock, original, plan) = lock_and_plan(path, args.check)?;
     let defects = plan.defects();
     let warnings = plan.findings.len() - defects;
     let shown = escape_line(&path.display().to_string());
@@ -95,7 +96,7 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
     } else if args.dry_run {
         (Outcome::WouldRepair, None)
     } else {
-        match apply(&mut lock, &original, &plan) {
+        match apply(&mut lock, original.bytes(), &plan) {
             Ok(applied) => (Outcome::Repaired, applied),
             Err(e) => (Outcome::Failed(e.to_string()), None),
         }
