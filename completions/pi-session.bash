@@ -215,7 +215,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__clone)
-            opts="-o -s -h -V --output --json --session --color --no-pager --help --version"
+            opts="-o -f -s -h -V --output --force --dry-run --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,7 +371,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__export)
-            opts="-o -s -h -V --format --output --session --color --no-pager --help --version"
+            opts="-o -f -s -h -V --format --output --force --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -409,7 +409,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__fork)
-            opts="-o -s -h -V --output --json --session --color --no-pager --help --version"
+            opts="-o -f -s -h -V --output --force --dry-run --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -739,7 +739,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__label)
-            opts="-d -l -s -h -V --delete --list --json --expect-leaf --session --color --no-pager --help --version"
+            opts="-d -l -f -s -h -V --delete --list --json --force --dry-run --expect-leaf --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -784,11 +784,11 @@ _pi_session() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "message model_change thinking_level_change compaction branch_summary custom custom_message label session_info context_edit usage" -- "${cur}"))
                     return 0
                     ;;
                 --role)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "user assistant toolResult bashExecution custom system branchSummary compactionSummary" -- "${cur}"))
                     return 0
                     ;;
                 --max-chars)
@@ -1074,7 +1074,7 @@ _pi_session_rev_here() {
     local npos="$2"
     case "$1" in
         log) (( npos == 0 )) ;;
-        show) (( npos == 0 )) ;;
+        show) (( npos >= 0 )) ;;
         context) (( npos == 0 )) ;;
         rev-parse) (( npos >= 0 )) ;;
         checkout) (( npos == 0 )) ;;

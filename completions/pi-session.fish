@@ -33,7 +33,7 @@ complete -c pi-session -n "__fish_pi_session_needs_command" -s h -l help -d 'Pri
 complete -c pi-session -n "__fish_pi_session_needs_command" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "log" -d 'Show a branch, newest entry first'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
-complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "show" -d 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
@@ -50,8 +50,25 @@ complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "export" -d 'E
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l type -d 'Only entries of these types (message, compaction, branch_summary, label, model_change, …)' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l role -d 'Only messages with these roles (user, assistant, toolResult, bashExecution, custom, system)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l type -d 'Only entries of these types (repeat or separate with commas)' -r -f -a "message\t''
+model_change\t''
+thinking_level_change\t''
+compaction\t''
+branch_summary\t''
+custom\t''
+custom_message\t''
+label\t''
+session_info\t''
+context_edit\t''
+usage\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l role -d 'Only messages with these roles (repeat or separate with commas)' -r -f -a "user\t''
+assistant\t''
+toolResult\t''
+bashExecution\t''
+custom\t''
+system\t''
+branchSummary\t''
+compactionSummary\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l max-chars -d 'With --long: cut tool results and command output after this many characters' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l since -d 'With --all: only entries appended after the entry with this id (a cursor for polling)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
@@ -80,9 +97,9 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s s -l sess
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l json -d 'Print the entry\'s original line, byte for byte'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l json -d 'Print each entry\'s original line, byte for byte (one line per revision)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help -d 'Print help'
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l max-chars -d 'Cut tool results and command output after this many characters' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
@@ -117,7 +134,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l empty
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l json -d 'Print {"at","from","abandoned","record"} as one JSON line'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summarize -d 'Keep a summary of the branch being left, as `pi-session summarize-branch REV` does'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l dry-run -d 'Show the plan and change nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l dry-run -d 'Write nothing: show what would be written (for a summary, the plan)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l print-prompt -d 'Print what would be sent to the model and change nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -128,26 +145,32 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l color -d
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s d -l delete -d 'Clear the label of REV'
-complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s l -l list -d 'List the current labels: name, target id, preview'
-complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l json -d 'With --list: one JSON object per label {"label","targetId","type","role","timestamp","preview"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s l -l list -d 'List the current labels: name, target id, preview (also what a bare `label` does)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l json -d 'When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s f -l force -d 'Move NAME here from the entry that has it (its label is cleared)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l dry-run -d 'Print the label entries that would be appended, and write nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s o -l output -d 'Write the new session here instead of beside the source (never replaces a file)' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s o -l output -d 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l json -d 'Print {"path","parentSession","entries","message"} as one JSON line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s f -l force -d 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l dry-run -d 'Print the path and line count of the file that would be written, and write nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l json -d 'Print {"path","parentSession","entries","message"} as one JSON line (with --dry-run, also "lines" and "dryRun")'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s o -l output -d 'Write the new session here instead of beside the source (never replaces a file)' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s o -l output -d 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l json -d 'Print {"path","parentSession","entries","message"} as one JSON line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s f -l force -d 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l dry-run -d 'Print the path and line count of the file that would be written, and write nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l json -d 'Print {"path","parentSession","entries","message"} as one JSON line (with --dry-run, also "lines" and "dryRun")'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s V -l version -d 'Print version'
@@ -179,7 +202,7 @@ never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l if-needed -d 'Compact only when the context exceeds the context window minus reserveTokens'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l json -d 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l dry-run -d 'Show the plan and change nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l dry-run -d 'Write nothing: show what would be written (for a summary, the plan)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l print-prompt -d 'Print what would be sent to the model and change nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -197,9 +220,9 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l json -d 'With --dry-run: the plan as one JSON object {"target","from","commonAncestor","entries","messages","totalTokens","readFiles","modifiedFiles"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l json -d 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi\'s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l dry-run -d 'Show the plan and change nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l dry-run -d 'Write nothing: show what would be written (for a summary, the plan)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l print-prompt -d 'Print what would be sent to the model and change nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -209,7 +232,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l color -d 'W
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l all -d 'Sessions of every project, not only the current directory\'s'
-complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l json -d 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l json -d 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s v -l verbose -d 'Also show each session\'s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -247,11 +270,12 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s h -l help
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l format -d 'md or html [default: html when FILE ends in .html or .htm, else md]' -r -f -a "md\t''
 html\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout. The file is written atomically (a temp file linked into place) and never replaces an existing file' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s f -l force -d 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s V -l version -d 'Print version'
@@ -264,7 +288,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s h 
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "show" -d 'Show one entry in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
@@ -352,7 +376,7 @@ function __fish_pi_session_rev_wanted
         case log
             test $npos -eq 0
         case show
-            test $npos -eq 0
+            test $npos -ge 0
         case context
             test $npos -eq 0
         case rev-parse

@@ -182,7 +182,8 @@ fn writes_on_corpus_sessions_follow_the_protocol() {
         let (_dir, file) = temp_copy(&src);
         if name.contains(".v1.") {
             let r = refused(&file, &["label", "@", "corpus"], 1);
-            assert!(r.stderr.contains("pi-session repair"), "{name}: {}", r.stderr);
+            let repair = format!("`pi-session -s {} repair`", file.display());
+            assert!(r.stderr.contains(&repair), "{name}: {}", r.stderr);
             continue;
         }
         let leaf = run_ok(&file, &["rev-parse", "--leaf"]).trim().to_owned();
@@ -258,7 +259,8 @@ fn old_formats_are_refused_untouched() {
     for (name, args) in cases {
         let (_dir, file) = temp_copy(&fixture(name));
         let r = refused(&file, args, 1);
-        assert!(r.stderr.contains("pi-session repair"), "{name} {args:?}: {}", r.stderr);
+        let repair = format!("`pi-session -s {} repair`", file.display());
+        assert!(r.stderr.contains(&repair), "{name} {args:?}: {}", r.stderr);
         assert!(r.stderr.contains("v3"), "{name} {args:?}: {}", r.stderr);
         assert!(r.stdout.is_empty());
     }
@@ -357,16 +359,84 @@ fn a_recently_modified_file_gets_a_warning() {
     let (_dir, file) = temp_copy(&example());
     let (_, r) = write_ok(&file, &["label", "d2e5793f", "old"]);
     assert!(!r.stderr.contains("warning"), "{}", r.stderr);
-    // The write just made it recent.
+    // The write just made it recent, but pi-session's own writes are no sign of Pi.
     let (_, r) = write_ok(&file, &["checkout", "d2e5793f"]);
-    assert!(r.stderr.contains("changed in the last few seconds"), "{}", r.stderr);
-    assert!(r.stderr.contains("if Pi has this session open"), "{}", r.stderr);
+    assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+    for _ in 0..3 {
+        let (_, r) = write_ok(&file, &["checkout", "-"]);
+        assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+    }
+    // Anything else that changes the file (here `touch`) counts.
     set_age(&file, Duration::from_secs(1));
     let (_, r) = write_ok(&file, &["label", "d2e5793f", "--delete"]);
+    assert!(r.stderr.contains("changed in the last few seconds"), "{}", r.stderr);
     assert!(r.stderr.contains("if Pi has this session open"), "{}", r.stderr);
     set_age(&file, Duration::from_secs(600));
     let (_, r) = write_ok(&file, &["checkout", "-"]);
     assert!(!r.stderr.contains("Pi has this session open"), "{}", r.stderr);
+}
+
+#[test]
+fn only_a_change_by_another_writer_gets_the_warning() {
+    let (dir, file) = temp_copy(&example());
+    let summary = dir.path().join("summary.md");
+    fs::write(&summary, "## Goal\nkeep going\n").unwrap();
+    let summary = summary.to_str().unwrap();
+    // Every kind of write, one after the other: none warns about the one before.
+    let writes: &[&[&str]] = &[
+        &["checkout", "d2e5793f"],
+        &["label", "1ecdd056", "first"],
+        &["compact", "--keep-recent-tokens", "1000", "--summary-file", summary],
+        &["label", "first", "--delete"],
+        &["summarize-branch", "1ecdd056", "--summary-file", summary],
+        &["checkout", "b8731d22"],
+        &["label", "b8731d22", "second"],
+    ];
+    for args in writes {
+        let (_, r) = write_ok(&file, args);
+        assert!(!r.stderr.contains("warning"), "{args:?}: {}", r.stderr);
+    }
+    // A line appended by someone else (Pi appends whole lines, without the lock) is.
+    let leaf = run_ok(&file, &["rev-parse", "--leaf"]).trim().to_owned();
+    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+    let pi_line = format!(
+        "{{\"type\":\"message\",\"id\":\"5eed0001\",\"parentId\":\"{leaf}\",\"timestamp\":\"{now}\",\
+         \"message\":{{\"role\":\"user\",\"content\":\"hi\",\"timestamp\":1}}}}\n"
+    );
+    OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap()
+        .write_all(pi_line.as_bytes())
+        .unwrap();
+    let (_, r) = write_ok(&file, &["label", "5eed0001", "from-pi"]);
+    assert!(r.stderr.contains("changed in the last few seconds"), "{}", r.stderr);
+    // The next write follows pi-session's own: no warning.
+    let (_, r) = write_ok(&file, &["checkout", "d2e5793f"]);
+    assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+    // The mark is the modification time: exactly the last line's timestamp.
+    let ts: jiff::Timestamp = common::last_entry(&file)["timestamp"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let modified = fs::metadata(&file).unwrap().modified().unwrap();
+    let expected = SystemTime::UNIX_EPOCH + Duration::from_millis(ts.as_millisecond() as u64);
+    assert_eq!(modified, expected);
+    // A file that does not end with the line pi-session wrote is not taken for its own,
+    // even with the same modification time.
+    let mut data = fs::read(&file).unwrap();
+    data.extend_from_slice(b"\n");
+    fs::write(&file, &data).unwrap();
+    OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(expected)
+        .unwrap();
+    let r = run(&file, &["checkout", "-"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("changed in the last few seconds"), "{}", r.stderr);
 }
 
 #[test]
@@ -384,18 +454,22 @@ fn refused_commands_leave_the_file_byte_identical() {
         (&["checkout"], 2),
         (&["checkout", "d2e5793f", "--empty"], 2),
         (&["checkout", "d2e5793f", "--expect-leaf", "d2e5793f"], 4),
-        (&["label"], 2),
-        (&["label", "d2e5793f"], 2),
+        (&["label", "--delete"], 2),
+        (&["label", "--force"], 2),
         (&["label", "d2e5793f", "x", "--delete"], 2),
         (&["label", "--list", "d2e5793f"], 2),
-        (&["label", "--json"], 2),
+        (&["label", "d2e5793f", "x", "--json"], 2),
         (&["label", "nosuchrev", "x"], 1),
+        (&["label", "e0a8c95d", "green"], 1),
+        (&["label", "green"], 1),
         (&["label", "d2e5793f", ""], 1),
         (&["label", "d2e5793f", "a\nb"], 1),
         (&["label", "d2e5793f", "@"], 1),
         (&["label", "d2e5793f", "x", "--expect-leaf", "80fbf1f2"], 4),
         (&["clone", "nosuchrev"], 1),
         (&["clone", "-o", &existing], 1),
+        (&["clone", "-o", &existing, "--dry-run"], 1),
+        (&["clone", "-o", "-", "--json"], 2),
         (&["fork", "b8731d22"], 1),
         (&["fork", "nosuchrev"], 1),
         (&["fork"], 2),
@@ -415,6 +489,8 @@ fn refused_commands_leave_the_file_byte_identical() {
         &["label", "d2e5793f", "green"][..],
         &["label", "1ecdd056", "--delete"][..],
         &["label", "--list"][..],
+        &["label"][..],
+        &["label", "--json"][..],
     ] {
         refused(&file, args, 0);
     }

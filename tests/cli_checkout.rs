@@ -146,8 +146,10 @@ fn human_output_counts_and_hints() {
         "{}",
         r.stderr
     );
-    assert!(r.stderr.contains("pi-session label b8731d22 NAME"), "{}", r.stderr);
-    assert!(r.stderr.contains("pi-session checkout -"), "{}", r.stderr);
+    // The hints name the session given with -s, so that pasted they act on it.
+    let s = format!("pi-session -s {}", file.display());
+    assert!(r.stderr.contains(&format!("{s} label b8731d22 NAME")), "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("{s} checkout -")), "{}", r.stderr);
     // Down the same branch: nothing left behind, nothing said about it.
     let (_, _, r) = checkout(&file, &["f2707ba7"]);
     assert!(!r.stderr.contains("left"), "{}", r.stderr);
@@ -354,4 +356,95 @@ fn a_position_without_id_is_not_recorded_as_a_made_up_id() {
     assert!(from.is_null() || ids.iter().any(|i| from == i.as_str()), "{v}");
     let back = run(&file, &["checkout", "-"]);
     assert!(!back.stderr.contains("(line"), "{}", back.stderr);
+}
+
+#[test]
+fn checkout_into_a_parent_cycle_is_refused() {
+    // dddd0001 and eeee0001 are each other's parent: Pi, walking up from a record below
+    // either, never reaches a root (it runs out of memory opening the session).
+    let (dir, file) = temp_copy(&fixture("outside/checkout-into-parent-cycle.jsonl"));
+    let summary = dir.path().join("summary.md");
+    fs::write(&summary, "## Goal\nx\n").unwrap();
+    for rev in ["dddd0001", "eeee0001", "id:eeee0001"] {
+        for extra in [
+            &[][..],
+            &["--dry-run"][..],
+            &["--json"][..],
+            &["--summarize", "--dry-run"][..],
+            &["--summarize", "--summary-file", summary.to_str().unwrap()][..],
+        ] {
+            let mut args = vec!["checkout", rev];
+            args.extend_from_slice(extra);
+            let r = unchanged(&file, &args, 1);
+            assert!(r.stdout.is_empty(), "{}", r.stdout);
+            assert!(
+                r.stderr.contains("error: the branch runs into a parent cycle at line"),
+                "{}",
+                r.stderr
+            );
+            assert!(
+                r.stderr.contains("pi-session -s ") && r.stderr.contains(" repair` first"),
+                "{}",
+                r.stderr
+            );
+        }
+    }
+    // summarize-branch attaches its summary there too: refused the same way.
+    for extra in [&["--dry-run"][..], &["--summary-file", summary.to_str().unwrap()][..]] {
+        let mut args = vec!["summarize-branch", "eeee0001"];
+        args.extend_from_slice(extra);
+        let r = unchanged(&file, &args, 1);
+        assert!(r.stderr.contains("parent cycle"), "{}", r.stderr);
+    }
+    // clone refuses the same target, with the same words.
+    let r = unchanged(&file, &["clone", "dddd0001"], 1);
+    assert!(r.stderr.contains("parent cycle"), "{}", r.stderr);
+    // Entries outside the cycle can still be checked out.
+    let (_, v, _) = checkout(&file, &["aaaa0001"]);
+    assert_eq!(v["parentId"], "aaaa0001");
+    assert_eq!(rev_parse(&file, "@"), "aaaa0001");
+}
+
+#[test]
+fn checkout_below_a_cycle_outside_the_first_read_is_refused() {
+    // The target is near the end of the file, read first; its parent is in the cycle at
+    // the start, which checkout must then read too.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.jsonl");
+    let mut text = fs::read_to_string(fixture("outside/checkout-into-parent-cycle.jsonl")).unwrap();
+    let message = |id: &str, parent: &str, words: &str| {
+        format!(
+            "{{\"type\":\"message\",\"id\":\"{id}\",\"parentId\":\"{parent}\",\"timestamp\":\"2026-11-02T10:00:05.000Z\",\
+             \"message\":{{\"role\":\"user\",\"content\":\"{words}\",\"timestamp\":5}}}}\n"
+        )
+    };
+    let mut parent = "bbbb0001".to_owned();
+    for i in 0..200 {
+        let id = format!("{i:08x}");
+        text.push_str(&message(&id, &parent, "padding padding padding padding padding"));
+        parent = id;
+    }
+    text.push_str(&message("ffff0001", "dddd0001", "below the cycle"));
+    text.push_str(&format!(
+        "{{\"type\":\"custom\",\"id\":\"ffff0002\",\"parentId\":\"{parent}\",\"timestamp\":\"2026-11-02T10:00:06.000Z\",\
+         \"customType\":\"pi-session.checkout\",\"data\":{{\"from\":null}}}}\n"
+    ));
+    fs::write(&file, &text).unwrap();
+    for tip in ["1024", "100000000"] {
+        for extra in [&[][..], &["--dry-run"][..]] {
+            let out = common::cmd()
+                .env("PI_SESSION_TIP_BYTES", tip)
+                .arg("-s")
+                .arg(&file)
+                .args(["checkout", "ffff0001"])
+                .args(extra)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{tip}: {stderr}");
+            assert!(stderr.contains("parent cycle at line 3"), "{tip}: {stderr}");
+            assert_eq!(fs::read_to_string(&file).unwrap(), text);
+        }
+    }
+    assert_eq!(rev_parse(&file, "@"), parent);
 }

@@ -399,7 +399,8 @@ fn clones_of_corpus_sessions_read_as_their_source() {
         let (_dir, copy) = temp_copy(&src);
         if name.contains(".v1.") {
             let r = refused(&copy, &["clone"]);
-            assert!(r.stderr.contains("pi-session repair"), "{}", r.stderr);
+            let repair = format!("`pi-session -s {} repair`", copy.display());
+            assert!(r.stderr.contains(&repair), "{}", r.stderr);
             continue;
         }
         let (new, _) = make(&copy, &["clone"]);
@@ -505,12 +506,15 @@ fn fork_refuses_anything_but_a_user_message() {
     ] {
         let r = refused(&src, &["fork", rev]);
         assert!(r.stderr.contains("is not a user message"), "{rev}: {}", r.stderr);
-        assert!(r.stderr.contains("pi-session clone"), "{rev}: {}", r.stderr);
+        let clone = format!("`pi-session -s {} clone ", src.display());
+        assert!(r.stderr.contains(&clone), "{rev}: {}", r.stderr);
     }
     let r = refused(&src, &["fork", "b8731d22"]);
     assert!(
-        r.stderr
-            .contains("to copy the conversation up to and including this entry, use `pi-session clone b8731d22`"),
+        r.stderr.contains(&format!(
+            "to copy the conversation up to and including this entry, use `pi-session -s {} clone b8731d22`",
+            src.display()
+        )),
         "{}",
         r.stderr
     );
@@ -581,11 +585,35 @@ fn fork_message_joins_text_parts_without_separator() {
 fn clone_of_an_empty_position_is_header_only() {
     let (_dir, src) = temp_copy(&example());
     run_ok(&src, &["checkout", "--empty"]);
-    let (new, r) = make(&src, &["clone", "--json"]);
+    let (new, r) = make(&src, &["clone", "@", "--json"]);
     assert_eq!(ndjson(&r.stdout)[0]["entries"], 0);
     check_header(&new, &src, "/home/user/proj");
     assert_eq!(lines(&new).len(), 1);
     assert_eq!(context(&new, None), "");
+    // Without REV, Pi's leaf: the checkout record, which /clone copies as it is.
+    let (new, r) = make(&src, &["clone", "--json"]);
+    assert_eq!(ndjson(&r.stdout)[0]["entries"], 1);
+    assert_eq!(common::last_entry(&new)["customType"], "pi-session.checkout");
+    assert_eq!(common::last_entry(&new)["parentId"], serde_json::Value::Null);
+    assert_eq!(context(&new, None), "");
+}
+
+#[test]
+fn clone_without_rev_keeps_a_trailing_checkout_record_as_pi_does() {
+    // Reproducer from the outside comparison: a checkout record is the last entry.
+    let (_dir, src) = temp_copy(&common::fixture("outside/fid-clone-trailing-checkout.jsonl"));
+    let (new, r) = make(&src, &["clone", "--json"]);
+    assert_eq!(ndjson(&r.stdout)[0]["entries"], 3);
+    let l = lines(&new);
+    let text = fs::read_to_string(&src).unwrap();
+    let source: Vec<&str> = text.lines().collect();
+    // The record and the path it stands on, byte for byte; the side message is not copied.
+    assert_eq!(l[1..], [source[1], source[2], source[5]]);
+    assert_eq!(context(&new, None), context(&src, None));
+    // `@` names the position: the record is left out.
+    let (new, r) = make(&src, &["clone", "@", "--json"]);
+    assert_eq!(ndjson(&r.stdout)[0]["entries"], 2);
+    assert_eq!(lines(&new)[1..], [source[1], source[2]]);
 }
 
 #[test]
@@ -609,4 +637,119 @@ fn clone_skips_unreadable_lines_and_refuses_cycles() {
     assert!(r.stderr.contains("cycle"), "{}", r.stderr);
     let (new, _) = make(&src, &["clone", "c7c70002"]);
     assert_eq!(lines(&new).len(), 1 + 2);
+}
+
+#[test]
+fn output_dash_is_stdout() {
+    let (dir, src) = temp_copy(&example());
+    let listing_before = listing(dir.path());
+    for (args, copied) in [
+        (&["clone", "-o", "-", "d679de06"][..], "d679de06"),
+        (&["fork", "--output", "-", "d679de06"][..], "b7b227e2"),
+    ] {
+        let before = fs::read(&src).unwrap();
+        let out = cmd()
+            .current_dir(dir.path())
+            .arg("-s")
+            .arg(&src)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(fs::read(&src).unwrap(), before);
+        // The session itself, as the file would hold it; no file named `-`, no other file.
+        assert_eq!(listing(dir.path()), listing_before, "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let file = dir.path().join("from-stdout.jsonl");
+        fs::write(&file, &text).unwrap();
+        check_header(&file, &src, "/home/user/proj");
+        assert_eq!(rev_parse(&file, "@"), copied);
+        assert_eq!(context(&file, None), context(&src, Some(copied)));
+        fs::remove_file(&file).unwrap();
+    }
+    // --json reports a file: with -o - there is none.
+    let r = run(&src, &["clone", "-o", "-", "--json"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr.contains("-o -"), "{}", r.stderr);
+    assert_eq!(listing(dir.path()), listing_before);
+}
+
+#[test]
+fn an_existing_output_is_replaced_only_with_force() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, src) = temp_copy(&example());
+    let other = dir.path().join("other.jsonl");
+    fs::write(&other, "precious\n").unwrap();
+    fs::set_permissions(&other, fs::Permissions::from_mode(0o600)).unwrap();
+    let o = other.to_str().unwrap();
+    for args in [&["clone", "-o", o][..], &["fork", "-o", o, "d679de06"][..]] {
+        let r = refused(&src, args);
+        assert!(
+            r.stderr.starts_with(&format!("error: {o} already exists\n")),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("hint: add --force to replace it"), "{}", r.stderr);
+        assert!(
+            !r.stderr.contains("cannot read") && !r.stderr.contains("-s"),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(fs::read_to_string(&other).unwrap(), "precious\n");
+    for (args, at) in [
+        (&["clone", "-o", o, "--force", "d679de06"][..], "d679de06"),
+        (&["fork", "-f", "-o", o, "d679de06"][..], "b7b227e2"),
+    ] {
+        let before = listing(dir.path());
+        let r = run(&src, args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.stdout, format!("{o}\n"));
+        // Replaced in place: no temporary file left, the old file's permissions kept.
+        assert_eq!(listing(dir.path()), before);
+        check_header(&other, &src, "/home/user/proj");
+        assert_eq!(rev_parse(&other, "@"), at);
+        assert_eq!(fs::metadata(&other).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    // --force with a new path just creates it.
+    let fresh = dir.path().join("fresh.jsonl");
+    let (new, _) = make(&src, &["clone", "--force", "-o", fresh.to_str().unwrap()]);
+    assert_eq!(new, fresh);
+}
+
+#[test]
+fn paths_are_printed_exactly_into_a_pipe() {
+    // A tab in a directory name: escaped, the printed path would not exist.
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("tab\there");
+    fs::create_dir(&dir).unwrap();
+    let src = dir.join("session.jsonl");
+    fs::copy(example(), &src).unwrap();
+    let out = cmd().arg("-s").arg(&src).arg("clone").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let path = PathBuf::from(printed.strip_suffix('\n').unwrap());
+    assert!(path.starts_with(&dir), "{printed:?}");
+    assert!(path.is_file(), "{printed:?}");
+    let out = cmd()
+        .arg("-s")
+        .arg(&src)
+        .args(["fork", "-o"])
+        .arg(dir.join("f\tork.jsonl"))
+        .arg("80fbf1f2")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.stdout,
+        format!("{}\n", dir.join("f\tork.jsonl").display()).into_bytes()
+    );
+}
+
+#[test]
+fn clone_help_names_its_default_once() {
+    let out = cmd().args(["clone", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(help.matches("[default: @]").count(), 1, "{help}");
 }

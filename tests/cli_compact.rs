@@ -277,33 +277,250 @@ fn summarize_branch_appends_a_summary_under_the_target() {
 }
 
 #[test]
-fn summarize_branch_with_nothing_left_behind_just_checks_out() {
+fn summarize_branch_from_a_checkout_record_summarizes_no_content_as_pi_does() {
     let (_d, f) = copy(&corpus("pi-built.v3.jsonl"));
-    // From the root (@ after `checkout root`) forward to a descendant: nothing is left behind.
+    // After `checkout root`, Pi's leaf is the checkout record: /tree from there leaves it
+    // behind, and Pi writes a branch summary with nothing in it.
     run_ok(&f, &["checkout", "root"]);
+    let record = last_entry(&f);
     let before = std::fs::read(&f).unwrap();
-    let out = cmd()
-        .arg("-s")
-        .arg(&f)
-        .args(["summarize-branch", "green", "--summary-file", "/dev/null"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("checking out"));
+    let target = run_ok(&f, &["rev-parse", "green"]).trim().to_owned();
+    let plan = ndjson(&run_ok(&f, &["summarize-branch", "green", "--dry-run", "--json"]))[0].clone();
+    assert_eq!(plan["from"], record["id"]);
+    assert_eq!(plan["entries"], serde_json::json!([record["id"]]));
+    assert_eq!(plan["messages"], 0);
+    // No model is asked: the summarizer would fail.
+    let id = run_ok(&f, &["summarize-branch", "green", "--summarizer", "exit 1"]);
     let e = last_entry(&f);
-    assert_eq!(e["customType"], "pi-session.checkout");
-    assert_eq!(run_ok(&f, &["rev-parse", "@"]), run_ok(&f, &["rev-parse", "green"]));
+    assert_eq!(e["id"], id.trim());
+    assert_eq!(e["type"], "branch_summary");
+    assert_eq!(e["summary"], "No content to summarize");
+    assert_eq!(e["fromId"], record["id"]);
+    assert_eq!(e["parentId"], target.as_str());
     assert!(std::fs::read(&f).unwrap().starts_with(&before));
-    // And to where @ already is: nothing at all.
+    // And to where Pi's leaf already is: nothing at all.
     let again = std::fs::read(&f).unwrap();
     let out = cmd()
         .arg("-s")
         .arg(&f)
-        .args(["summarize-branch", "@", "--summary-file", "/dev/null"])
+        .args(["summarize-branch", id.trim(), "--summary-file", "/dev/null"])
         .output()
         .unwrap();
     assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already there"));
     assert_eq!(std::fs::read(&f).unwrap(), again);
+}
+
+fn outside(name: &str) -> PathBuf {
+    fixture(&format!("outside/{name}"))
+}
+
+#[test]
+fn summarize_branch_to_a_user_message_goes_before_it_as_pis_tree_does() {
+    // Reproducer: @ is on the side branch (alt answer); the target is the main line's
+    // second question, a user message.
+    let (dir, f) = copy(&outside("fid-summarize-branch-user-target.jsonl"));
+    let plan = ndjson(&run_ok(&f, &["summarize-branch", "857cb530", "--dry-run", "--json"]))[0].clone();
+    assert_eq!(plan["target"], "857cb530");
+    assert_eq!(plan["parent"], "8771cc5a");
+    assert_eq!(plan["from"], "20b5b42b");
+    assert_eq!(plan["entries"], serde_json::json!(["20b5b42b"]));
+    let human = run_ok(&f, &["summarize-branch", "857cb530", "--dry-run"]);
+    assert!(human.contains("continues  after 8771cc5a"), "{human}");
+    let summary = dir.path().join("s.md");
+    std::fs::write(&summary, "Tried another answer.").unwrap();
+    let out = cmd()
+        .arg("-s")
+        .arg(&f)
+        .args([
+            "summarize-branch",
+            "857cb530",
+            "--summary-file",
+            summary.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("857cb530 is left out so that it can be edited"),
+        "{stderr}"
+    );
+    let e = last_entry(&f);
+    assert_eq!(e["type"], "branch_summary");
+    assert_eq!(e["parentId"], "8771cc5a");
+    assert_eq!(e["fromId"], "20b5b42b");
+    let ctx = ndjson(&run_ok(&f, &["context", "--json"]));
+    let roles: Vec<&str> = ctx.iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles, ["user", "assistant", "branchSummary"]);
+
+    // The first message: the summary starts a new root.
+    let (_d, f) = copy(&outside("fid-summarize-branch-user-target.jsonl"));
+    let plan = ndjson(&run_ok(&f, &["summarize-branch", "d3d20049", "--dry-run", "--json"]))[0].clone();
+    assert_eq!(plan["parent"], serde_json::Value::Null);
+    run_ok(
+        &f,
+        &[
+            "summarize-branch",
+            "d3d20049",
+            "--summary-file",
+            summary.to_str().unwrap(),
+        ],
+    );
+    let e = last_entry(&f);
+    assert_eq!(e["parentId"], serde_json::Value::Null);
+    let ctx = ndjson(&run_ok(&f, &["context", "--json"]));
+    assert_eq!(ctx.len(), 1);
+    assert_eq!(ctx[0]["role"], "branchSummary");
+
+    // An assistant message is not left out.
+    let (_d, f) = copy(&outside("fid-summarize-branch-user-target.jsonl"));
+    run_ok(
+        &f,
+        &[
+            "summarize-branch",
+            "f2b8c4cc",
+            "--summary-file",
+            summary.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(last_entry(&f)["parentId"], "f2b8c4cc");
+}
+
+#[test]
+fn summarize_branch_starts_from_pis_leaf_after_a_label() {
+    // Reproducer: the file ends with a label; Pi's /tree leaves from the label.
+    let (dir, f) = copy(&outside("fid-trailing-label-leaf.jsonl"));
+    let plan = ndjson(&run_ok(&f, &["summarize-branch", "203a4c8d", "--dry-run", "--json"]))[0].clone();
+    assert_eq!(plan["from"], "c2a3fc11");
+    assert_eq!(plan["entries"], serde_json::json!(["64a2334c", "e35031ca", "c2a3fc11"]));
+    let summary = dir.path().join("s.md");
+    std::fs::write(&summary, "Asked again.").unwrap();
+    run_ok(
+        &f,
+        &[
+            "summarize-branch",
+            "203a4c8d",
+            "--summary-file",
+            summary.to_str().unwrap(),
+        ],
+    );
+    let e = last_entry(&f);
+    assert_eq!(e["fromId"], "c2a3fc11");
+    assert_eq!(e["parentId"], "203a4c8d");
+
+    // To the label's own entry: Pi leaves the label behind, a branch with no content.
+    let (_d, f) = copy(&outside("fid-trailing-label-leaf.jsonl"));
+    run_ok(&f, &["summarize-branch", "e35031ca", "--summarizer", "exit 1"]);
+    let e = last_entry(&f);
+    assert_eq!(e["type"], "branch_summary");
+    assert_eq!(e["summary"], "No content to summarize");
+    assert_eq!(e["fromId"], "c2a3fc11");
+    assert_eq!(e["parentId"], "e35031ca");
+}
+
+#[test]
+fn compact_after_a_trailing_label_compacts_as_pi_does() {
+    // Reproducer: a compaction, then a label. Pi's leaf is the label, so its branch does
+    // not end with a compaction.
+    let (dir, f) = copy(&outside("fid-compaction-then-label.jsonl"));
+    let plan = ndjson(&run_ok(
+        &f,
+        &["compact", "--dry-run", "--json", "--keep-recent-tokens", "5"],
+    ))[0]
+        .clone();
+    assert_eq!(plan["firstKeptEntryId"], "e2fddff0");
+    assert_eq!(plan["previousSummary"], true);
+    let summary = dir.path().join("s.md");
+    std::fs::write(&summary, "Compacted again.").unwrap();
+    let id = run_ok(
+        &f,
+        &[
+            "compact",
+            "--keep-recent-tokens",
+            "5",
+            "--summary-file",
+            summary.to_str().unwrap(),
+        ],
+    );
+    let e = last_entry(&f);
+    assert_eq!(e["id"], id.trim());
+    assert_eq!(e["type"], "compaction");
+    assert_eq!(e["parentId"], "30ede5b1", "after Pi's leaf, the label");
+    assert_eq!(e["firstKeptEntryId"], "e2fddff0");
+    // Now the branch does end with a compaction.
+    let out = cmd()
+        .arg("-s")
+        .arg(&f)
+        .args([
+            "compact",
+            "--keep-recent-tokens",
+            "5",
+            "--summary-file",
+            summary.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already ends with a compaction"));
+}
+
+#[test]
+fn an_empty_previous_summary_is_not_updated() {
+    // Reproducer: the last compaction's summary is "". Pi asks for a new summary.
+    let (dir, f) = copy(&outside("fid-empty-previous-summary.jsonl"));
+    let keep = ["--keep-recent-tokens", "50"];
+    let prompt = run_ok(&f, &[&["compact", "--print-prompt"][..], &keep].concat());
+    assert!(!prompt.contains("<previous-summary>"), "{prompt}");
+    assert!(!prompt.contains("previous summary"), "{prompt}");
+    assert!(
+        prompt.contains("Write a checkpoint summary of the conversation"),
+        "{prompt}"
+    );
+    let plan = ndjson(&run_ok(&f, &[&["compact", "--dry-run", "--json"][..], &keep].concat()))[0].clone();
+    assert_eq!(plan["previousSummary"], false);
+    let human = run_ok(&f, &[&["compact", "--dry-run"][..], &keep].concat());
+    assert!(
+        human.contains("none (the last compaction's summary is empty)"),
+        "{human}"
+    );
+    // What a summarizer is sent, and the summary written.
+    let got = dir.path().join("request.txt");
+    let summarizer = format!("cat >> '{}'; echo NEW", got.display());
+    run_ok(
+        &f,
+        &[&["compact", "--summarizer", summarizer.as_str()][..], &keep].concat(),
+    );
+    let sent = std::fs::read_to_string(&got).unwrap();
+    assert!(!sent.contains("<previous-summary>"), "{sent}");
+    let e = last_entry(&f);
+    assert!(e["summary"].as_str().unwrap().starts_with("NEW"), "{e}");
+}
+
+#[test]
+fn file_lists_are_in_javascript_sort_order() {
+    // Reproducer: `src/Ａ.rs` (U+FF21) and `src/😀.rs` (U+1F600): by code point Ａ comes
+    // first; by UTF-16 code units (JavaScript's sort, Pi's) 😀 (0xD83D…) does.
+    let (dir, f) = copy(&outside("fid-file-list-sort.jsonl"));
+    let keep = ["--keep-recent-tokens", "5"];
+    let plan = ndjson(&run_ok(&f, &[&["compact", "--dry-run", "--json"][..], &keep].concat()))[0].clone();
+    assert_eq!(plan["readFiles"], serde_json::json!(["src/😀.rs", "src/Ａ.rs"]));
+    let summary = dir.path().join("s.md");
+    std::fs::write(&summary, "Read two files.").unwrap();
+    run_ok(
+        &f,
+        &[&["compact", "--summary-file", summary.to_str().unwrap()][..], &keep].concat(),
+    );
+    let e = last_entry(&f);
+    assert_eq!(
+        e["summary"],
+        "Read two files.\n\n<read-files>\nsrc/😀.rs\nsrc/Ａ.rs\n</read-files>"
+    );
+    assert_eq!(e["details"]["readFiles"], serde_json::json!(["src/😀.rs", "src/Ａ.rs"]));
+    // Branch summaries list them the same way.
+    let (_d, f) = copy(&outside("fid-file-list-sort.jsonl"));
+    let plan = ndjson(&run_ok(&f, &["summarize-branch", "3d8b8a88", "--dry-run", "--json"]))[0].clone();
+    assert_eq!(plan["readFiles"], serde_json::json!(["src/😀.rs", "src/Ａ.rs"]));
 }
 
 #[test]

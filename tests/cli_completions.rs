@@ -39,7 +39,13 @@ fn labelled_session(dir: &Path) -> PathBuf {
     )
     .unwrap();
     for (rev, name) in [("@", "green"), ("root", "start here"), ("@~1", "gr$(touch pwned)")] {
-        cmd().arg("-s").arg(&file).args(["label", rev, name]).assert().success();
+        // `green` is already on another entry: --force moves it.
+        cmd()
+            .arg("-s")
+            .arg(&file)
+            .args(["label", rev, name, "--force"])
+            .assert()
+            .success();
     }
     file
 }

@@ -94,7 +94,9 @@ fn malformed_middle_warns_once_and_reads_the_rest() {
     assert!(lines[0].starts_with("warning: "), "{stderr}");
     assert!(lines[0].contains("malformed-middle.jsonl"), "{stderr}");
     assert!(lines[0].contains(": 4;"), "names line 4: {stderr}");
-    assert!(lines[0].contains("pi-session repair"), "{stderr}");
+    // The suggested command names the session given with -s.
+    let repair = format!("`pi-session -s {} repair`", file.display());
+    assert!(lines[0].contains(&repair), "{stderr}");
     assert!(!lines[0].contains("torn"), "{stderr}");
 
     // Every command warns the same way and shows the good entries.
@@ -150,7 +152,10 @@ fn torn_last_line_warns_about_it() {
     assert!(lines[0].contains(": 6 "), "names line 6: {stderr}");
     assert!(lines[0].contains("torn"), "{stderr}");
     assert!(lines[0].contains("last"), "{stderr}");
-    assert!(lines[0].contains("pi-session repair"), "{stderr}");
+    assert!(
+        lines[0].contains(&format!("`pi-session -s {} repair`", file.display())),
+        "{stderr}"
+    );
     assert_eq!(run_ok(&file, &["rev-parse", "--leaf"]), "1a2b3c04\n");
 }
 
@@ -274,4 +279,90 @@ fn cycle_is_survived_with_a_warning() {
     let (code, stdout, _) = run(&file, &["tree", "--json"]);
     assert_eq!(code, 0);
     assert_eq!(ndjson(&stdout).len(), 3);
+}
+
+#[test]
+fn suggested_commands_carry_the_session_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("it's a session.jsonl");
+    std::fs::copy(fixture("malformed-middle.jsonl"), &file).unwrap();
+    let quoted = format!("'{}'", file.display().to_string().replace('\'', "'\\''"));
+    let (code, _, stderr) = run(&file, &["log"]);
+    assert_eq!(code, 0);
+    assert!(
+        stderr.contains(&format!("run `pi-session -s {quoted} repair` to fix")),
+        "{stderr}"
+    );
+    // Pasted into a shell, the suggestion names the same file.
+    let (code, stdout, stderr) = run(&file, &["show", "nosuchrev"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    let hint = stderr.lines().nth(1).unwrap();
+    assert!(
+        hint.contains(&format!("`pi-session -s {quoted} log --all`")),
+        "{stderr}"
+    );
+    let sh = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("printf '%s' {quoted}"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(sh.stdout).unwrap(), file.display().to_string());
+
+    // A path that needs no quoting is left as it is; so is a session id.
+    let plain = fixture("malformed-middle.jsonl");
+    let (_, _, stderr) = run(&plain, &["show", "nosuchrev"]);
+    assert!(
+        stderr.contains(&format!("`pi-session -s {} log --all`", plain.display())),
+        "{stderr}"
+    );
+    // Without -s, the command is suggested as it is.
+    let out = cmd()
+        .current_dir(dir.path())
+        .env("PI_CODING_AGENT_DIR", dir.path())
+        .args(["show", "x"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("`pi-session ls --all`") && !stderr.contains("pi-session -s"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_file_that_is_no_session_at_all_is_not_sent_to_repair() {
+    let dir = tempfile::tempdir().unwrap();
+    let passwd = dir.path().join("passwd");
+    std::fs::write(&passwd, "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/:/bin/false\n").unwrap();
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    for (file, why) in [
+        (&passwd, "no line of it is a JSON object"),
+        (&empty, "the file has no entries"),
+    ] {
+        for args in COMMANDS {
+            let (code, stdout, stderr) = run(file, args);
+            assert_eq!((code, stdout.as_str()), (1, ""), "{args:?}");
+            let lines: Vec<&str> = stderr.lines().collect();
+            assert_eq!(
+                lines[0],
+                format!("error: {} is not a Pi session: {why}", file.display())
+            );
+            assert!(lines[1].starts_with("hint: "), "{stderr}");
+            assert!(!stderr.contains("repair"), "{args:?}: {stderr}");
+        }
+        // `repair` refuses it, and does not suggest itself.
+        let (code, _, stderr) = run(file, &["repair", "--check"]);
+        assert_eq!(code, 1);
+        assert!(!stderr.contains("`pi-session"), "{stderr}");
+    }
+    // A file with JSON objects but no header is a damaged session: repair is suggested.
+    let headless = dir.path().join("headless.jsonl");
+    std::fs::write(&headless, "{\"type\":\"message\",\"id\":\"a1\",\"parentId\":null}\n").unwrap();
+    let (code, _, stderr) = run(&headless, &["log"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains(&format!("`pi-session -s {} repair` can add", headless.display())),
+        "{stderr}"
+    );
 }

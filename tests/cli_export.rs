@@ -157,6 +157,79 @@ fn output_file_is_never_replaced_and_format_follows_its_extension() {
     assert!(fs::read_to_string(&md).unwrap().starts_with("# "));
 }
 
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_existing_output_is_named_and_force_replaces_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let dest = tmp.path().join("x.html");
+    fs::write(&dest, "keep me").unwrap();
+    let export = |extra: &[&str]| {
+        cmd()
+            .arg("-s")
+            .arg(&file)
+            .args(["export", "-o"])
+            .arg(&dest)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = export(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr,
+        format!(
+            "error: {} already exists\nhint: add --force to replace it, or choose another path\n",
+            dest.display()
+        )
+    );
+    assert_eq!(fs::read_to_string(&dest).unwrap(), "keep me");
+    let before = listing(tmp.path());
+    for flag in ["--force", "-f"] {
+        let out = export(&[flag]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty());
+        assert!(fs::read_to_string(&dest).unwrap().starts_with("<!DOCTYPE html>"));
+        assert_eq!(listing(tmp.path()), before, "no temporary file left");
+    }
+}
+
+#[test]
+fn output_dash_is_stdout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let before = listing(tmp.path());
+    let export = |args: &[&str]| {
+        let out = cmd()
+            .current_dir(tmp.path())
+            .arg("-s")
+            .arg(&file)
+            .arg("export")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let md = export(&[]);
+    assert!(md.starts_with("# "), "{md}");
+    assert_eq!(export(&["-o", "-"]), md);
+    assert_eq!(export(&["--output", "-"]), md);
+    assert_eq!(export(&["-o", "-", "--force"]), md);
+    let html = export(&["-o", "-", "--format", "html"]);
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert_eq!(listing(tmp.path()), before, "no file named -");
+}
+
 #[test]
 fn corpus_session_exports() {
     let file = common::corpus_dir().join("pi-built.v3.jsonl");

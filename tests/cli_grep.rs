@@ -289,4 +289,18 @@ fn all_sessions_searches_the_current_directorys_sessions() {
     // -s and --all-sessions do not mix.
     let out = run(&["--all-sessions", "-s", "one.jsonl", "needle"]);
     assert_eq!(out.status.code(), Some(2));
+
+    // A damaged session that is not the default one: the warning's suggested command names it.
+    let mut damaged = fs::read(&one).unwrap();
+    damaged.extend_from_slice(b"{not json\n");
+    fs::write(&one, damaged).unwrap();
+    let f = fs::File::options().write(true).open(&one).unwrap();
+    f.set_modified(now - std::time::Duration::from_secs(30)).unwrap();
+    let out = run(&["--all-sessions", "-l", "needle"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!("run `pi-session -s {} repair` to fix", one.display())),
+        "{stderr}"
+    );
 }

@@ -305,14 +305,154 @@ fn refused_names_write_nothing() {
 #[test]
 fn usage_errors() {
     let (_dir, file) = temp_copy(&example());
-    let r = unchanged(&file, &["label"], 2);
-    assert!(r.stderr.contains("Usage"), "{}", r.stderr);
-    unchanged(&file, &["label", "d2e5793f"], 2);
     unchanged(&file, &["label", "d2e5793f", "x", "--delete"], 2);
     unchanged(&file, &["label", "--list", "d2e5793f"], 2);
     unchanged(&file, &["label", "--list", "--delete"], 2);
+    let r = unchanged(&file, &["label", "--delete"], 2);
+    assert!(r.stderr.contains("label REV --delete"), "{}", r.stderr);
+    unchanged(&file, &["label", "--force"], 2);
+    unchanged(&file, &["label", "d2e5793f", "--delete", "--force"], 2);
     let r = unchanged(&file, &["label", "nosuchrev", "x"], 1);
     assert!(r.stderr.contains("unknown revision"), "{}", r.stderr);
+}
+
+#[test]
+fn a_bare_label_lists() {
+    let file = example();
+    assert_eq!(run_ok(&file, &["label"]), run_ok(&file, &["label", "--list"]));
+    assert_eq!(
+        run_ok(&file, &["label", "--json"]),
+        run_ok(&file, &["label", "--list", "--json"])
+    );
+    assert_eq!(run_ok(&file, &["label"]).lines().count(), 2);
+}
+
+#[test]
+fn one_argument_labels_at() {
+    let (_dir, file) = temp_copy(&example());
+    let (line, v, r) = label(&file, &["checkpoint"]);
+    assert_eq!(line, label_line(&v, "b8731d22", "b8731d22", Some("checkpoint")));
+    assert_eq!(r.stdout, "b8731d22 [checkpoint]\n");
+    assert_eq!(rev_parse(&file, "checkpoint"), "b8731d22");
+    // @ stands past the label entries and checkout records at the end of the file.
+    run_ok(&file, &["checkout", "d2e5793f"]);
+    let leaf = rev_parse(&file, "--leaf");
+    let (line, v, r) = label(&file, &["done"]);
+    assert_eq!(line, label_line(&v, &leaf, "d2e5793f", Some("done")));
+    assert_eq!(rev_parse(&file, "done"), "d2e5793f");
+    // `green` was d2e5793f's label: replacing it is announced.
+    assert!(r.stderr.contains("was labelled 'green'"), "{}", r.stderr);
+}
+
+#[test]
+fn a_name_on_another_entry_is_refused() {
+    let (_dir, file) = temp_copy(&example());
+    // "green" labels d2e5793f.
+    for args in [
+        &["e0a8c95d", "green"][..],
+        &["green"][..],
+        &["label:start", "green"][..],
+    ] {
+        let mut full = vec!["label"];
+        full.extend_from_slice(args);
+        let r = unchanged(&file, &full, 1);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+        assert!(
+            r.stderr.starts_with("error: 'green' already labels d2e5793f"),
+            "{}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains("hint:") && r.stderr.contains("--force"),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(rev_parse(&file, "green"), "d2e5793f");
+    // A cleared name is free again.
+    label(&file, &["green", "--delete"]);
+    let (_, v, _) = label(&file, &["e0a8c95d", "green"]);
+    assert_eq!(v["targetId"], "e0a8c95d");
+    assert_eq!(rev_parse(&file, "green"), "e0a8c95d");
+}
+
+/// Runs `label ARGS…`, which must append exactly `n` lines; returns them, parsed, and the run.
+fn label_n(file: &Path, args: &[&str], n: usize) -> (Vec<Value>, Run) {
+    let before = fs::read(file).unwrap();
+    let mut full = vec!["label"];
+    full.extend_from_slice(args);
+    let r = run(file, &full);
+    assert_eq!(r.code, 0, "{full:?}: {}", r.stderr);
+    let after = fs::read(file).unwrap();
+    assert_eq!(&after[..before.len()], &before[..], "old bytes changed");
+    let rest = std::str::from_utf8(&after[before.len()..]).unwrap();
+    assert!(rest.ends_with('\n') && rest.matches('\n').count() == n, "{rest:?}");
+    (rest.lines().map(|l| serde_json::from_str(l).unwrap()).collect(), r)
+}
+
+#[test]
+fn force_moves_the_name() {
+    for flag in ["--force", "-f"] {
+        let (_dir, file) = temp_copy(&example());
+        let (lines, r) = label_n(&file, &["e0a8c95d", "green", flag], 2);
+        // First the old entry loses the name (a label entry without `label`, as Pi writes a
+        // clearing), then the new one gets it: both children of Pi's leaf, in a chain.
+        let (clear, set) = (&lines[0], &lines[1]);
+        assert_eq!(clear.as_object().unwrap().len(), 5, "{clear}");
+        assert_eq!(clear["type"], "label");
+        assert_eq!(clear["targetId"], "d2e5793f");
+        assert_eq!(clear["parentId"], "b8731d22");
+        assert_eq!(set["targetId"], "e0a8c95d");
+        assert_eq!(set["label"], "green");
+        assert_eq!(set["parentId"], clear["id"]);
+        assert_ne!(set["id"], clear["id"]);
+        assert_eq!(r.stdout, "e0a8c95d [green]\n");
+        assert!(r.stderr.contains("moved 'green' from d2e5793f"), "{}", r.stderr);
+        assert_eq!(rev_parse(&file, "green"), "e0a8c95d");
+        assert_eq!(rev_parse(&file, "@"), "b8731d22");
+        assert_eq!(tree_label(&file, "d2e5793f"), Value::Null);
+        assert_eq!(tree_label(&file, "e0a8c95d"), "green");
+        let names: Vec<String> = ndjson(&run_ok(&file, &["label", "--json"]))
+            .iter()
+            .map(|l| format!("{} {}", l["label"].as_str().unwrap(), l["targetId"].as_str().unwrap()))
+            .collect();
+        assert_eq!(names, ["start 80fbf1f2", "green e0a8c95d"]);
+    }
+}
+
+#[test]
+fn force_onto_an_entry_with_a_label_moves_and_replaces() {
+    let (_dir, file) = temp_copy(&example());
+    // "start" labels 80fbf1f2; "green" labels d2e5793f.
+    let (lines, r) = label_n(&file, &["start", "green", "--force"], 2);
+    assert_eq!(lines[0]["targetId"], "d2e5793f");
+    assert_eq!(lines[1]["targetId"], "80fbf1f2");
+    assert!(r.stderr.contains("moved 'green' from d2e5793f"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("80fbf1f2 was labelled 'start': the new label replaces it"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(rev_parse(&file, "green"), "80fbf1f2");
+    assert_eq!(run(&file, &["rev-parse", "start"]).code, 1);
+    // --force without another holder is a plain set.
+    let (lines, _) = label_n(&file, &["e0a8c95d", "bench", "--force"], 1);
+    assert_eq!(lines[0]["label"], "bench");
+}
+
+#[test]
+fn replacing_an_entrys_label_is_announced() {
+    let (_dir, file) = temp_copy(&example());
+    let (_, _, r) = label(&file, &["d2e5793f", "verde"]);
+    assert!(
+        r.stderr
+            .contains("d2e5793f was labelled 'green': the new label replaces it"),
+        "{}",
+        r.stderr
+    );
+    let (_, _, r) = label(&file, &["1ecdd056", "fresh"]);
+    assert!(!r.stderr.contains("replaces"), "{}", r.stderr);
 }
 
 #[test]
@@ -353,4 +493,55 @@ fn a_leaf_without_id_gives_no_made_up_parent() {
         .collect();
     let parent = &v["parentId"];
     assert!(parent.is_null() || ids.iter().any(|i| parent == i.as_str()), "{v}");
+}
+
+#[test]
+fn force_clears_every_other_holder_of_the_name() {
+    // A file written before names were kept to one entry: "start" on two entries.
+    let (_dir, file) = temp_copy(&example());
+    let mut text = fs::read_to_string(&file).unwrap();
+    text.push_str(
+        "{\"type\":\"label\",\"id\":\"0dd1abe1\",\"parentId\":\"b8731d22\",\"timestamp\":\"2026-11-02T10:02:00.000Z\",\
+         \"targetId\":\"1ecdd056\",\"label\":\"start\"}\n",
+    );
+    fs::write(&file, text).unwrap();
+    assert_eq!(run(&file, &["rev-parse", "start"]).code, 1, "ambiguous");
+    let r = unchanged(&file, &["label", "e0a8c95d", "start"], 1);
+    assert!(r.stderr.contains("'start' already labels 80fbf1f2"), "{}", r.stderr);
+    let (lines, r) = label_n(&file, &["e0a8c95d", "start", "--force"], 3);
+    assert_eq!(lines[0]["targetId"], "80fbf1f2");
+    assert_eq!(lines[1]["targetId"], "1ecdd056");
+    assert!(lines[0].get("label").is_none() && lines[1].get("label").is_none());
+    assert_eq!(lines[2]["label"], "start");
+    assert_eq!(lines[0]["parentId"], "0dd1abe1");
+    assert_eq!(lines[1]["parentId"], lines[0]["id"]);
+    assert_eq!(lines[2]["parentId"], lines[1]["id"]);
+    assert!(r.stderr.contains("moved 'start' from 80fbf1f2"), "{}", r.stderr);
+    assert!(r.stderr.contains("moved 'start' from 1ecdd056"), "{}", r.stderr);
+    assert_eq!(rev_parse(&file, "start"), "e0a8c95d");
+}
+
+#[test]
+fn json_records_write_lone_surrogates_as_javascript_does() {
+    // A label cut inside an emoji, as Pi writes it: the record carries the same escape.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}"#,
+            "\n",
+            r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi \ud83d","timestamp":1}}"#,
+            "\n",
+            r#"{"type":"label","id":"l1","parentId":"a1","timestamp":"2026-01-01T00:00:02.000Z","targetId":"a1","label":"cut \ud83d"}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let out = common::run_ok(&file, &["label", "--list", "--json"]);
+    assert!(out.contains(r#""label":"cut \ud83d""#), "{out}");
+    assert!(out.contains(r#""preview":"hi \ud83d""#), "{out}");
+    // On a terminal (or any human output) it reads as U+FFFD.
+    let out = common::run_ok(&file, &["label", "--list"]);
+    assert!(out.contains("cut \u{fffd}"), "{out}");
 }

@@ -395,3 +395,77 @@ fn labels_fixture_branch_runs_through_label_entries() {
     // Cleared labels are not shown.
     assert!(!out.contains("[question]") && !out.contains("[fix-request]"), "{out}");
 }
+
+#[test]
+fn unknown_roles_and_types_are_usage_errors_with_a_suggestion() {
+    for (args, bad, tip) in [
+        (&["log", "--role", "usr"][..], "'usr' for '--role <ROLE>'", "'user'"),
+        (
+            &["log", "--all", "--role", "user,asistant"],
+            "'asistant'",
+            "'assistant'",
+        ),
+        (
+            &["log", "--type", "compactoin"],
+            "'compactoin' for '--type <TYPE>'",
+            "'compaction'",
+        ),
+        (&["log", "--type", "message,lable"], "'lable'", "'label'"),
+    ] {
+        let out = common::cmd().arg("-s").arg(example()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.starts_with("error: invalid value "), "{stderr}");
+        assert!(stderr.contains(bad), "{stderr}");
+        assert!(stderr.contains(&format!("a similar value exists: {tip}")), "{stderr}");
+    }
+    // Every role and type a session holds is accepted.
+    for role in [
+        "user",
+        "assistant",
+        "toolResult",
+        "bashExecution",
+        "custom",
+        "system",
+        "branchSummary",
+        "compactionSummary",
+    ] {
+        run_ok(&example(), &["log", "--all", "--role", role]);
+    }
+    for t in [
+        "message",
+        "model_change",
+        "thinking_level_change",
+        "compaction",
+        "branch_summary",
+        "custom",
+        "custom_message",
+        "label",
+        "session_info",
+        "context_edit",
+        "usage",
+    ] {
+        run_ok(&example(), &["log", "--all", "--type", t]);
+    }
+}
+
+#[test]
+fn json_of_lines_with_invalid_utf8_is_json_as_pi_reads_them() {
+    let file = fixture("outside/invalid-utf8-json-output.jsonl");
+    for args in [&["log", "--all", "--json"][..], &["log", "--json"]] {
+        let out = cmd().arg("-s").arg(&file).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8(out.stdout).expect("valid UTF-8");
+        let rows = ndjson(&stdout);
+        assert_eq!(rows.len(), 1, "{args:?}");
+        assert_eq!(rows[0]["message"]["content"], "caf\u{fffd} \u{fffd}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "said once: {stderr}");
+        assert!(stderr.starts_with("warning: "), "{stderr}");
+        assert!(
+            stderr.contains("not valid UTF-8 (line 2)") && stderr.contains("U+FFFD"),
+            "{stderr}"
+        );
+    }
+}

@@ -149,7 +149,8 @@ fn newest_activity_first_with_names_and_first_messages() {
             "created",
             "modified",
             "cwd",
-            "parentSession"
+            "parentSession",
+            "current"
         ]
     );
 
@@ -171,11 +172,11 @@ fn newest_activity_first_with_names_and_first_messages() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("MODIFIED"), "{text}");
+    assert!(lines[0].starts_with("  MODIFIED"), "{text}");
     assert!(lines[0].contains("MSGS") && lines[0].ends_with("NAME"));
     assert_eq!(lines.len(), 5, "{text}");
     assert!(lines[1].contains("numeric time"));
-    assert!(lines[2].starts_with("2026-01-05 00:00") && lines[2].contains("hello from b"));
+    assert!(lines[2][2..].starts_with("2026-01-05 00:00") && lines[2].contains("hello from b"));
     assert!(lines[3].contains("(no messages)"));
     assert!(lines[4].contains("Beta") && !lines[4].contains("first a"));
 }
@@ -349,4 +350,86 @@ fn corpus_sessions_and_no_sessions() {
     let mut sorted = modified.clone();
     sorted.sort_by(|a, b| b.cmp(a));
     assert_eq!(modified, sorted);
+}
+
+/// Sets a file's modification time to `age` seconds ago.
+fn age(path: &Path, secs: u64) {
+    let f = fs::File::options().write(true).open(path).unwrap();
+    f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
+        .unwrap();
+}
+
+#[test]
+fn marks_the_session_commands_use_by_default() {
+    let env = Env::new();
+    let dir = env.folder(&env.proj);
+    // ls orders by last activity; commands without -s take the newest file (modification
+    // time): here they differ, and the mark follows the commands.
+    write(
+        &dir.join("active.jsonl"),
+        &[
+            header("sess-active", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("a1", None, "2026-01-09T00:00:00.000Z", "latest activity"),
+        ],
+    );
+    age(&dir.join("active.jsonl"), 300);
+    write(
+        &dir.join("touched.jsonl"),
+        &[
+            header("sess-touched", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("t1", None, "2026-01-02T00:00:00.000Z", "older talk, newer file"),
+        ],
+    );
+    age(&dir.join("touched.jsonl"), 10);
+    let default = cmd()
+        .current_dir(&env.proj)
+        .env("PI_CODING_AGENT_DIR", &env.agent)
+        .args(["rev-parse", "@"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(default.stdout).unwrap(), "t1\n");
+
+    let list = env.ls_json(&[]);
+    assert_eq!(names(&list), ["sess-active", "sess-touched"]);
+    assert_eq!(list[0]["current"], false);
+    assert_eq!(list[1]["current"], true);
+
+    let out = env.ls(&[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("  MODIFIED"), "{text}");
+    assert!(
+        lines[1].starts_with("  2026-01-09") && lines[1].contains("latest activity"),
+        "{text}"
+    );
+    assert!(lines[2].starts_with("* ") && lines[2].contains("newer file"), "{text}");
+
+    // With --all, the same session is marked, and only it.
+    let other = env.proj.parent().unwrap().join("other");
+    write(
+        &env.folder(&other).join("theirs.jsonl"),
+        &[
+            header("theirs", "2026-01-01T00:00:00.000Z", &other),
+            user("o1", None, "2026-01-03T00:00:00.000Z", "theirs"),
+        ],
+    );
+    let all = env.ls_json(&["--all"]);
+    let marked: Vec<&str> = all
+        .iter()
+        .filter(|s| s["current"] == true)
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(marked, ["sess-touched"]);
+
+    // From a directory without sessions nothing is marked.
+    let out = cmd()
+        .current_dir(env.proj.parent().unwrap())
+        .env("PI_CODING_AGENT_DIR", &env.agent)
+        .args(["ls", "--all", "--json"])
+        .output()
+        .unwrap();
+    let list = ndjson(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(list.len(), 3);
+    assert!(list.iter().all(|s| s["current"] == false));
 }

@@ -220,10 +220,18 @@ fn session_dir_env_is_flat_and_filtered_by_cwd() {
         "@",
     ]));
     assert_eq!(out, "0a000001\n");
-    // Another project's session is not found by id from here.
+    // Another project's session (listed by `ls --all`) is found by id from here too.
+    let out =
+        stdout_of(
+            in_project(&s)
+                .env("PI_CODING_AGENT_SESSION_DIR", &flat)
+                .args(["-s", "bbbb0000", "rev-parse", "@"]),
+        );
+    assert_eq!(out, "0b000001\n");
+    // The agent dir's folders are not searched when the variable is set.
     let out = in_project(&s)
         .env("PI_CODING_AGENT_SESSION_DIR", &flat)
-        .args(["-s", "bbbb0000-0001", "rev-parse", "@"])
+        .args(["-s", "cccc0000-0001", "rev-parse", "@"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -276,4 +284,172 @@ fn agent_dir_without_sessions_folder() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.starts_with("error: no session found"), "{stderr}");
+}
+
+#[test]
+fn s_id_from_a_subdirectory_and_from_another_project() {
+    let s = setup();
+    write_aged(
+        &s.sessions.join("a.jsonl"),
+        &session_text("019b0000-1111-7000-8000-000000000001", &s.cwd, "0a000001", "a"),
+        300,
+    );
+    let other = s.cwd.parent().unwrap().join("other project");
+    std::fs::create_dir_all(&other).unwrap();
+    let other_sessions = s.agent_dir.join("sessions").join(encoded(&other));
+    std::fs::create_dir_all(&other_sessions).unwrap();
+    write_aged(
+        &other_sessions.join("o.jsonl"),
+        &session_text("019c0000-3333-7000-8000-000000000003", &other, "0c000001", "o"),
+        200,
+    );
+    // From a subdirectory of the project (its own session folder does not exist).
+    let sub = s.cwd.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    let mut c = cmd();
+    c.env("PI_CODING_AGENT_DIR", &s.agent_dir).current_dir(&sub);
+    assert_eq!(stdout_of(c.args(["-s", "019b0000", "rev-parse", "@"])), "0a000001\n");
+    // An id `ls --all` shows, from another project.
+    assert_eq!(
+        stdout_of(in_project(&s).args(["-s", "019c0000-3333", "rev-parse", "@"])),
+        "0c000001\n"
+    );
+    let listed = stdout_of(in_project(&s).args(["ls", "--all", "--json"]));
+    assert!(listed.contains("019c0000-3333-7000-8000-000000000003"), "{listed}");
+
+    // The current directory's folder is searched first: a prefix unique there wins over
+    // matches in other projects.
+    write_aged(
+        &other_sessions.join("o2.jsonl"),
+        &session_text("019b0000-9999-7000-8000-000000000009", &other, "0d000001", "o2"),
+        100,
+    );
+    assert_eq!(
+        stdout_of(in_project(&s).args(["-s", "019b0000", "rev-parse", "@"])),
+        "0a000001\n"
+    );
+    // Elsewhere, the same prefix is ambiguous: the error lists the candidates.
+    let out = cmd()
+        .env("PI_CODING_AGENT_DIR", &s.agent_dir)
+        .current_dir(&sub)
+        .args(["-s", "019b0000", "rev-parse", "@"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert_eq!(
+        lines[0],
+        "error: ambiguous session id '019b0000': it matches 2 sessions"
+    );
+    assert!(lines[1].starts_with("hint: candidates: "), "{stderr}");
+    assert!(lines[1].contains("019b0000-1111-7000-8000-000000000001 ("), "{stderr}");
+    assert!(lines[1].contains("019b0000-9999-7000-8000-000000000009 ("), "{stderr}");
+    assert!(
+        lines[1].contains("a.jsonl") && lines[1].contains("o2.jsonl"),
+        "{stderr}"
+    );
+}
+
+/// Runs with a time limit: a command that blocks on a FIFO fails the test instead of hanging.
+fn bounded(c: &mut assert_cmd::Command) -> std::process::Output {
+    let out = c.timeout(Duration::from_secs(30)).output().expect("the command ran");
+    assert!(out.status.code().is_some(), "killed after 30 s: it hung");
+    out
+}
+
+fn mkfifo(path: &Path) {
+    let st = std::process::Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(st.success());
+}
+
+#[test]
+fn fifos_and_devices_in_the_sessions_folder_are_never_opened() {
+    let s = setup();
+    write_aged(
+        &s.sessions.join("good.jsonl"),
+        &session_text("019d0000-1111-7000-8000-000000000001", &s.cwd, "0a000001", "hello fifo"),
+        300,
+    );
+    // Newest "file" of the folder: a FIFO named like a session (and a link to a device).
+    mkfifo(&s.sessions.join("zz-fifo.jsonl"));
+    std::os::unix::fs::symlink("/dev/zero", s.sessions.join("zz-zero.jsonl")).unwrap();
+
+    let out = bounded(in_project(&s).args(["rev-parse", "@"]));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "0a000001\n");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    for args in [&["ls", "--json"][..], &["ls", "--all"], &["ls", "-v"]] {
+        let out = bounded(in_project(&s).args(args));
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            stdout.contains("hello fifo") || stdout.contains("019d0000"),
+            "{args:?}: {stdout}"
+        );
+        assert!(!stdout.contains("fifo.jsonl"), "{stdout}");
+    }
+    let out = bounded(in_project(&s).args(["ls", "-v"]));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap().trim(),
+        "skipped 2 files that are not Pi sessions"
+    );
+
+    let out = bounded(in_project(&s).args(["grep", "--all-sessions", "hello"]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(
+        stdout.contains("good.jsonl") && stdout.contains("hello fifo"),
+        "{stdout}"
+    );
+
+    let out = bounded(in_project(&s).args(["repair", "--all", "--check"]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("fifo"));
+
+    // An id prefix finds the session, not the FIFO.
+    let out = bounded(in_project(&s).args(["-s", "019d", "rev-parse", "@"]));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "0a000001\n");
+}
+
+#[test]
+fn s_refuses_what_is_not_a_regular_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.jsonl");
+    mkfifo(&fifo);
+    let cases: [(&Path, &str); 4] = [
+        (&fifo, "it is a FIFO (named pipe), not a regular file"),
+        (Path::new("/dev/zero"), "it is a character device, not a regular file"),
+        (
+            Path::new("/dev/urandom"),
+            "it is a character device, not a regular file",
+        ),
+        (dir.path(), "it is a directory, not a regular file"),
+    ];
+    for (path, why) in cases {
+        for args in [
+            &["log"][..],
+            &["rev-parse", "@"],
+            &["show"],
+            &["stats"],
+            &["repair", "--check"],
+            &["checkout", "--dry-run", "@"],
+        ] {
+            let out = bounded(cmd().arg("-s").arg(path).args(args));
+            assert_eq!(out.status.code(), Some(1), "{path:?} {args:?}");
+            assert!(out.stdout.is_empty());
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(
+                stderr.lines().next().unwrap(),
+                format!("error: cannot read {}: {why}", path.display()),
+                "{args:?}"
+            );
+        }
+    }
 }

@@ -197,3 +197,83 @@ fn unknown_revision_fails() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.starts_with("error: unknown revision 'nope'\nhint: "), "{stderr}");
 }
+
+#[test]
+fn several_revisions_in_the_order_given() {
+    let one = run_ok(&example(), &["show", "@~1"]);
+    let two = run_ok(&example(), &["show", "@~2"]);
+    let both = run_ok(&example(), &["show", "@~1", "@~2"]);
+    assert_eq!(both, format!("{one}\n{two}"));
+    let reversed = run_ok(&example(), &["show", "@~2", "@~1"]);
+    assert_eq!(reversed, format!("{two}\n{one}"));
+    // --json: one original line per revision, in order.
+    let json = run_ok(&example(), &["show", "--json", "@~2", "@~1", "@~2"]);
+    let lines: Vec<&str> = json.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], run_ok(&example(), &["show", "--json", "@~2"]).trim_end());
+    assert_eq!(lines[1], run_ok(&example(), &["show", "--json", "@~1"]).trim_end());
+    assert_eq!(lines[2], lines[0]);
+    // One bad revision fails the command, and nothing is printed.
+    let out = cmd()
+        .arg("-s")
+        .arg(example())
+        .args(["show", "@~1", "nosuchrev"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("unknown revision 'nosuchrev'")
+    );
+}
+
+#[test]
+fn json_of_a_line_with_invalid_utf8_is_json_as_pi_reads_it() {
+    let file = fixture("outside/invalid-utf8-json-output.jsonl");
+    let out = cmd()
+        .arg("-s")
+        .arg(&file)
+        .args(["show", "--json", "@", "@"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).expect("valid UTF-8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    for l in &lines {
+        let v: serde_json::Value = serde_json::from_str(l).expect("JSON");
+        assert_eq!(v["message"]["content"], "caf\u{fffd} \u{fffd}");
+    }
+    // Only the invalid bytes changed.
+    let original = line_of_bytes(&file, 2);
+    assert_eq!(lines[0].as_bytes(), String::from_utf8_lossy(&original).as_bytes());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        format!(
+            "warning: {}: a line is not valid UTF-8 (line 2): printed as Pi reads it, each invalid byte \
+             sequence as U+FFFD\n",
+            file.display()
+        )
+    );
+    // A valid line is printed byte for byte, without a warning.
+    let out = cmd()
+        .arg("-s")
+        .arg(example())
+        .args(["show", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.stderr.is_empty());
+}
+
+/// The bytes of physical line `n` (1-based) of a file.
+fn line_of_bytes(file: &Path, n: usize) -> Vec<u8> {
+    std::fs::read(file)
+        .unwrap()
+        .split(|&b| b == b'\n')
+        .nth(n - 1)
+        .unwrap()
+        .to_vec()
+}

@@ -179,3 +179,36 @@ fn corpus_session() {
     let missing = cmd().args(["-s", "/nonexistent/x.jsonl", "stats"]).output().unwrap();
     assert_eq!(missing.status.code(), Some(1));
 }
+
+#[test]
+fn the_table_rounds_javascript_sums_and_the_json_keeps_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let ts = |s: u32| format!("2026-01-01T00:00:{s:02}.000Z");
+    // Costs 0.1 + 0.2 + 0.046 sum to 0.34600000000000003 in JavaScript; fractional token
+    // counts (a file not written by Pi) to 0.30000000000000004.
+    let reply = |id: &str, parent: Option<&str>, s: u32, tokens: f64, cost: f64| {
+        json!({"type": "message", "id": id, "parentId": parent, "timestamp": ts(s),
+               "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}],
+                           "provider": "p", "model": "m", "stopReason": "stop",
+                           "usage": {"input": tokens, "output": 2, "cacheRead": 0, "cacheWrite": 0,
+                                     "totalTokens": 2, "cost": {"total": cost}}}})
+    };
+    let lines = [
+        json!({"type": "session", "version": 3, "id": "s", "timestamp": ts(0), "cwd": "/p"}),
+        reply("a1", None, 1, 0.1, 0.1),
+        reply("a2", Some("a1"), 2, 0.2, 0.2),
+        reply("a3", Some("a2"), 3, 0.0, 0.046),
+    ];
+    let path = dir.path().join("sums.jsonl");
+    std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+
+    let v = stats(&path, &[]);
+    assert_eq!(v["total"]["cost"]["total"].to_string(), "0.34600000000000003");
+    assert_eq!(v["total"]["input"].to_string(), "0.30000000000000004");
+
+    let table = run_ok(&path, &["stats"]);
+    let total = table.lines().find(|l| l.starts_with("total")).unwrap();
+    let cells: Vec<&str> = total.split_whitespace().collect();
+    assert_eq!(cells, ["total", "0.3", "6", "0", "0", "6", "$0.3460"], "{table}");
+    assert!(!table.contains("0000000"), "{table}");
+}

@@ -139,12 +139,23 @@ fn assert_context(file: &Path, ours: &[Value], theirs: &Value, what: &str) {
     }
 }
 
+/// `context --json` is what Pi sends, byte for byte: one `JSON.stringify` of each message.
+fn assert_context_bytes(file: &Path, ours: &str, theirs: &Value, what: &str) {
+    let theirs: Vec<&str> = theirs.as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    let ours: Vec<&str> = ours.lines().collect();
+    assert_eq!(ours.len(), theirs.len(), "{}: {what}: message count", file.display());
+    for (k, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+        assert_eq!(a, b, "{}: {what}: message {k} differs in its bytes", file.display());
+    }
+}
+
 #[test]
 fn context_matches_pi() {
     for file in files() {
         let Some(pi) = run_oracle(&file, &[]) else { return };
-        let ours = ndjson(&run_ok(&file, &["context", "--json"]));
-        assert_context(&file, &ours, &pi["context"], "context at @");
+        let text = run_ok(&file, &["context", "--json"]);
+        assert_context(&file, &ndjson(&text), &pi["context"], "context at @");
+        assert_context_bytes(&file, &text, &pi["contextJson"], "context at @");
     }
 }
 
@@ -168,8 +179,9 @@ fn context_at_other_entries_matches_pi() {
         let Some(pi) = run_oracle(&file, &at) else { return };
         for item in pi["contextAt"].as_array().unwrap() {
             let id = item["id"].as_str().unwrap();
-            let ours = ndjson(&run_ok(&file, &["context", "--json", &format!("id:{id}")]));
-            assert_context(&file, &ours, &item["context"], &format!("context at {id}"));
+            let text = run_ok(&file, &["context", "--json", &format!("id:{id}")]);
+            assert_context(&file, &ndjson(&text), &item["context"], &format!("context at {id}"));
+            assert_context_bytes(&file, &text, &item["contextJson"], &format!("context at {id}"));
         }
     }
 }
@@ -236,4 +248,133 @@ fn deep_chain_matches_pi() {
     let rows = run_ok(&file, &["tree", "--all", "--json"]);
     assert_eq!(rows.lines().count(), n);
     assert_eq!(run_ok(&file, &["rev-parse", "root"]).trim(), "00000000");
+}
+
+/// The outside testers' reproducers of number, string and nesting differences, and files
+/// not written by JavaScript (`5.0`, `-0`, `1e400`, integer-like keys, duplicate keys).
+fn tricky_fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/outside");
+    let mut v: Vec<PathBuf> = [
+        "fid-number-big-integers.jsonl",
+        "fid-number-exponent-spelling.jsonl",
+        "fid-number-precision.jsonl",
+        "fid-token-estimate-number.jsonl",
+        "fid-lone-surrogate.jsonl",
+        "float-misparse-context-json.jsonl",
+        "number-out-of-range.jsonl",
+        "deep-nesting-128.jsonl",
+        "lone-surrogate-text-block.jsonl",
+        "lone-surrogate-user-string.jsonl",
+        "lone-surrogate-user-string-midsession.jsonl",
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .collect();
+    let mut foreign: Vec<PathBuf> = std::fs::read_dir(dir.join("foreign"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    foreign.sort();
+    v.extend(foreign);
+    v
+}
+
+/// Context at `@` and at every entry, tree order and compaction token counts equal Pi's,
+/// the context byte for byte.
+fn assert_matches_pi_everywhere(file: &Path) {
+    let Some(first) = run_oracle(file, &[]) else { return };
+    let text = run_ok(file, &["context", "--json"]);
+    assert_context_bytes(file, &text, &first["contextJson"], "context at @");
+    let tree = ndjson(&run_ok(file, &["tree", "--all", "--json"]));
+    let ours: Vec<&Value> = tree.iter().map(|r| &r["id"]).collect();
+    let theirs: Vec<&Value> = first["tree"].as_array().unwrap().iter().map(|r| &r["id"]).collect();
+    assert_eq!(ours, theirs, "{}: tree", file.display());
+    let mut labels: Vec<(String, String)> = ndjson(&run_ok(file, &["label", "--list", "--json"]))
+        .iter()
+        .map(|r| {
+            (
+                r["targetId"].as_str().unwrap().to_owned(),
+                r["label"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let mut pi_labels: Vec<(String, String)> = first["labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().to_owned(), p[1].as_str().unwrap().to_owned()))
+        .collect();
+    labels.sort();
+    pi_labels.sort();
+    assert_eq!(labels, pi_labels, "{}: labels", file.display());
+    let ids: Vec<String> = first["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["id"].as_str().map(str::to_owned))
+        .collect();
+    let mut args: Vec<&str> = ids.iter().flat_map(|id| ["--at", id.as_str()]).collect();
+    args.extend(["--compact", "2000", "--compact", "50"]);
+    let Some(pi) = common::oracle::run_oracle_args(file, &args) else {
+        return;
+    };
+    for item in pi["contextAt"].as_array().unwrap() {
+        let id = item["id"].as_str().unwrap();
+        let text = run_ok(file, &["context", "--json", &format!("id:{id}")]);
+        assert_context_bytes(file, &text, &item["contextJson"], &format!("context at {id}"));
+    }
+    let session = pi_session::session::Session::open(file).unwrap();
+    let path = session.at().map(|a| session.branch(a).path).unwrap_or_default();
+    for c in pi["compactions"].as_array().unwrap() {
+        let keep = c["keep"].as_f64().unwrap();
+        let ours = pi_session::compaction::prepare::prepare(&session, &path, keep).ok();
+        let what = format!("{} keep={keep}", file.display());
+        match (&c["result"], ours) {
+            (Value::Null, None) => {}
+            (r, Some(p)) if !r.is_null() => {
+                assert_eq!(
+                    r["tokensBefore"].as_f64().unwrap(),
+                    p.tokens_before,
+                    "{what}: tokensBefore"
+                );
+                assert_eq!(r["firstKeptEntryId"], p.first_kept_id.as_str(), "{what}: cut point");
+            }
+            (r, p) => panic!("{what}: Pi plans {r}, we plan {:?}", p.map(|p| p.first_kept_id)),
+        }
+    }
+}
+
+#[test]
+fn tricky_values_match_pi_byte_for_byte() {
+    for file in tricky_fixtures() {
+        assert_matches_pi_everywhere(&file);
+    }
+}
+
+/// Sessions written by Pi's own SessionManager with random numbers of every magnitude,
+/// lone surrogates, U+2028, control characters, integer-like keys and deep nesting.
+#[test]
+fn generated_sessions_match_pi_byte_for_byte() {
+    let Some(module_dir) = common::oracle::oracle_module_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("node")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/gen_tricky.mjs"))
+        .arg(dir.path())
+        .args(["20261201", "12"])
+        .env("PI_ORACLE_MODULE_DIR", module_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let files: Vec<PathBuf> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(PathBuf::from)
+        .collect();
+    assert_eq!(files.len(), 12);
+    for file in files {
+        assert_matches_pi_everywhere(&file);
+    }
 }

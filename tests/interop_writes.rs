@@ -210,3 +210,84 @@ fn fork_gives_pi_the_context_before_the_message() {
         }
     }
 }
+
+/// The entries of a session file after its header.
+fn entries_of(file: &Path) -> Vec<Value> {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `clone` without REV copies what Pi's /clone copies: the branch of Pi's leaf (the last
+/// entry, even a checkout record `@` steps over), labels re-created at the end.
+#[test]
+fn clone_without_rev_copies_what_pis_clone_copies() {
+    let mut files = vec![
+        fixture("outside/fid-clone-trailing-checkout.jsonl"),
+        fixture("outside/fid-trailing-label-leaf.jsonl"),
+        fixture("labels.jsonl"),
+    ];
+    files.extend(
+        corpus_files()
+            .into_iter()
+            .filter(|p| p.to_string_lossy().contains("pi-built")),
+    );
+    for file in files {
+        let what = file.display().to_string();
+        let Some(pi) = common::oracle::run_mirror("clone", &file, &[]) else {
+            return;
+        };
+        let (dir, copy) = copy_to_temp(&file);
+        let out = dir.path().join("clone.jsonl");
+        run_ok(&copy, &["clone", "-o", out.to_str().unwrap()]);
+        let ours = entries_of(&out);
+        let theirs = pi["file"].as_array().unwrap();
+        assert_eq!(
+            ours.len(),
+            theirs.len(),
+            "{what}: entries\nours {ours:?}\nPi's {theirs:?}"
+        );
+        for (a, b) in ours.iter().zip(theirs) {
+            assert_eq!(a["type"], b["type"], "{what}");
+            if a["type"] == "label" {
+                // Label ids are new on both sides.
+                assert_eq!((&a["targetId"], &a["label"]), (&b["targetId"], &b["label"]), "{what}");
+            } else {
+                for k in ["id", "parentId", "customType", "firstKeptEntryId"] {
+                    assert_eq!(a.get(k).unwrap_or(&Value::Null), &b[k], "{what}: {k} of {a}");
+                }
+            }
+        }
+        let opened = run_oracle(&out, &[]).unwrap();
+        assert_eq!(opened["rewritten"], false, "{what}");
+        assert_same_messages(&what, &opened["context"], &pi["context"]);
+    }
+}
+
+#[test]
+fn label_force_moves_the_name_in_pis_eyes() {
+    // labels.jsonl: "root-cause" on 1a2b3c04, "done" on 1a2b3c06.
+    let file = fixture("labels.jsonl");
+    let Some(before) = run_oracle(&file, &[]) else { return };
+    let (_dir, copy) = copy_to_temp(&file);
+    run_ok(&copy, &["label", "1a2b3c02", "done", "--force"]);
+    // Onto an entry that has a label of its own: the name moves, the old label is replaced.
+    run_ok(&copy, &["label", "1a2b3c04", "start", "--force"]);
+    run_ok(&copy, &["label", "1a2b3c02", "start", "--force"]);
+    let pi = run_oracle(&copy, &[]).unwrap();
+    assert_eq!(pi["rewritten"], false, "Pi rewrote the file");
+    assert_eq!(pi["at"], before["at"], "@ unchanged");
+    let labels = pi["labels"].as_array().unwrap();
+    let on = |name: &str| -> Vec<&Value> { labels.iter().filter(|l| l[1] == name).map(|l| &l[0]).collect() };
+    assert_eq!(on("start"), ["1a2b3c02"], "{labels:?}");
+    assert!(on("done").is_empty(), "{labels:?}");
+    assert!(on("root-cause").is_empty(), "{labels:?}");
+    assert_eq!(labels.len(), 1, "{labels:?}");
+    assert_same_messages("label --force", &pi["context"], &before["context"]);
+    // pi-session reads the same.
+    assert_eq!(run_ok(&copy, &["rev-parse", "start"]).trim(), "1a2b3c02");
+}

@@ -111,6 +111,7 @@ pub fn main() -> i32 {
             return exit::SUCCESS;
         }
     };
+    output::set_session_arg(cli.global.session.as_deref());
     let mut out = Output::new(cli.global.color);
     if !cli.global.no_pager && pager::wants_pager(&cli.command) {
         out.page();
@@ -142,11 +143,11 @@ pub fn main() -> i32 {
     let result = result.and_then(|()| flushed.map_err(Into::into));
     match result {
         Ok(()) => exit::SUCCESS,
-        Err(e) => report_error(&e),
+        Err(e) => report_error(&e, &cli.command),
     }
 }
 
-fn report_error(e: &anyhow::Error) -> i32 {
+fn report_error(e: &anyhow::Error, command: &Command) -> i32 {
     if let Some(code) = e.downcast_ref::<ExitCode>() {
         return code.0;
     }
@@ -172,28 +173,50 @@ fn report_error(e: &anyhow::Error) -> i32 {
     };
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
-    let _ = writeln!(err, "error: {}", output::escape_line(&format!("{e:#}")));
-    if let Some(hint) = hint_for(e) {
-        let _ = writeln!(err, "hint: {}", output::escape_line(&hint));
+    // Commands suggested in the message and the hint name the session the user named.
+    let _ = writeln!(
+        err,
+        "error: {}",
+        output::escape_line(&output::advise(&format!("{e:#}")))
+    );
+    if let Some(hint) = hint_for(e, command) {
+        let _ = writeln!(err, "hint: {}", output::escape_line(&output::advise(&hint)));
     }
     code
 }
 
-fn hint_for(e: &anyhow::Error) -> Option<String> {
+fn hint_for(e: &anyhow::Error, command: &Command) -> Option<String> {
     use crate::session::SessionError as E;
     let se = e.chain().find_map(|c| c.downcast_ref::<E>())?;
     Some(match se {
         E::Io { .. } => "check the path given with -s/--session".into(),
+        // `repair` itself refuses a file in which no line is a JSON object.
+        E::NotASession { .. } if matches!(command, Command::Repair(_)) => {
+            "repair mends Pi session files; nothing in this one looks like part of a session".into()
+        }
+        E::Exists { .. } => "add --force to replace it, or choose another path".into(),
         E::NotASession { .. } => "a Pi session starts with a {\"type\":\"session\",\"id\":…} header line; `pi-session repair` can add a missing one".into(),
+        E::NotJsonLines { .. } => "give -s a Pi session file: JSON lines, the first a {\"type\":\"session\",\"id\":…} header; `pi-session ls` lists this directory's sessions".into(),
+        E::AmbiguousSession { candidates, .. } => {
+            let mut shown: Vec<String> = candidates
+                .iter()
+                .take(10)
+                .map(|(id, path)| format!("{id} ({})", path.display()))
+                .collect();
+            if candidates.len() > 10 {
+                shown.push(format!("… ({} in all)", candidates.len()));
+            }
+            format!("candidates: {}", shown.join(", "))
+        }
         E::UnknownRevision(_) => "use a full id, a unique id prefix (4+ characters), a label, @, root, REV~N or :/TEXT; `pi-session log --all` lists the ids".into(),
         E::AmbiguousRevision { candidates, .. } => format!("candidates: {}", candidates.join(", ")),
         E::InvalidRevision { .. } => "see `pi-session --help` for the revision syntax".into(),
         E::PastRoot { .. } => "`pi-session log REV` shows how far back the branch goes".into(),
         E::EmptyPosition(_) => "the session has no entry there yet; the next message starts a new root".into(),
-        E::NoSession(_) => "pass a session file with -s PATH, or run in a directory where Pi has sessions".into(),
+        E::NoSession(_) => "pass a session file or id with -s (`pi-session ls --all` lists every session), or run in a directory where Pi has sessions".into(),
         E::Locked { .. } => "another pi-session command is writing to it; try again in a moment".into(),
         E::OldFormat { .. } => "run `pi-session repair` to migrate it to v3 first (Pi would rewrite it on open)".into(),
         E::LeafMismatch { .. } => "the session moved on; read it again (`pi-session rev-parse --leaf`) and retry".into(),
-        E::Refused(_) | E::NeedMore => return None,
+        E::Refused(_) | E::Write { .. } | E::NeedMore => return None,
     })
 }

@@ -3,23 +3,51 @@
 use super::output::Output;
 use crate::session::Session;
 use crate::session::branch_copy::NewSession;
-use crate::session::write::create_new_file;
+use crate::session::write::write_file;
 use anyhow::Result;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct NewSessionArgs {
-    /// Write the new session here instead of beside the source (never replaces a file).
+    /// Write the new session here instead of beside the source; `-` prints it on stdout.
+    /// An existing file is never replaced without --force.
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     pub output: Option<PathBuf>,
 
-    /// Print {"path","parentSession","entries","message"} as one JSON line.
+    /// Replace the -o file if it exists (atomically: the new file is renamed over it).
+    #[arg(long, short = 'f')]
+    pub force: bool,
+
+    /// Print the path and line count of the file that would be written, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Print {"path","parentSession","entries","message"} as one JSON line (with --dry-run,
+    /// also "lines" and "dryRun").
     #[arg(long)]
     pub json: bool,
 }
 
-/// Writes `new` (beside `source` unless `-o`), then prints its path, or the JSON summary.
+/// Whether `-o` names stdout.
+fn to_stdout(output: Option<&Path>) -> bool {
+    output.is_some_and(|p| p.as_os_str() == "-")
+}
+
+/// Refuses option combinations that cannot work (before anything is read).
+pub fn check_args(args: &NewSessionArgs) -> Result<()> {
+    if to_stdout(args.output.as_deref()) && args.json {
+        eprintln!(
+            "error: --json reports a new file, but with -o - the session itself goes to stdout\n\
+             hint: drop --json, or give -o a file name"
+        );
+        return Err(crate::cli::ExitCode(crate::cli::exit::USAGE).into());
+    }
+    Ok(())
+}
+
+/// Writes `new` (beside `source` unless `-o`), then prints its path, or the JSON summary;
+/// with `-o -`, prints the session itself; with `--dry-run`, only says what it would write.
 pub fn write_and_report(
     source: &Session,
     new: &NewSession,
@@ -27,25 +55,91 @@ pub fn write_and_report(
     message: Option<&str>,
     out: &mut Output,
 ) -> Result<()> {
+    check_args(args)?;
+    let lines = new.content.matches('\n').count();
+    if to_stdout(args.output.as_deref()) {
+        if args.dry_run {
+            out.line(&format!("would print {lines} lines on stdout"))?;
+            eprintln!("dry run: nothing written");
+            return Ok(());
+        }
+        // The session's own bytes, for a pipe or a redirect; a terminal gets them escaped.
+        let text = new.content.strip_suffix('\n').unwrap_or(&new.content);
+        if out.is_terminal {
+            out.line(&super::output::escape_block(text))?;
+        } else {
+            out.raw_line(text.as_bytes())?;
+        }
+        return Ok(());
+    }
     let path = match &args.output {
         Some(p) => p.clone(),
         None => source.path.parent().unwrap_or(Path::new(".")).join(new.file_name()),
     };
-    create_new_file(&path, new.content.as_bytes())?;
+    let exists = std::fs::symlink_metadata(&path).is_ok();
+    if args.dry_run {
+        if exists && !args.force {
+            return Err(crate::session::SessionError::Exists { path }.into());
+        }
+    } else {
+        write_file(&path, new.content.as_bytes(), args.force)?;
+    }
     let path = crate::session::branch_copy::absolute(&path);
     if args.json {
-        let v = json!({
+        let mut v = json!({
             "path": path.to_string_lossy(),
             "parentSession": new.parent_session,
             "entries": new.entries,
             "message": message,
         });
-        out.line(&v.to_string())?;
+        if args.dry_run {
+            v["lines"] = lines.into();
+            v["dryRun"] = true.into();
+        }
+        out.json(&v)?;
+    } else if args.dry_run {
+        let verb = if exists { "replace" } else { "create" };
+        let shown = shown_path(out.is_terminal, &path);
+        let mut line = format!("would {verb} ").into_bytes();
+        line.extend_from_slice(&shown);
+        line.extend_from_slice(format!(" ({lines} lines)").as_bytes());
+        out.raw_line(&line)?;
     } else {
-        // Only the path, so `pi --session "$(pi-session fork REV)"` works. A path holding
-        // control characters is escaped, like all text that could reach a terminal (as
-        // `rev-parse` does with such ids); `--json` gives it exactly.
-        out.line(&super::output::escape_line(&path.to_string_lossy()))?;
+        // Only the path, so `pi --session "$(pi-session fork REV)"` works.
+        out.raw_line(&shown_path(out.is_terminal, &path))?;
+    }
+    if args.dry_run {
+        eprintln!("dry run: nothing written");
     }
     Ok(())
+}
+
+/// A path as printed: exactly (its bytes) into a pipe, so scripts get a path that exists;
+/// on a terminal with control characters escaped, like all text that could reach one
+/// (`--json` gives it exactly too).
+fn shown_path(terminal: bool, path: &Path) -> Vec<u8> {
+    if terminal {
+        return super::output::escape_line(&path.to_string_lossy()).into_bytes();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        path.to_string_lossy().into_owned().into_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_escaped_only_for_a_terminal() {
+        let p = Path::new("/tmp/a\tb/\x1b[31mc.jsonl");
+        assert_eq!(shown_path(true, p), b"/tmp/a\\tb/\\e[31mc.jsonl");
+        assert_eq!(shown_path(false, p), b"/tmp/a\tb/\x1b[31mc.jsonl");
+    }
 }

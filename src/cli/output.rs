@@ -103,6 +103,12 @@ impl Output {
         w.write_all(b"\n")
     }
 
+    /// One `--json` record, written as `JSON.stringify` would write it: numbers as
+    /// JavaScript prints them, a lone surrogate from a session as its escape.
+    pub fn json(&mut self, record: &serde_json::Value) -> std::io::Result<()> {
+        self.line(&crate::session::jsjson::stringify(record))
+    }
+
     pub fn raw_line(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let w = self.writer();
         w.write_all(bytes)?;
@@ -165,14 +171,86 @@ impl Drop for Output {
     }
 }
 
+/// The `-s/--session` the user gave, for the commands suggested in hints and warnings.
+static SESSION_ARG: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+
+/// Remembers the `-s/--session` of this run (see [`advise`]).
+pub fn set_session_arg(arg: Option<&str>) {
+    let _ = SESSION_ARG.set(arg.map(str::to_owned));
+}
+
+/// `s` as one shell word: as it is when it needs no quoting, else in single quotes.
+pub fn shell_quote(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The option naming a session, as a user would type it again.
+fn session_option(arg: &str) -> String {
+    if arg.starts_with('-') {
+        format!("--session={}", shell_quote(arg))
+    } else {
+        format!("-s {}", shell_quote(arg))
+    }
+}
+
+/// Subcommands that do not read one session: a suggestion of them carries no `-s`.
+const SESSIONLESS: [&str; 3] = ["ls", "completions", "help"];
+
+/// Puts `option` after `pi-session` in every command suggested in `text` (written as
+/// `` `pi-session SUBCOMMAND …` ``), so that pasted it acts on the same session.
+fn with_option(text: &str, option: &str) -> String {
+    const CMD: &str = "`pi-session ";
+    let mut out = String::with_capacity(text.len() + option.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(CMD) {
+        let (before, after) = rest.split_at(at + CMD.len());
+        out.push_str(before);
+        let word: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if word.starts_with(|c: char| c.is_ascii_lowercase()) && !SESSIONLESS.contains(&word.as_str()) {
+            out.push_str(option);
+            out.push(' ');
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with the user's `-s/--session` (if any) in each `pi-session` command it suggests:
+/// as git's advice names the paths given, a pasted hint acts on the same session.
+pub fn advise(text: &str) -> String {
+    match SESSION_ARG.get() {
+        Some(Some(arg)) => with_option(text, &session_option(arg)),
+        _ => text.to_owned(),
+    }
+}
+
+/// `text` with `-s PATH` in each `pi-session` command it suggests: for commands that go
+/// through several sessions, where the one a hint is about is not the default.
+pub fn advise_for(text: &str, path: &std::path::Path) -> String {
+    with_option(text, &session_option(&path.to_string_lossy()))
+}
+
 /// Characters that must not reach a terminal raw: C0 controls, DEL, C1 controls, and the
 /// bidirectional overrides that can disguise text.
 fn is_unsafe(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || crate::session::jsparse::is_lone_surrogate(c)
 }
 
 fn push_escaped(out: &mut String, c: char) {
     match c {
+        // A lone surrogate shows as the replacement character, as a terminal shows one.
+        c if crate::session::jsparse::is_lone_surrogate(c) => out.push('\u{fffd}'),
         '\x1b' => out.push_str("\\e"),
         '\r' => out.push_str("\\r"),
         '\t' => out.push_str("\\t"),
@@ -287,6 +365,23 @@ mod tests {
         assert_eq!(escape_block("a\nb\x1b"), "a\nb\\e");
         assert_eq!(escape_line("\u{9b}x\u{202e}"), "\\x9bx\\u{202e}");
         assert_eq!(one_line("  a \n\t b\x1b "), "a b\\e");
+    }
+
+    #[test]
+    fn suggestions_carry_the_session() {
+        let opt = session_option("/x/my s.jsonl");
+        assert_eq!(opt, "-s '/x/my s.jsonl'");
+        assert_eq!(
+            with_option(
+                "run `pi-session repair` or `pi-session log --all`; `pi-session ls`",
+                &opt
+            ),
+            "run `pi-session -s '/x/my s.jsonl' repair` or `pi-session -s '/x/my s.jsonl' log --all`; `pi-session ls`"
+        );
+        assert_eq!(with_option("see `pi-session --help`", &opt), "see `pi-session --help`");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote("ab12cd"), "ab12cd");
+        assert_eq!(session_option("-x.jsonl"), "--session=-x.jsonl");
     }
 
     #[test]

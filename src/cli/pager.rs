@@ -14,7 +14,10 @@ pub fn wants_pager(command: &Command) -> bool {
         Command::Log(a) => !a.json,
         Command::Show(a) => !a.json,
         Command::Context(a) => !a.json,
-        Command::Export(a) => a.output.is_none() && !matches!(a.format, Some(super::commands::export::Format::Html)),
+        Command::Export(a) => {
+            a.output.as_deref().is_none_or(|o| o.as_os_str() == "-")
+                && !matches!(a.format, Some(super::commands::export::Format::Html))
+        }
         _ => false,
     }
 }

@@ -61,14 +61,25 @@ pub fn open_tip<T>(global: &GlobalArgs, mut answer: impl FnMut(&Session) -> Resu
 
 /// One warning naming the lines Pi skips, with the way to fix them.
 pub fn warn_load_report(session: &Session) {
+    load_report(session, super::output::advise);
+}
+
+/// [`warn_load_report`] for a command that reads several sessions: the suggested command
+/// names this one with `-s`.
+pub fn warn_load_report_naming(session: &Session) {
+    load_report(session, |t| super::output::advise_for(t, &session.path));
+}
+
+fn load_report(session: &Session, advise: impl Fn(&str) -> String) {
     let r = &session.report;
     if !r.malformed_lines.is_empty() && !session.is_complete() {
-        eprintln!(
+        let text = format!(
             "warning: {}: skipped {} unreadable line{} near the end, as Pi does; run `pi-session repair` to fix",
-            super::output::escape_line(&session.path.display().to_string()),
+            session.path.display(),
             r.malformed_lines.len(),
             if r.malformed_lines.len() == 1 { "" } else { "s" },
         );
+        eprintln!("{}", super::output::escape_line(&advise(&text)));
         return;
     }
     if !r.malformed_lines.is_empty() {
@@ -81,24 +92,73 @@ pub fn warn_load_report(session: &Session) {
         } else {
             ""
         };
-        eprintln!(
+        let text = format!(
             "warning: {}: skipped {} unreadable line{} as Pi does: {}{torn}; run `pi-session repair` to fix",
-            super::output::escape_line(&session.path.display().to_string()),
+            session.path.display(),
             r.malformed_lines.len(),
             if r.malformed_lines.len() == 1 { "" } else { "s" },
             lines.join(", "),
         );
+        eprintln!("{}", super::output::escape_line(&advise(&text)));
     }
 }
 
 /// Warns that a walk met a parent cycle (Pi 1.6.0 would hang on it).
 pub fn warn_cycle(session: &Session, at: Option<usize>) {
     if let Some(i) = at {
-        eprintln!(
+        let text = format!(
             "warning: parent cycle: entry {} (line {}) leads back into its own ancestors; the walk stops there \
              (Pi 1.6.0 hangs on this file); run `pi-session repair`",
-            super::output::escape_line(&session.id_or_line(i)),
+            session.id_or_line(i),
             session.entries[i].line
+        );
+        eprintln!("{}", super::output::escape_line(&super::output::advise(&text)));
+    }
+}
+
+/// Prints original lines of a session (`--json`): byte for byte when they are UTF-8; a line
+/// with invalid UTF-8 is printed as Pi reads it (each invalid sequence as U+FFFD), so that the
+/// output stays JSON, and [`RawLines::warn`] says so once.
+#[derive(Default)]
+pub struct RawLines {
+    /// Where each line printed with replacements was (`line N` or `byte N`).
+    replaced: Vec<String>,
+}
+
+impl RawLines {
+    pub fn print(&mut self, out: &mut super::output::Output, session: &Session, idx: usize) -> std::io::Result<()> {
+        let bytes = session.raw(idx);
+        if std::str::from_utf8(bytes).is_ok() {
+            return out.raw_line(bytes);
+        }
+        let at = session.line_label(idx);
+        if !self.replaced.contains(&at) {
+            self.replaced.push(at);
+        }
+        out.line(&String::from_utf8_lossy(bytes))
+    }
+
+    /// One warning naming the lines printed with U+FFFD, if any.
+    pub fn warn(&self, session: &Session) {
+        let n = self.replaced.len();
+        if n == 0 {
+            return;
+        }
+        let mut at: Vec<&str> = self.replaced.iter().take(10).map(String::as_str).collect();
+        let more = format!("… ({n} in all)");
+        if n > 10 {
+            at.push(&more);
+        }
+        eprintln!(
+            "warning: {}: {} not valid UTF-8 ({}): printed as Pi reads {}, each invalid byte sequence as U+FFFD",
+            super::output::escape_line(&session.path.display().to_string()),
+            if n == 1 {
+                "a line is".to_owned()
+            } else {
+                format!("{n} lines are")
+            },
+            at.join(", "),
+            if n == 1 { "it" } else { "them" },
         );
     }
 }

@@ -43,7 +43,7 @@ pub struct SummaryArgs {
     #[arg(long, value_name = "CMD", conflicts_with_all = ["model", "base_url"])]
     pub summarizer: Option<String>,
 
-    /// Show the plan and change nothing.
+    /// Write nothing: show what would be written (for a summary, the plan).
     #[arg(long)]
     pub dry_run: bool,
 

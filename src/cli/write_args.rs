@@ -2,10 +2,12 @@
 //! the warnings about a file Pi may have open.
 
 use super::GlobalArgs;
+use super::output::{Output, escape_line};
 use super::session_arg::warn_load_report;
 use crate::session::append::{Appended, SessionWriter};
 use crate::session::locate;
 use anyhow::Result;
+use std::path::Path;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct WriteArgs {
@@ -26,16 +28,22 @@ pub fn open_writer(global: &GlobalArgs, args: &WriteArgs) -> Result<SessionWrite
 
 /// Like [`open_writer`], reading only as much of the end of the file as `answer` needs
 /// (see [`super::session_arg::open_tip`]); the lock is held from the first read on.
+/// With `dry_run`, the file is opened read-only under a shared lock: nothing can be written.
 pub fn open_writer_tip<T>(
     global: &GlobalArgs,
     args: &WriteArgs,
+    dry_run: bool,
     mut answer: impl FnMut(&crate::session::Session) -> Result<T>,
 ) -> Result<(SessionWriter, T)> {
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session.as_deref(), &cwd)?;
     let mut tail = super::session_arg::tip_first_read();
     loop {
-        let writer = SessionWriter::open_tail(&path, tail)?;
+        let writer = if dry_run {
+            SessionWriter::open_tail_dry_run(&path, tail)?
+        } else {
+            SessionWriter::open_tail(&path, tail)?
+        };
         let complete = writer.session.is_complete();
         if writer.session.entries.is_empty() && !complete {
             tail = tail.saturating_mul(super::session_arg::TIP_GROWTH);
@@ -60,8 +68,23 @@ pub fn open_writer_tip<T>(
 
 /// Appends one line and says on stderr what a user should know about it.
 pub fn append(writer: &mut SessionWriter, line: &str) -> Result<()> {
-    let recent = writer.recently_modified();
-    let Appended { terminated_torn_line } = writer.append_line(line)?;
+    append_lines(writer, &[line])
+}
+
+/// Appends entry lines with one write, and says on stderr what a user should know about it.
+/// The file's modification time then marks the append as pi-session's own, so the next
+/// write warns only if something else changed the file since (see
+/// [`SessionWriter::recently_changed_by_another`]).
+pub fn append_lines(writer: &mut SessionWriter, lines: &[&str]) -> Result<()> {
+    let recent = writer.recently_changed_by_another();
+    let Appended { terminated_torn_line } = writer.append_line(&lines.join("\n"))?;
+    if let Some(ts) = lines
+        .last()
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .and_then(|v| v.get("timestamp")?.as_str().map(str::to_owned))
+    {
+        writer.stamp_own_write(&ts);
+    }
     if terminated_torn_line {
         eprintln!("note: the file ended in an unfinished line; it was terminated first (as Pi does), its bytes kept");
     }
@@ -72,5 +95,23 @@ pub fn append(writer: &mut SessionWriter, line: &str) -> Result<()> {
             super::output::escape_line(&writer.session.path.display().to_string())
         );
     }
+    Ok(())
+}
+
+/// What `--dry-run` prints instead of appending: each line that would be appended, on
+/// stdout (exactly into a pipe, escaped on a terminal), and a note on stderr.
+pub fn show_dry_run(out: &mut Output, path: &Path, lines: &[&str]) -> Result<()> {
+    for l in lines {
+        let shown = if out.is_terminal {
+            escape_line(l)
+        } else {
+            (*l).to_owned()
+        };
+        out.line(&format!("would append: {shown}"))?;
+    }
+    eprintln!(
+        "dry run: nothing written to {}",
+        escape_line(&path.display().to_string())
+    );
     Ok(())
 }

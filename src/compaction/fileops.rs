@@ -74,12 +74,22 @@ impl FileOps {
         }
     }
 
-    /// (files only read, files modified), each sorted.
+    /// (files only read, files modified), each sorted as JavaScript's `sort()` does.
     pub fn lists(&self) -> (Vec<String>, Vec<String>) {
         let modified: BTreeSet<&String> = self.edited.iter().chain(&self.written).collect();
-        let read = self.read.iter().filter(|f| !modified.contains(f)).cloned().collect();
-        (read, modified.into_iter().cloned().collect())
+        let mut read: Vec<String> = self.read.iter().filter(|f| !modified.contains(f)).cloned().collect();
+        let mut modified: Vec<String> = modified.into_iter().cloned().collect();
+        read.sort_by(|a, b| js_order(a, b));
+        modified.sort_by(|a, b| js_order(a, b));
+        (read, modified)
     }
+}
+
+/// JavaScript's default sort order for strings: by UTF-16 code units, not by code points
+/// (they differ once a character beyond U+FFFF meets one in U+E000..U+FFFF: `😀` sorts
+/// before `Ａ`).
+pub fn js_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
 }
 
 /// The `<read-files>` and `<modified-files>` blocks appended to a summary.

@@ -50,7 +50,8 @@ pub fn compaction_requests(
     let history = if !prep.is_split_turn || !prep.messages_to_summarize.is_empty() {
         let text = serialize::serialize(&serialize::to_llm(&prep.messages_to_summarize), include_thinking);
         let mut prompt = format!("<conversation>\n{text}\n</conversation>\n\n");
-        let instructions = match &prep.previous_summary {
+        // An empty previous summary counts as none, as in Pi.
+        let instructions = match prep.previous_summary.as_deref().filter(|p| !p.is_empty()) {
             Some(prev) => {
                 prompt.push_str(&format!("<previous-summary>\n{prev}\n</previous-summary>\n\n"));
                 prompts::update_summary()

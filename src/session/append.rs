@@ -34,7 +34,16 @@ impl SessionWriter {
     /// Locks `path` and loads only its last `tail` bytes (and header): see
     /// [`Session::open_tail`]. New ids are then checked against the entries read.
     pub fn open_tail(path: &Path, tail: u64) -> Result<SessionWriter, SessionError> {
-        let mut file = LockedFile::open(path, lock_wait())?;
+        SessionWriter::open_tail_with(LockedFile::open(path, lock_wait())?, path, tail)
+    }
+
+    /// Like [`Self::open_tail`] for a dry run: the file is opened read-only under a shared
+    /// lock, so nothing can be appended through it (and a read-only file can be planned on).
+    pub fn open_tail_dry_run(path: &Path, tail: u64) -> Result<SessionWriter, SessionError> {
+        SessionWriter::open_tail_with(LockedFile::open_shared(path, lock_wait())?, path, tail)
+    }
+
+    fn open_tail_with(mut file: LockedFile, path: &Path, tail: u64) -> Result<SessionWriter, SessionError> {
         let load = |file: &mut LockedFile| -> Result<Session, SessionError> {
             if tail == u64::MAX {
                 let data = file.read_all()?;
@@ -75,12 +84,43 @@ impl SessionWriter {
         Ok(())
     }
 
-    /// Whether the file changed in the last few seconds, so a running Pi may hold it open.
-    pub fn recently_modified(&self) -> bool {
-        self.file
-            .modified
-            .and_then(|m| SystemTime::now().duration_since(m).ok())
-            .is_some_and(|age| age < RECENT_WRITE)
+    /// Whether the file changed in the last few seconds, and not by pi-session's own last
+    /// append: then a running Pi may hold it open.
+    ///
+    /// After each append pi-session sets the file's modification time to the `timestamp`
+    /// of the line it wrote (to the millisecond, no finer: see [`Self::stamp_own_write`]).
+    /// Any other change (Pi appending, an editor, `touch`) sets the clock's time, which is
+    /// finer than a millisecond, so a file whose modification time is exactly its last
+    /// line's timestamp was last changed by pi-session.
+    pub fn recently_changed_by_another(&self) -> bool {
+        let Some(modified) = self.file.modified else {
+            return false;
+        };
+        let recent = SystemTime::now()
+            .duration_since(modified)
+            .is_ok_and(|age| age < RECENT_WRITE);
+        recent && !self.last_line_is_own_write(modified)
+    }
+
+    /// Whether the last line of the file is a whole entry whose timestamp is exactly the
+    /// file's modification time (what [`Self::stamp_own_write`] leaves).
+    fn last_line_is_own_write(&self, modified: SystemTime) -> bool {
+        let s = &self.session;
+        let Some(last) = s.leaf() else { return false };
+        if !s.ends_with_newline() || s.entries[last].end + 1 != s.len_bytes() {
+            return false;
+        }
+        s.timestamp_ms(last).and_then(stamp_time) == Some(modified)
+    }
+
+    /// Marks the append just made as pi-session's own: sets the modification time to
+    /// `timestamp` (the ISO time of the line written, a few milliseconds back at most).
+    /// Best effort: where it cannot be set (a file owned by another user, a file system
+    /// with coarse times), the next write just warns as it would after any other change.
+    pub fn stamp_own_write(&self, timestamp: &str) {
+        if let Some(t) = super::jsdate::parse_date_ms(timestamp).and_then(stamp_time) {
+            let _ = self.file.set_modified(t);
+        }
     }
 
     /// A fresh entry id: 8 lowercase hex digits, unique among all ids in the file.
@@ -94,9 +134,9 @@ impl SessionWriter {
         new_entry_id(|id| self.session.ids().get(id).is_some() || whole.ids().get(id).is_some())
     }
 
-    /// Appends one entry line (without `\n`).
+    /// Appends one entry line (without `\n`), or several joined by `\n`, with one write.
     pub fn append_line(&mut self, line: &str) -> Result<Appended, SessionError> {
-        debug_assert!(!line.contains('\n'));
+        debug_assert!(!line.is_empty() && !line.starts_with('\n') && !line.ends_with('\n'));
         let torn = self.session.len_bytes() > 0 && !self.session.ends_with_newline();
         let mut bytes = Vec::with_capacity(line.len() + 2);
         if torn {
@@ -138,6 +178,13 @@ fn wait_for_last_line(file: &LockedFile) -> bool {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The modification time pi-session gives a file after appending a line with this
+/// timestamp (milliseconds since the epoch).
+fn stamp_time(ms: i64) -> Option<SystemTime> {
+    let ms = u64::try_from(ms).ok()?;
+    SystemTime::UNIX_EPOCH.checked_add(Duration::from_millis(ms))
 }
 
 /// How long to wait for another writer's lock: `$PI_SESSION_LOCK_TIMEOUT` seconds, else 5.

@@ -59,12 +59,7 @@ pub fn branched_session(session: &Session, leaf: Option<EntryIdx>) -> Result<New
     let mut entries = 0;
     if let Some(leaf) = leaf {
         let branch = session.branch(leaf);
-        if let Some(at) = branch.cycle_at {
-            return Err(SessionError::Refused(format!(
-                "the branch runs into a parent cycle at line {}; run `pi-session repair` first",
-                session.entries[at].line
-            )));
-        }
+        refuse_cycle(session, &branch)?;
         let (lines, kept_ids) = copy_path(session, &branch.path)?;
         for l in &lines {
             content.push_str(l);
@@ -85,6 +80,18 @@ pub fn branched_session(session: &Session, leaf: Option<EntryIdx>) -> Result<New
         entries,
         parent_session: source.to_string_lossy().into_owned(),
     })
+}
+
+/// Refuses a branch that runs into a parent cycle: Pi, walking up from an entry inside one,
+/// never reaches a root (it runs out of memory opening the session).
+pub fn refuse_cycle(session: &Session, branch: &super::Branch) -> Result<(), SessionError> {
+    match branch.cycle_at {
+        Some(at) => Err(SessionError::Refused(format!(
+            "the branch runs into a parent cycle at {}; run `pi-session repair` first",
+            session.line_label(at)
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// The path without labels, re-chained; returns the lines and the copied ids in order.

@@ -1,9 +1,57 @@
 //! The bytes of a session: read into memory, or mapped from the file so that the page cache
 //! serves them without a copy.
 
-use std::fs::File;
+use std::fs::{File, FileType};
 use std::ops::Deref;
 use std::path::Path;
+
+/// What a path is when it is not a regular file, in words.
+fn kind_of(t: FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+fn not_regular(t: FileType) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("it is {}, not a regular file", kind_of(t)),
+    )
+}
+
+/// Fails, without opening it, unless `path` (followed through symlinks) is a regular file: a
+/// FIFO would block the open, and a device (`/dev/zero`) never ends.
+pub fn check_regular(path: &Path) -> std::io::Result<()> {
+    let t = std::fs::metadata(path)?.file_type();
+    if t.is_file() { Ok(()) } else { Err(not_regular(t)) }
+}
+
+/// Opens `path` for reading, only if it is a regular file (checked before opening, and again
+/// on what was opened).
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    check_regular(path)?;
+    let file = File::open(path)?;
+    let t = file.metadata()?.file_type();
+    if t.is_file() { Ok(file) } else { Err(not_regular(t)) }
+}
 
 pub enum Data {
     Owned(Vec<u8>),
@@ -11,9 +59,9 @@ pub enum Data {
 }
 
 impl Data {
-    /// Maps `path` (files under 64 KiB are simply read).
+    /// Maps `path` (files under 64 KiB are simply read). Only regular files are read.
     pub fn open(path: &Path) -> std::io::Result<Data> {
-        let file = File::open(path)?;
+        let file = open_regular(path)?;
         let len = file.metadata()?.len();
         if len < 64 * 1024 {
             let mut v = Vec::with_capacity(len as usize);

@@ -12,8 +12,24 @@ pub enum SessionError {
         source: std::io::Error,
     },
 
+    #[error("cannot write {path}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A file a command would create is already there (and `--force` was not given).
+    #[error("{path} already exists")]
+    Exists { path: PathBuf },
+
     #[error("{path} is not a Pi session: {reason}")]
     NotASession { path: PathBuf, reason: String },
+
+    /// Not a session at all: no line of the file is a JSON object (empty, text, binary), so
+    /// there is nothing `repair` could work with either.
+    #[error("{path} is not a Pi session: {reason}")]
+    NotJsonLines { path: PathBuf, reason: String },
 
     #[error("unknown revision '{0}'")]
     UnknownRevision(String),
@@ -37,6 +53,13 @@ pub enum SessionError {
     #[error("no session found: {0}")]
     NoSession(String),
 
+    #[error("ambiguous session id '{arg}': it matches {} sessions", candidates.len())]
+    AmbiguousSession {
+        arg: String,
+        /// (id, path) of each matching session.
+        candidates: Vec<(String, PathBuf)>,
+    },
+
     #[error("{path} is locked by another process (waited {}s)", waited.as_secs())]
     Locked { path: PathBuf, waited: std::time::Duration },
 
@@ -56,6 +79,13 @@ pub enum SessionError {
 }
 
 impl SessionError {
+    pub fn write(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        SessionError::Write {
+            path: path.into(),
+            source,
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         SessionError::Io {
             path: path.into(),

@@ -2,11 +2,20 @@
 //! units. Pi's token estimates count `.length` of strings and of `JSON.stringify(...)`, so
 //! matching its numbers means counting the way JavaScript does.
 
+use super::jsparse;
 use serde_json::Value;
 
-/// `s.length` in JavaScript.
+/// `s.length` in JavaScript (a lone surrogate's stand-in is one code unit).
 pub fn utf16_len(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
+    s.chars()
+        .map(|c| {
+            if jsparse::is_lone_surrogate(c) {
+                1
+            } else {
+                c.len_utf16()
+            }
+        })
+        .sum()
 }
 
 /// `JSON.stringify(v).length`.
@@ -27,21 +36,97 @@ pub fn stringify_len(v: &Value) -> usize {
     }
 }
 
-/// `JSON.stringify(v)`, for the values Pi serializes into prompts.
+/// `JSON.stringify(v)`, byte for byte: numbers as JavaScript prints them, strings escaped as
+/// it escapes them (lone surrogates as `\udxxx`), and integer-like keys first, ascending, as
+/// JavaScript orders an object's properties.
 pub fn stringify(v: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, v);
+    out
+}
+
+fn write_value(out: &mut String, v: &Value) {
     match v {
-        Value::Number(n) => number_text(n),
-        Value::Array(a) => format!("[{}]", a.iter().map(stringify).collect::<Vec<_>>().join(",")),
-        Value::Object(o) => format!(
-            "{{{}}}",
-            o.iter()
-                .map(|(k, v)| format!("{}:{}", Value::String(k.clone()), stringify(v)))
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
-        // serde_json escapes strings exactly as JSON.stringify does (", \, and controls).
-        other => other.to_string(),
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&number_text(n)),
+        Value::String(s) => write_string(out, s),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, x);
+            }
+            out.push(']');
+        }
+        Value::Object(o) => {
+            out.push('{');
+            let mut first = true;
+            let mut member = |out: &mut String, k: &str, x: &Value| {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                write_string(out, k);
+                out.push(':');
+                write_value(out, x);
+            };
+            if o.keys().any(|k| array_index(k).is_some()) {
+                let mut indexed: Vec<(u32, &String, &Value)> = o
+                    .iter()
+                    .filter_map(|(k, x)| array_index(k).map(|i| (i, k, x)))
+                    .collect();
+                indexed.sort_by_key(|(i, _, _)| *i);
+                for (_, k, x) in indexed {
+                    member(out, k, x);
+                }
+                for (k, x) in o.iter().filter(|(k, _)| array_index(k).is_none()) {
+                    member(out, k, x);
+                }
+            } else {
+                for (k, x) in o {
+                    member(out, k, x);
+                }
+            }
+            out.push('}');
+        }
     }
+}
+
+/// A key JavaScript treats as an array index (`"0"` … `"4294967294"`, no leading zeros):
+/// such properties come first, in ascending order.
+fn array_index(k: &str) -> Option<u32> {
+    if k.is_empty() || k.len() > 10 || (k.len() > 1 && k.starts_with('0')) || !k.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    k.parse::<u64>()
+        .ok()
+        .filter(|&i| i < u64::from(u32::MAX))
+        .map(|i| i as u32)
+}
+
+/// A string as `JSON.stringify` writes it.
+pub fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => match jsparse::lone_surrogate_unit(c) {
+                Some(unit) => out.push_str(&format!("\\u{unit:04x}")),
+                None => out.push(c),
+            },
+        }
+    }
+    out.push('"');
 }
 
 fn string_len(s: &str) -> usize {
@@ -50,15 +135,24 @@ fn string_len(s: &str) -> usize {
         .map(|c| match c {
             '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
             c if (c as u32) < 0x20 => 6,
+            c if jsparse::is_lone_surrogate(c) => 6,
             c => c.len_utf16(),
         })
         .sum::<usize>()
 }
 
-/// A number as JavaScript prints it (`Number.prototype.toString`).
+/// A number as JavaScript prints it (`Number.prototype.toString`): integers beyond 2^53
+/// first become the double JavaScript would hold.
 pub fn number_text(n: &serde_json::Number) -> String {
-    if n.is_i64() || n.is_u64() {
-        return n.to_string();
+    const EXACT: u64 = 1 << 53;
+    if let Some(i) = n.as_u64() {
+        if i <= EXACT {
+            return i.to_string();
+        }
+    } else if let Some(i) = n.as_i64()
+        && i.unsigned_abs() <= EXACT
+    {
+        return i.to_string();
     }
     js_number(n.as_f64().unwrap_or(f64::NAN))
 }
@@ -66,11 +160,7 @@ pub fn number_text(n: &serde_json::Number) -> String {
 /// A JavaScript number as a JSON value: whole numbers without a fraction, others printed
 /// as JavaScript prints them (`NaN` and infinities, which JSON cannot hold, as `null`).
 pub fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
-        Value::from(n as i64)
-    } else {
-        serde_json::from_str(&js_number(n)).unwrap_or(Value::Null)
-    }
+    jsparse::js_number_value(n)
 }
 
 /// ECMAScript Number::toString for finite doubles.
@@ -125,6 +215,32 @@ mod tests {
         assert_eq!(js_number(-2.5e-7), "-2.5e-7");
         assert_eq!(js_number(1.5e300), "1.5e+300");
         assert_eq!(js_number(0.000001), "0.000001");
+    }
+
+    #[test]
+    fn stringify_prints_what_javascript_prints() {
+        let p = |s: &str| stringify(&jsparse::parse(s.as_bytes()).unwrap());
+        assert_eq!(p("0.0012000000000000001"), "0.0012000000000000001");
+        assert_eq!(p("3e-6"), "0.000003");
+        assert_eq!(p("1e+20"), "100000000000000000000");
+        assert_eq!(p("1e21"), "1e+21");
+        assert_eq!(p("1E-7"), "1e-7");
+        assert_eq!(p("[5.0,100.0,-0.0,1e400]"), "[5,100,0,null]");
+        assert_eq!(p("18446744073709551616"), "18446744073709552000");
+        assert_eq!(p("9007199254740993"), "9007199254740992");
+        assert_eq!(p("-9007199254740993"), "-9007199254740992");
+        assert_eq!(p("123456789012345678901234567890"), "1.2345678901234568e+29");
+        assert_eq!(
+            p(r#"{"b":1,"10":2,"a":3,"2":4,"01":5,"4294967295":6,"4294967294":7}"#),
+            r#"{"2":4,"10":2,"4294967294":7,"b":1,"a":3,"01":5,"4294967295":6}"#
+        );
+        assert_eq!(
+            p(r#""\ud83d x \uDE00 \u2028 \u007f \u0001 \/""#),
+            "\"\\ud83d x \\ude00 \u{2028} \u{7f} \\u0001 /\""
+        );
+        let v = jsparse::parse(br#"["\ud83dab",{"k\udc00":"\u0000"}]"#).unwrap();
+        assert_eq!(stringify_len(&v), stringify(&v).encode_utf16().count());
+        assert_eq!(utf16_len(v[0].as_str().unwrap()), 3);
     }
 
     #[test]

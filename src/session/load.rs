@@ -258,9 +258,9 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
         let reason = if report.malformed_lines.is_empty() {
             "the file has no entries".to_string()
         } else {
-            "no line parses as JSON".to_string()
+            "no line of it is a JSON object".to_string()
         };
-        return Err(SessionError::NotASession { path, reason });
+        return Err(SessionError::NotJsonLines { path, reason });
     };
 
     let format = header.format();

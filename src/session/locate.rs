@@ -77,7 +77,7 @@ pub struct HeaderInfo {
 const MAX_HEADER_SCAN: u64 = 1024 * 1024;
 
 pub fn read_header(path: &Path) -> Option<HeaderInfo> {
-    let file = fs::File::open(path).ok()?;
+    let file = super::data::open_regular(path).ok()?;
     let mut reader = BufReader::new(file.take(MAX_HEADER_SCAN));
     let mut line = Vec::new();
     loop {
@@ -106,7 +106,8 @@ pub fn read_header(path: &Path) -> Option<HeaderInfo> {
     }
 }
 
-/// `*.jsonl` files of a folder with their headers, newest modification first.
+/// `*.jsonl` files of a folder with their headers, newest modification first. Only regular
+/// files (or symlinks to them) count: a FIFO or a device is never opened.
 pub fn sessions_in(dir: &SessionDir) -> Vec<(PathBuf, HeaderInfo)> {
     let Ok(read) = fs::read_dir(&dir.path) else {
         return Vec::new();
@@ -116,8 +117,11 @@ pub fn sessions_in(dir: &SessionDir) -> Vec<(PathBuf, HeaderInfo)> {
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .filter_map(|p| {
-            let m = fs::metadata(&p).ok()?.modified().ok()?;
-            Some((p, m))
+            let meta = fs::metadata(&p).ok()?;
+            if !meta.is_file() {
+                return None;
+            }
+            Some((p, meta.modified().ok()?))
         })
         .collect();
     files.sort_by_key(|f| std::cmp::Reverse(f.1));
@@ -170,8 +174,9 @@ pub fn all_session_files() -> (PathBuf, Vec<PathBuf>) {
     (root, files)
 }
 
-/// Resolves `-s/--session`: a path to a file, or a session id or unique id prefix in the
-/// current directory's session folder. Without it, the most recent session there.
+/// Resolves `-s/--session`: a path to a regular file, or a session id or unique id prefix:
+/// looked up in the current directory's session folder first, then in every project's (the
+/// sessions `ls --all` lists). Without it, the most recent session of the current directory.
 pub fn find_session(arg: Option<&str>, cwd: &Path) -> Result<PathBuf, SessionError> {
     let dir = session_dir_for(cwd);
     let Some(arg) = arg else {
@@ -181,32 +186,47 @@ pub fn find_session(arg: Option<&str>, cwd: &Path) -> Result<PathBuf, SessionErr
     };
     let as_path = cwd.join(arg);
     if as_path.exists() || arg.contains('/') || arg.contains('\\') || arg.ends_with(".jsonl") {
+        if as_path.exists() {
+            super::data::check_regular(&as_path).map_err(|e| SessionError::io(&as_path, e))?;
+        }
         return Ok(as_path);
     }
-    let sessions = sessions_in(&dir);
-    if let Some((p, _)) = sessions.iter().find(|(_, h)| h.id == arg) {
-        return Ok(p.clone());
+    if arg.is_empty() {
+        return Err(SessionError::NoSession("an empty session id names no session".into()));
     }
-    let matches: Vec<&PathBuf> = sessions
-        .iter()
-        .filter(|(_, h)| h.id.starts_with(arg))
-        .map(|(p, _)| p)
+    let here: Vec<(PathBuf, String)> = sessions_in(&dir).into_iter().map(|(p, h)| (p, h.id)).collect();
+    if let Some(found) = pick_by_id(arg, &here)? {
+        return Ok(found);
+    }
+    let (_, files) = all_session_files();
+    let everywhere: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .filter_map(|p| read_header(&p).map(|h| (p, h.id)))
         .collect();
+    if let Some(found) = pick_by_id(arg, &everywhere)? {
+        return Ok(found);
+    }
+    Err(SessionError::NoSession(format!(
+        "'{arg}' is neither a file nor the id of a session (looked in {} and every project's sessions)",
+        dir.path.display()
+    )))
+}
+
+/// The session whose id is `arg`, else the only one whose id starts with it.
+fn pick_by_id(arg: &str, sessions: &[(PathBuf, String)]) -> Result<Option<PathBuf>, SessionError> {
+    if let Some((p, _)) = sessions.iter().find(|(_, id)| id == arg) {
+        return Ok(Some(p.clone()));
+    }
+    let mut matches: Vec<&(PathBuf, String)> = sessions.iter().filter(|(_, id)| id.starts_with(arg)).collect();
+    // The same file reached twice (e.g. through the current folder and the sessions root).
+    matches.dedup_by(|a, b| a.0 == b.0);
     match matches.as_slice() {
-        [one] => Ok((*one).clone()),
-        [] => Err(SessionError::NoSession(format!(
-            "'{arg}' is neither a file nor the id of a session in {}",
-            dir.path.display()
-        ))),
-        many => Err(SessionError::NoSession(format!(
-            "'{arg}' matches {} sessions in {}: {}",
-            many.len(),
-            dir.path.display(),
-            many.iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
+        [] => Ok(None),
+        [one] => Ok(Some(one.0.clone())),
+        many => Err(SessionError::AmbiguousSession {
+            arg: arg.to_owned(),
+            candidates: many.iter().map(|(p, id)| (id.clone(), p.clone())).collect(),
+        }),
     }
 }
 

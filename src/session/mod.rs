@@ -140,9 +140,7 @@ impl Session {
     /// roles read as `custom`). Parses the line; use for entries being shown.
     pub fn value(&self, idx: EntryIdx) -> Value {
         let raw = self.raw(idx);
-        let mut v = serde_json::from_slice::<Value>(raw)
-            .or_else(|_| serde_json::from_str(&String::from_utf8_lossy(raw)))
-            .unwrap_or(Value::Null);
+        let mut v = jsparse::parse(raw).unwrap_or(Value::Null);
         if self.header.format() < 3
             && let Some(role) = v.pointer_mut("/message/role")
             && role == "hookMessage"
@@ -373,7 +371,7 @@ impl Session {
     pub fn open_tail(path: &Path, tail: u64) -> Result<Session> {
         use std::os::unix::fs::FileExt;
         let io = |e| SessionError::io(path, e);
-        let file = std::fs::File::open(path).map_err(io)?;
+        let file = data::open_regular(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         if tail >= len {
             return Session::open(path);

@@ -1,6 +1,7 @@
 //! Editing entry lines without re-serializing them: only the top-level fields a command
 //! must change are rewritten; every other value keeps its original bytes.
 
+use super::jsjson::stringify;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -13,7 +14,7 @@ pub fn fields(line: &str) -> Option<Vec<(String, Box<RawValue>)>> {
 
 /// Re-emits `fields` as one compact object, replacing or appending the given values.
 pub fn with_fields(fields: &[(String, Box<RawValue>)], set: &[(&str, Value)]) -> String {
-    let set: Vec<(String, String)> = set.iter().map(|(k, v)| ((*k).to_owned(), v.to_string())).collect();
+    let set: Vec<(String, String)> = set.iter().map(|(k, v)| ((*k).to_owned(), stringify(v))).collect();
     edit_object(fields, &set, &[])
 }
 
@@ -27,7 +28,7 @@ pub fn edit_object(fields: &[(String, Box<RawValue>)], set: &[(String, String)],
             out.push(',');
         }
         first = false;
-        out.push_str(&serde_json::to_string(k).expect("string"));
+        super::jsjson::write_string(out, k);
         out.push(':');
         out.push_str(v);
     };
@@ -49,13 +50,14 @@ pub fn edit_object(fields: &[(String, Box<RawValue>)], set: &[(String, String)],
     out
 }
 
-/// Builds a compact JSON object line with keys in the given order.
+/// Builds a compact JSON object line with keys in the given order, as `JSON.stringify`
+/// writes it (Pi writes every line that way).
 pub fn object_line(pairs: Vec<(&str, Value)>) -> String {
     let mut m = Map::new();
     for (k, v) in pairs {
         m.insert(k.to_owned(), v);
     }
-    Value::Object(m).to_string()
+    stringify(&Value::Object(m))
 }
 
 mod indexmap_like {

@@ -59,6 +59,38 @@ impl LockedFile {
         &self.file
     }
 
+    /// Opens `path` for reading only and takes a shared lock (which keeps writers out, as
+    /// their exclusive lock waits for it), waiting up to `wait`: for dry runs, which must
+    /// read the file as a write would, and work where it could not be written.
+    pub fn open_shared(path: &Path, wait: Duration) -> Result<LockedFile, SessionError> {
+        let start = Instant::now();
+        let open = || File::open(path).map_err(|e| SessionError::io(path, e));
+        let mut file = open()?;
+        loop {
+            match file.try_lock_shared() {
+                Ok(()) if !same_file(&file, path) => file = open()?,
+                Ok(()) => break,
+                Err(fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(SessionError::Locked {
+                        path: path.to_path_buf(),
+                        waited: wait,
+                    });
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(SessionError::io(path, e)),
+            }
+        }
+        let meta = file.metadata().map_err(|e| SessionError::io(path, e))?;
+        Ok(LockedFile {
+            path: path.to_path_buf(),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            file,
+        })
+    }
+
     /// The whole file as it is under the lock.
     pub fn read_all(&mut self) -> Result<Vec<u8>, SessionError> {
         let mut buf = Vec::with_capacity(self.len as usize);
@@ -88,9 +120,14 @@ impl LockedFile {
         if let Err(e) = result {
             let _ = self.file.set_len(old_len);
             let _ = self.file.sync_all();
-            return Err(SessionError::io(&self.path, e));
+            return Err(SessionError::write(&self.path, e));
         }
         Ok(())
+    }
+
+    /// Sets the file's modification time (see `SessionWriter::stamp_own_write`).
+    pub fn set_modified(&self, time: SystemTime) -> io::Result<()> {
+        self.file.set_modified(time)
     }
 }
 
@@ -120,15 +157,22 @@ fn same_file(_file: &File, _path: &Path) -> bool {
 /// linked into place, which fails rather than replace an existing file; then the directory
 /// is fsynced.
 pub fn create_new_file(dest: &Path, bytes: &[u8]) -> Result<(), SessionError> {
+    write_file(dest, bytes, false)
+}
+
+/// Writes `dest` atomically, as [`create_new_file`] does; with `replace`, an existing file
+/// is replaced by renaming the fsynced temp file over it (keeping its permissions), so
+/// `dest` holds either the old bytes or the new ones, never a mix.
+pub fn write_file(dest: &Path, bytes: &[u8], replace: bool) -> Result<(), SessionError> {
     let dir = match dest.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    if dest.exists() {
-        return Err(SessionError::io(
-            dest,
-            io::Error::new(io::ErrorKind::AlreadyExists, "file exists"),
-        ));
+    let existing = fs::symlink_metadata(dest).ok();
+    if existing.is_some() && !replace {
+        return Err(SessionError::Exists {
+            path: dest.to_path_buf(),
+        });
     }
     let name = dest
         .file_name()
@@ -138,17 +182,33 @@ pub fn create_new_file(dest: &Path, bytes: &[u8]) -> Result<(), SessionError> {
     let write = || -> io::Result<()> {
         let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         f.write_all(bytes)?;
+        if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
+            f.set_permissions(meta.permissions())?;
+        }
         f.sync_all()?;
         Ok(())
     };
     if let Err(e) = write() {
         let _ = fs::remove_file(&tmp);
-        return Err(SessionError::io(&tmp, e));
+        return Err(SessionError::write(&tmp, e));
     }
-    let linked = fs::hard_link(&tmp, dest);
-    let _ = fs::remove_file(&tmp);
-    linked.map_err(|e| SessionError::io(dest, e))?;
-    sync_dir(&dir).map_err(|e| SessionError::io(&dir, e))
+    let placed = if replace {
+        fs::rename(&tmp, dest)
+    } else {
+        let linked = fs::hard_link(&tmp, dest);
+        let _ = fs::remove_file(&tmp);
+        linked
+    };
+    if let Err(e) = placed {
+        let _ = fs::remove_file(&tmp);
+        return Err(match e.kind() {
+            io::ErrorKind::AlreadyExists => SessionError::Exists {
+                path: dest.to_path_buf(),
+            },
+            _ => SessionError::write(dest, e),
+        });
+    }
+    sync_dir(&dir).map_err(|e| SessionError::write(&dir, e))
 }
 
 /// Fsyncs a directory so a rename or link in it survives a crash.

@@ -32,7 +32,7 @@ pub const PI_VERSION: &str = "1.6.0";
 /// How long one oracle run may take.
 pub const ORACLE_TIMEOUT: Duration = Duration::from_secs(60);
 
-const SKIP_MESSAGE: &str = "skipping: Pi 1.6.0 oracle not installed; run .ci/install-oracle";
+const SKIP_MESSAGE: &str = "interop tests skipped: node or the Pi 1.6.0 oracle is missing (run .ci/install-oracle; PI_SESSION_REQUIRE_ORACLE=1 makes this an error)";
 
 /// Path of the node script.
 pub fn oracle_script() -> PathBuf {
@@ -122,7 +122,13 @@ pub fn oracle_module_dir() -> Option<PathBuf> {
                  run .ci/install-oracle and set PI_ORACLE_MODULE_DIR to the path it prints"
             );
         }
-        eprintln!("{SKIP_MESSAGE}");
+        static SAID: std::sync::Once = std::sync::Once::new();
+        // Written to the stderr handle, not through eprintln!, which the test harness
+        // captures: the notice shows once per test binary without --nocapture.
+        SAID.call_once(|| {
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "{SKIP_MESSAGE}");
+        });
     }
     found.clone()
 }
@@ -140,15 +146,31 @@ pub fn run_oracle(file: &Path, at: &[&str]) -> Option<serde_json::Value> {
 /// Like [`run_oracle`], with the oracle's flags given as they are (`--compact 2000`,
 /// `--branch-summary ID:BUDGET`, `--at ID`).
 pub fn run_oracle_args(file: &Path, args: &[&str]) -> Option<serde_json::Value> {
-    let module_dir = oracle_module_dir()?;
     let mut command = Command::new("node");
     command.arg(oracle_script()).arg(file).args(args);
+    run_node(command, format!("Pi oracle on {}", file.display()))
+}
+
+/// Pi 1.6.0 doing one of the writes pi-session mirrors (`tests/oracle/pi_mirror.mjs`, whose
+/// header documents the output) on a temp copy of `file`: `op` is `compact` (args: KEEP
+/// BODY), `navigate` (TARGET BODY) or `clone`. `None` when the oracle is unavailable.
+pub fn run_mirror(op: &str, file: &Path, args: &[&str]) -> Option<serde_json::Value> {
+    let mut command = Command::new("node");
+    command
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/pi_mirror.mjs"))
+        .arg(op)
+        .arg(file)
+        .args(args);
+    run_node(command, format!("Pi mirror {op} on {}", file.display()))
+}
+
+fn run_node(mut command: Command, what: String) -> Option<serde_json::Value> {
+    let module_dir = oracle_module_dir()?;
     command
         .env("PI_ORACLE_MODULE_DIR", &module_dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let what = format!("Pi oracle on {}", file.display());
     let mut child = command
         .spawn()
         .unwrap_or_else(|e| panic!("{what}: cannot start node: {e}"));
@@ -193,7 +215,9 @@ pub fn run_oracle_args(file: &Path, args: &[&str]) -> Option<serde_json::Value> 
     if !status.success() {
         panic!("{what}: node exited with {status}\n{stderr}");
     }
-    match serde_json::from_slice(&stdout) {
+    // Read as JSON.parse reads it: the output holds what sessions hold (lone surrogates,
+    // numbers serde_json would round differently).
+    match pi_session::session::jsparse::parse(&stdout) {
         Ok(value) => Some(value),
         Err(e) => panic!(
             "{what}: output is not JSON ({e}); first bytes: {:?}\n{stderr}",

@@ -27,12 +27,13 @@
 //                 (each id once)
 //   sessionName   sm.getSessionName() ?? null
 //   context       sm.buildSessionContext() = {messages, thinkingLevel, model}
+//   contextJson   JSON.stringify of each context message: what Pi sends, byte for byte
 //   contextEntryIndices
 //                 sm.buildContextEntries() as indices into getEntries(): the entries
 //                 the context is built from (latest compaction first, then the kept
 //                 range and everything after it), so the compaction cut point can be
 //                 compared without relying on ids
-//   contextAt     [{id, context}] per --at ID: buildSessionContext(entries, ID)
+//   contextAt     [{id, context, contextJson}] per --at ID: buildSessionContext(entries, ID)
 //   rewritten     whether opening the copy changed its bytes
 //
 // Parent cycles: Pi itself (getBranch, buildSessionContext, and getTree when a
@@ -338,6 +339,7 @@ async function main() {
       out.contextCycle = true;
     } else {
       out.context = sm.buildSessionContext();
+      out.contextJson = out.context.messages.map((m) => JSON.stringify(m));
       out.contextEntryIndices = sm.buildContextEntries().map(indexOf);
     }
 
@@ -346,7 +348,8 @@ async function main() {
       if (guardedPath(pathStart(entries, piIndex, id), piIndex) === null) {
         return { id, context: null, cycle: true };
       }
-      return { id, context: pi.buildSessionContext(entries, id, undefined) };
+      const context = pi.buildSessionContext(entries, id, undefined);
+      return { id, context, contextJson: context.messages.map((m) => JSON.stringify(m)) };
     });
 
     // prepareCompaction on @'s branch, per --compact KEEP

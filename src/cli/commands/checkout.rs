@@ -1,8 +1,9 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::render::entry_line;
-use crate::cli::write_args::{WriteArgs, append, open_writer_tip};
+use crate::cli::write_args::{WriteArgs, append, open_writer_tip, show_dry_run};
 use crate::session::append::checkout_record;
+use crate::session::branch_copy::refuse_cycle;
 use crate::session::{EntryIdx, Session, SessionError, revision};
 use anyhow::Result;
 use rustc_hash::FxHashSet;
@@ -13,6 +14,7 @@ use serde_json::{Value, json};
 /// Appends a checkout record (a custom entry, which never reaches the model) as a child of
 /// REV: Pi's context becomes exactly the path to REV, and the next message Pi writes
 /// continues from it. Nothing is deleted; the branch left behind stays in the tree.
+/// `--dry-run` prints the record it would append and writes nothing.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Where to move @. `-` goes back to where the newest checkout came from.
@@ -67,7 +69,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         let rev = args.rev.as_deref().expect("clap requires REV without --empty");
         return super::summarize_branch::summarize_to(&session, rev, None, args.json, &args.summary, &args.write, out);
     }
-    let (mut writer, (from, target)) = open_writer_tip(global, &args.write, |session| {
+    let (mut writer, (from, target)) = open_writer_tip(global, &args.write, args.summary.dry_run, |session| {
         let from = session.at_checked()?;
         let target = match args.rev.as_deref() {
             None => None,
@@ -88,6 +90,12 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 pos
             }
         };
+        // Pi, walking up from an entry inside a parent cycle, never reaches a root. A walk
+        // that stops at the edge of what was read is settled below: it meets @'s branch,
+        // which Pi already walks, or the whole file is read.
+        if let Some(t) = target {
+            refuse_cycle(session, &session.branch(t))?;
+        }
         // How much is left behind is known once both branches are read to where they meet.
         abandoned_entries(session, from, target)?;
         Ok((from, target))
@@ -96,10 +104,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if target == from {
         let at = target.map(|t| session.id_or_line(t));
         if args.json {
-            out.line(&json!({"at": at, "from": at, "abandoned": 0, "record": null}).to_string())?;
+            out.json(&json!({"at": at, "from": at, "abandoned": 0, "record": null}))?;
         } else {
             eprintln!("already there: nothing to do");
-            out.line(&describe(out, session, target))?;
+            out.line(&describe(out, session, target, false))?;
         }
         return Ok(());
     }
@@ -117,30 +125,52 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     };
     let from_id = from.and_then(|f| session.id_str(f)).map(str::to_owned);
     let line = checkout_record(&id, target_id.as_deref(), from_id.as_deref());
-    let description = describe(out, session, target);
-    append(&mut writer, &line)?;
+    let dry_run = args.summary.dry_run;
+    let description = describe(out, session, target, dry_run);
+    if !dry_run {
+        append(&mut writer, &line)?;
+    }
     if args.json {
-        out.line(&json!({"at": target_id, "from": from_id, "abandoned": abandoned, "record": id}).to_string())?;
+        let mut v = json!({"at": target_id, "from": from_id, "abandoned": abandoned, "record": id});
+        if dry_run {
+            v["dryRun"] = true.into();
+            v["line"] = line.as_str().into();
+        }
+        out.json(&v)?;
+        if dry_run {
+            eprintln!("dry run: nothing written");
+        }
         return Ok(());
     }
     out.line(&description)?;
+    if dry_run {
+        show_dry_run(out, &writer.session.path, &[&line])?;
+    }
     if abandoned > 0 {
         let from = escape_line(from_id.as_deref().unwrap_or("?"));
         eprintln!(
-            "left {abandoned} entr{} behind on the branch ending at {from}",
+            "{} {abandoned} entr{} behind on the branch ending at {from}",
+            if dry_run { "would leave" } else { "left" },
             if abandoned == 1 { "y" } else { "ies" }
         );
-        if abandoned > 3 {
-            eprintln!("hint: `pi-session label {from} NAME` keeps a name on it; `pi-session checkout -` comes back");
+        if abandoned > 3 && !dry_run {
+            eprintln!(
+                "{}",
+                crate::cli::output::escape_line(&crate::cli::output::advise(&format!(
+                    "hint: `pi-session label {from} NAME` keeps a name on it; `pi-session checkout -` comes back"
+                )))
+            );
         }
     }
     Ok(())
 }
 
-fn describe(out: &Output, session: &Session, at: Option<EntryIdx>) -> String {
-    match at {
-        Some(i) => format!("@ is now {}", entry_line(out, session, i, false, true)),
-        None => "@ is now empty: the next message starts a new root".into(),
+fn describe(out: &Output, session: &Session, at: Option<EntryIdx>, dry_run: bool) -> String {
+    match (at, dry_run) {
+        (Some(i), false) => format!("@ is now {}", entry_line(out, session, i, false, true)),
+        (Some(i), true) => format!("@ would move to {}", entry_line(out, session, i, false, true)),
+        (None, false) => "@ is now empty: the next message starts a new root".into(),
+        (None, true) => "@ would be empty: the next message would start a new root".into(),
     }
 }
 

@@ -15,10 +15,11 @@ use serde_json::json;
 
 /// Compact the conversation: summarize old history, keep recent messages, as Pi's /compact.
 ///
-/// The plan is Pi 1.6.0's: on @'s branch, walk back from the newest message until
-/// keepRecentTokens is reached (never cutting at a tool result), summarize what comes
-/// before (updating the previous compaction's summary), and append a compaction entry after
-/// Pi's leaf. Nothing is written if anything fails.
+/// The plan is Pi 1.6.0's, on the branch of Pi's leaf (the file's last entry, even a label
+/// or a checkout record): walk back from the newest message until keepRecentTokens is
+/// reached (never cutting at a tool result), summarize what comes before (updating the
+/// previous compaction's summary), and append a compaction entry after Pi's leaf. Nothing is
+/// written if anything fails.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Tokens of recent conversation to keep [default: settings, else 20000].
@@ -49,6 +50,11 @@ pub struct Args {
 /// How much of the end of the file a summary write re-reads under the lock, to check that
 /// the session did not move while the model wrote.
 pub const TAIL_UNDER_LOCK: u64 = 1 << 20;
+
+/// Whether the summary request updates a previous summary (Pi ignores an empty one).
+fn updates_previous(prep: &crate::compaction::prepare::Preparation) -> bool {
+    prep.previous_summary.as_deref().is_some_and(|p| !p.is_empty())
+}
 
 /// Pi's compaction settings: command line, then `.pi/settings.json`, then the agent's
 /// settings.json (with its per-model overrides), then Pi's defaults (20000 and 16384).
@@ -84,11 +90,13 @@ pub fn branch_model(session: &Session, path: &[usize]) -> Option<(String, String
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let session = open_session(global)?;
-    let Some(at) = session.at() else {
-        eprintln!("nothing to compact: the session is empty at @");
+    // Pi's /compact works on the branch of its leaf, the file's last entry, even when that
+    // is a label or a checkout record (which `@` steps over).
+    let Some(leaf) = session.leaf() else {
+        eprintln!("nothing to compact: the session has no entries");
         return Ok(());
     };
-    let path = session.branch(at).path;
+    let path = session.branch(leaf).path;
     let model = branch_model(&session, &path);
     let (keep, reserve) = compaction_settings(
         args.keep_recent_tokens,
@@ -128,12 +136,12 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 "tokensKept": prep.tokens_kept,
                 "messagesToSummarize": prep.messages_to_summarize.len(),
                 "turnPrefixMessages": turn_start,
-                "previousSummary": prep.previous_summary.is_some(),
+                "previousSummary": updates_previous(&prep),
                 "readFiles": read,
                 "modifiedFiles": modified,
                 "keepRecentTokens": keep,
             });
-            out.line(&plan.to_string())?;
+            out.json(&plan)?;
             return Ok(());
         }
         let field = |out: &mut Output, k: &str, v: String| {
@@ -168,8 +176,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         field(
             out,
             "previous",
-            if prep.previous_summary.is_some() {
+            if updates_previous(&prep) {
                 "the last compaction's summary is updated".into()
+            } else if prep.previous_summary.is_some() {
+                "none (the last compaction's summary is empty)".into()
             } else {
                 "none".into()
             },
@@ -221,9 +231,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     writer.expect_leaf(planned_leaf.as_deref()).map_err(|e| {
         anyhow::Error::from(e).context("the session changed while the summary was being written; nothing written")
     })?;
-    let leaf = session.leaf();
-    let leaf_path = leaf.map(|l| session.branch(l).path).unwrap_or_default();
-    let messages: Vec<serde_json::Value> = projection(&session, &leaf_path)
+    let messages: Vec<serde_json::Value> = projection(&session, &path)
         .into_iter()
         .flat_map(|p| p.messages)
         .collect();

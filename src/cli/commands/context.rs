@@ -68,7 +68,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     warn_cycle(&session, ctx.cycle_at);
     if args.json {
         for m in &ctx.messages {
-            out.line(&serde_json::to_string(&m.message)?)?;
+            // What Pi sends, byte for byte: JSON.stringify of each message.
+            out.line(&crate::session::jsjson::stringify(&m.message))?;
         }
         return Ok(());
     }

@@ -3,7 +3,7 @@ use crate::cli::output::{Output, escape_block, escape_line, local_time};
 use crate::cli::session_arg::{open_session, warn_cycle};
 use crate::session::text::content_text;
 use crate::session::{EntryIdx, EntryKind, Session, revision, write};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -23,10 +23,14 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub format: Option<Format>,
 
-    /// Write to FILE instead of stdout. The file is written atomically (a temp file linked into
-    /// place) and never replaces an existing file.
+    /// Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp
+    /// file linked into place) and never replaces an existing file without --force.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Replace the -o file if it exists (atomically: the new file is renamed over it).
+    #[arg(long, short = 'f')]
+    pub force: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -601,10 +605,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         Format::Md => markdown(&doc),
         Format::Html => html_doc(&doc),
     };
-    match &args.output {
-        Some(path) => {
-            write::create_new_file(path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?
-        }
+    match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
+        Some(path) => write::write_file(path, text.as_bytes(), args.force)?,
         None => out.raw_line(text.trim_end_matches('\n').as_bytes())?,
     }
     Ok(())

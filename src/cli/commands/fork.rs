@@ -13,7 +13,8 @@ use serde_json::Value;
 /// The new session holds the conversation up to REV's parent, so the user message at REV
 /// can be edited and sent again there; a first message gives a session with a header only.
 /// Prints the new file's path (`pi --session "$(pi-session fork REV)"`), and the message's
-/// text on stderr as a reminder of what to edit.
+/// text on stderr as a reminder of what to edit. `-o -` prints the new session itself;
+/// `--dry-run` writes nothing.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A user message.
@@ -25,6 +26,7 @@ pub struct Args {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    crate::cli::new_session::check_args(&args.new_session)?;
     let session = open_session(global)?;
     refuse_old_format(&session)?;
     let idx = revision::resolve_entry(&session, &args.rev)?;
@@ -53,7 +55,12 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let new = branched_session(&session, parent)?;
     write_and_report(&session, &new, &args.new_session, Some(&text), out)?;
     eprintln!(
-        "forked before this message, to edit and send again:\n{}",
+        "{} before this message, to edit and send again:\n{}",
+        if args.new_session.dry_run {
+            "would fork"
+        } else {
+            "forked"
+        },
         escape_block(&text)
     );
     Ok(())

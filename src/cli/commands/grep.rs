@@ -1,6 +1,6 @@
 use crate::cli::output::{Output, Style, escape_block, escape_line};
 use crate::cli::render::kind_style;
-use crate::cli::session_arg::{open_session, warn_load_report};
+use crate::cli::session_arg::{open_session, warn_load_report_naming};
 use crate::cli::{ExitCode, GlobalArgs};
 use crate::session::text::content_text;
 use crate::session::{EntryIdx, EntryKind, Session, locate};
@@ -218,7 +218,7 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<bool>
         for (path, r) in paths.into_iter().zip(found) {
             match r {
                 Ok((hits, session)) => {
-                    warn_load_report(&session);
+                    warn_load_report_naming(&session);
                     results.push((path, hits));
                 }
                 Err(e) => {
@@ -264,7 +264,7 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<bool>
                         "start": start,
                         "end": end,
                     });
-                    out.line(&o.to_string())?;
+                    out.json(&o)?;
                 }
                 continue;
             }

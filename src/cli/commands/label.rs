@@ -1,59 +1,98 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line, fit, one_line, short_id};
 use crate::cli::session_arg::open_session;
-use crate::cli::write_args::{WriteArgs, append, open_writer_tip};
-use crate::session::append::{entry_line, now_timestamp};
+use crate::cli::write_args::{WriteArgs, open_writer_tip, show_dry_run};
+use crate::session::append::{entry_line, new_entry_id, now_timestamp};
 use crate::session::{SessionError, revision, text};
 use anyhow::Result;
 use serde_json::{Value, json};
 
 /// Set, clear or list labels: names for entries that work as revisions.
 ///
-/// `label REV NAME` sets, `label REV --delete` clears, `label --list` lists. Label entries
-/// are appended as children of Pi's leaf, as Pi appends them, so the branch Pi continues
-/// on does not change.
+/// `label REV NAME` sets, `label NAME` labels @, `label REV --delete` clears, `label` (or
+/// `label --list`) lists. A name is on one entry at a time: a name already on another entry
+/// is refused unless --force moves it (the other entry's label is cleared); replacing an
+/// entry's label is announced. Label entries are appended as children of Pi's leaf, as Pi
+/// appends them, so the branch Pi continues on does not change.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The entry to label.
-    #[arg(value_name = "REV", required_unless_present = "list")]
+    /// The entry to label (with only NAME given: @).
+    #[arg(value_name = "REV")]
     pub rev: Option<String>,
 
     /// The label.
-    #[arg(value_name = "NAME", required_unless_present_any = ["list", "delete"], conflicts_with = "delete")]
+    #[arg(value_name = "NAME", conflicts_with = "delete")]
     pub name: Option<String>,
 
     /// Clear the label of REV.
     #[arg(long, short = 'd')]
     pub delete: bool,
 
-    /// List the current labels: name, target id, preview.
+    /// List the current labels: name, target id, preview (also what a bare `label` does).
     #[arg(long, short = 'l', conflicts_with_all = ["rev", "delete"])]
     pub list: bool,
 
-    /// With --list: one JSON object per label {"label","targetId","type","role","timestamp","preview"}.
-    #[arg(long, requires = "list")]
+    /// When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"}.
+    #[arg(long)]
     pub json: bool,
+
+    /// Move NAME here from the entry that has it (its label is cleared).
+    #[arg(long, short = 'f', conflicts_with_all = ["delete", "list"])]
+    pub force: bool,
+
+    /// Print the label entries that would be appended, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 
     #[command(flatten)]
     pub write: WriteArgs,
 }
 
+fn usage_error(message: &str, hint: &str) -> anyhow::Error {
+    eprintln!("error: {message}\nhint: {}", crate::cli::output::advise(hint));
+    crate::cli::ExitCode(crate::cli::exit::USAGE).into()
+}
+
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    if args.list {
+    if args.list || (args.rev.is_none() && !args.delete) {
+        if args.force {
+            return Err(usage_error(
+                "--force goes with a NAME to move",
+                "`pi-session label REV NAME --force`",
+            ));
+        }
         return list(global, args, out);
     }
     if args.json {
-        eprintln!("error: --json goes with --list\nhint: `pi-session label --list --json`");
-        return Err(crate::cli::ExitCode(crate::cli::exit::USAGE).into());
+        return Err(usage_error(
+            "--json goes with --list",
+            "`pi-session label --list --json`",
+        ));
     }
-    let rev = args.rev.as_deref().expect("clap requires REV");
-    if let Some(name) = &args.name {
+    // `label NAME` labels @; `label --delete` needs the entry whose label to clear.
+    let (rev, name) = match (&args.rev, &args.name) {
+        (Some(rev), Some(name)) => (rev.as_str(), Some(name.as_str())),
+        (Some(name), None) if !args.delete => ("@", Some(name.as_str())),
+        (Some(rev), None) => (rev.as_str(), None),
+        (None, _) => {
+            return Err(usage_error(
+                "--delete needs the entry whose label to clear",
+                "`pi-session label REV --delete`",
+            ));
+        }
+    };
+    if let Some(name) = name {
         check_name(name)?;
     }
     // Reads only the end of the file unless the revision needs more: a label entry follows
-    // its target, so the target's current label is always within what was read.
-    let (mut writer, target) = open_writer_tip(global, &args.write, |session| {
-        Ok(revision::resolve_entry(session, rev)?)
+    // its target, so the target's current label is always within what was read. A new name
+    // needs the whole file, to know which other entry may have it.
+    let (mut writer, target) = open_writer_tip(global, &args.write, args.dry_run, |session| {
+        let target = revision::resolve_entry(session, rev)?;
+        if name.is_some() && !session.is_complete() {
+            return Err(SessionError::NeedMore.into());
+        }
+        Ok(target)
     })?;
     let session = &writer.session;
     let target_id = session.id_str(target).ok_or_else(|| {
@@ -67,7 +106,9 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         eprintln!("{} has no label: nothing to do", escape_line(target_id));
         return Ok(());
     }
-    if let Some(name) = &args.name {
+    // Other entries with the name: each loses it when --force moves it here.
+    let mut holders: Vec<String> = Vec::new();
+    if let Some(name) = name {
         if current.as_deref() == Some(name) {
             eprintln!(
                 "{} is already labelled {}: nothing to do",
@@ -76,27 +117,93 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             );
             return Ok(());
         }
+        holders = session
+            .targets_labelled(name)
+            .into_iter()
+            .filter(|&sym| session.lookup_sym(sym).is_some_and(|i| i != target))
+            .map(|sym| session.ids().name(sym).to_owned())
+            .collect();
+        if !holders.is_empty() && !args.force {
+            let holder = &holders[0];
+            let what = session
+                .lookup(holder)
+                .map(|i| format!(" ({})", one_line(&text::preview(session, i))))
+                .unwrap_or_default();
+            eprintln!(
+                "error: '{}' already labels {}{}\nhint: a name is on one entry at a time; add --force to move it to {}",
+                escape_line(name),
+                escape_line(holder),
+                fit(&what, 60),
+                escape_line(target_id)
+            );
+            return Err(crate::cli::ExitCode(crate::cli::exit::FAILURE).into());
+        }
         warn_ambiguous(session, name, target_id);
     }
-    let mut rest = vec![("targetId", Value::from(target_id))];
-    if let Some(name) = &args.name {
-        rest.push(("label", Value::from(name.as_str())));
+    // Pi keeps one label per entry: clearing the name on its other entries, then setting it
+    // here, leaves Pi (and every revision) with the name on this entry only.
+    let timestamp = now_timestamp();
+    let mut parent = session.leaf().and_then(|l| session.id_str(l)).map(str::to_owned);
+    let mut lines: Vec<String> = Vec::new();
+    let mut taken: Vec<String> = Vec::new();
+    let mut entry = |rest: Vec<(&str, Value)>, parent: &mut Option<String>| {
+        let id = new_entry_id(|c| session.ids().get(c).is_some() || taken.iter().any(|t| t == c));
+        taken.push(id.clone());
+        lines.push(entry_line("label", &id, parent.as_deref(), &timestamp, rest));
+        *parent = Some(id);
+    };
+    for holder in &holders {
+        entry(vec![("targetId", Value::from(holder.as_str()))], &mut parent);
     }
-    let parent = session.leaf().and_then(|l| session.id_str(l)).map(str::to_owned);
-    let line = entry_line("label", &writer.new_id(), parent.as_deref(), &now_timestamp(), rest);
+    let mut rest = vec![("targetId", Value::from(target_id))];
+    if let Some(name) = name {
+        rest.push(("label", Value::from(name)));
+    }
+    entry(rest, &mut parent);
     let target_id = target_id.to_owned();
-    append(&mut writer, &line)?;
-    match &args.name {
+    let path = session.path.clone();
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    if !args.dry_run {
+        crate::cli::write_args::append_lines(&mut writer, &lines)?;
+    }
+    if let Some(name) = name {
+        for holder in &holders {
+            eprintln!(
+                "{} '{}' from {} (its label cleared)",
+                if args.dry_run { "would move" } else { "moved" },
+                escape_line(name),
+                escape_line(holder)
+            );
+        }
+        if let Some(old) = &current {
+            eprintln!(
+                "{} {} labelled '{}': the new label {}",
+                escape_line(&target_id),
+                if args.dry_run { "is" } else { "was" },
+                escape_line(old),
+                if args.dry_run {
+                    "would replace it"
+                } else {
+                    "replaces it"
+                }
+            );
+        }
+    }
+    match name {
         Some(name) => out.line(&format!(
             "{} {}",
             short_id(&target_id),
             out.paint(Style::Label, &format!("[{}]", escape_line(name)))
         ))?,
         None => out.line(&format!(
-            "{} (label {} cleared)",
+            "{} (label {} {})",
             short_id(&target_id),
-            escape_line(current.as_deref().unwrap_or(""))
+            escape_line(current.as_deref().unwrap_or("")),
+            if args.dry_run { "would be cleared" } else { "cleared" }
         ))?,
+    }
+    if args.dry_run {
+        show_dry_run(out, &path, &lines)?;
     }
     Ok(())
 }
@@ -150,7 +257,7 @@ fn list(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 "timestamp": session.entries[state.set_by].timestamp.as_deref(),
                 "preview": entry.map(|i| text::preview(&session, i)),
             });
-            out.line(&row.to_string())?;
+            out.json(&row)?;
             continue;
         }
         let preview = match entry {

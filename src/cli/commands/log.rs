@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::Output;
 use crate::cli::render::{entry_body, entry_line};
-use crate::cli::session_arg::{open_session, open_tip, warn_cycle};
+use crate::cli::session_arg::{RawLines, open_session, open_tip, warn_cycle};
 use crate::session::{EntryIdx, Session, revision};
 use anyhow::Result;
 
@@ -23,12 +23,12 @@ pub struct Args {
     #[arg(long)]
     pub reverse: bool,
 
-    /// Only entries of these types (message, compaction, branch_summary, label, model_change, …).
-    #[arg(long = "type", value_name = "TYPE", value_delimiter = ',')]
+    /// Only entries of these types (repeat or separate with commas).
+    #[arg(long = "type", value_name = "TYPE", value_delimiter = ',', value_parser = TYPES)]
     pub types: Vec<String>,
 
-    /// Only messages with these roles (user, assistant, toolResult, bashExecution, custom, system).
-    #[arg(long, value_name = "ROLE", value_delimiter = ',')]
+    /// Only messages with these roles (repeat or separate with commas).
+    #[arg(long, value_name = "ROLE", value_delimiter = ',', value_parser = ROLES)]
     pub role: Vec<String>,
 
     /// Show each entry in full: text, thinking, tool calls with arguments, tool results.
@@ -51,6 +51,33 @@ pub struct Args {
     #[arg(long, value_name = "ID", requires = "all")]
     pub since: Option<String>,
 }
+
+/// The entry types `--type` takes: every type a session holds.
+const TYPES: [&str; 11] = [
+    "message",
+    "model_change",
+    "thinking_level_change",
+    "compaction",
+    "branch_summary",
+    "custom",
+    "custom_message",
+    "label",
+    "session_info",
+    "context_edit",
+    "usage",
+];
+
+/// The message roles `--role` takes.
+const ROLES: [&str; 8] = [
+    "user",
+    "assistant",
+    "toolResult",
+    "bashExecution",
+    "custom",
+    "system",
+    "branchSummary",
+    "compactionSummary",
+];
 
 fn selected(session: &Session, args: &Args) -> Result<(Vec<EntryIdx>, Option<EntryIdx>)> {
     let at = session.at_checked()?;
@@ -108,9 +135,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.reverse {
         shown.reverse();
     }
+    let mut raw = RawLines::default();
     for (k, &i) in shown.iter().enumerate() {
         if args.json {
-            out.raw_line(session.raw(i))?;
+            raw.print(out, &session, i)?;
             continue;
         }
         let line = entry_line(out, &session, i, Some(i) == at, !args.long);
@@ -128,5 +156,6 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             out.line(&line)?;
         }
     }
+    raw.warn(&session);
     Ok(())
 }

@@ -19,8 +19,9 @@ use std::time::UNIX_EPOCH;
 /// List sessions as Pi's /resume does, most recently active first.
 ///
 /// Each session shows its name (the latest session_info name, else the first user message),
-/// message count, last activity (the newest user or assistant message) and id. Files that are
-/// not Pi sessions are skipped, as Pi skips them.
+/// message count, last activity (the newest user or assistant message) and id; `*` marks the
+/// session that commands run here without -s use. Files that are not Pi sessions (or not
+/// regular files) are skipped, as Pi skips them.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Sessions of every project, not only the current directory's.
@@ -28,7 +29,8 @@ pub struct Args {
     pub all: bool,
 
     /// One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount,
-    /// created, modified (ISO 8601 or null), cwd, parentSession.
+    /// created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session
+    /// that commands run here without -s use).
     #[arg(long)]
     pub json: bool,
 
@@ -421,11 +423,9 @@ fn mtime_ms(meta: &fs::Metadata) -> Option<f64> {
 /// Pi 1.6.0's `buildSessionInfo`: reads the file once, line by line. `None` for a file that
 /// is not a Pi session, or that Pi fails on.
 pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
-    let file = fs::File::open(path).ok()?;
+    // Never opens a FIFO (the open would block) or a device (it never ends).
+    let file = crate::session::data::open_regular(path).ok()?;
     let meta = file.metadata().ok()?;
-    if !meta.is_file() {
-        return None;
-    }
     let mtime = mtime_ms(&meta);
     let mut reader = BufReader::with_capacity(256 * 1024, file);
     let mut scan = Scan::default();
@@ -606,7 +606,23 @@ fn iso_or_null(ms: Option<i64>) -> Value {
     ms.map(|m| Value::String(iso_ms(m))).unwrap_or(Value::Null)
 }
 
-pub fn session_json(s: &SessionInfo) -> Value {
+/// The session commands run in the current directory without `-s` use, if any.
+fn default_session() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    let path = locate::find_session(None, &cwd).ok()?;
+    Some(fs::canonicalize(&path).unwrap_or(path))
+}
+
+/// Whether `path` is `default` (given canonical).
+fn is_default(path: &Path, default: Option<&Path>) -> bool {
+    let Some(d) = default else {
+        return false;
+    };
+    path == d || (path.file_name() == d.file_name() && fs::canonicalize(path).is_ok_and(|c| c == d))
+}
+
+/// One line of `ls --json`; `current` marks the session commands use here without `-s`.
+pub fn session_json(s: &SessionInfo, current: bool) -> Value {
     json!({
         "path": s.path.to_string_lossy(),
         "id": s.id,
@@ -617,6 +633,7 @@ pub fn session_json(s: &SessionInfo) -> Value {
         "modified": iso_or_null(s.modified),
         "cwd": s.cwd,
         "parentSession": s.parent_session,
+        "current": current,
     })
 }
 
@@ -676,9 +693,14 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         };
         eprintln!("skipped {skipped} {what}");
     }
+    let default = default_session();
+    let current: Vec<bool> = sessions
+        .iter()
+        .map(|s| is_default(&s.path, default.as_deref()))
+        .collect();
     if args.json {
-        for s in &sessions {
-            out.line(&session_json(s).to_string())?;
+        for (s, &cur) in sessions.iter().zip(&current) {
+            out.json(&session_json(s, cur))?;
         }
         return Ok(());
     }
@@ -690,9 +712,10 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let counts: Vec<String> = sessions.iter().map(|s| s.message_count.to_string()).collect();
     let count_w = counts.iter().map(String::len).max().unwrap_or(4).max(4);
     let cwds: Vec<String> = sessions.iter().map(|s| one_line(&shorten_home(&s.cwd))).collect();
-    // MODIFIED (16) MSGS ID [CWD] NAME, one space apart; on a terminal the name gets what is
+    // MODIFIED (16) MSGS ID [CWD] NAME, one space apart, after the mark; on a terminal the name gets what is
     // left, the directory at most two fifths of it.
-    let fixed = 16 + 1 + count_w + 1 + id_w + 1;
+    // Two columns for the `*` mark (as `git branch` has).
+    let fixed = 2 + 16 + 1 + count_w + 1 + id_w + 1;
     let room = out.width.map(|w| w.saturating_sub(fixed));
     let cwd_w = if args.all {
         let widest = cwds.iter().map(|c| display_width(c)).max().unwrap_or(3).clamp(3, 40);
@@ -708,15 +731,20 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         None => 200,
     };
 
-    let mut head = format!("{:<16} {:>count_w$} {:<id_w$} ", "MODIFIED", "MSGS", "ID");
+    let mut head = format!("  {:<16} {:>count_w$} {:<id_w$} ", "MODIFIED", "MSGS", "ID");
     if args.all {
         head.push_str(&format!("{:<cwd_w$} ", "CWD"));
     }
     head.push_str("NAME");
     out.line(&out.paint(Style::Bold, &head))?;
     for (k, s) in sessions.iter().enumerate() {
+        let mark = if current[k] {
+            format!("{} ", out.paint(Style::Current, "*"))
+        } else {
+            "  ".to_owned()
+        };
         let mut line = format!(
-            "{} {:>count_w$} {} ",
+            "{mark}{} {:>count_w$} {} ",
             out.paint(Style::Dim, &local_minute(s.modified)),
             counts[k],
             out.paint(Style::Id, &format!("{:<id_w$}", ids[k]))

@@ -84,7 +84,7 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
             v.as_object_mut()
                 .expect("object")
                 .insert("path".into(), json!(path.to_string_lossy()));
-            out.line(&v.to_string())?;
+            out.json(&v)?;
         }
     } else if verbose || defects > 0 {
         print_findings(out, &shown, &plan)?;
@@ -113,7 +113,7 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
             "carriedLines": applied.as_ref().map(|a| a.carried_lines).unwrap_or(0),
             "after": plan.after,
         });
-        out.line(&v.to_string())?;
+        out.json(&v)?;
     } else if verbose || defects > 0 {
         match &outcome {
             Outcome::Clean if warnings == 0 => out.line(&format!("{shown}: clean"))?,

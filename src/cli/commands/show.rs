@@ -1,19 +1,21 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line, local_time};
 use crate::cli::render::{entry_body, kind_style};
-use crate::cli::session_arg::open_tip;
-use crate::session::{Detail, EntryKind, revision};
+use crate::cli::session_arg::{RawLines, open_tip};
+use crate::session::{Detail, EntryIdx, EntryKind, Session, revision};
 use anyhow::Result;
 use serde_json::Value;
 
-/// Show one entry in full: every content block, tool-call arguments, model, usage and cost.
+/// Show entries in full: every content block, tool-call arguments, model, usage and cost.
+///
+/// Several revisions are shown in the order given, a blank line apart.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The entry to show [default: @].
+    /// The entries to show [default: @].
     #[arg(value_name = "REV", default_value = "@")]
-    pub rev: String,
+    pub revs: Vec<String>,
 
-    /// Print the entry's original line, byte for byte.
+    /// Print each entry's original line, byte for byte (one line per revision).
     #[arg(long)]
     pub json: bool,
 
@@ -23,18 +25,35 @@ pub struct Args {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    let (session, idx) = open_tip(global, |session| {
-        let idx = revision::resolve_entry(session, &args.rev)?;
-        // Whether a parent is missing can only be told with it read.
-        if session.entries[idx].parent.is_some() && session.parent(idx).is_none() && !session.is_complete() {
-            return Err(crate::session::SessionError::NeedMore.into());
+    let (session, found) = open_tip(global, |session| {
+        let mut found = Vec::with_capacity(args.revs.len());
+        for rev in &args.revs {
+            let idx = revision::resolve_entry(session, rev)?;
+            // Whether a parent is missing can only be told with it read.
+            if session.entries[idx].parent.is_some() && session.parent(idx).is_none() && !session.is_complete() {
+                return Err(crate::session::SessionError::NeedMore.into());
+            }
+            found.push(idx);
         }
-        Ok(idx)
+        Ok(found)
     })?;
-    if args.json {
-        out.raw_line(session.raw(idx))?;
-        return Ok(());
+    let mut raw = RawLines::default();
+    for (k, &idx) in found.iter().enumerate() {
+        if args.json {
+            raw.print(out, &session, idx)?;
+            continue;
+        }
+        if k > 0 {
+            out.line("")?;
+        }
+        show_one(&session, idx, args, out)?;
     }
+    raw.warn(&session);
+    Ok(())
+}
+
+/// One entry in full.
+fn show_one(session: &Session, idx: EntryIdx, args: &Args, out: &mut Output) -> Result<()> {
     let e = &session.entries[idx];
     let v = session.value(idx);
     let field = |out: &mut Output, name: &str, value: String| {
@@ -129,7 +148,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         field(out, "target", t)?;
     }
     out.line("")?;
-    for line in entry_body(out, &session, idx, args.max_chars) {
+    for line in entry_body(out, session, idx, args.max_chars) {
         out.line(&line)?;
     }
     Ok(())

@@ -274,24 +274,40 @@ pub fn stats_json(stats: &Stats) -> Value {
     })
 }
 
-fn tokens(f: f64) -> String {
-    if f.fract() == 0.0 && f.abs() < 1e15 {
-        // Thousands separated by commas.
-        let digits = (f.abs() as u64).to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
+/// Digits with thousands separated by commas.
+fn grouped(digits: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
         }
-        if f < 0.0 { format!("-{out}") } else { out }
-    } else {
-        format!("{f}")
+        out.push(c);
+    }
+    out
+}
+
+/// A token count for people: thousands separated, and a sum that is not whole (files not
+/// written by Pi) rounded to two decimals, so that no `0.30000000000000004` shows.
+fn tokens(f: f64) -> String {
+    if !f.is_finite() || f.abs() >= 1e15 {
+        return format!("{f}");
+    }
+    let cents = (f.abs() * 100.0).round() as u64;
+    let sign = if f < 0.0 && cents != 0 { "-" } else { "" };
+    let whole = grouped(&(cents / 100).to_string());
+    match cents % 100 {
+        0 => format!("{sign}{whole}"),
+        c if c % 10 == 0 => format!("{sign}{whole}.{}", c / 10),
+        c => format!("{sign}{whole}.{c:02}"),
     }
 }
 
+/// Dollars for people, to the hundredth of a cent (the JSON keeps JavaScript's exact sums);
+/// a cost too small to show is not shown as nothing.
 fn dollars(f: f64) -> String {
+    if f > 0.0 && f < 0.00005 {
+        return "<$0.0001".into();
+    }
     format!("${f:.4}")
 }
 
@@ -315,7 +331,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         collect(&session, 0..session.entries.len())
     };
     if args.json {
-        out.line(&stats_json(&stats).to_string())?;
+        out.json(&stats_json(&stats))?;
         return Ok(());
     }
 
@@ -373,6 +389,13 @@ mod tests {
         assert_eq!(tokens(1234567.0), "1,234,567");
         assert_eq!(tokens(999.0), "999");
         assert_eq!(tokens(1.5), "1.5");
+        assert_eq!(tokens(0.1 + 0.2), "0.3");
+        assert_eq!(tokens(1234.567), "1,234.57");
+        assert_eq!(tokens(-2.0), "-2");
+        assert_eq!(tokens(0.001), "0");
+        assert_eq!(dollars(0.24599999999999997), "$0.2460");
+        assert_eq!(dollars(0.0), "$0.0000");
+        assert_eq!(dollars(0.00001), "<$0.0001");
         assert_eq!(number(3.0), json!(3));
         assert_eq!(number(0.25), json!(0.25));
     }

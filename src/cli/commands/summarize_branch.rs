@@ -7,16 +7,20 @@ use crate::cli::summary_args::{SummaryArgs, choose};
 use crate::cli::write_args::{WriteArgs, append};
 use crate::compaction::{branch, branch_request, branch_summary_entry, summarize_branch};
 use crate::session::append::{SessionWriter, now_timestamp};
-use crate::session::{Session, SessionError, revision};
+use crate::session::{EntryIdx, EntryKind, Role, Session, SessionError, revision};
 use anyhow::Result;
 use serde_json::json;
 
 /// Leave @ for TARGET, keeping a summary of the branch being left, as Pi's /tree does.
 ///
-/// The entries from @ back to its common ancestor with TARGET are summarized (newest first
-/// within the context window minus reserveTokens, tool results left out, file operations
-/// carried over from earlier branch summaries), and a branch_summary entry is appended as a
-/// child of TARGET: Pi continues after TARGET with the summary in its context.
+/// As in Pi, the branch left is the one of Pi's leaf (the file's last entry, even a label
+/// or a checkout record): its entries back to the common ancestor with TARGET are
+/// summarized (newest first within the context window minus reserveTokens, tool results
+/// left out, file operations carried over from earlier branch summaries), and a
+/// branch_summary entry is appended as a child of TARGET, so Pi continues after TARGET with
+/// the summary in its context. A user message or custom message TARGET is left out, as
+/// Pi's /tree does, so that it can be edited and sent again: the summary goes under its
+/// parent.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Where the conversation continues.
@@ -28,7 +32,9 @@ pub struct Args {
     pub reserve_tokens: Option<u64>,
 
     /// With --dry-run: the plan as one JSON object
-    /// {"target","from","commonAncestor","entries","messages","totalTokens","readFiles","modifiedFiles"}.
+    /// {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom
+    /// message),"from" (Pi's leaf),"commonAncestor","entries","messages","totalTokens",
+    /// "readFiles","modifiedFiles"}.
     #[arg(long)]
     pub json: bool,
 
@@ -52,7 +58,29 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     )
 }
 
-/// Shared with `checkout --summarize`.
+/// Where Pi's `/tree` puts the conversation when TARGET is chosen: a user message or a
+/// custom message is left out (its parent becomes the position, `None` for the root), so
+/// that it can be edited and sent again; any other entry is the position itself.
+pub fn tree_position(session: &Session, target: EntryIdx) -> Result<Option<EntryIdx>, SessionError> {
+    let e = &session.entries[target];
+    let before = e.is_role(&Role::User) || e.kind == EntryKind::CustomMessage;
+    if !before {
+        return Ok(Some(target));
+    }
+    match session.parent_id_str(target) {
+        None => Ok(None),
+        Some(p) => session.lookup(p).map(Some).ok_or_else(|| {
+            SessionError::Refused(format!(
+                "the parent {} of {} does not exist; run `pi-session repair`",
+                escape_line(p),
+                escape_line(&session.id_or_line(target))
+            ))
+        }),
+    }
+}
+
+/// Shared with `checkout --summarize`. As Pi's `/tree` does, this starts from Pi's leaf (the
+/// file's last entry, even a label or a checkout record, not `@`).
 pub fn summarize_to(
     session: &Session,
     target_rev: &str,
@@ -63,16 +91,26 @@ pub fn summarize_to(
     out: &mut Output,
 ) -> Result<()> {
     let target = revision::resolve_entry(session, target_rev)?;
+    // Pi, walking up from an entry inside a parent cycle, never reaches a root: nothing may
+    // be attached there.
+    crate::session::branch_copy::refuse_cycle(session, &session.branch(target))?;
     let target_id = session
         .id_str(target)
         .ok_or_else(|| SessionError::Refused("the target has no id; run `pi-session repair`".into()))?
         .to_owned();
-    let from = session.at();
+    let from = session.leaf();
+    let from_id = from.and_then(|f| session.id_str(f)).map(str::to_owned);
+    let position = tree_position(session, target)?;
+    let position_id = position.and_then(|p| session.id_str(p)).map(str::to_owned);
     let (entries, ancestor) = branch::collect(session, from, target);
     let path = from.map(|f| session.branch(f).path).unwrap_or_default();
     let model = branch_model(session, &path);
     let (_, reserve) = compaction_settings(None, reserve, model.as_ref().map(|(p, m)| (p.as_str(), m.as_str())))?;
     let window = summary_args.context_window.unwrap_or(128_000);
+    let continues = |out: &Output| match position {
+        Some(p) => format!("after {}", entry_line(out, session, p, false, true)),
+        None => "from the start (a new root)".to_owned(),
+    };
     if summary_args.dry_run || summary_args.print_prompt {
         let prep = branch::prepare(session, &entries, window.saturating_sub(reserve));
         if summary_args.print_prompt {
@@ -90,7 +128,8 @@ pub fn summarize_to(
         if json_plan {
             let plan = json!({
                 "target": target_id,
-                "from": from.and_then(|f| session.id_str(f)),
+                "parent": position_id,
+                "from": from_id,
                 "commonAncestor": ancestor.and_then(|a| session.id_str(a)),
                 "entries": entries.iter().map(|&i| session.id_str(i)).collect::<Vec<_>>(),
                 "messages": prep.messages.len(),
@@ -98,7 +137,7 @@ pub fn summarize_to(
                 "readFiles": read,
                 "modifiedFiles": modified,
             });
-            out.line(&plan.to_string())?;
+            out.json(&plan)?;
             return Ok(());
         }
         out.line(&format!(
@@ -110,6 +149,7 @@ pub fn summarize_to(
             out.paint(Style::Meta, "target    "),
             entry_line(out, session, target, false, true)
         ))?;
+        out.line(&format!("{} {}", out.paint(Style::Meta, "continues "), continues(out)))?;
         out.line(&format!(
             "{} {} entries since {}, {} messages (~{} tokens) summarized",
             out.paint(Style::Meta, "leaving   "),
@@ -132,24 +172,32 @@ pub fn summarize_to(
         ))?;
         return Ok(());
     }
-    if entries.is_empty() && Some(target) == from {
+    if from_id.as_deref() == Some(target_id.as_str()) {
         eprintln!("already there: nothing to do");
         return Ok(());
     }
     if entries.is_empty() {
+        // Nothing is left behind (Pi's leaf is on the way to TARGET): Pi only moves.
+        if position == from {
+            eprintln!("already there: nothing to do");
+            return Ok(());
+        }
         eprintln!("nothing on the branch being left to summarize: checking out instead");
         let mut writer = SessionWriter::open_tail(&session.path, TAIL_UNDER_LOCK)?;
         writer.expect_leaf(write.expect_leaf.as_deref())?;
         let line = crate::session::append::checkout_record(
             &writer.new_id_beside(session),
-            Some(&target_id),
-            from.and_then(|f| session.id_str(f)),
+            position_id.as_deref(),
+            session.at().and_then(|a| session.id_str(a)),
         );
         append(&mut writer, &line)?;
-        out.line(&format!("@ is now {}", entry_line(out, session, target, false, true)))?;
+        match position {
+            Some(p) => out.line(&format!("@ is now {}", entry_line(out, session, p, false, true)))?,
+            None => out.line("@ is now empty: the next message starts a new root")?,
+        }
         return Ok(());
     }
-    let planned_leaf = session.leaf().and_then(|l| session.id_str(l)).map(str::to_owned);
+    let planned_leaf = from_id.clone();
     if let Some(expected) = &write.expect_leaf
         && planned_leaf.as_deref() != Some(expected.as_str())
     {
@@ -174,15 +222,21 @@ pub fn summarize_to(
         anyhow::Error::from(e).context("the session changed while the summary was being written; nothing written")
     })?;
     let id = writer.new_id_beside(session);
-    let from_id = from.and_then(|f| session.id_str(f)).unwrap_or("root").to_owned();
-    let line = branch_summary_entry(&id, Some(&target_id), &now_timestamp(), &from_id, &summary);
+    let from_id = from_id.unwrap_or_else(|| "root".into());
+    let line = branch_summary_entry(&id, position_id.as_deref(), &now_timestamp(), &from_id, &summary);
     append(&mut writer, &line)?;
     out.line(&id)?;
     eprintln!(
-        "summarized {} entries of the branch left at {}; the conversation continues after {}",
+        "summarized {} entries of the branch left at {}; the conversation continues {}",
         entries.len(),
         escape_line(&from_id),
-        escape_line(&target_id)
+        continues(out)
     );
+    if position != Some(target) {
+        eprintln!(
+            "{} is left out so that it can be edited and sent again, as Pi's /tree does",
+            escape_line(&target_id)
+        );
+    }
     Ok(())
 }

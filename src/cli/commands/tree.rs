@@ -76,8 +76,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     };
     if tree.cycle {
         eprintln!(
-            "warning: the tree holds a parent cycle (through duplicate ids); the entries on it are shown once \
-             (Pi 1.6.0 hangs on this file); run `pi-session repair`"
+            "{}",
+            crate::cli::output::escape_line(&crate::cli::output::advise(
+                "warning: the tree holds a parent cycle (through duplicate ids); the entries on it are shown once \
+                 (Pi 1.6.0 hangs on this file); run `pi-session repair`"
+            ))
         );
     }
     if args.json {
@@ -94,7 +97,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 "current": Some(r.entry) == at,
                 "children": r.children,
             });
-            out.line(&row.to_string())?;
+            out.json(&row)?;
         }
         return Ok(());
     }
