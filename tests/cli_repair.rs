@@ -831,6 +831,43 @@ fn a_locked_file_is_not_repaired() {
     assert_eq!(r.code, 0, "once the lock is released: {}", r.stderr);
 }
 
+/// `--check` and `--dry-run` write nothing, so they read a file they could not write (under
+/// a shared lock); `repair` itself then fails and leaves it alone.
+#[test]
+fn check_and_dry_run_read_a_read_only_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
+    // Another reader holds a shared lock, as a concurrent `--check` would: readers go on,
+    // a repair waits.
+    let holder = fs::File::open(&path).unwrap();
+    holder.try_lock_shared().expect("the test takes a shared lock");
+    let r = run(&path, &["--check"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("malformed-line"), "{}", r.stdout);
+    let r = run(&path, &["--dry-run"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("would fix 1 defect"), "{}", r.stdout);
+    assert_eq!(fs::read(&path).unwrap(), original);
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["malformed-middle.jsonl"]);
+    let out = cmd()
+        .env("PI_SESSION_LOCK_TIMEOUT", "0.2")
+        .arg("-s")
+        .arg(&path)
+        .arg("repair")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "repair went on under a reader's lock");
+    assert_eq!(fs::read(&path).unwrap(), original);
+    drop(holder);
+}
+
 // ---- reproducers from outside testers (tests/fixtures/outside/) ----
 
 /// The number of messages `context --json` sends.

@@ -42,9 +42,14 @@ impl Original {
 /// Locks `path`, reads it, and plans its repair under the lock. A file that loads clean is
 /// only checked; the bytes are examined line by line only when there is something to
 /// repair, with no second copy of them when the file loads. `check`: only the findings
-/// (see [`super::plan::check_only`]).
-pub fn lock_and_plan(path: &Path, check: bool) -> Result<(LockedFile, Original, Plan), SessionError> {
-    let mut file = LockedFile::open(path, lock_wait())?;
+/// (see [`super::plan::check_only`]). `read_only`: the file is opened for reading only,
+/// under a shared lock (for `--check` and `--dry-run`, which write nothing).
+pub fn lock_and_plan(path: &Path, check: bool, read_only: bool) -> Result<(LockedFile, Original, Plan), SessionError> {
+    let mut file = if read_only {
+        LockedFile::open_shared(path, lock_wait())?
+    } else {
+        LockedFile::open(path, lock_wait())?
+    };
     let data = file.read_all()?;
     match Session::from_bytes(path.to_path_buf(), data) {
         Ok(session) => {

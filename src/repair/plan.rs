@@ -400,6 +400,8 @@ fn entry_text(session: &Session, d: &Decisions, i: usize, format: u32) -> (Strin
     if set.is_empty() && remove.is_empty() {
         return (raw, false);
     }
-    let f = fields(&raw).unwrap_or_default();
+    // A line whose keys cannot be read one by one (e.g. a lone surrogate escape in a key)
+    // stays as it is: repair then cannot settle and writes nothing, rather than lose fields.
+    let Some(f) = fields(&raw) else { return (raw, false) };
     (edit_object(&f, &set, &remove), structural)
 }

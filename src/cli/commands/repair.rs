@@ -74,7 +74,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
 }
 
 fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Result<Outcome> {
-    let (mut lock, original, plan) = lock_and_plan(path, args.check)?;
+    let (mut lock, original, plan) = lock_and_plan(path, args.check, args.check || args.dry_run)?;
     let defects = plan.defects();
     let warnings = plan.findings.len() - defects;
     let shown = escape_line(&path.display().to_string());
