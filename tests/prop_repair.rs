@@ -737,3 +737,19 @@ fn known_bug_header_without_id_not_in_rejects() {
     let p = strict(&file_of(&[header.into(), user("m1", None, "Hi")]));
     assert_eq!(p.rejects, vec![header.as_bytes().to_vec()]);
 }
+
+/// A lone surrogate escape in a user message's string content (Pi writes them and reads
+/// them back): once the line was dropped without a finding and its child re-rooted. It is
+/// no damage: nothing to repair.
+#[test]
+fn known_bug_lone_surrogate_line_dropped_unreported() {
+    let data = file_of(&[
+        HEADER.into(),
+        r#"{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"run it \ud83d","timestamp":1}}"#.into(),
+        user("m2", Some("m1"), "Again"),
+    ]);
+    let p = strict(&data);
+    assert!(p.output.is_none(), "{:#?}", p.findings);
+    assert!(p.findings.is_empty(), "{:#?}", p.findings);
+    assert_eq!(p.after.unwrap().context_messages, 2);
+}
