@@ -289,3 +289,70 @@ fn count_lines(file: &File, path: &Path, from: u64, len: u64) -> Result<usize, S
         .map_err(|e| SessionError::io(path, e))?;
     Ok(memchr::memchr_iter(b'\n', &buf).count())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAMAGED: &str = concat!(
+        r#"{"type":"session","version":3,"id":"s-1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+        "\n",
+        r#"{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"Hi","timestamp":1}}"#,
+        "\nnot json\n",
+        r#"{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"Again","timestamp":2}}"#,
+        "\n",
+    );
+    const APPENDED: &str = "{\"type\":\"message\",\"id\":\"m3\",\"parentId\":\"m2\",\"timestamp\":\"2026-01-01T00:00:03.000Z\",\"message\":{\"role\":\"user\",\"content\":\"Meanwhile\",\"timestamp\":3}}\r\n";
+
+    fn setup() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        fs::write(&path, DAMAGED).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn lines_appended_after_the_read_are_carried_over() {
+        let (_dir, path) = setup();
+        let (mut lock, original, plan) = lock_and_plan(&path, false, false).unwrap();
+        // Pi appends, without a lock, after repair has read the file.
+        OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(APPENDED.as_bytes())
+            .unwrap();
+        let applied = apply(&mut lock, original.bytes(), &plan).unwrap().unwrap();
+        assert_eq!(applied.carried_lines, 1);
+        assert_eq!(applied.carried_bytes, APPENDED.len() as u64);
+        let mut want = plan.output.clone().unwrap();
+        want.extend_from_slice(APPENDED.as_bytes());
+        assert_eq!(fs::read(&path).unwrap(), want);
+        // The backup is the old file, appended line included.
+        assert_eq!(
+            fs::read(&applied.backup).unwrap(),
+            [DAMAGED, APPENDED].concat().as_bytes()
+        );
+    }
+
+    #[test]
+    fn a_file_rewritten_meanwhile_is_left_alone() {
+        let (dir, path) = setup();
+        let (mut lock, original, plan) = lock_and_plan(&path, false, false).unwrap();
+        let rewritten = DAMAGED.replace("Again", "Other");
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .write_all(rewritten.as_bytes())
+            .unwrap();
+        let e = apply(&mut lock, original.bytes(), &plan).unwrap_err();
+        assert!(e.to_string().contains("changed while repair ran"), "{e}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), rewritten);
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["s.jsonl"], "no backup, rejects or temp file left");
+    }
+}

@@ -174,11 +174,14 @@ pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineSt
             Finding::defect(
                 "crlf",
                 crlf.first().copied(),
-                format!(
-                    "{} line{} end with CRLF",
-                    crlf.len(),
-                    if crlf.len() == 1 { "" } else { "s" }
-                ),
+                if crlf.len() == 1 {
+                    "1 line ends with CRLF (or more CRs); Pi reads it, but it is not how Pi writes".to_owned()
+                } else {
+                    format!(
+                        "{} lines end with CRLF (or more CRs); Pi reads them, but it is not how Pi writes",
+                        crlf.len()
+                    )
+                },
                 "strip the CRs",
             )
             .with_lines(crlf),
