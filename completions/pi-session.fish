@@ -178,10 +178,10 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s s -l se
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l check -d 'Report only; exit 1 if a defect was found (warnings allowed)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l check -d 'Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not built, so with --json `after` is null when there are defects'
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l dry-run -d 'Show what would be done, write nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l all -d 'Every session in the sessions directory, with a summary table'
-complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l json -d 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","after"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l json -d 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","carriedLines","after"}'
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s V -l version -d 'Print version'

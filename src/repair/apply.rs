@@ -1,12 +1,14 @@
 //! Writing a repair: atomically, with a byte-identical backup and the rejects kept.
 
 use super::plan::Plan;
-use crate::session::SessionError;
 use crate::session::append::lock_wait;
 use crate::session::write::{LockedFile, sync_dir};
-use std::fs::{self, OpenOptions};
+use crate::session::{Session, SessionError};
+use std::fs::{self, File, OpenOptions};
 use std::io::Write;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Where the original went, and what was kept aside.
 #[derive(Debug)]
@@ -14,21 +16,60 @@ pub struct Applied {
     pub backup: PathBuf,
     pub rejects_file: Option<PathBuf>,
     pub rejected_lines: usize,
+    /// Bytes (whole lines) appended by another writer while repair ran, carried over after
+    /// the repaired content.
+    pub carried_bytes: u64,
+    pub carried_lines: usize,
+}
+
+/// The file as repair read it under the lock.
+pub enum Original {
+    /// It loaded as a session (which holds its bytes).
+    Loaded(Box<Session>),
+    /// It did not load; its bytes.
+    Read(Vec<u8>),
+}
+
+impl Original {
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Original::Loaded(s) => s.bytes(),
+            Original::Read(b) => b,
+        }
+    }
 }
 
 /// Locks `path`, reads it, and plans its repair under the lock. A file that loads clean is
-/// only checked (one pass over a mapped file); the bytes are examined line by line only
-/// when there is something to repair.
-pub fn lock_and_plan(path: &Path) -> Result<(LockedFile, Vec<u8>, Plan), SessionError> {
-    let mut file = LockedFile::open(path, lock_wait())?;
-    if let Ok(session) = crate::session::Session::open(path)
-        && let Some(plan) = super::clean_plan(&session)
-    {
-        return Ok((file, Vec::new(), plan));
-    }
+/// only checked; the bytes are examined line by line only when there is something to
+/// repair, with no second copy of them when the file loads. `check`: only the findings
+/// (see [`super::plan::check_only`]). `read_only`: the file is opened for reading only,
+/// under a shared lock (for `--check` and `--dry-run`, which write nothing).
+pub fn lock_and_plan(path: &Path, check: bool, read_only: bool) -> Result<(LockedFile, Original, Plan), SessionError> {
+    let mut file = if read_only {
+        LockedFile::open_shared(path, lock_wait())?
+    } else {
+        LockedFile::open(path, lock_wait())?
+    };
     let data = file.read_all()?;
-    let plan = super::plan(path, &data)?;
-    Ok((file, data, plan))
+    match Session::from_bytes(path.to_path_buf(), data) {
+        Ok(session) => {
+            let plan = match super::clean_plan(&session) {
+                Some(plan) => plan,
+                None if check => super::plan::check_only(path, session.bytes(), Some(&session))?,
+                None => super::plan_loaded(&session)?,
+            };
+            Ok((file, Original::Loaded(Box::new(session)), plan))
+        }
+        Err(_) => {
+            let data = file.read_all()?;
+            let plan = if check {
+                super::plan::check_only(path, &data, None)?
+            } else {
+                super::plan(path, &data)?
+            };
+            Ok((file, Original::Read(data), plan))
+        }
+    }
 }
 
 /// The first free backup name: `<file>.bak`, then `.bak.1`, `.bak.2`, …
@@ -49,9 +90,61 @@ pub fn backup_path(path: &Path) -> PathBuf {
     candidate
 }
 
+/// How long to wait for a line another writer has begun to append (its `\n` not yet
+/// written) before giving up.
+const PARTIAL_LINE_WAIT: Duration = Duration::from_secs(1);
+
+/// The bytes appended to `file` after `original`, which must still be its beginning
+/// (`None` when it is not: the file was rewritten, not appended to). Only whole lines:
+/// a line still being written is waited for, up to [`PARTIAL_LINE_WAIT`].
+fn appended_since(
+    file: &File,
+    path: &Path,
+    original_len: u64,
+    original: &[u8],
+) -> Result<Option<Vec<u8>>, SessionError> {
+    let io = |e| SessionError::io(path, e);
+    let len = file.metadata().map_err(io)?.len();
+    if len < original_len {
+        return Ok(None);
+    }
+    // The beginning, compared in pieces (no second copy of a large file).
+    let mut buf = vec![0u8; 1 << 20];
+    let mut at = 0usize;
+    while at < original.len() {
+        let n = buf.len().min(original.len() - at);
+        file.read_exact_at(&mut buf[..n], at as u64).map_err(io)?;
+        if buf[..n] != original[at..at + n] {
+            return Ok(None);
+        }
+        at += n;
+    }
+    let started = Instant::now();
+    loop {
+        let len = file.metadata().map_err(io)?.len();
+        let mut tail = vec![0u8; (len - original_len) as usize];
+        file.read_exact_at(&mut tail, original_len).map_err(io)?;
+        if tail.is_empty() || tail.ends_with(b"\n") {
+            return Ok(Some(tail));
+        }
+        if started.elapsed() >= PARTIAL_LINE_WAIT {
+            return Err(SessionError::Refused(
+                "a line appended while repair ran is still unfinished (is Pi writing to it?); nothing was changed"
+                    .into(),
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Writes the plan's output over `path`: temp file in the same directory, fsync, rejects
 /// appended to `<file>.rejects`, the original kept as the backup, rename, directory fsync.
-/// If the file changed since `original` was read, nothing is changed.
+///
+/// Pi appends without a lock, so lines may arrive while repair works. Right before the
+/// rename, whatever was appended since `original` was read is carried over after the
+/// repaired content, as the whole lines it is; once renamed, a line that still reached the
+/// old file (a writer that opened it just before) is carried over too. If the file changed
+/// in any other way, nothing is changed.
 pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Option<Applied>, SessionError> {
     let Some(output) = &plan.output else { return Ok(None) };
     let path = lock.path.clone();
@@ -68,19 +161,28 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
         let p = p.to_path_buf();
         move |e| SessionError::io(p, e)
     };
+    let changed = || {
+        SessionError::Refused("the file changed while repair ran (is Pi writing to it?); nothing was changed".into())
+    };
+    let original_len = original.len() as u64;
+    // Undone if the repair does not happen: the rejects appended, the backup made.
+    let mut rejects_before: Option<(PathBuf, Option<u64>)> = None;
+    let mut backup_made: Option<PathBuf> = None;
+    let mut renamed = false;
     let result = (|| {
         let mut f = OpenOptions::new()
-            .write(true)
+            .read(true)
+            .append(true)
             .create_new(true)
             .open(&tmp)
             .map_err(io(&tmp))?;
+        // Locked before it is renamed into place: other pi-session writers wait until the
+        // lines appended meanwhile are carried over.
+        f.lock().map_err(io(&tmp))?;
         f.write_all(output).map_err(io(&tmp))?;
         f.sync_all().map_err(io(&tmp))?;
-        // Pi does not lock: make sure nothing was appended while we worked.
-        if lock.read_all()? != original {
-            return Err(SessionError::Refused(
-                "the file changed while repair ran (is Pi writing to it?); nothing was changed".into(),
-            ));
+        if appended_since(lock.file(), &path, original_len, original)?.is_none() {
+            return Err(changed());
         }
         let rejects_file = if plan.rejects.is_empty() {
             None
@@ -88,11 +190,13 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
             let mut rp = path.as_os_str().to_owned();
             rp.push(".rejects");
             let rp = PathBuf::from(rp);
+            let existed = fs::metadata(&rp).ok().map(|m| m.len());
             let mut r = OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(&rp)
                 .map_err(io(&rp))?;
+            rejects_before = Some((rp.clone(), existed));
             let mut bytes = Vec::new();
             for line in &plan.rejects {
                 bytes.extend_from_slice(line);
@@ -104,16 +208,151 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
         };
         let backup = backup_path(&path);
         fs::hard_link(&path, &backup).map_err(io(&backup))?;
+        backup_made = Some(backup.clone());
+        // The last look before the rename: carry over what was appended meanwhile.
+        let appended = appended_since(lock.file(), &path, original_len, original)?.ok_or_else(changed)?;
+        if !appended.is_empty() && !original.ends_with(b"\n") {
+            // The new bytes may finish the original's unterminated last line.
+            return Err(changed());
+        }
+        let mut carried = appended.len() as u64;
+        if !appended.is_empty() {
+            f.write_all(&appended).map_err(io(&tmp))?;
+            f.sync_all().map_err(io(&tmp))?;
+        }
         fs::rename(&tmp, &path).map_err(io(&path))?;
+        renamed = true;
+        // A writer that opened the old file just before the rename writes into it (and so
+        // into the backup): bring such lines over too.
+        for pause in [0, 50] {
+            std::thread::sleep(Duration::from_millis(pause));
+            let late = appended_tail(lock.file(), &path, original_len + carried)?;
+            if !late.is_empty() {
+                f.write_all(&late).map_err(io(&path))?;
+                carried += late.len() as u64;
+            }
+        }
+        f.sync_all().map_err(io(&path))?;
         sync_dir(&dir).map_err(io(&dir))?;
         Ok(Applied {
             backup,
             rejects_file,
             rejected_lines: plan.rejects.len(),
+            carried_bytes: carried,
+            carried_lines: count_lines(lock.file(), &path, original_len, carried)?,
         })
     })();
-    if result.is_err() {
+    if result.is_err() && !renamed {
         let _ = fs::remove_file(&tmp);
+        if let Some(b) = backup_made {
+            let _ = fs::remove_file(b);
+        }
+        match rejects_before {
+            Some((rp, None)) => {
+                let _ = fs::remove_file(&rp);
+            }
+            Some((rp, Some(len))) => {
+                if let Ok(r) = OpenOptions::new().write(true).open(&rp) {
+                    let _ = r.set_len(len);
+                }
+            }
+            None => {}
+        }
     }
     result.map(Some)
+}
+
+/// The whole lines of `file` from `from` on (a line still being written is waited for).
+fn appended_tail(file: &File, path: &Path, from: u64) -> Result<Vec<u8>, SessionError> {
+    let io = |e| SessionError::io(path, e);
+    let started = Instant::now();
+    loop {
+        let len = file.metadata().map_err(io)?.len();
+        if len <= from {
+            return Ok(Vec::new());
+        }
+        let mut tail = vec![0u8; (len - from) as usize];
+        file.read_exact_at(&mut tail, from).map_err(io)?;
+        if tail.ends_with(b"\n") || started.elapsed() >= PARTIAL_LINE_WAIT {
+            return Ok(tail);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn count_lines(file: &File, path: &Path, from: u64, len: u64) -> Result<usize, SessionError> {
+    if len == 0 {
+        return Ok(0);
+    }
+    let mut buf = vec![0u8; len as usize];
+    file.read_exact_at(&mut buf, from)
+        .map_err(|e| SessionError::io(path, e))?;
+    Ok(memchr::memchr_iter(b'\n', &buf).count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAMAGED: &str = concat!(
+        r#"{"type":"session","version":3,"id":"s-1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+        "\n",
+        r#"{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"Hi","timestamp":1}}"#,
+        "\nnot json\n",
+        r#"{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"Again","timestamp":2}}"#,
+        "\n",
+    );
+    const APPENDED: &str = "{\"type\":\"message\",\"id\":\"m3\",\"parentId\":\"m2\",\"timestamp\":\"2026-01-01T00:00:03.000Z\",\"message\":{\"role\":\"user\",\"content\":\"Meanwhile\",\"timestamp\":3}}\r\n";
+
+    fn setup() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        fs::write(&path, DAMAGED).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn lines_appended_after_the_read_are_carried_over() {
+        let (_dir, path) = setup();
+        let (mut lock, original, plan) = lock_and_plan(&path, false, false).unwrap();
+        // Pi appends, without a lock, after repair has read the file.
+        OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(APPENDED.as_bytes())
+            .unwrap();
+        let applied = apply(&mut lock, original.bytes(), &plan).unwrap().unwrap();
+        assert_eq!(applied.carried_lines, 1);
+        assert_eq!(applied.carried_bytes, APPENDED.len() as u64);
+        let mut want = plan.output.clone().unwrap();
+        want.extend_from_slice(APPENDED.as_bytes());
+        assert_eq!(fs::read(&path).unwrap(), want);
+        // The backup is the old file, appended line included.
+        assert_eq!(
+            fs::read(&applied.backup).unwrap(),
+            [DAMAGED, APPENDED].concat().as_bytes()
+        );
+    }
+
+    #[test]
+    fn a_file_rewritten_meanwhile_is_left_alone() {
+        let (dir, path) = setup();
+        let (mut lock, original, plan) = lock_and_plan(&path, false, false).unwrap();
+        let rewritten = DAMAGED.replace("Again", "Other");
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .write_all(rewritten.as_bytes())
+            .unwrap();
+        let e = apply(&mut lock, original.bytes(), &plan).unwrap_err();
+        assert!(e.to_string().contains("changed while repair ran"), "{e}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), rewritten);
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["s.jsonl"], "no backup, rejects or temp file left");
+    }
 }

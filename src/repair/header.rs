@@ -4,35 +4,40 @@ use super::finding::Finding;
 use super::lines::LineState;
 use crate::session::append::now_timestamp;
 use crate::session::rawjson::{edit_object, fields, object_line};
+use crate::session::skim;
 use serde_json::Value;
 use std::path::Path;
 
 /// Where each object of the normalized lines goes.
-pub struct Placed {
+pub struct Placed<'l> {
     /// The header line, first in the output.
     pub header: String,
     /// The header was rewritten or made (its original, if any, goes to the rejects).
     pub header_changed: bool,
     /// (line number, object text) of every entry, in file order.
-    pub entries: Vec<(u32, String)>,
+    pub entries: Vec<(u32, &'l str)>,
+    /// The header is the file's first object, unchanged, alone on its line.
+    pub header_as_is: bool,
     /// Lines holding a second `session` object, dropped.
     pub dropped_lines: Vec<u32>,
     /// The line the header came from, if the file had one.
     pub header_source_line: Option<u32>,
 }
 
+/// The `type` of an object line and whether it has a string `id`, read as the loader reads
+/// them (the skim).
 fn kind_of(obj: &str) -> Option<(Option<String>, bool)> {
-    let v: Value = serde_json::from_str(obj).ok()?;
-    let kind = v.get("type").and_then(Value::as_str).map(str::to_owned);
-    let has_id = v.get("id").is_some_and(Value::is_string);
-    Some((kind, has_id))
+    match skim::read_line(obj.as_bytes()) {
+        skim::LineRead::Object(s) => Some((s.kind.map(|k| k.into_owned()), s.id.is_some())),
+        _ => None,
+    }
 }
 
 /// Finds the header among the objects, moving, fixing or making it as needed.
-pub fn place(path: &Path, lines: &[LineState], findings: &mut Vec<Finding>) -> Option<Placed> {
-    let objects: Vec<(u32, &str)> = lines
+pub fn place<'l>(path: &Path, lines: &'l [LineState<'_>], findings: &mut Vec<Finding>) -> Option<Placed<'l>> {
+    let objects: Vec<(u32, &'l str)> = lines
         .iter()
-        .flat_map(|l| l.objects.iter().map(move |o| (l.number, o.as_str())))
+        .flat_map(|l| l.objects.iter().map(move |o| (l.number, &**o)))
         .collect();
     if objects.is_empty() {
         return None;
@@ -96,9 +101,16 @@ pub fn place(path: &Path, lines: &[LineState], findings: &mut Vec<Finding>) -> O
             dropped_lines.push(*line);
             continue;
         }
-        entries.push((*line, (*obj).to_owned()));
+        entries.push((*line, *obj));
     }
+    let header_as_is = header_pos == Some(0)
+        && !header_changed
+        && lines
+            .iter()
+            .find(|l| l.number == objects[0].0)
+            .is_some_and(LineState::read_as_is);
     Some(Placed {
+        header_as_is,
         header,
         header_changed,
         header_source_line: header_pos.map(|p| objects[p].0),
@@ -131,17 +143,14 @@ fn session_id_for(path: &Path) -> String {
 /// A header for a file that has none: id from the file name, timestamp from the first
 /// entry, cwd from the entries themselves or from Pi's name for the session folder.
 fn synthesize(path: &Path, objects: &[(u32, &str)]) -> String {
-    let values: Vec<Value> = objects
-        .iter()
-        .filter_map(|(_, o)| serde_json::from_str(o).ok())
-        .collect();
-    let timestamp = values
-        .iter()
-        .find_map(|v| v.get("timestamp").and_then(Value::as_str).map(str::to_owned))
-        .unwrap_or_else(now_timestamp);
-    let cwd = values
-        .iter()
-        .find_map(|v| v.get("cwd").and_then(Value::as_str).map(str::to_owned))
+    let field = |get: fn(&skim::Skim<'_>) -> Option<String>| {
+        objects.iter().find_map(|(_, o)| match skim::read_line(o.as_bytes()) {
+            skim::LineRead::Object(s) => get(&s),
+            _ => None,
+        })
+    };
+    let timestamp = field(|s| s.timestamp.as_deref().map(str::to_owned)).unwrap_or_else(now_timestamp);
+    let cwd = field(|s| s.cwd.as_deref().map(str::to_owned))
         .or_else(|| cwd_from_folder(path))
         .or_else(|| std::env::current_dir().ok().map(|d| d.to_string_lossy().into_owned()))
         .unwrap_or_default();

@@ -3,42 +3,54 @@
 //! normalized; lines that cannot be read are dropped.
 
 use super::finding::Finding;
-use serde_json::value::RawValue;
+use crate::session::jsparse;
+use std::borrow::Cow;
 
-/// One physical line and what becomes of it.
+/// One physical line and what becomes of it. Borrows from the file's bytes: only a line
+/// whose bytes change (NULs stripped, invalid UTF-8 re-encoded) is copied.
 #[derive(Debug, Clone)]
-pub struct LineState {
+pub struct LineState<'a> {
     pub number: u32,
     /// The original bytes, without `\n`.
-    pub raw: Vec<u8>,
+    pub raw: &'a [u8],
     /// The normalized JSON objects this line holds (usually one; none when dropped; more
     /// when a lost newline glued lines together).
-    pub objects: Vec<String>,
+    pub objects: Vec<Cow<'a, str>>,
 }
 
-impl LineState {
+impl LineState<'_> {
     /// The line's bytes changed (or it was dropped), so its original goes to the rejects.
     pub fn changed(&self) -> bool {
-        !(self.objects.len() == 1 && self.objects[0].as_bytes() == self.raw.as_slice())
+        !(self.objects.len() == 1 && self.objects[0].as_bytes() == self.raw)
+    }
+
+    /// The line holds one object that the loader reads from the line as it is (the line
+    /// without one trailing `\r`, which is what an entry's raw bytes are).
+    pub fn read_as_is(&self) -> bool {
+        self.objects.len() == 1 && {
+            let o = self.objects[0].as_bytes();
+            o == self.raw || self.raw.strip_suffix(b"\r") == Some(o)
+        }
     }
 }
 
 /// Splits `data` into lines and normalizes each, collecting findings.
-pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
+pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineState<'a>> {
     let mut out = Vec::new();
     let mut crlf = Vec::new();
     let mut blank = Vec::new();
     let mut pos = 0;
     let mut number = 0u32;
+    let mut seen_object = false;
     while pos < data.len() {
         number += 1;
         let (end, next, unterminated) = match memchr::memchr(b'\n', &data[pos..]) {
             Some(i) => (pos + i, pos + i + 1, false),
             None => (data.len(), data.len(), true),
         };
-        let raw = data[pos..end].to_vec();
+        let raw = &data[pos..end];
         pos = next;
-        let mut bytes: &[u8] = &raw;
+        let mut bytes: &[u8] = raw;
         let mut fixes: Vec<&str> = Vec::new();
         if let Some(rest) = bytes.strip_prefix(b"\xef\xbb\xbf") {
             bytes = rest;
@@ -73,8 +85,15 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
             bytes = rest;
             crlf.push(number);
         }
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => t.to_owned(),
+        let borrowed = !raw.contains(&0);
+        let text: Cow<'a, str> = match simdutf8::basic::from_utf8(bytes) {
+            Ok(_) if borrowed => {
+                // `bytes` is a piece of `raw`, which lives in `data`.
+                let from = bytes.as_ptr() as usize - raw.as_ptr() as usize;
+                let piece = &raw[from..from + bytes.len()];
+                Cow::Borrowed(std::str::from_utf8(piece).expect("checked"))
+            }
+            Ok(t) => Cow::Owned(t.to_owned()),
             Err(_) => {
                 findings.push(Finding::defect(
                     "invalid-utf8",
@@ -82,7 +101,7 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
                     "bytes that are not UTF-8 (Pi reads them as U+FFFD)",
                     "re-encode them as U+FFFD, as Pi reads them",
                 ));
-                String::from_utf8_lossy(bytes).into_owned()
+                Cow::Owned(String::from_utf8_lossy(bytes).into_owned())
             }
         };
         if text.trim().is_empty() {
@@ -96,15 +115,33 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
             });
             continue;
         }
-        let objects = parse_objects(&text);
+        let objects: Vec<Cow<'a, str>> = match &text {
+            Cow::Borrowed(t) => parse_objects(t).into_iter().map(|r| Cow::Borrowed(&t[r])).collect(),
+            Cow::Owned(t) => parse_objects(t)
+                .into_iter()
+                .map(|r| Cow::Owned(t[r].to_owned()))
+                .collect(),
+        };
+        seen_object |= !objects.is_empty();
         if objects.is_empty() {
-            let (kind, message) = if unterminated {
+            let json = jsparse::parse(text.as_bytes()).is_ok();
+            let (kind, message) = if unterminated && !json {
                 (
                     "torn-last-line",
                     "the last line is cut off (no newline, not JSON): a write torn by a crash",
                 )
+            } else if !json {
+                ("malformed-line", "not JSON; Pi skips it")
+            } else if !seen_object && crate::session::skim::truthy_non_object(text.as_bytes()) {
+                (
+                    "malformed-line",
+                    "a JSON value that is not an object, before the session header; Pi refuses the file",
+                )
             } else {
-                ("malformed-line", "not a JSON object; Pi skips it")
+                (
+                    "malformed-line",
+                    "JSON but not an object, so not an entry; Pi cannot use it",
+                )
             };
             findings.push(Finding::defect(
                 kind,
@@ -137,11 +174,14 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
             Finding::defect(
                 "crlf",
                 crlf.first().copied(),
-                format!(
-                    "{} line{} end with CRLF",
-                    crlf.len(),
-                    if crlf.len() == 1 { "" } else { "s" }
-                ),
+                if crlf.len() == 1 {
+                    "1 line ends with CRLF (or more CRs); Pi reads it, but it is not how Pi writes".to_owned()
+                } else {
+                    format!(
+                        "{} lines end with CRLF (or more CRs); Pi reads them, but it is not how Pi writes",
+                        crlf.len()
+                    )
+                },
                 "strip the CRs",
             )
             .with_lines(crlf),
@@ -162,20 +202,92 @@ pub fn read_lines(data: &[u8], findings: &mut Vec<Finding>) -> Vec<LineState> {
 }
 
 /// The JSON objects on a line: one normally; several when lines were glued together; none
-/// when the line is not a sequence of objects.
-fn parse_objects(text: &str) -> Vec<String> {
-    let mut objects = Vec::new();
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Box<RawValue>>();
-    loop {
-        match stream.next() {
-            None => break,
-            Some(Ok(v)) if v.get().starts_with('{') => objects.push(v.get().to_owned()),
-            _ => return Vec::new(),
+/// when the line is not a sequence of objects. Each object is one `JSON.parse` accepts
+/// (read with [`jsparse`], so lone surrogates, huge numbers and deep nesting are fine).
+fn parse_objects(text: &str) -> Vec<std::ops::Range<usize>> {
+    let trimmed = text.trim_matches(is_json_whitespace);
+    if trimmed.starts_with('{') && jsparse::parse(text.as_bytes()).is_ok_and(|v| v.is_object()) {
+        // The line is fine as it is; only trailing CRs (which would read as CRLF again) go.
+        if text.ends_with('\r') {
+            return std::iter::once(0..text.trim_end_matches(is_json_whitespace).len()).collect();
         }
+        return std::iter::once(0..text.len()).collect();
     }
-    if objects.len() == 1 && text.trim_matches([' ', '\t', '\r', '\n']) == objects[0] {
-        // Keep surrounding JSON whitespace as written: the line is fine as it is.
-        return vec![text.to_owned()];
+    let mut objects = Vec::new();
+    let mut at = 0;
+    loop {
+        at = text.len() - text[at..].trim_start_matches(is_json_whitespace).len();
+        if at == text.len() {
+            break;
+        }
+        let Some(len) = object_end(&text.as_bytes()[at..]) else {
+            return Vec::new();
+        };
+        if !jsparse::parse(&text.as_bytes()[at..at + len]).is_ok_and(|v| v.is_object()) {
+            return Vec::new();
+        }
+        objects.push(at..at + len);
+        at += len;
     }
     objects
+}
+
+fn is_json_whitespace(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+/// The length of the `{…}` that `bytes` starts with: braces and brackets balanced outside
+/// strings. Only finds the boundary; the piece is then read with `jsparse`.
+fn object_end(bytes: &[u8]) -> Option<usize> {
+    if bytes.first() != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    fn parse_objects(text: &str) -> Vec<&str> {
+        super::parse_objects(text).into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn one_object_or_several_or_none() {
+        assert_eq!(parse_objects(r#" {"a":1} "#), [r#" {"a":1} "#]);
+        assert_eq!(parse_objects("{\"a\":1}\r\r"), [r#"{"a":1}"#]);
+        assert_eq!(
+            parse_objects(r#"{"a":"}{"}{"b":[{}]}"#),
+            [r#"{"a":"}{"}"#, r#"{"b":[{}]}"#]
+        );
+        assert!(parse_objects(r#"{"a":1}x"#).is_empty());
+        assert!(parse_objects("42").is_empty());
+        assert!(parse_objects(r#"{"a":1}42"#).is_empty());
+        assert!(parse_objects(r#"{"a":}"#).is_empty());
+    }
 }

@@ -6,8 +6,8 @@ pub mod apply;
 pub mod finding;
 mod header;
 mod lines;
-mod plan;
+pub mod plan;
 mod structure;
 
 pub use finding::{Finding, Severity};
-pub use plan::{Plan, Reading, clean_plan, plan};
+pub use plan::{Plan, Reading, clean_plan, plan, plan_loaded};

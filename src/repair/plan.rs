@@ -4,7 +4,7 @@ use super::finding::{Finding, Severity};
 use super::header::place;
 use super::lines::{LineState, read_lines};
 use super::structure::{Decisions, Parent, decide, tool_warnings};
-use crate::session::context::build_context;
+use crate::session::context::message_count;
 use crate::session::rawjson::{edit_object, fields};
 use crate::session::{Detail, EntryKind, Session, SessionError};
 use rustc_hash::FxHashSet;
@@ -61,19 +61,48 @@ pub fn clean_plan(session: &Session) -> Option<Plan> {
 
 /// Examines `data` (the bytes of `path`) and plans its repair.
 pub fn plan(path: &Path, data: &[u8]) -> Result<Plan, SessionError> {
+    plan_with(path, data, None)
+}
+
+/// Plans the repair of a file that loaded (but not clean), reading its bytes from the
+/// session: no second copy of them.
+pub fn plan_loaded(session: &Session) -> Result<Plan, SessionError> {
+    plan_with(&session.path, session.bytes(), Some(session))
+}
+
+/// Only the findings (for `--check`): the repaired file is not built, so `output` and
+/// `after` are `None` when there are defects, and the warnings are those of the file as
+/// it is. Memory stays at about the file plus its index. `loaded`: the session loaded from
+/// `data`, if it loaded.
+pub fn check_only(path: &Path, data: &[u8], loaded: Option<&Session>) -> Result<Plan, SessionError> {
+    let mut findings = Vec::new();
+    let Pass { session, .. } = repaired(path, data, loaded, false, &mut findings)?;
+    let after = findings.is_empty().then(|| reading(&session));
+    findings.sort_by_key(|f| f.line.unwrap_or(0));
+    findings.extend(tool_warnings(&session));
+    Ok(Plan {
+        findings,
+        output: None,
+        rejects: Vec::new(),
+        after,
+    })
+}
+
+fn plan_with(path: &Path, data: &[u8], loaded: Option<&Session>) -> Result<Plan, SessionError> {
     let mut findings = Vec::new();
     let Pass {
         output,
         rejects,
         session,
-    } = repaired(path, data, &mut findings)?;
+    } = repaired(path, data, loaded, true, &mut findings)?;
     let (output, rejects, result) = if findings.is_empty() {
         (None, Vec::new(), session)
     } else {
-        let result = Session::from_bytes(path.to_path_buf(), output.clone())?;
+        drop(session);
+        let result = Session::from_bytes(path.to_path_buf(), output)?;
         // The result must need nothing more: anything else is a bug in repair.
         let mut again = Vec::new();
-        let _ = repaired(path, &output, &mut again)?;
+        let _ = repaired(path, result.bytes(), Some(&result), false, &mut again)?;
         if let Some(f) = again.first() {
             return Err(SessionError::Refused(format!(
                 "repair could not settle this file (after repair: {}: {} — {}); nothing written; please report it",
@@ -82,11 +111,15 @@ pub fn plan(path: &Path, data: &[u8]) -> Result<Plan, SessionError> {
                 f.message
             )));
         }
-        (Some(output), rejects, result)
+        (Some(()), rejects, Held::Owned(Box::new(result)))
     };
     findings.sort_by_key(|f| f.line.unwrap_or(0));
     findings.extend(tool_warnings(&result));
     let after = Some(reading(&result));
+    let output = match (output, result) {
+        (Some(()), Held::Owned(result)) => Some(result.into_bytes()),
+        _ => None,
+    };
     Ok(Plan {
         findings,
         output,
@@ -97,25 +130,50 @@ pub fn plan(path: &Path, data: &[u8]) -> Result<Plan, SessionError> {
 
 fn reading(s: &Session) -> Reading {
     let at = s.at();
-    let ctx = build_context(s, at);
     Reading {
         leaf: s.leaf().map(|l| s.id_or_line(l)),
         at: at.map(|a| s.id_or_line(a)),
         branch: at.map(|a| s.branch(a).path.len()).unwrap_or(0),
-        context_messages: ctx.messages.len(),
+        context_messages: message_count(s, at),
         entries: s.entries.len(),
+    }
+}
+
+/// A session loaded here, or the one the caller loaded from the same bytes.
+enum Held<'a> {
+    Owned(Box<Session>),
+    Borrowed(&'a Session),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        match self {
+            Held::Owned(s) => s,
+            Held::Borrowed(s) => s,
+        }
     }
 }
 
 /// One pass over a file: the repaired bytes, the rejected lines, and the session as loaded
 /// before the structural fixes (the file as Pi would read it after line fixes).
-struct Pass {
+struct Pass<'a> {
+    /// Empty when there was nothing to repair (or `build` was not asked for).
     output: Vec<u8>,
     rejects: Vec<Vec<u8>>,
-    session: Session,
+    session: Held<'a>,
 }
 
-fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pass, SessionError> {
+/// One pass. `loaded`: the session loaded from `data` as it is, if it loaded; it is used
+/// when every line is read as it is (no staged copy of the file is then made). `build`:
+/// write the output when there is something to repair.
+fn repaired<'a>(
+    path: &Path,
+    data: &[u8],
+    loaded: Option<&'a Session>,
+    build: bool,
+    findings: &mut Vec<Finding>,
+) -> Result<Pass<'a>, SessionError> {
     let lines = read_lines(data, findings);
     let placed = place(path, &lines, findings).ok_or_else(|| SessionError::NotASession {
         path: path.to_path_buf(),
@@ -125,24 +183,80 @@ fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pas
     // The file as Pi would read it once the lines are fixed: the header on "line 0", every
     // entry on its own line number, so v1 ids (derived from line numbers) do not move.
     // Objects glued on one line take the following staged lines; `original` maps every staged
-    // line back to the line it came from.
-    let mut staged = String::with_capacity(data.len() + 64);
-    staged.push_str(&placed.header);
-    let mut original: Vec<u32> = vec![0];
-    for (line, obj) in &placed.entries {
-        while (original.len() as u32) < *line {
-            staged.push('\n');
-            original.push(original.len() as u32);
+    // line back to the line it came from. When the header comes first as it is and every
+    // line holding an object is read as it is, the file as loaded is that reading already.
+    let n = lines.len() + 1;
+    let placed_at = || {
+        let mut v = vec![false; n];
+        for (line, _) in &placed.entries {
+            v[*line as usize] = true;
         }
-        staged.push('\n');
-        staged.push_str(obj);
-        original.push(*line);
+        v
+    };
+    let as_is = loaded.filter(|s| {
+        placed.header_as_is
+            && s.header.line == 1
+            && placed.header_source_line == Some(1)
+            && lines.iter().all(|l| l.objects.is_empty() || l.read_as_is())
+            && {
+                // The loader read the same lines as entries (it reads JSON as the line pass does).
+                let at = placed_at();
+                s.entries.len() == placed.entries.len()
+                    && s.entries.iter().all(|e| at.get(e.line as usize) == Some(&true))
+            }
+    });
+    let (mut session, original, holds_object) = match as_is {
+        Some(s) => (Held::Borrowed(s), (0..n as u32).collect::<Vec<u32>>(), placed_at()),
+        _ => {
+            let mut staged = String::with_capacity(data.len() + 64);
+            staged.push_str(&placed.header);
+            let mut original: Vec<u32> = vec![0];
+            let mut holds_object: Vec<bool> = vec![false];
+            for (line, obj) in &placed.entries {
+                while (original.len() as u32) < *line {
+                    staged.push('\n');
+                    original.push(original.len() as u32);
+                    holds_object.push(false);
+                }
+                staged.push('\n');
+                staged.push_str(obj);
+                original.push(*line);
+                holds_object.push(true);
+            }
+            staged.push('\n');
+            let session = Session::from_bytes_numbered(path.to_path_buf(), staged.into_bytes(), 0)?;
+            (Held::Owned(Box::new(session)), original, holds_object)
+        }
+    };
+    // Every object placed as an entry must load as one: a line the loader skipped would
+    // otherwise vanish from the output unreported. (The line pass and the loader read JSON
+    // the same way, so this is only a safety net.)
+    let mut loaded_at = vec![false; original.len()];
+    for e in &session.entries {
+        if let Some(l) = loaded_at.get_mut(e.line as usize) {
+            *l = true;
+        }
     }
-    staged.push('\n');
-    let mut session = Session::from_bytes_numbered(path.to_path_buf(), staged.into_bytes(), 0)?;
-    for e in &mut session.entries {
-        e.line = original.get(e.line as usize).copied().unwrap_or(e.line);
+    let mut unloaded: Vec<u32> = Vec::new();
+    for k in 1..original.len() {
+        if holds_object[k] && !loaded_at[k] && !unloaded.contains(&original[k]) {
+            unloaded.push(original[k]);
+            findings.push(Finding::defect(
+                "unreadable-line",
+                Some(original[k]),
+                "an object pi-session cannot read as an entry",
+                "drop it (kept in the .rejects file)",
+            ));
+        }
     }
+    if let Held::Owned(session) = &mut session {
+        for e in &mut session.entries {
+            e.line = original.get(e.line as usize).copied().unwrap_or(e.line);
+        }
+    }
+    drop(loaded_at);
+    drop(holds_object);
+    drop(original);
 
     let format = session.header.format();
     if format < 3 {
@@ -165,6 +279,13 @@ fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pas
         ));
     }
     let decisions = decide(&session, findings);
+    if findings.is_empty() || !build {
+        return Ok(Pass {
+            output: Vec::new(),
+            rejects: Vec::new(),
+            session,
+        });
+    }
 
     let mut out = String::with_capacity(data.len() + 64);
     let mut header = placed.header.clone();
@@ -182,6 +303,7 @@ fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pas
         }
     }
     rejected_lines.extend(&placed.dropped_lines);
+    rejected_lines.extend(&unloaded);
     if placed.header_changed
         && let Some(line) = placed.header_source_line
     {
@@ -203,7 +325,7 @@ fn repaired(path: &Path, data: &[u8], findings: &mut Vec<Finding>) -> Result<Pas
     let rejects = lines
         .iter()
         .filter(|l| rejected_lines.contains(&l.number))
-        .map(|l: &LineState| l.raw.clone())
+        .map(|l: &LineState| l.raw.to_vec())
         .collect();
     Ok(Pass {
         output: out.into_bytes(),
@@ -278,6 +400,8 @@ fn entry_text(session: &Session, d: &Decisions, i: usize, format: u32) -> (Strin
     if set.is_empty() && remove.is_empty() {
         return (raw, false);
     }
-    let f = fields(&raw).unwrap_or_default();
+    // A line whose keys cannot be read one by one (e.g. a lone surrogate escape in a key)
+    // stays as it is: repair then cannot settle and writes nothing, rather than lose fields.
+    let Some(f) = fields(&raw) else { return (raw, false) };
     (edit_object(&f, &set, &remove), structural)
 }

@@ -44,12 +44,18 @@ impl SessionWriter {
     }
 
     fn open_tail_with(mut file: LockedFile, path: &Path, tail: u64) -> Result<SessionWriter, SessionError> {
-        let session = if tail == u64::MAX {
-            let data = file.read_all()?;
-            Session::from_bytes(path.to_path_buf(), data)?
-        } else {
-            Session::open_tail(path, tail)?
+        let load = |file: &mut LockedFile| -> Result<Session, SessionError> {
+            if tail == u64::MAX {
+                let data = file.read_all()?;
+                Session::from_bytes(path.to_path_buf(), data)
+            } else {
+                Session::open_tail(path, tail)
+            }
         };
+        let mut session = load(&mut file)?;
+        if !session.ends_with_newline() && wait_for_last_line(&file) {
+            session = load(&mut file)?;
+        }
         let version = session.header.format();
         if version < super::CURRENT_VERSION {
             return Err(SessionError::OldFormat {
@@ -142,6 +148,35 @@ impl SessionWriter {
         Ok(Appended {
             terminated_torn_line: torn,
         })
+    }
+}
+
+/// How long a write waits for a writer that has begun its last line to finish it.
+pub const UNFINISHED_LINE_WAIT: Duration = Duration::from_millis(1000);
+
+/// The file ends without `\n`: a line torn by a crash, or one Pi is writing right now (it
+/// takes no lock). If the file changed in the last few seconds, waits up to
+/// [`UNFINISHED_LINE_WAIT`] for the line to be finished. Whether it now ends with `\n`.
+fn wait_for_last_line(file: &LockedFile) -> bool {
+    use std::os::unix::fs::FileExt;
+    let recent = file
+        .modified
+        .and_then(|m| SystemTime::now().duration_since(m).ok())
+        .is_some_and(|age| age < RECENT_WRITE);
+    if !recent {
+        return false;
+    }
+    let start = std::time::Instant::now();
+    loop {
+        let len = file.file().metadata().map(|m| m.len()).unwrap_or(0);
+        let mut last = [0u8];
+        if len > 0 && file.file().read_exact_at(&mut last, len - 1).is_ok() && last[0] == b'\n' {
+            return true;
+        }
+        if start.elapsed() >= UNFINISHED_LINE_WAIT {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

@@ -48,19 +48,42 @@ pub fn projection(session: &Session, path: &[EntryIdx]) -> Vec<ProjectedEntry> {
     selected
         .iter()
         .enumerate()
-        .map(|(pos, &i)| {
-            let e = &session.entries[i];
-            // An older compaction inside the retained range contributes nothing; only the
-            // one that opens the context does.
-            let messages = if e.kind == EntryKind::Compaction && pos > 0 {
-                Vec::new()
-            } else {
-                let edit = e.id.and_then(|id| edits.get(&id)).map(|&ei| session.value(ei));
-                project(session, i, edit.as_ref())
-            };
-            ProjectedEntry { source: i, messages }
+        .map(|(pos, &i)| ProjectedEntry {
+            source: i,
+            messages: project_selected(session, &edits, pos, i),
         })
         .collect()
+}
+
+/// The messages of the `pos`-th selected entry `i`.
+fn project_selected(session: &Session, edits: &FxHashMap<Sym, EntryIdx>, pos: usize, i: EntryIdx) -> Vec<Value> {
+    let e = &session.entries[i];
+    // An older compaction inside the retained range contributes nothing; only the one that
+    // opens the context does.
+    if e.kind == EntryKind::Compaction && pos > 0 {
+        return Vec::new();
+    }
+    let edit = e.id.and_then(|id| edits.get(&id)).map(|&ei| session.value(ei));
+    project(session, i, edit.as_ref())
+}
+
+/// How many messages the context at `leaf` has, reading one entry at a time (for large
+/// files, where holding every message at once would cost several times the file).
+pub fn message_count(session: &Session, leaf: Option<EntryIdx>) -> usize {
+    let Some(leaf) = leaf else { return 0 };
+    let path = session.branch(leaf).path;
+    let selected = context_entries(session, &path);
+    let mut edits: FxHashMap<Sym, EntryIdx> = FxHashMap::default();
+    for &i in &selected {
+        if let Detail::ContextEdit { target: Some(t) } = &session.entries[i].detail {
+            edits.insert(*t, i);
+        }
+    }
+    selected
+        .iter()
+        .enumerate()
+        .map(|(pos, &i)| project_selected(session, &edits, pos, i).len())
+        .sum()
 }
 
 /// Builds the context with the leaf at `leaf` (`None`: an empty context, as after

@@ -78,6 +78,16 @@ impl Data {
     }
 }
 
+impl Data {
+    /// The bytes as a vector (copied only when mapped).
+    pub fn into_vec(self) -> Vec<u8> {
+        match self {
+            Data::Owned(v) => v,
+            Data::Mapped(m) => m.to_vec(),
+        }
+    }
+}
+
 impl Deref for Data {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

@@ -3,7 +3,7 @@
 
 use super::data::Data;
 use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Sym, Tools};
-use super::skim::{LineRead, Skim, read_line};
+use super::skim::{self, LineRead, Skim, read_line};
 use super::{Header, LabelState, Session, SessionError};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
@@ -69,6 +69,9 @@ fn is_js_blank(line: &[u8]) -> bool {
 enum Line<'a> {
     Blank,
     Unreadable,
+    /// JSON, not an object, and true to JavaScript (`42`, `"x"`, `[]`): Pi keeps it as an
+    /// entry, so before the header it refuses the file.
+    TruthyValue,
     Object(Box<Skim<'a>>),
 }
 
@@ -94,6 +97,7 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
         } else {
             match read_line(bytes) {
                 LineRead::Object(skim) => Line::Object(skim),
+                LineRead::NotAnObject if skim::truthy_non_object(bytes) => Line::TruthyValue,
                 LineRead::NotAnObject | LineRead::Malformed => Line::Unreadable,
             }
         };
@@ -111,21 +115,26 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
     out
 }
 
-/// Classifies every line, splitting large inputs at line boundaries across threads.
-fn classify(data: &[u8]) -> Vec<Classified<'_>> {
+/// Lines are classified this many bytes at a time (then turned into entries), so that the
+/// skims of a large file are never all held at once.
+const BATCH: usize = 32 << 20;
+
+/// Classifies every line of `data[from..to]`, splitting large inputs at line boundaries
+/// across threads.
+fn classify(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
-    if data.len() < PARALLEL_THRESHOLD || threads < 2 {
-        return classify_range(data, 0, data.len());
+    if to - from < PARALLEL_THRESHOLD || threads < 2 {
+        return classify_range(data, from, to);
     }
-    let mut bounds = vec![0];
+    let mut bounds = vec![from];
     for k in 1..threads {
-        let guess = data.len() * k / threads;
-        let cut = memchr::memchr(b'\n', &data[guess..]).map_or(data.len(), |i| guess + i + 1);
-        if cut > *bounds.last().expect("non-empty") && cut < data.len() {
+        let guess = from + (to - from) * k / threads;
+        let cut = memchr::memchr(b'\n', &data[guess..to]).map_or(to, |i| guess + i + 1);
+        if cut > *bounds.last().expect("non-empty") && cut < to {
             bounds.push(cut);
         }
     }
-    bounds.push(data.len());
+    bounds.push(to);
     std::thread::scope(|scope| {
         let handles: Vec<_> = bounds
             .windows(2)
@@ -154,9 +163,23 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
 
     let len = data.len();
     report.missing_final_newline = len > 0 && data[len - 1] != b'\n';
-    let classified = classify(&data);
     let mut line_no: u32 = first_line.wrapping_sub(1);
-    for c in classified {
+    let mut batch_from = 0;
+    let batches = std::iter::from_fn(|| {
+        if batch_from >= len {
+            return None;
+        }
+        let guess = (batch_from + BATCH).min(len);
+        let to = if guess == len {
+            len
+        } else {
+            memchr::memchr(b'\n', &data[guess..]).map_or(len, |i| guess + i + 1)
+        };
+        let batch = classify(&data, batch_from, to);
+        batch_from = to;
+        Some(batch)
+    });
+    for c in batches.flatten() {
         line_no = line_no.wrapping_add(1);
         let (start, stop) = (c.start as u64, c.end as u64);
         let end = c.end;
@@ -170,6 +193,16 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
                 if end == len {
                     report.torn_last_line = true;
                 }
+                continue;
+            }
+            Line::TruthyValue if header.is_none() => {
+                let reason = format!(
+                    "line {line_no} is a JSON value that is not an object where the session header should be; Pi refuses such a file"
+                );
+                return Err(SessionError::NotASession { path, reason });
+            }
+            Line::TruthyValue => {
+                report.malformed_lines.push(line_no);
                 continue;
             }
             Line::Object(skim) => skim,

@@ -101,6 +101,9 @@ pub fn read_header(path: &Path) -> Option<HeaderInfo> {
                     parent_session: s.parent_session.map(|c| c.into_owned()),
                 });
             }
+            // Pi refuses a file whose first truthy value before the header is not an
+            // object (`42`); falsy ones (`null`, `0`) it skips.
+            _ if super::skim::truthy_non_object(body) => return None,
             _ => continue,
         }
     }

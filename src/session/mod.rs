@@ -114,6 +114,16 @@ impl Session {
         load::load(path, data.into(), first_line)
     }
 
+    /// Every byte read (the whole file, for a session not read from the end).
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The bytes read, given back (copied only if the file was mapped).
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.data.into_vec()
+    }
+
     /// The original bytes of a line (entry or header), without `\n`.
     pub fn line_bytes(&self, start: u64, end: u64) -> &[u8] {
         &self.data[start as usize..end as usize]

@@ -4,6 +4,7 @@
 //! Pi parses lines with `JSON.parse` and never validates types, so the skim is lenient:
 //! a field of an unexpected JSON type reads as absent instead of failing the line.
 
+use super::jsparse;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
@@ -187,20 +188,34 @@ pub fn read_line(line: &[u8]) -> LineRead<'_> {
 fn read_text(text: &str) -> LineRead<'_> {
     let trimmed = text.trim_start_matches(is_json_whitespace);
     if !trimmed.starts_with('{') {
-        return match super::jsparse::parse(text.as_bytes()) {
+        return match jsparse::parse(text.as_bytes()) {
             Ok(_) => LineRead::NotAnObject,
             Err(_) => LineRead::Malformed,
         };
     }
     match serde_json::from_str::<Skim>(text) {
         Ok(skim) => LineRead::Object(Box::new(skim)),
-        // The derived reader rejects duplicate keys (JSON.parse keeps the last), lone
-        // surrogate escapes, numbers beyond a double's range and deep nesting, all of which
-        // JSON.parse accepts. Fall back to the exact reader.
-        Err(_) => match super::jsparse::parse(text.as_bytes()) {
-            Ok(value) => LineRead::Object(Box::new(Skim::from_value(&value).into_owned())),
-            Err(_) => LineRead::Malformed,
+        // The derived reader rejects what JSON.parse accepts: duplicate keys (last one
+        // wins), lone surrogate escapes, numbers out of range. Read the line exactly.
+        Err(_) => match jsparse::parse(text.as_bytes()) {
+            Ok(value) if value.is_object() => LineRead::Object(Box::new(Skim::from_value(&value).into_owned())),
+            _ => LineRead::Malformed,
         },
+    }
+}
+
+/// For a line that is JSON but not an object: whether JavaScript holds its value true.
+/// Pi keeps such a line as an entry (and refuses the file when it comes before the
+/// header); a falsy one (`null`, `false`, `0`, `""`) it skips.
+pub fn truthy_non_object(line: &[u8]) -> bool {
+    match jsparse::parse(line) {
+        // `1e400` is Infinity in JavaScript (truthy), held as null.
+        Ok(Value::Null) => String::from_utf8_lossy(line).trim_matches(is_json_whitespace) != "null",
+        Ok(Value::Bool(b)) => b,
+        Ok(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
+        Ok(Value::String(s)) => !s.is_empty(),
+        Ok(Value::Array(_) | Value::Object(_)) => true,
+        Err(_) => false,
     }
 }
 
@@ -403,6 +418,16 @@ mod tests {
         let line = br#"{"type":"message","message":{"role":"toolResult","toolCallId":"c1","content":"plain"}}"#;
         let LineRead::Object(s) = read_line(line) else { panic!() };
         assert_eq!(s.message.unwrap().tool_call_id.as_deref(), Some("c1"));
+    }
+
+    #[test]
+    fn truthiness_of_non_objects() {
+        for t in ["42", "[]", "\"x\"", "true", "1e400", "-1"] {
+            assert!(truthy_non_object(t.as_bytes()), "{t}");
+        }
+        for f in ["0", "-0", "0.0", "null", "false", "\"\"", " 0 ", "x"] {
+            assert!(!truthy_non_object(f.as_bytes()), "{f}");
+        }
     }
 
     #[test]

@@ -54,6 +54,11 @@ impl LockedFile {
         })
     }
 
+    /// The open file (the inode the lock is on), for reads at an offset.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
     /// Opens `path` for reading only and takes a shared lock (which keeps writers out, as
     /// their exclusive lock waits for it), waiting up to `wait`: for dry runs, which must
     /// read the file as a write would, and work where it could not be written.

@@ -580,3 +580,54 @@ fn appends_racing_a_plain_appender_stay_whole_lines() {
         "80fbf1f2"
     );
 }
+
+/// A last line Pi is writing right now (it takes no lock) is not a torn one: a write that
+/// finds the file ending without `\n`, changed moments ago, waits for the line to be
+/// finished and then parents its entry on it, with no newline of its own in between.
+#[test]
+fn a_line_being_written_is_waited_for() {
+    for args in [&["label", "1a2b3c02", "waited"][..], &["checkout", "1a2b3c02"][..]] {
+        let (_dir, file) = temp_copy(&fixture("no-final-newline.jsonl"));
+        let whole = fs::read(&file).unwrap();
+        let last_start = whole.iter().rposition(|&b| b == b'\n').unwrap() + 1;
+        let last: Value = serde_json::from_slice(&whole[last_start..]).unwrap();
+        let cut = last_start + (whole.len() - last_start) / 2;
+        // Pi has written half of its line, and writes the rest 300 ms later.
+        fs::write(&file, &whole[..cut]).unwrap();
+        let rest = whole[cut..].to_vec();
+        let finisher = {
+            let file = file.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                let mut f = OpenOptions::new().append(true).open(&file).unwrap();
+                f.write_all(&rest).unwrap();
+                f.write_all(b"\n").unwrap();
+            })
+        };
+        let r = run(&file, args);
+        finisher.join().unwrap();
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("unfinished line"), "{args:?}: {}", r.stderr);
+        let mut finished = whole.clone();
+        finished.push(b'\n');
+        let after = fs::read(&file).unwrap();
+        let line = appended_line(&finished, &after);
+        let v: Value = serde_json::from_str(&line).unwrap();
+        if args[0] == "label" {
+            assert_eq!(v["parentId"], last["id"], "{args:?}: parented on Pi's newest entry");
+        } else {
+            assert_eq!(v["data"]["from"], last["id"], "{args:?}: moved from Pi's newest entry");
+        }
+    }
+}
+
+/// A torn line older than a few seconds is no write in progress: no waiting.
+#[test]
+fn an_old_torn_line_is_not_waited_for() {
+    let (_dir, file) = temp_copy(&fixture("torn-last-line.jsonl"));
+    let start = Instant::now();
+    let r = run(&file, &["label", "1a2b3c02", "torn"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("unfinished line"), "{}", r.stderr);
+    assert!(start.elapsed() < Duration::from_millis(900), "{:?}", start.elapsed());
+}

@@ -208,16 +208,25 @@ fn files_that_are_not_sessions_are_skipped_and_counted_with_v() {
     );
     fs::write(dir.join("empty.jsonl"), "").unwrap();
     fs::write(dir.join("notes.txt"), "not listed at all").unwrap();
+    // Pi refuses a file with a value before its header that is not an object (`42`)...
+    let good_header = serde_json::to_string(&header("valued", "2026-01-01T00:00:00.000Z", &env.proj)).unwrap();
+    fs::write(dir.join("valued.jsonl"), format!("42\n{good_header}\n")).unwrap();
+    // ...and skips a falsy one.
+    let hi = serde_json::to_string(&user("n1", None, "2026-01-01T00:00:02.000Z", "hi")).unwrap();
+    let nulled = good_header.replace("valued", "nulled");
+    fs::write(dir.join("nulled.jsonl"), format!("null\n{nulled}\n{hi}\n")).unwrap();
 
     let out = env.ls(&["--json"]);
     assert!(out.status.success());
-    assert_eq!(names(&ndjson(&String::from_utf8_lossy(&out.stdout))), ["good"]);
+    let mut listed = names(&ndjson(&String::from_utf8_lossy(&out.stdout)));
+    listed.sort();
+    assert_eq!(listed, ["good", "nulled"]);
     assert!(out.stderr.is_empty(), "quiet without -v");
 
     let out = env.ls(&["-v"]);
     assert!(out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(stderr.trim(), "skipped 4 files that are not Pi sessions");
+    assert_eq!(stderr.trim(), "skipped 5 files that are not Pi sessions");
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         stdout.contains(&*dir.join("good.jsonl").to_string_lossy()),

@@ -44,8 +44,12 @@ fn run_json(file: &Path, args: &[&str]) -> (i32, Vec<Value>, Value) {
     (r.code, objects, summary)
 }
 
+/// A fixture of `tests/fixtures/repair/`, or of `tests/fixtures/outside/` for `outside/NAME`.
 fn repair_fixture(name: &str) -> PathBuf {
-    fixture("repair").join(name)
+    match name.strip_prefix("outside/") {
+        Some(n) => fixture("outside").join(n),
+        None => fixture("repair").join(name),
+    }
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
@@ -825,4 +829,258 @@ fn a_locked_file_is_not_repaired() {
     drop(holder);
     let r = run(&path, &[]);
     assert_eq!(r.code, 0, "once the lock is released: {}", r.stderr);
+}
+
+/// `--check` and `--dry-run` write nothing, so they read a file they could not write (under
+/// a shared lock); `repair` itself then fails and leaves it alone.
+#[test]
+fn check_and_dry_run_read_a_read_only_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
+    // Another reader holds a shared lock, as a concurrent `--check` would: readers go on,
+    // a repair waits.
+    let holder = fs::File::open(&path).unwrap();
+    holder.try_lock_shared().expect("the test takes a shared lock");
+    let r = run(&path, &["--check"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("malformed-line"), "{}", r.stdout);
+    let r = run(&path, &["--dry-run"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("would fix 1 defect"), "{}", r.stdout);
+    assert_eq!(fs::read(&path).unwrap(), original);
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["malformed-middle.jsonl"]);
+    let out = cmd()
+        .env("PI_SESSION_LOCK_TIMEOUT", "0.2")
+        .arg("-s")
+        .arg(&path)
+        .arg("repair")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "repair went on under a reader's lock");
+    assert_eq!(fs::read(&path).unwrap(), original);
+    drop(holder);
+}
+
+// ---- reproducers from outside testers (tests/fixtures/outside/) ----
+
+/// The number of messages `context --json` sends.
+fn context_len(path: &Path) -> usize {
+    ndjson(&common::run_ok(path, &["context", "--json"])).len()
+}
+
+/// A lone surrogate escape (`\ud83d`, which Pi writes when output is cut inside an emoji,
+/// and reads back) in a user message's string content is no damage: repair leaves the
+/// file alone and every message stays in the context (Pi sends 3).
+#[test]
+fn lone_surrogate_in_user_string_is_not_damage() {
+    let r = check_fixture("outside/lone-surrogate-user-string.jsonl", &[], false);
+    assert_eq!(r.output, r.original);
+    assert_eq!(context_len(&r.path), 3);
+}
+
+/// The same in the middle of a session: Pi sends all 4 messages (repair once dropped the
+/// line unreported and re-rooted the next entry, leaving 1).
+#[test]
+fn lone_surrogate_mid_session_is_not_damage() {
+    let r = check_fixture("outside/lone-surrogate-user-string-midsession.jsonl", &[], false);
+    assert_eq!(r.output, r.original);
+    assert_eq!(context_len(&r.path), 4);
+    let log = common::run_ok(&r.path, &["log", "--json"]);
+    assert_eq!(ndjson(&log).len(), 4, "{log}");
+}
+
+/// Lines Pi reads that serde_json does not: `--check` is clean and `context`, `show` and
+/// `grep` read them as Pi does.
+#[test]
+fn lines_json_parse_reads_are_clean_and_read() {
+    for (name, messages, warnings, needle) in [
+        ("lone-surrogate-text-block.jsonl", 3, 0, "ok"),
+        ("number-out-of-range.jsonl", 2, 0, "hi"),
+        ("deep-nesting-128.jsonl", 2, 1, "ok"),
+    ] {
+        let (_dir, path) = temp_copy(&fixture("outside").join(name));
+        let original = fs::read(&path).unwrap();
+        let (code, findings, summary) = run_json(&path, &["--check"]);
+        assert_eq!(code, 0, "{name}: {findings:#?}");
+        assert_eq!(summary["defects"], 0, "{name}");
+        assert_eq!(findings.len(), warnings, "{name}: {findings:#?}");
+        assert_eq!(context_len(&path), messages, "{name}: context");
+        let r = run(&path, &[]);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            original,
+            "{name}: repair of a clean file wrote"
+        );
+        // Every message shows its text, and grep finds it.
+        let shown = common::run_ok(&path, &["show", "aaaa0002"]);
+        assert!(
+            shown.contains(needle) || name.starts_with("number"),
+            "{name}: show: {shown}"
+        );
+        let shown = common::run_ok(&path, &["show", "aaaa0001"]);
+        assert!(shown.contains("hi"), "{name}: show: {shown}");
+        let found = common::run(&path, &["grep", needle]);
+        assert_eq!(found.code, 0, "{name}: grep {needle}: {}{}", found.stdout, found.stderr);
+        assert!(found.stdout.contains(needle), "{name}: grep: {}", found.stdout);
+    }
+}
+
+/// A header ending `\r\r` and a line ending `\r\r\r` (Pi reads both: `JSON.parse` takes
+/// `\r` as whitespace): repair strips every CR, and the result settles.
+#[test]
+fn several_trailing_crs_are_stripped() {
+    let r = check_fixture(
+        "outside/header-double-cr.jsonl",
+        &[("crlf", "defect", 1, "strip the CRs")],
+        false,
+    );
+    let want: Vec<u8> = r.original.iter().copied().filter(|&b| b != b'\r').collect();
+    assert_eq!(r.output, want);
+    let r = check_fixture(
+        "outside/line-triple-cr.jsonl",
+        &[("crlf", "defect", 2, "strip the CRs")],
+        false,
+    );
+    let want: Vec<u8> = r.original.iter().copied().filter(|&b| b != b'\r').collect();
+    assert_eq!(r.output, want);
+}
+
+/// A JSON value that is not an object (`42`) before the header: Pi refuses the file
+/// ("not a valid session"), so every read command does too; repair drops the line (kept in
+/// the rejects) and says why.
+#[test]
+fn non_object_before_the_header_is_refused_and_repaired() {
+    let src = fixture("outside").join("nonobject-before-header.jsonl");
+    let r = common::run(&src, &["context"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(r.stderr.contains("not a Pi session"), "{}", r.stderr);
+    assert!(r.stderr.contains("line 1"), "{}", r.stderr);
+    assert_eq!(r.stdout, "");
+    let r = check_fixture(
+        "outside/nonobject-before-header.jsonl",
+        &[("malformed-line", "defect", 1, "drop it")],
+        false,
+    );
+    let message = r.findings[0]["message"].as_str().unwrap();
+    assert!(message.contains("Pi refuses the file"), "{message}");
+    assert_eq!(r.output, r.original[3..].to_vec());
+    assert_eq!(context_len(&r.path), 1);
+}
+
+/// Falsy values before the header (`null`, `0`, `false`, `""`) are skipped by Pi, which
+/// opens the file; so do the read commands.
+#[test]
+fn falsy_values_before_the_header_are_skipped() {
+    let header = fs::read(fixture("outside").join("nonobject-before-header.jsonl")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for junk in ["null", "0", "false", "\"\"", "-0"] {
+        let path = dir.path().join("s.jsonl");
+        let mut data = format!("{junk}\n").into_bytes();
+        data.extend_from_slice(&header[3..]);
+        fs::write(&path, &data).unwrap();
+        let r = common::run(&path, &["context", "--json"]);
+        assert_eq!(r.code, 0, "{junk}: {}", r.stderr);
+        assert_eq!(ndjson(&r.stdout).len(), 1, "{junk}");
+    }
+    for junk in ["42", "[]", "\"x\"", "true", "1e400"] {
+        let path = dir.path().join("s.jsonl");
+        let mut data = format!("{junk}\n").into_bytes();
+        data.extend_from_slice(&header[3..]);
+        fs::write(&path, &data).unwrap();
+        let r = common::run(&path, &["context", "--json"]);
+        assert_ne!(r.code, 0, "{junk}: Pi refuses");
+        assert!(r.stderr.contains("not a Pi session"), "{junk}: {}", r.stderr);
+    }
+}
+
+/// Pi appends without a lock: a Pi-like writer (one `write` of a whole `\r\n`-terminated
+/// line on a freshly opened O_APPEND file every few milliseconds) runs while repair loops on
+/// the session. Every appended entry ends up in the session, none only in a backup.
+#[test]
+fn lines_appended_while_repair_runs_are_kept() {
+    use std::io::Write;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (_dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    // A bigger file, so that each repair takes a while.
+    let mut data = fs::read(&path).unwrap();
+    let mut parent = "1a2b3c05".to_owned();
+    for k in 0..3000 {
+        let id = format!("f{k:07}");
+        data.extend_from_slice(
+            format!(
+                r#"{{"type":"message","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"user","content":"filler {k} {}","timestamp":1}}}}"#,
+                "x".repeat(200)
+            )
+            .as_bytes(),
+        );
+        data.push(b'\n');
+        parent = id;
+    }
+    fs::write(&path, &data).unwrap();
+
+    const N: usize = 300;
+    let done = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let path = path.clone();
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut parent = parent;
+            let mut seed = 12345u64;
+            for k in 0..N {
+                let id = format!("w{k:07}");
+                let line = format!(
+                    "{{\"type\":\"message\",\"id\":\"{id}\",\"parentId\":\"{parent}\",\"timestamp\":\"2026-01-01T00:00:02.000Z\",\"message\":{{\"role\":\"user\",\"content\":\"appended {k}\",\"timestamp\":2}}}}\r\n"
+                );
+                let mut f = fs::OpenOptions::new().append(true).open(&path).unwrap();
+                f.write_all(line.as_bytes()).unwrap();
+                drop(f);
+                parent = id;
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                std::thread::sleep(std::time::Duration::from_millis((seed >> 33) % 12));
+            }
+            done.store(true, Ordering::SeqCst);
+        })
+    };
+    let mut runs = 0;
+    let mut repaired = 0;
+    while !done.load(Ordering::SeqCst) || runs < 2 {
+        let r = run(&path, &[]);
+        runs += 1;
+        if r.stdout.contains("repaired") {
+            repaired += 1;
+        }
+    }
+    writer.join().unwrap();
+    let r = run(&path, &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // Repairs went through while the writer ran (they once refused, or lost lines).
+    assert!(repaired >= 1, "{repaired} repairs in {runs} runs");
+
+    let text = fs::read_to_string(&path).unwrap();
+    let ids: Vec<String> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|v| v["id"].as_str().map(str::to_owned))
+        .filter(|id| id.starts_with('w'))
+        .collect();
+    let want: Vec<String> = (0..N).map(|k| format!("w{k:07}")).collect();
+    assert_eq!(ids, want, "every appended entry, once, in order");
+    // And they form one chain: nothing was re-rooted.
+    let last = common::run_ok(&path, &["log", "--json"]);
+    assert_eq!(
+        ndjson(&last)
+            .iter()
+            .filter(|e| e["id"].as_str().is_some_and(|i| i.starts_with('w')))
+            .count(),
+        N
+    );
 }

@@ -200,3 +200,34 @@ fn corpus_v1_migration_is_byte_identical_to_pis_up_to_ids() {
         }
     }
 }
+
+/// Reproducers from outside testers (`tests/fixtures/outside/`): files Pi opens that repair
+/// once could not settle (CRs), a value before the header (Pi refuses the file; repaired,
+/// it opens), and lines only an exact `JSON.parse` reads (no damage: left as they are).
+#[test]
+fn outside_reproducers() {
+    for name in [
+        "header-double-cr.jsonl",
+        "line-triple-cr.jsonl",
+        "nonobject-before-header.jsonl",
+        "lone-surrogate-user-string.jsonl",
+        "lone-surrogate-user-string-midsession.jsonl",
+        "lone-surrogate-text-block.jsonl",
+        "number-out-of-range.jsonl",
+        "deep-nesting-128.jsonl",
+    ] {
+        repaired_reads_as_promised(&fixture("outside").join(name));
+    }
+}
+
+/// A JSON value that is not an object before the header: Pi refuses the file, and so does
+/// pi-session.
+#[test]
+fn a_value_before_the_header_is_refused_by_both() {
+    let src = fixture("outside").join("nonobject-before-header.jsonl");
+    let r = common::run(&src, &["log"]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("not a Pi session"), "{}", r.stderr);
+    let Some(pi) = run_oracle(&src, &[]) else { return };
+    assert!(pi.get("error").is_some(), "Pi opens it: {pi}");
+}

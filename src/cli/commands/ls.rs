@@ -298,9 +298,7 @@ struct MessageBody<'a> {
 
 /// The whole line as JSON, as `JSON.parse` reads it (invalid UTF-8 replaced).
 fn parse_value(line: &[u8]) -> Value {
-    serde_json::from_slice(line)
-        .or_else(|_| serde_json::from_str(&String::from_utf8_lossy(line)))
-        .unwrap_or(Value::Null)
+    crate::session::jsparse::parse(line).unwrap_or(Value::Null)
 }
 
 /// The running state of Pi's `buildSessionInfo` over one file.
@@ -380,7 +378,8 @@ impl Scan {
         let owned;
         let (entry_ts, msg_ts, content) = match serde_json::from_slice::<MessageLine>(line) {
             Ok(m) => (m.timestamp, m.message.timestamp, m.message.content),
-            // Duplicate keys (JSON.parse keeps the last) or invalid UTF-8: read it all.
+            // Duplicate keys (JSON.parse keeps the last), invalid UTF-8, lone surrogates,
+            // deep nesting: read it all, as JSON.parse does.
             Err(_) => {
                 owned = parse_value(line);
                 let m = owned.get("message");

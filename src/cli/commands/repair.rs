@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 /// Exit status: 0 clean (or repaired), 1 defects found with --check (or a repair failed).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Report only; exit 1 if a defect was found (warnings allowed).
+    /// Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not
+    /// built, so with --json `after` is null when there are defects.
     #[arg(long, conflicts_with = "dry_run")]
     pub check: bool,
 
@@ -34,7 +35,7 @@ pub struct Args {
     pub all: bool,
 
     /// One JSON object per finding {"path","line","lines","kind","severity","id","message","action"},
-    /// then one per file {"path","result","defects","warnings","backup","rejectsFile","after"}.
+    /// then one per file {"path","result","defects","warnings","backup","rejectsFile","carriedLines","after"}.
     #[arg(long)]
     pub json: bool,
 }
@@ -74,7 +75,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
 }
 
 fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Result<Outcome> {
-    let (mut lock, original, plan) = lock_and_plan(path)?;
+    let (mut lock, original, plan) = lock_and_plan(path, args.check, args.check || args.dry_run)?;
     let defects = plan.defects();
     let warnings = plan.findings.len() - defects;
     let shown = escape_line(&path.display().to_string());
@@ -96,7 +97,7 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
     } else if args.dry_run {
         (Outcome::WouldRepair, None)
     } else {
-        match apply(&mut lock, &original, &plan) {
+        match apply(&mut lock, original.bytes(), &plan) {
             Ok(applied) => (Outcome::Repaired, applied),
             Err(e) => (Outcome::Failed(e.to_string()), None),
         }
@@ -110,6 +111,7 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
             "warnings": warnings,
             "backup": applied.as_ref().map(|a| a.backup.to_string_lossy().into_owned()),
             "rejectsFile": applied.as_ref().and_then(|a| a.rejects_file.as_ref()).map(|p| p.to_string_lossy().into_owned()),
+            "carriedLines": applied.as_ref().map(|a| a.carried_lines).unwrap_or(0),
             "after": plan.after,
         });
         out.json(&v)?;
@@ -141,6 +143,13 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
                         a.rejected_lines,
                         plural(a.rejected_lines),
                         escape_line(&r.display().to_string())
+                    ))?;
+                }
+                if a.carried_lines > 0 {
+                    out.line(&format!(
+                        "  {} line{} appended while repair ran (by Pi?) kept after the repaired content, as written",
+                        a.carried_lines,
+                        plural(a.carried_lines)
                     ))?;
                 }
                 print_after(out, &plan)?;
