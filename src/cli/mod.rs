@@ -141,7 +141,10 @@ pub fn report(e: &anyhow::Error, command: Option<&Command>) -> Exit {
         return Exit::Success;
     }
     let own = e.downcast_ref::<CommandError>();
-    let exit = match e.chain().find_map(|c| c.downcast_ref::<pi_session::session::SessionError>()) {
+    let exit = match e
+        .chain()
+        .find_map(|c| c.downcast_ref::<pi_session::session::SessionError>())
+    {
         _ if own.is_some() => own.map_or(Exit::Failure, |c| c.exit),
         Some(pi_session::session::SessionError::LeafMismatch { .. }) => Exit::LeafMismatch,
         _ if e.chain().any(|c| {

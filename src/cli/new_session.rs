@@ -1,10 +1,10 @@
 //! Writing the new session of `clone` and `fork`, and reporting it.
 
 use super::output::Output;
+use anyhow::Result;
 use pi_session::session::Session;
 use pi_session::session::branch_copy::NewSession;
 use pi_session::session::write::write_file;
-use anyhow::Result;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 

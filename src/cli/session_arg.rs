@@ -1,8 +1,8 @@
 //! Opening the session a command works on, and reporting on stderr what loading noticed.
 
 use super::GlobalArgs;
-use pi_session::session::{Session, locate};
 use anyhow::Result;
+use pi_session::session::{Session, locate};
 
 /// Finds and loads the session named by `-s` (or the current directory's most recent).
 pub fn open_session(global: &GlobalArgs) -> Result<Session> {

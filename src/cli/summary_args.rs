@@ -1,10 +1,10 @@
 //! What `compact` and `summarize-branch` share: where the summary comes from (a provider, a
 //! local command, a file), the prompt options, and the plan-only modes.
 
+use anyhow::{Context as _, Result};
 use pi_session::compaction::SummarySource;
 use pi_session::compaction::command::CommandSummarizer;
 use pi_session::llm::Summarizer;
-use anyhow::{Context as _, Result};
 use std::io::Read;
 
 #[derive(Debug, Clone, clap::Args)]

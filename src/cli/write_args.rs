@@ -4,9 +4,9 @@
 use super::GlobalArgs;
 use super::output::{Output, escape_line};
 use super::session_arg::warn_load_report;
+use anyhow::Result;
 use pi_session::session::append::{Appended, SessionWriter};
 use pi_session::session::locate;
-use anyhow::Result;
 use std::path::Path;
 
 #[derive(Debug, Clone, clap::Args)]

@@ -42,16 +42,26 @@ fn every_test_file_is_wired() {
     let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
         if path.extension().is_some_and(|e| e == "rs") && stem != "main" {
-            assert!(main.contains(&format!("\nmod {stem};\n")), "tests/it/{stem}.rs is not a module of tests/it/main.rs");
+            assert!(
+                main.contains(&format!("\nmod {stem};\n")),
+                "tests/it/{stem}.rs is not a module of tests/it/main.rs"
+            );
         }
     }
     let top = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     for entry in std::fs::read_dir(&top).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "rs") {
-            assert_eq!(path.file_name().unwrap(), "llm_providers.rs", "{}: put integration tests in tests/it/", path.display());
+            assert_eq!(
+                path.file_name().unwrap(),
+                "llm_providers.rs",
+                "{}: put integration tests in tests/it/",
+                path.display()
+            );
         }
     }
 }

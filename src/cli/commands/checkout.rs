@@ -2,10 +2,10 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::render::entry_line;
 use crate::cli::write_args::{WriteArgs, append, open_writer_tip, show_dry_run};
+use anyhow::Result;
 use pi_session::session::append::checkout_record;
 use pi_session::session::branch_copy::refuse_cycle;
 use pi_session::session::{EntryIdx, Session, SessionError, revision};
-use anyhow::Result;
 use rustc_hash::FxHashSet;
 use serde_json::{Value, json};
 

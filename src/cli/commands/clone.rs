@@ -2,9 +2,9 @@ use crate::cli::GlobalArgs;
 use crate::cli::new_session::{NewSessionArgs, write_and_report};
 use crate::cli::output::Output;
 use crate::cli::session_arg::open_session;
+use anyhow::Result;
 use pi_session::session::branch_copy::branched_session;
 use pi_session::session::{SessionError, revision};
-use anyhow::Result;
 
 /// Copy the branch ending at REV into a new session file, as Pi's /clone does.
 ///

@@ -4,13 +4,13 @@ use crate::cli::render::entry_line;
 use crate::cli::session_arg::open_session;
 use crate::cli::summary_args::{SummaryArgs, choose};
 use crate::cli::write_args::{WriteArgs, append};
+use anyhow::Result;
 use pi_session::compaction::prepare::{NoCompaction, prepare, projected_context_tokens};
 use pi_session::compaction::system::current_system_message;
 use pi_session::compaction::{compaction_entry, compaction_requests, summarize_compaction};
 use pi_session::session::append::{SessionWriter, now_timestamp};
 use pi_session::session::context::projection;
 use pi_session::session::{Detail, Role, Session, SessionError};
-use anyhow::Result;
 use serde_json::json;
 
 /// Compact the conversation: summarize old history, keep recent messages, as Pi's /compact.

@@ -2,9 +2,9 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::{kind_style, message_body};
 use crate::cli::session_arg::{open_tip, warn_cycle};
+use anyhow::Result;
 use pi_session::session::context::{Context, build_context};
 use pi_session::session::{Detail, Session, SessionError, revision};
-use anyhow::Result;
 use serde_json::Value;
 
 /// Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV.
@@ -51,7 +51,9 @@ fn context_is_bounded(session: &Session, leaf: Option<usize>, ctx: &Context, jso
     let on_path =
         |pred: &dyn Fn(&pi_session::session::Entry) -> bool| branch.path.iter().any(|&i| pred(&session.entries[i]));
     on_path(&|e| matches!(e.detail, Detail::ThinkingLevel { .. }))
-        && on_path(&|e| matches!(e.detail, Detail::ModelChange { .. }) || e.is_role(&pi_session::session::Role::Assistant))
+        && on_path(&|e| {
+            matches!(e.detail, Detail::ModelChange { .. }) || e.is_role(&pi_session::session::Role::Assistant)
+        })
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {

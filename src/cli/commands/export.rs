@@ -1,9 +1,9 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_block, escape_line, local_time};
 use crate::cli::session_arg::{open_session, warn_cycle};
+use anyhow::Result;
 use pi_session::session::text::content_text;
 use pi_session::session::{EntryIdx, EntryKind, Session, revision, write};
-use anyhow::Result;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -3,9 +3,9 @@ use crate::cli::GlobalArgs;
 use crate::cli::new_session::{NewSessionArgs, write_and_report};
 use crate::cli::output::{Output, escape_block};
 use crate::cli::session_arg::open_session;
+use anyhow::Result;
 use pi_session::session::branch_copy::branched_session;
 use pi_session::session::{Role, SessionError, revision};
-use anyhow::Result;
 use serde_json::Value;
 
 /// Start a new session from just before a user message, as Pi's /fork does.

@@ -1,11 +1,11 @@
+use crate::cli::GlobalArgs;
+use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::{open_session, warn_load_report_naming};
-use crate::cli::GlobalArgs;
-use crate::cli::exit::Exit;
+use anyhow::{Result, bail};
 use pi_session::session::text::content_text;
 use pi_session::session::{EntryIdx, EntryKind, Session, locate};
-use anyhow::{Result, bail};
 use regex::{Regex, RegexBuilder};
 use serde_json::{Value, json};
 use std::path::PathBuf;

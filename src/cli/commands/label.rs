@@ -2,9 +2,9 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line, fit, one_line, short_id};
 use crate::cli::session_arg::open_session;
 use crate::cli::write_args::{WriteArgs, open_writer_tip, show_dry_run};
+use anyhow::Result;
 use pi_session::session::append::{entry_line, new_entry_id, now_timestamp};
 use pi_session::session::{SessionError, revision, text};
-use anyhow::Result;
 use serde_json::{Value, json};
 
 /// Set, clear or list labels: names for entries that work as revisions.

@@ -2,8 +2,8 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::Output;
 use crate::cli::render::{entry_body, entry_line};
 use crate::cli::session_arg::{RawLines, open_session, open_tip, warn_cycle};
-use pi_session::session::{EntryIdx, Session, revision};
 use anyhow::Result;
+use pi_session::session::{EntryIdx, Session, revision};
 
 /// Show a branch, newest entry first.
 ///

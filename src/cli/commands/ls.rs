@@ -1,10 +1,10 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_line};
+use anyhow::Result;
 use pi_session::session::jsdate::{date_value_ms, parse_date_ms};
 use pi_session::session::jsjson::js_number;
 use pi_session::session::locate;
 use pi_session::session::skim::{LineRead, read_line};
-use anyhow::Result;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Value, json};
@@ -298,7 +298,7 @@ struct MessageBody<'a> {
 
 /// The whole line as JSON, as `JSON.parse` reads it (invalid UTF-8 replaced).
 fn parse_value(line: &[u8]) -> Value {
-    crate::session::jsparse::parse(line).unwrap_or(Value::Null)
+    pi_session::session::jsparse::parse(line).unwrap_or(Value::Null)
 }
 
 /// The running state of Pi's `buildSessionInfo` over one file.

@@ -1,10 +1,10 @@
-use crate::cli::exit::Exit;
 use crate::cli::GlobalArgs;
+use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
+use anyhow::Result;
 use pi_session::repair::apply::{apply, lock_and_plan};
 use pi_session::repair::{Finding, Plan, Severity};
 use pi_session::session::locate;
-use anyhow::Result;
 use serde_json::json;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

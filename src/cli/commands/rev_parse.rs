@@ -1,8 +1,8 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::session_arg::open_tip;
-use pi_session::session::{SessionError, revision};
 use anyhow::Result;
+use pi_session::session::{SessionError, revision};
 
 /// Print the full ids that revisions name, one per line.
 ///

@@ -2,8 +2,8 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_line, local_time};
 use crate::cli::render::{entry_body, kind_style};
 use crate::cli::session_arg::{RawLines, open_tip};
-use pi_session::session::{Detail, EntryIdx, EntryKind, Session, revision};
 use anyhow::Result;
+use pi_session::session::{Detail, EntryIdx, EntryKind, Session, revision};
 use serde_json::Value;
 
 /// Show entries in full: every content block, tool-call arguments, model, usage and cost.

@@ -1,10 +1,10 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, display_width, escape_line};
 use crate::cli::session_arg::{open_session, warn_cycle};
+use anyhow::Result;
 use pi_session::llm::Cost;
 use pi_session::session::jsjson::number;
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, revision};
-use anyhow::Result;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 

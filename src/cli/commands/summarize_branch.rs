@@ -5,10 +5,10 @@ use crate::cli::render::entry_line;
 use crate::cli::session_arg::open_session;
 use crate::cli::summary_args::{SummaryArgs, choose};
 use crate::cli::write_args::{WriteArgs, append};
+use anyhow::Result;
 use pi_session::compaction::{branch, branch_request, branch_summary_entry, summarize_branch};
 use pi_session::session::append::{SessionWriter, now_timestamp};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, SessionError, revision};
-use anyhow::Result;
 use serde_json::json;
 
 /// Leave @ for TARGET, keeping a summary of the branch being left, as Pi's /tree does.

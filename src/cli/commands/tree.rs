@@ -2,9 +2,9 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_line, short_id};
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::open_session;
+use anyhow::Result;
 use pi_session::session::tree::{Tree, layout};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
-use anyhow::Result;
 use rustc_hash::FxHashSet;
 use serde_json::{Value, json};
 
