@@ -7,5 +7,6 @@
 
 pub mod compaction;
 pub mod llm;
+pub mod progress;
 pub mod repair;
 pub mod session;

@@ -6,6 +6,7 @@ pub mod exit;
 pub mod new_session;
 pub mod output;
 pub mod pager;
+pub mod progress;
 pub mod render;
 pub mod session_arg;
 pub mod summary_args;

@@ -51,20 +51,6 @@ impl LoadReport {
     }
 }
 
-/// JavaScript's `String.prototype.trim` whitespace, which decides what a blank line is.
-fn is_js_blank(line: &[u8]) -> bool {
-    // Fast path: a line whose first non-space byte is ASCII and not whitespace has content.
-    match line.iter().find(|b| !b.is_ascii_whitespace()) {
-        None => return true,
-        Some(b) if b.is_ascii() => return false,
-        Some(_) => {}
-    }
-    match std::str::from_utf8(line) {
-        Ok(s) => s.chars().all(|c| c.is_whitespace() || c == '\u{feff}'),
-        Err(_) => false,
-    }
-}
-
 /// One physical line, classified (in parallel for large files).
 enum Line<'a> {
     Blank,
@@ -92,7 +78,7 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
     while pos < to {
         let end = memchr::memchr(b'\n', &data[pos..to]).map_or(to, |i| pos + i);
         let bytes = &data[pos..end];
-        let line = if is_js_blank(bytes) {
+        let line = if super::jsstr::is_blank(bytes) {
             Line::Blank
         } else {
             match read_line(bytes) {
@@ -306,7 +292,11 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
                 }
             },
             Detail::SessionInfo { name } => {
-                session_name = name.as_deref().map(str::trim).filter(|n| !n.is_empty()).map(Into::into);
+                session_name = name
+                    .as_deref()
+                    .map(super::jsstr::trim)
+                    .filter(|n| !n.is_empty())
+                    .map(Into::into);
             }
             _ => {}
         }

@@ -12,6 +12,7 @@ pub mod estimate;
 pub mod jsdate;
 pub mod jsjson;
 pub mod jsparse;
+pub mod jsstr;
 mod load;
 pub mod locate;
 pub mod rawjson;

@@ -66,11 +66,6 @@ pub struct SessionInfo {
 /// Why a file is left out: Pi's `buildSessionInfo` returns null for it.
 struct NotASession;
 
-/// JavaScript's `String.prototype.trim`.
-fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}')
-}
-
 /// ECMAScript TimeClip: `new Date(ms)` keeps whole milliseconds within ±8.64e15.
 fn time_clip(ms: f64) -> Option<i64> {
     (ms.is_finite() && ms.abs() <= 8.64e15).then(|| ms.trunc() as i64)
@@ -346,7 +341,9 @@ impl Scan {
             Some("session_info") => {
                 // `entry.name?.trim() || undefined`: a name that is not a string throws.
                 self.name = match &skim.name {
-                    Some(n) => Some(js_trim(n)).filter(|n| !n.is_empty()).map(str::to_owned),
+                    Some(n) => Some(pi_session::session::jsstr::trim(n))
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_owned),
                     None => match parse_value(line).get("name") {
                         None | Some(Value::Null) => None,
                         Some(_) => return Err(NotASession),
