@@ -1,9 +1,19 @@
-//! Generates a large, realistic Pi session file for benchmarks: a v3 header, then turns of
-//! user messages, assistant messages with thinking and tool calls, tool results with big
-//! outputs (unicode, escapes, code), model and thinking changes, labels, abandoned branches
-//! with branch summaries, and compactions every so often.
+//! Generates a large Pi session file for benchmarks: a v3 header, then turns of user
+//! messages, assistant messages with thinking and tool calls, tool results (unicode, escapes,
+//! code), model and thinking changes, labels, abandoned branches with branch summaries, and
+//! compactions.
 //!
-//! cargo run --release --example gen_session -- --size 256M --out /tmp/s256.jsonl [--seed N]
+//! Two shapes:
+//! - `realistic` (the default): entry sizes drawn to match the real sessions of the test
+//!   corpus (log-normal per entry kind, fitted to their median and mean: user prompts of a few
+//!   hundred bytes, assistant tool calls around 0.8 KB, tool results around 1 KB with a tail
+//!   to hundreds of KB), thinking-level changes as often as Pi writes them, a branch point every
+//!   thirty-odd turns and a compaction whenever about 800 KB (≈200k tokens) has piled up:
+//!   about 110,000 entries per 256 MiB.
+//! - `large-entries`: the earlier shape, every tool result hundreds of lines of code (about
+//!   10 KB an entry, 27,000 entries per 256 MiB).
+//!
+//! cargo run --release --example gen_session -- --size 256M --out /tmp/s256.jsonl [--seed N] [--shape realistic|large-entries]
 
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
@@ -23,6 +33,17 @@ impl Rng {
     }
     fn id(&mut self) -> String {
         format!("{:08x}", self.next() as u32)
+    }
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// A log-normal size with the given median and mean (mean ≥ median), in bytes.
+    fn size(&mut self, median: f64, mean: f64) -> usize {
+        let sigma = (2.0 * (mean / median).max(1.0).ln()).sqrt();
+        // Box–Muller.
+        let z = (-2.0 * (1.0 - self.unit()).ln()).sqrt() * (std::f64::consts::TAU * self.unit()).cos();
+        (median * (sigma * z).exp()).round().max(1.0) as usize
     }
 }
 
@@ -80,21 +101,238 @@ fn code(rng: &mut Rng, lines: usize) -> String {
         .join("\n")
 }
 
+/// Words, code and prose mixed, about `bytes` long.
+fn filler(rng: &mut Rng, bytes: usize) -> String {
+    let mut s = String::with_capacity(bytes + 64);
+    while s.len() < bytes {
+        if rng.below(4) == 0 {
+            s.push_str(&code(rng, 1));
+            s.push('\n');
+        } else {
+            s.push_str(&text(rng, 8));
+            s.push(if rng.below(6) == 0 { '\n' } else { ' ' });
+        }
+    }
+    s
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let mut size = 64u64 << 20;
     let mut out = String::from("session.jsonl");
     let mut seed = 42u64;
+    let mut shape = String::from("realistic");
     let mut i = 1;
     while i < args.len() {
         match args[i].as_str() {
             "--size" => size = parse_size(&args[i + 1]),
             "--out" => out = args[i + 1].clone(),
             "--seed" => seed = args[i + 1].parse().expect("seed"),
+            "--shape" => shape = args[i + 1].clone(),
             other => panic!("unknown argument {other}"),
         }
         i += 2;
     }
+    match shape.as_str() {
+        "realistic" => realistic(size, &out, seed),
+        "large-entries" => large_entries(size, &out, seed),
+        other => panic!("unknown shape {other} (realistic, large-entries)"),
+    }
+}
+
+/// The session writer both shapes use: compact lines, ids, timestamps a few seconds apart.
+struct Writer {
+    w: BufWriter<std::fs::File>,
+    written: u64,
+    entries: u64,
+    ms: u64,
+    parent: Option<String>,
+    rng: Rng,
+}
+
+impl Writer {
+    fn new(out: &str, seed: u64) -> Writer {
+        let file = std::fs::File::create(out).expect("create");
+        let mut w = Writer {
+            w: BufWriter::with_capacity(1 << 20, file),
+            written: 0,
+            entries: 0,
+            ms: 1_793_613_600_000,
+            parent: None,
+            rng: Rng(seed | 1),
+        };
+        let ts = iso(w.ms);
+        w.put(&json!({"type":"session","version":3,"id":"0196a0b0-1111-7222-8333-944455556666","timestamp":ts,"cwd":"/home/user/proj"}));
+        w
+    }
+
+    fn put(&mut self, v: &Value) {
+        let line = v.to_string();
+        self.w.write_all(line.as_bytes()).unwrap();
+        self.w.write_all(b"\n").unwrap();
+        self.written += line.len() as u64 + 1;
+    }
+
+    /// Appends an entry of `kind` with the fields of `rest` under the current parent.
+    fn entry(&mut self, kind: &str, rest: Value) -> String {
+        self.ms += 1000 + self.rng.below(4000);
+        let id = self.rng.id();
+        let mut v = json!({"type": kind, "id": id, "parentId": self.parent, "timestamp": iso(self.ms)});
+        for (k, x) in rest.as_object().unwrap() {
+            v.as_object_mut().unwrap().insert(k.clone(), x.clone());
+        }
+        self.put(&v);
+        self.entries += 1;
+        self.parent = Some(id.clone());
+        id
+    }
+
+    fn usage(&mut self) -> Value {
+        let input = 1000 + self.rng.below(150_000);
+        let output = 50 + self.rng.below(3000);
+        let cache_read = self.rng.below(120_000);
+        let cost_in = input as f64 * 3e-6;
+        let cost_out = output as f64 * 15e-6;
+        let cost_cache = cache_read as f64 * 3e-7;
+        json!({"input":input,"output":output,"cacheRead":cache_read,"cacheWrite":0,"totalTokens":input + output + cache_read,
+            "cost":{"input":cost_in,"output":cost_out,"cacheRead":cost_cache,"cacheWrite":0,"total":cost_in + cost_out + cost_cache}})
+    }
+}
+
+fn iso(ms: u64) -> String {
+    jiff::Timestamp::from_millisecond(ms as i64)
+        .unwrap()
+        .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}
+
+/// Sessions shaped like the corpus's real ones (see the module docs).
+fn realistic(size: u64, out: &str, seed: u64) {
+    let mut s = Writer::new(out, seed);
+    s.entry(
+        "model_change",
+        json!({"provider":"anthropic","modelId":"claude-sonnet-4-5"}),
+    );
+    s.entry("thinking_level_change", json!({"thinkingLevel":"medium"}));
+    let mut turn = 0u64;
+    let mut user_ids: Vec<String> = Vec::new();
+    let mut since_compaction = 0u64;
+    let mut kept: Vec<String> = Vec::new();
+    while s.written < size {
+        turn += 1;
+        // Pi records a thinking-level change often (about one entry in ten of the corpus).
+        if s.rng.below(2) == 0 {
+            let level = ["low", "medium", "high"][s.rng.below(3) as usize];
+            s.entry("thinking_level_change", json!({"thinkingLevel": level}));
+        }
+        let n = s.rng.size(110.0, 220.0);
+        let prompt = filler(&mut s.rng, n);
+        let t = s.ms;
+        let user = s.entry(
+            "message",
+            json!({"message":{"role":"user","content":[{"type":"text","text":prompt}],"timestamp":t}}),
+        );
+        user_ids.push(user.clone());
+        kept.push(user);
+        let start = s.written;
+        let calls = 1 + s.rng.below(8);
+        for c in 0..calls {
+            let call_id = format!("toolu_{turn:06}_{c}_{}", s.rng.id());
+            let tool = ["read", "bash", "edit", "write", "grep", "ls"][s.rng.below(6) as usize];
+            let mut content = Vec::new();
+            if s.rng.below(10) == 0 {
+                let n = s.rng.size(700.0, 2500.0);
+                content.push(json!({"type":"thinking","thinking":filler(&mut s.rng, n),"thinkingSignature":"EqQBCkgIAxABGAIiQH"}));
+            }
+            if s.rng.below(3) == 0 {
+                let n = s.rng.size(120.0, 300.0);
+                content.push(json!({"type":"text","text":filler(&mut s.rng, n)}));
+            }
+            let arg_bytes = s.rng.size(420.0, 1500.0);
+            let args = match tool {
+                "edit" => {
+                    let old = filler(&mut s.rng, arg_bytes / 2);
+                    let new = filler(&mut s.rng, arg_bytes / 2);
+                    json!({"path": format!("src/mod_{}.rs", s.rng.below(80)), "oldText": old, "newText": new})
+                }
+                "write" => {
+                    json!({"path": format!("src/new_{}.rs", s.rng.below(80)), "content": filler(&mut s.rng, arg_bytes)})
+                }
+                "bash" => {
+                    json!({"command": format!("cargo test -p crate_{} -- {}", s.rng.below(9), text(&mut s.rng, 3))})
+                }
+                _ => json!({"path": format!("src/mod_{}.rs", s.rng.below(80))}),
+            };
+            content.push(json!({"type":"toolCall","id":call_id,"name":tool,"arguments":args}));
+            let usage = s.usage();
+            let t = s.ms;
+            s.entry("message", json!({"message":{"role":"assistant","content":content,"api":"anthropic-messages",
+                "provider":"anthropic","model":"claude-sonnet-4-5","usage":usage,"stopReason":"toolUse","timestamp":t}}));
+            // Tool output: mostly about a kilobyte, now and then a whole file or log.
+            let n = if s.rng.below(500) == 0 {
+                100_000 + s.rng.below(300_000) as usize
+            } else {
+                s.rng.size(850.0, 2500.0).min(120_000)
+            };
+            let output = filler(&mut s.rng, n);
+            let is_error = s.rng.below(25) == 0;
+            let t = s.ms;
+            s.entry(
+                "message",
+                json!({"message":{"role":"toolResult","toolCallId":call_id,"toolName":tool,
+                "content":[{"type":"text","text":output}],"isError":is_error,"timestamp":t}}),
+            );
+        }
+        let n = s.rng.size(450.0, 900.0);
+        let answer_text = filler(&mut s.rng, n);
+        let usage = s.usage();
+        let t = s.ms;
+        let answer = s.entry("message", json!({"message":{"role":"assistant","content":[{"type":"text","text":answer_text}],
+            "api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":usage,"stopReason":"stop","timestamp":t}}));
+        since_compaction += s.written - start;
+        if s.rng.below(40) == 0 {
+            let name = format!("step-{turn}");
+            s.entry("label", json!({"targetId":answer,"label":name}));
+        }
+        // A branch point every thirty-odd turns: back to a recent prompt, keeping a summary.
+        if s.rng.below(35) == 0 && user_ids.len() > 2 {
+            let from = s.parent.clone();
+            let back = user_ids[user_ids.len() - 1 - s.rng.below(user_ids.len().min(6) as u64) as usize].clone();
+            s.parent = Some(back);
+            let n = s.rng.size(1200.0, 2000.0);
+            let summary = format!("## Goal\n{}", filler(&mut s.rng, n));
+            s.entry(
+                "branch_summary",
+                json!({"fromId": from, "summary": summary,
+                "details":{"readFiles":["src/a.rs"],"modifiedFiles":["src/b.rs"]}}),
+            );
+        }
+        // Compaction once the context nears 200k tokens (about 800 KB of text).
+        if since_compaction > 800_000 && kept.len() > 4 {
+            let keep = kept[kept.len() - 3].clone();
+            let n = s.rng.size(3500.0, 4500.0);
+            let summary = format!("## Goal\n{}", filler(&mut s.rng, n));
+            let tokens = 150_000 + s.rng.below(50_000);
+            s.entry(
+                "compaction",
+                json!({"summary": summary, "firstKeptEntryId": keep, "tokensBefore": tokens,
+                "details":{"readFiles":["src/a.rs"],"modifiedFiles":["src/b.rs"]}, "fromHook": false}),
+            );
+            since_compaction = 0;
+            kept.clear();
+        }
+    }
+    s.w.flush().unwrap();
+    eprintln!(
+        "wrote {out}: {} bytes, {} entries ({} bytes a line on average), {turn} turns",
+        s.written,
+        s.entries,
+        s.written / (s.entries + 1)
+    );
+}
+
+/// The earlier benchmark shape: large tool results in every turn.
+fn large_entries(size: u64, out: &str, seed: u64) {
     let mut rng = Rng(seed | 1);
     let file = std::fs::File::create(&out).expect("create");
     let mut w = BufWriter::with_capacity(1 << 20, file);
