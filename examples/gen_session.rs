@@ -334,7 +334,7 @@ fn realistic(size: u64, out: &str, seed: u64) {
 /// The earlier benchmark shape: large tool results in every turn.
 fn large_entries(size: u64, out: &str, seed: u64) {
     let mut rng = Rng(seed | 1);
-    let file = std::fs::File::create(&out).expect("create");
+    let file = std::fs::File::create(out).expect("create");
     let mut w = BufWriter::with_capacity(1 << 20, file);
     let mut written = 0u64;
     let mut ms: u64 = 1_793_613_600_000;
