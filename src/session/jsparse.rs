@@ -284,8 +284,10 @@ impl Parser<'_> {
                 .iter()
                 .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
                 .unwrap_or(self.s.len() - self.pos);
-            // The text is valid UTF-8 and the run stops at ASCII bytes only.
-            out.push_str(std::str::from_utf8(&self.s[self.pos..self.pos + run]).expect("UTF-8"));
+            let bytes = &self.s[self.pos..self.pos + run];
+            // SAFETY: `self.s` is the bytes of a `str`, and the run starts and ends next to
+            // ASCII bytes (or at the text's ends), so it is whole UTF-8 characters.
+            out.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
             self.pos += run;
             match self.peek() {
                 Some(b'"') => {
