@@ -31,6 +31,7 @@ mod interop;
 mod interop_compaction;
 mod interop_repair;
 mod interop_writes;
+mod json_fields;
 mod prop_repair;
 mod terminal_control_sequences;
 mod tip_reads;
