@@ -217,3 +217,40 @@ fn names_matches_whole_words() {
     assert!(!names("parentId", "id"));
     assert!(!names("context_messages", "context"));
 }
+
+/// Every command with `--json` is either checked above or prints session content as it is.
+#[test]
+fn every_command_with_json_is_covered() {
+    const CHECKED: &[&str] = &[
+        "tree",
+        "label",
+        "repair",
+        "stats",
+        "grep",
+        "compact",
+        "summarize-branch",
+        "checkout",
+        "clone",
+        "fork",
+        "ls",
+    ];
+    // Original lines (log, show) and Pi's own messages (context): Pi's fields, not ours.
+    const PI_CONTENT: &[&str] = &["log", "show", "context"];
+    let out = cmd().arg("--help").output().unwrap();
+    let top = String::from_utf8(out.stdout).unwrap();
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() > 10, "commands not found in --help: {top}");
+    for c in commands {
+        let has_json = names(&help(c), "--json");
+        let listed = CHECKED.contains(&c) || PI_CONTENT.contains(&c);
+        assert_eq!(has_json, listed, "{c}: has --json {has_json}, listed {listed}");
+    }
+}
