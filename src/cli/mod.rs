@@ -2,6 +2,7 @@
 //! subcommand lives in `commands/<name>.rs` with its `Args` and one `run` function.
 
 pub mod commands;
+pub mod completion;
 pub mod exit;
 pub mod new_session;
 pub mod output;
@@ -97,7 +98,7 @@ fn run() -> Exit {
     };
     output::set_session_arg(cli.global.session.as_deref());
     let mut out = Output::new(cli.global.color);
-    if !cli.global.no_pager && pager::wants_pager(&cli.command) {
+    if !cli.global.no_pager && wants_pager(&cli.command) {
         out.page();
     }
     let result = match &cli.command {
@@ -127,6 +128,22 @@ fn run() -> Exit {
     match result.and_then(|exit| flushed.map(|()| exit).map_err(Into::into)) {
         Ok(exit) => exit,
         Err(e) => report(&e, Some(&cli.command)),
+    }
+}
+
+/// Whether a command's output is worth paging: the human output of the commands that print
+/// whole conversations. (Decided here, where commands are dispatched, so that the pager
+/// knows nothing of commands.)
+fn wants_pager(command: &Command) -> bool {
+    match command {
+        Command::Log(a) => !a.json,
+        Command::Show(a) => !a.json,
+        Command::Context(a) => !a.json,
+        Command::Export(a) => {
+            a.output.as_deref().is_none_or(|o| o.as_os_str() == "-")
+                && !matches!(a.format, Some(commands::export::Format::Html))
+        }
+        _ => false,
     }
 }
 

@@ -1,26 +1,10 @@
 //! Paging long human output, as git does: `$PI_SESSION_PAGER`, else `$PAGER`, else
 //! `less -FRX`; only when stdout is a terminal; `--no-pager`, an empty pager or `cat` turn it off.
 
-use super::Command;
 use std::process::{Child, ChildStdin, Stdio};
 
 /// The pager used when neither `$PI_SESSION_PAGER` nor `$PAGER` is set.
 pub const DEFAULT_PAGER: &str = "less -FRX";
-
-/// Whether a command's output is worth paging: the human output of the commands that print
-/// whole conversations.
-pub fn wants_pager(command: &Command) -> bool {
-    match command {
-        Command::Log(a) => !a.json,
-        Command::Show(a) => !a.json,
-        Command::Context(a) => !a.json,
-        Command::Export(a) => {
-            a.output.as_deref().is_none_or(|o| o.as_os_str() == "-")
-                && !matches!(a.format, Some(super::commands::export::Format::Html))
-        }
-        _ => false,
-    }
-}
 
 /// The pager command line from the environment, or `None` when paging is turned off.
 pub fn pager_command() -> Option<String> {

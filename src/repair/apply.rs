@@ -22,6 +22,47 @@ pub struct Applied {
     pub carried_lines: usize,
 }
 
+/// The per-file record of `repair --json`, after the file's findings.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileRecord<'a> {
+    /// The file, as given or found.
+    pub path: &'a str,
+    /// `clean`, `defects` (with `--check`), `would-repair` (with `--dry-run`), `repaired` or `failed`.
+    pub result: &'a str,
+    /// Findings that are defects.
+    pub defects: usize,
+    /// Findings that are warnings.
+    pub warnings: usize,
+    /// Where the original was kept, when the file was rewritten.
+    pub backup: Option<String>,
+    /// Where dropped and rewritten lines were kept, when there were any.
+    pub rejects_file: Option<String>,
+    /// Lines another writer appended while repair ran, carried over after the repaired content.
+    pub carried_lines: usize,
+    /// How Pi reads the repaired file; `null` when it was not built (`--check` with defects).
+    pub after: Option<&'a super::Reading>,
+}
+
+impl<'a> FileRecord<'a> {
+    /// The record of one file; `applied` is what a repair wrote, if it wrote.
+    pub fn new(path: &'a str, result: &'a str, plan: &'a super::Plan, applied: Option<&Applied>) -> FileRecord<'a> {
+        let defects = plan.defects();
+        FileRecord {
+            path,
+            result,
+            defects,
+            warnings: plan.findings.len() - defects,
+            backup: applied.map(|a| a.backup.to_string_lossy().into_owned()),
+            rejects_file: applied
+                .and_then(|a| a.rejects_file.as_ref())
+                .map(|p| p.to_string_lossy().into_owned()),
+            carried_lines: applied.map_or(0, |a| a.carried_lines),
+            after: plan.after.as_ref(),
+        }
+    }
+}
+
 /// The file as repair read it under the lock.
 pub enum Original {
     /// It loaded as a session (which holds its bytes).

@@ -69,3 +69,12 @@ impl Finding {
         self
     }
 }
+
+/// One finding of `repair --json`: the [`Finding`]'s fields, then the file it is in.
+#[derive(Debug, Serialize)]
+pub struct FindingRecord<'a> {
+    #[serde(flatten)]
+    pub finding: &'a Finding,
+    /// The file, as given or found.
+    pub path: &'a str,
+}

@@ -26,10 +26,15 @@ pub struct Plan {
 /// What Pi reads from a (repaired) file.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Reading {
+    /// The id of the last entry (Pi's leaf).
     pub leaf: Option<String>,
+    /// The id of the entry `@` names.
     pub at: Option<String>,
+    /// Entries on the current branch.
     pub branch: usize,
+    /// Messages Pi would send to the model (written `context_messages`, as it always was).
     pub context_messages: usize,
+    /// Entries in the file.
     pub entries: usize,
 }
 

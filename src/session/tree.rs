@@ -7,7 +7,8 @@
 //! every entry carrying the id (so Pi shows it more than once). Unlike Pi, the walk is
 //! iterative and stops at a node already on its own path, so a cycle cannot hang it.
 
-use super::{EntryIdx, Session};
+use super::{EntryIdx, Role, Session, text};
+use serde::Serialize;
 
 /// One row of the flattened tree.
 #[derive(Debug, Clone)]
@@ -20,6 +21,84 @@ pub struct TreeRow {
     pub parent_row: Option<usize>,
     /// Number of visible child rows.
     pub children: usize,
+}
+
+/// One row of `tree --json` (one JSON object per line, in display order).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeRecord<'a> {
+    /// The entry's id (`null` for an entry without one).
+    pub id: Option<&'a str>,
+    /// The id the entry names as its parent, as written (it may be missing from the file).
+    pub parent_id: Option<&'a str>,
+    /// Visible ancestors of the row (roots 0).
+    pub depth: usize,
+    /// The entry's `type` (`message`, `compaction`, `label`, …).
+    #[serde(rename = "type")]
+    pub kind: Option<&'a str>,
+    /// A message's `role`, `null` for other entries.
+    pub role: Option<&'a str>,
+    /// The entry's current label, if any.
+    pub label: Option<&'a str>,
+    /// The entry's `timestamp`, as written.
+    pub timestamp: Option<&'a str>,
+    /// Whether the entry is `@`, where the conversation stands.
+    pub current: bool,
+    /// Number of visible child rows.
+    pub children: usize,
+}
+
+impl<'a> TreeRecord<'a> {
+    /// The record of `row`; `at` is the entry `@` names.
+    pub fn new(session: &'a Session, row: &TreeRow, at: Option<EntryIdx>) -> TreeRecord<'a> {
+        let e = &session.entries[row.entry];
+        TreeRecord {
+            id: session.id_str(row.entry),
+            parent_id: session.parent_id_str(row.entry),
+            depth: row.depth,
+            kind: e.kind.as_str(),
+            role: e.role().map(Role::as_str),
+            label: session.label_of(row.entry),
+            timestamp: e.timestamp.as_deref(),
+            current: Some(row.entry) == at,
+            children: row.children,
+        }
+    }
+}
+
+/// One label of `label --list --json`: labels are marks on tree entries.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelRecord<'a> {
+    /// The label.
+    pub label: &'a str,
+    /// The id of the entry it marks.
+    pub target_id: &'a str,
+    /// The marked entry's `type`; `null` when the entry is missing from the file.
+    #[serde(rename = "type")]
+    pub kind: Option<&'a str>,
+    /// The marked entry's `role`, for a message.
+    pub role: Option<&'a str>,
+    /// The `timestamp` of the `label` entry that set the label.
+    pub timestamp: Option<&'a str>,
+    /// The start of the marked entry's text; `null` when the entry is missing.
+    pub preview: Option<String>,
+}
+
+impl<'a> LabelRecord<'a> {
+    /// The record of the label on `target`.
+    pub fn new(session: &'a Session, target: super::Sym, state: &'a super::LabelState) -> LabelRecord<'a> {
+        let entry = session.lookup_sym(target);
+        let e = entry.map(|i| &session.entries[i]);
+        LabelRecord {
+            label: &state.label,
+            target_id: session.ids().name(target),
+            kind: e.and_then(|e| e.kind.as_str()),
+            role: e.and_then(|e| e.role()).map(Role::as_str),
+            timestamp: session.entries[state.set_by].timestamp.as_deref(),
+            preview: entry.map(|i| text::preview(session, i)),
+        }
+    }
 }
 
 /// Children lists in Pi's order, and the roots.

@@ -31,6 +31,8 @@ mod interop;
 mod interop_compaction;
 mod interop_repair;
 mod interop_writes;
+mod json_fields;
+mod module_cycles;
 mod prop_repair;
 mod terminal_control_sequences;
 mod tip_reads;

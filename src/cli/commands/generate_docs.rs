@@ -2,7 +2,7 @@
 //! repository (`man/`, `completions/`). Run `cargo run -- __generate-docs .` after changing the
 //! command line; `tests/generated_docs.rs` fails until the committed files match.
 
-use super::completions::{public_command, script};
+use crate::cli::completion::{public_command, script};
 use crate::cli::output::Output;
 use anyhow::{Context, Result};
 use clap_complete::{Generator, Shell};

@@ -4,8 +4,9 @@ use crate::cli::session_arg::open_session;
 use crate::cli::write_args::{WriteArgs, open_writer_tip, show_dry_run};
 use anyhow::Result;
 use pi_session::session::append::{entry_line, new_entry_id, now_timestamp};
+use pi_session::session::tree::LabelRecord;
 use pi_session::session::{SessionError, revision, text};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// Set, clear or list labels: names for entries that work as revisions.
 ///
@@ -243,16 +244,7 @@ fn list(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         let id = session.ids().name(target);
         let entry = session.lookup_sym(target);
         if args.json {
-            let e = entry.map(|i| &session.entries[i]);
-            let row = json!({
-                "label": &*state.label,
-                "targetId": id,
-                "type": e.and_then(|e| e.kind.as_str()),
-                "role": e.and_then(|e| e.role()).map(|r| r.as_str()),
-                "timestamp": session.entries[state.set_by].timestamp.as_deref(),
-                "preview": entry.map(|i| text::preview(&session, i)),
-            });
-            out.json(&row)?;
+            out.json(&serde_json::to_value(LabelRecord::new(&session, target, state))?)?;
             continue;
         }
         let preview = match entry {

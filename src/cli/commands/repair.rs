@@ -2,10 +2,11 @@ use crate::cli::GlobalArgs;
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
 use anyhow::Result;
+use pi_session::repair::apply::FileRecord;
 use pi_session::repair::apply::{apply, lock_and_plan};
+use pi_session::repair::finding::FindingRecord;
 use pi_session::repair::{Finding, Plan, Severity};
 use pi_session::session::locate;
-use serde_json::json;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -35,7 +36,8 @@ pub struct Args {
     pub all: bool,
 
     /// One JSON object per finding {"path","line","lines","kind","severity","id","message","action"},
-    /// then one per file {"path","result","defects","warnings","backup","rejectsFile","carriedLines","after"}.
+    /// then one per file {"path","result","defects","warnings","backup","rejectsFile","carriedLines","after"};
+    /// `after` is how Pi reads the repaired file: {"leaf","at","branch","context_messages","entries"}.
     #[arg(long)]
     pub json: bool,
 }
@@ -80,12 +82,9 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
     let warnings = plan.findings.len() - defects;
     let shown = escape_line(&path.display().to_string());
     if args.json {
-        for f in &plan.findings {
-            let mut v = serde_json::to_value(f)?;
-            v.as_object_mut()
-                .expect("object")
-                .insert("path".into(), json!(path.to_string_lossy()));
-            out.json(&v)?;
+        let path = path.to_string_lossy();
+        for finding in &plan.findings {
+            out.json(&serde_json::to_value(FindingRecord { finding, path: &path })?)?;
         }
     } else if verbose || defects > 0 {
         print_findings(out, &shown, &plan)?;
@@ -104,17 +103,9 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
     };
     drop(lock);
     if args.json {
-        let v = json!({
-            "path": path.to_string_lossy(),
-            "result": outcome.name(),
-            "defects": defects,
-            "warnings": warnings,
-            "backup": applied.as_ref().map(|a| a.backup.to_string_lossy().into_owned()),
-            "rejectsFile": applied.as_ref().and_then(|a| a.rejects_file.as_ref()).map(|p| p.to_string_lossy().into_owned()),
-            "carriedLines": applied.as_ref().map(|a| a.carried_lines).unwrap_or(0),
-            "after": plan.after,
-        });
-        out.json(&v)?;
+        let path = path.to_string_lossy();
+        let record = FileRecord::new(&path, outcome.name(), &plan, applied.as_ref());
+        out.json(&serde_json::to_value(record)?)?;
     } else if verbose || defects > 0 {
         match &outcome {
             Outcome::Clean if warnings == 0 => out.line(&format!("{shown}: clean"))?,

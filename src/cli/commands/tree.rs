@@ -3,10 +3,10 @@ use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_lin
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
-use pi_session::session::tree::{Tree, layout};
+use pi_session::session::tree::{Tree, TreeRecord, layout};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
 use rustc_hash::FxHashSet;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// Show the whole session tree, as Pi's /tree shows it.
 ///
@@ -25,7 +25,8 @@ pub struct Args {
     pub user: bool,
 
     /// One row per line (NDJSON), in display order:
-    /// {"id","parentId","depth","type","role","label","timestamp","current","children"}.
+    /// {"id","parentId","depth","type","role","label","timestamp","current","children"};
+    /// `current` marks @, `children` counts the row's visible children.
     #[arg(long)]
     pub json: bool,
 }
@@ -85,19 +86,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     if args.json {
         for r in &rows {
-            let e = &session.entries[r.entry];
-            let row = json!({
-                "id": session.id_str(r.entry),
-                "parentId": session.parent_id_str(r.entry),
-                "depth": r.depth,
-                "type": e.kind.as_str(),
-                "role": e.role().map(Role::as_str),
-                "label": session.label_of(r.entry),
-                "timestamp": e.timestamp.as_deref(),
-                "current": Some(r.entry) == at,
-                "children": r.children,
-            });
-            out.json(&row)?;
+            out.json(&serde_json::to_value(TreeRecord::new(&session, r, at))?)?;
         }
         return Ok(());
     }

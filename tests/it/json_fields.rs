@@ -1,0 +1,256 @@
+//! Every field a `--json` record carries is named in its command's `--help` or in README.md.
+//!
+//! Runs each command that has `--json` on the bundled example and the fixtures, collects the
+//! keys of every record (and of the nested objects the help documents), and looks each one up.
+//! `log`, `show` and `context` print session content as it is (original lines, Pi's
+//! messages), so their fields are Pi's, not ours; they are not checked here.
+
+use crate::common::{self, cmd, example, fixture, ndjson};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Where a record's fields are looked for in one record.
+enum Nested {
+    /// The keys of the object at this top-level field.
+    Field(&'static str),
+    /// The keys of every element of the array, or every value of the object, at this
+    /// top-level field (an object whose own keys are data, such as sources).
+    Values(&'static str),
+}
+
+struct Case {
+    /// The subcommand, whose `--help` documents the record.
+    command: &'static str,
+    file: &'static Path,
+    args: &'static [&'static str],
+    nested: &'static [Nested],
+}
+
+fn help(command: &str) -> String {
+    let out = cmd().args([command, "--help"]).output().unwrap();
+    assert!(out.status.success(), "{command} --help failed");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `word` occurs in `text` as a whole word (not inside a longer identifier).
+fn names(text: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(is_ident)
+            && !text[at + word.len()..].chars().next().is_some_and(is_ident)
+    })
+}
+
+fn keys_of(records: &[Value], nested: &[Nested]) -> BTreeSet<String> {
+    let mut keys = BTreeSet::new();
+    let mut add = |v: &Value| {
+        if let Some(o) = v.as_object() {
+            keys.extend(o.keys().cloned());
+        }
+    };
+    for r in records {
+        add(r);
+        for n in nested {
+            match n {
+                Nested::Field(f) => add(&r[*f]),
+                Nested::Values(f) => match &r[*f] {
+                    Value::Object(o) => o.values().for_each(&mut add),
+                    Value::Array(a) => a.iter().for_each(&mut add),
+                    _ => {}
+                },
+            }
+        }
+    }
+    keys
+}
+
+fn check(case: &Case, file: &Path, readme: &str, missing: &mut Vec<String>) {
+    let out = cmd().arg("-s").arg(file).args(case.args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{} {:?} failed: {}",
+        case.command,
+        case.args,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = ndjson(&String::from_utf8(out.stdout).unwrap());
+    assert!(
+        !records.is_empty(),
+        "{} {:?} printed no record",
+        case.command,
+        case.args
+    );
+    let help = help(case.command);
+    for key in keys_of(&records, case.nested) {
+        if !names(&help, &key) && !names(readme, &key) {
+            missing.push(format!("{} {:?}: {key}", case.command, case.args));
+        }
+    }
+}
+
+#[test]
+fn every_json_field_is_documented() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let ex = example();
+    let labels = fixture("labels.jsonl");
+    let orphan = fixture("orphan.jsonl");
+    let leak = |p: std::path::PathBuf| -> &'static Path { Box::leak(p.into_boxed_path()) };
+    let (ex, labels, orphan) = (leak(ex), leak(labels), leak(orphan));
+    let cases = [
+        Case {
+            command: "tree",
+            file: ex,
+            args: &["tree", "--all", "--json"],
+            nested: &[],
+        },
+        Case {
+            command: "tree",
+            file: labels,
+            args: &["tree", "--all", "--json"],
+            nested: &[],
+        },
+        Case {
+            command: "label",
+            file: labels,
+            args: &["label", "--list", "--json"],
+            nested: &[],
+        },
+        Case {
+            command: "repair",
+            file: orphan,
+            args: &["repair", "--dry-run", "--json"],
+            nested: &[Nested::Field("after")],
+        },
+        Case {
+            command: "repair",
+            file: ex,
+            args: &["repair", "--dry-run", "--json"],
+            nested: &[Nested::Field("after")],
+        },
+        Case {
+            command: "stats",
+            file: ex,
+            args: &["stats", "--json"],
+            nested: &[
+                Nested::Field("total"),
+                Nested::Values("byModel"),
+                Nested::Values("bySource"),
+            ],
+        },
+        Case {
+            command: "grep",
+            file: ex,
+            args: &["grep", "--json", "e"],
+            nested: &[],
+        },
+        Case {
+            command: "compact",
+            file: ex,
+            args: &["compact", "--dry-run", "--json", "--keep-recent-tokens", "5"],
+            nested: &[],
+        },
+        Case {
+            command: "summarize-branch",
+            file: ex,
+            args: &["summarize-branch", "root", "--dry-run", "--json"],
+            nested: &[],
+        },
+        Case {
+            command: "checkout",
+            file: ex,
+            args: &["checkout", "--dry-run", "--json", "root"],
+            nested: &[],
+        },
+        Case {
+            command: "clone",
+            file: ex,
+            args: &["clone", "--dry-run", "--json"],
+            nested: &[],
+        },
+        Case {
+            command: "fork",
+            file: ex,
+            args: &["fork", "--dry-run", "--json", "80fbf1f2"],
+            nested: &[],
+        },
+    ];
+    let mut missing = Vec::new();
+    for case in &cases {
+        // Copies: a command that writes by mistake must not touch the repository.
+        let (_dir, file) = common::temp_copy(case.file);
+        check(case, &file, &readme, &mut missing);
+    }
+
+    // `ls` lists a sessions directory.
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = dir.path().join("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    std::fs::copy(example(), sessions.join("session.jsonl")).unwrap();
+    let out = cmd()
+        .current_dir(dir.path())
+        .env("PI_CODING_AGENT_SESSION_DIR", &sessions)
+        .args(["ls", "--all", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "ls: {}", String::from_utf8_lossy(&out.stderr));
+    let records = ndjson(&String::from_utf8(out.stdout).unwrap());
+    assert!(!records.is_empty(), "ls --all --json listed nothing");
+    let help = help("ls");
+    for key in keys_of(&records, &[]) {
+        if !names(&help, &key) && !names(&readme, &key) {
+            missing.push(format!("ls: {key}"));
+        }
+    }
+
+    assert!(
+        missing.is_empty(),
+        "fields named in neither --help nor README.md:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn names_matches_whole_words() {
+    assert!(names("{\"id\",\"parentId\"}", "id"));
+    assert!(names("{\"id\",\"parentId\"}", "parentId"));
+    assert!(!names("parentId", "id"));
+    assert!(!names("context_messages", "context"));
+}
+
+/// Every command with `--json` is either checked above or prints session content as it is.
+#[test]
+fn every_command_with_json_is_covered() {
+    const CHECKED: &[&str] = &[
+        "tree",
+        "label",
+        "repair",
+        "stats",
+        "grep",
+        "compact",
+        "summarize-branch",
+        "checkout",
+        "clone",
+        "fork",
+        "ls",
+    ];
+    // Original lines (log, show) and Pi's own messages (context): Pi's fields, not ours.
+    const PI_CONTENT: &[&str] = &["log", "show", "context"];
+    let out = cmd().arg("--help").output().unwrap();
+    let top = String::from_utf8(out.stdout).unwrap();
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() > 10, "commands not found in --help: {top}");
+    for c in commands {
+        let has_json = names(&help(c), "--json");
+        let listed = CHECKED.contains(&c) || PI_CONTENT.contains(&c);
+        assert_eq!(has_json, listed, "{c}: has --json {has_json}, listed {listed}");
+    }
+}
