@@ -109,8 +109,11 @@ pub fn choose(args: &SummaryArgs, branch_model: Option<(String, String)>) -> Res
         args.context_window,
         args.max_output_tokens,
     )?;
+    let summarizer = summarizer
+        .with_progress(std::sync::Arc::new(crate::cli::progress::Terminal::new()))
+        .with_cancel(crate::cli::progress::ctrl_c().clone());
     Ok(ModelChoice {
         context_window: info.context_window,
-        source: Source::Model(summarizer),
+        source: Source::Model(Box::new(summarizer)),
     })
 }
