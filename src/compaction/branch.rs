@@ -4,9 +4,29 @@
 use super::fileops::FileOps;
 use crate::session::context::truthy;
 use crate::session::estimate::estimate_tokens;
-use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, Sym};
+use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, SessionError, Sym};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value, json};
+
+/// Where Pi's `/tree` puts the conversation when `target` is chosen: a user message or a
+/// custom message is left out (its parent becomes the position, `None` for the root), so
+/// that it can be edited and sent again; any other entry is the position itself.
+pub fn tree_position(session: &Session, target: EntryIdx) -> Result<Option<EntryIdx>, SessionError> {
+    let e = &session.entries[target];
+    let before = e.is_role(&Role::User) || e.kind == EntryKind::CustomMessage;
+    if !before {
+        return Ok(Some(target));
+    }
+    match session.parent_id_str(target) {
+        None => Ok(None),
+        Some(p) => session.lookup(p).map(Some).ok_or_else(|| {
+            SessionError::Refused(format!(
+                "the parent {p} of {} does not exist; run `pi-session repair`",
+                session.id_or_line(target)
+            ))
+        }),
+    }
+}
 
 /// The entries from `from` back to (not including) its deepest common ancestor with
 /// `target`, oldest first, and that ancestor.

@@ -67,7 +67,15 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.summarize {
         let session = crate::cli::session_arg::open_session(global)?;
         let rev = args.rev.as_deref().expect("clap requires REV without --empty");
-        return super::summarize_branch::summarize_to(&session, rev, None, args.json, &args.summary, &args.write, out);
+        return crate::cli::branch_summary::summarize_to(
+            &session,
+            rev,
+            None,
+            args.json,
+            &args.summary,
+            &args.write,
+            out,
+        );
     }
     let (mut writer, (from, target)) = open_writer_tip(global, &args.write, args.summary.dry_run, |session| {
         let from = session.at_checked()?;
