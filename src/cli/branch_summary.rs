@@ -9,7 +9,6 @@ use anyhow::Result;
 use pi_session::compaction::{branch, branch_model, branch_request, branch_summary_entry, summarize_branch};
 use pi_session::session::append::{SessionWriter, now_timestamp};
 use pi_session::session::{Session, SessionError, revision};
-use serde_json::json;
 
 /// Shared with `checkout --summarize`. As Pi's `/tree` does, this starts from Pi's leaf (the
 /// file's last entry, even a label or a checkout record, not `@`).
@@ -23,19 +22,18 @@ pub fn summarize_to(
     out: &mut Output,
 ) -> Result<()> {
     let target = revision::resolve_entry(session, target_rev)?;
-    // Pi, walking up from an entry inside a parent cycle, never reaches a root: nothing may
-    // be attached there.
-    pi_session::session::branch_copy::refuse_cycle(session, &session.branch(target))?;
-    let target_id = session
-        .id_str(target)
-        .ok_or_else(|| SessionError::Refused("the target has no id; run `pi-session repair`".into()))?
-        .to_owned();
-    let from = session.leaf();
-    let from_id = from.and_then(|f| session.id_str(f)).map(str::to_owned);
-    let position = branch::tree_position(session, target)?;
-    let position_id = position.and_then(|p| session.id_str(p)).map(str::to_owned);
-    let (entries, ancestor) = branch::collect(session, from, target);
-    let path = from.map(|f| session.branch(f).path).unwrap_or_default();
+    let plan = branch::plan(session, target)?;
+    let branch::BranchPlan {
+        target_id,
+        from,
+        from_id,
+        position,
+        position_id,
+        entries,
+        ancestor,
+        from_path: path,
+        ..
+    } = plan.clone();
     let model = branch_model(session, &path);
     let (_, reserve) = compaction_settings(None, reserve, model.as_ref().map(|(p, m)| (p.as_str(), m.as_str())))?;
     let window = summary_args.context_window.unwrap_or(128_000);
@@ -56,22 +54,11 @@ pub fn summarize_to(
             out.line(&format!("===== prompt =====\n{}", escape_block(&r.prompt)))?;
             return Ok(());
         }
-        let (read, modified) = prep.file_ops.lists();
         if json_plan {
-            let plan = json!({
-                "target": target_id,
-                "parent": position_id,
-                "from": from_id,
-                "commonAncestor": ancestor.and_then(|a| session.id_str(a)),
-                "entries": entries.iter().map(|&i| session.id_str(i)).collect::<Vec<_>>(),
-                "messages": prep.messages.len(),
-                "totalTokens": prep.total_tokens,
-                "readFiles": read,
-                "modifiedFiles": modified,
-            });
-            out.json(&plan)?;
+            out.json(&serde_json::to_value(plan.record(session, &prep))?)?;
             return Ok(());
         }
+        let (read, modified) = prep.file_ops.lists();
         out.line(&format!(
             "branch summary plan; nothing written (budget {} − {reserve} tokens)",
             window

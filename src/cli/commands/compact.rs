@@ -11,7 +11,6 @@ use pi_session::compaction::{branch_model, compaction_entry, compaction_requests
 use pi_session::session::SessionError;
 use pi_session::session::append::now_timestamp;
 use pi_session::session::context::projection;
-use serde_json::json;
 
 /// Compact the conversation: summarize old history, keep recent messages, as Pi's /compact.
 ///
@@ -45,11 +44,6 @@ pub struct Args {
 
     #[command(flatten)]
     pub write: WriteArgs,
-}
-
-/// Whether the summary request updates a previous summary (Pi ignores an empty one).
-fn updates_previous(prep: &pi_session::compaction::prepare::Preparation) -> bool {
-    prep.previous_summary.as_deref().is_some_and(|p| !p.is_empty())
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
@@ -91,21 +85,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     };
     let (read, modified) = prep.file_ops.lists();
     if args.summary.dry_run {
-        let turn_start = prep.turn_prefix.len();
         if args.json {
-            let plan = json!({
-                "firstKeptEntryId": prep.first_kept_id,
-                "isSplitTurn": prep.is_split_turn,
-                "tokensBefore": pi_session::session::jsjson::number(prep.tokens_before),
-                "tokensKept": prep.tokens_kept,
-                "messagesToSummarize": prep.messages_to_summarize.len(),
-                "turnPrefixMessages": turn_start,
-                "previousSummary": updates_previous(&prep),
-                "readFiles": read,
-                "modifiedFiles": modified,
-                "keepRecentTokens": keep,
-            });
-            out.json(&plan)?;
+            out.json(&serde_json::to_value(prep.record(keep))?)?;
             return Ok(());
         }
         let field = |out: &mut Output, k: &str, v: String| {
@@ -140,7 +121,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         field(
             out,
             "previous",
-            if updates_previous(&prep) {
+            if prep.updates_previous() {
                 "the last compaction's summary is updated".into()
             } else if prep.previous_summary.is_some() {
                 "none (the last compaction's summary is empty)".into()
