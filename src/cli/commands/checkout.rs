@@ -25,7 +25,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "rev")]
     pub empty: bool,
 
-    /// Print {"at","from","abandoned","record"} as one JSON line.
+    /// Print {"at","from","abandoned","record"} as one JSON line (with --dry-run also
+    /// "dryRun": true and "line", the line that would be appended).
     #[arg(long)]
     pub json: bool,
 

@@ -21,7 +21,10 @@ pub struct Args {
     #[arg(long)]
     pub branch: bool,
 
-    /// One JSON object: {"total", "byModel", "bySource"}.
+    /// One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output",
+    /// "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead",
+    /// "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource"
+    /// names them "assistant", "usage", "compaction" and "branchSummary".
     #[arg(long)]
     pub json: bool,
 }
