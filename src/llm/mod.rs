@@ -112,7 +112,7 @@ pub enum LlmError {
     /// Configuration: unknown provider or model, no key, OAuth-only provider…
     #[error("{0}")]
     Config(String),
-    /// Interrupted by the user (Ctrl-C).
+    /// Cancelled by the caller (the binary cancels on Ctrl-C).
     #[error("interrupted")]
     Interrupted,
 }
