@@ -131,7 +131,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l color
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l empty -d 'Make the next message start a new root (an empty conversation)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l json -d 'Print {"at","from","abandoned","record"} as one JSON line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l json -d 'Print {"at","from","abandoned","record"} as one JSON line (with --dry-run also "dryRun": true and "line", the line that would be appended)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summarize -d 'Keep a summary of the branch being left, as `pi-session summarize-branch REV` does'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l dry-run -d 'Write nothing: show what would be written (for a summary, the plan)'
@@ -242,7 +242,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l color -d
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l branch -d 'Count only the calls on the branch of REV [default: @], not the whole file'
-complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l json -d 'One JSON object: {"total", "byModel", "bySource"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l json -d 'One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction" and "branchSummary"'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s V -l version -d 'Print version'

@@ -2,7 +2,7 @@
 //!
 //! The library knows sessions: reading them as Pi 1.6.0 does ([`session`]), compaction and
 //! branch summaries ([`compaction`]) with summaries from providers ([`llm`]), and repair
-//! ([`repair`]). It never prints, draws progress or exits: the `pi-session` binary
+//! ([`repair`]), and what a session paid for ([`usage`]). It never prints, draws progress or exits: the `pi-session` binary
 //! (`src/main.rs`, `src/cli/`) parses the command line, calls it and renders what it returns.
 
 pub mod compaction;
@@ -10,3 +10,4 @@ pub mod llm;
 pub mod progress;
 pub mod repair;
 pub mod session;
+pub mod usage;

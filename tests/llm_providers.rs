@@ -8,7 +8,8 @@
 mod llm_server;
 
 use llm_server::{LlmServer, Scripted, Tokens, anthropic_body, gemini_body, openai_body};
-use pi_session::llm::{self, LlmError, ResolveRequest, Settings, SummaryRequest, SummaryResponse};
+use pi_session::llm::{self, LlmError, ResolveRequest, Settings, Summarizer, SummaryRequest, SummaryResponse};
+use pi_session::progress::Cancel;
 use serde_json::{Value, json};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -64,7 +65,6 @@ impl Drop for Env {
         for v in VARS {
             unsafe { std::env::remove_var(v) };
         }
-        llm::clear_interrupt();
     }
 }
 
@@ -583,22 +583,76 @@ fn ctrl_c_abandons_the_request() {
     let server = LlmServer::start(vec![
         Scripted::json(200, openai_body("late", Tokens::default(), "stop")).delay(Duration::from_secs(5)),
     ]);
-    assert!(llm::install_interrupt_handler());
-    let pid = std::process::id().to_string();
-    let killer = std::thread::spawn(move || {
+    // What the binary's Ctrl-C does: set the cancel flag the summarizer was given.
+    let cancel = Cancel::new();
+    let (_, summarizer) = llm::resolve(Some("local/m"), Some(&server.url()), None, None, None).unwrap();
+    let summarizer = summarizer.with_cancel(cancel.clone());
+    let flag = cancel.clone();
+    let canceller = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(300));
-        std::process::Command::new("kill")
-            .args(["-INT", &pid])
-            .status()
-            .unwrap();
+        flag.cancel();
     });
     let start = Instant::now();
-    let err = run("local/m", &server.url(), &request()).unwrap_err();
-    killer.join().unwrap();
+    let err = summarizer.summarize(&request()).unwrap_err();
+    canceller.join().unwrap();
     assert!(matches!(err, LlmError::Interrupted), "{err:?}");
     assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
-    assert!(llm::interrupted());
-    llm::clear_interrupt();
+    assert!(cancel.is_cancelled());
+}
+
+#[test]
+fn cancel_stops_the_wait_before_a_retry() {
+    let env = Env::new();
+    env.set("PI_SESSION_RETRY_BASE_MS", "5000");
+    let server = LlmServer::start(vec![
+        Scripted::json(503, r#"{"error":{"message":"busy"}}"#),
+        Scripted::json(200, openai_body("late", Tokens::default(), "stop")),
+    ]);
+    let cancel = Cancel::new();
+    let (_, summarizer) = llm::resolve(Some("local/m"), Some(&server.url()), None, None, None).unwrap();
+    let summarizer = summarizer.with_cancel(cancel.clone());
+    let flag = cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.cancel();
+    });
+    let start = Instant::now();
+    let err = summarizer.summarize(&request()).unwrap_err();
+    canceller.join().unwrap();
+    assert!(matches!(err, LlmError::Interrupted), "{err:?}");
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    assert_eq!(server.requests().len(), 1);
+}
+
+/// The binary's Ctrl-C path end to end: SIGINT during the request ends `compact` with 130
+/// and leaves the file as it was.
+#[test]
+fn sigint_during_the_request_exits_130_and_writes_nothing() {
+    let _env = Env::new();
+    let server = LlmServer::start(vec![
+        Scripted::json(200, openai_body("late", Tokens::default(), "stop")).delay(Duration::from_secs(5)),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/real-large.v3.jsonl");
+    std::fs::copy(&src, &file).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-session"))
+        .current_dir(dir.path())
+        .args(["-s", file.to_str().unwrap(), "compact", "--keep-recent-tokens", "3000"])
+        .args(["--model", "local/m", "--base-url", &server.url()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
 }
 
 // --- Keys -----------------------------------------------------------------------------------

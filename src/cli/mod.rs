@@ -1,6 +1,7 @@
 //! The `pi-session` command line: global options, dispatch, and error reporting. Each
 //! subcommand lives in `commands/<name>.rs` with its `Args` and one `run` function.
 
+pub mod branch_summary;
 pub mod commands;
 pub mod completion;
 pub mod exit;

@@ -1,6 +1,3 @@
-// Wired into the commands by the listing and LLM work in progress; the lead removes this.
-#![allow(dead_code)]
-
 //! The one progress helper of the binary: draws what the library reports through
 //! [`pi_session::progress::Progress`] as a spinner or a bar on a terminal's stderr (and
 //! nothing elsewhere), and turns Ctrl-C into a [`Cancel`].

@@ -2,7 +2,7 @@
 
 use super::GlobalArgs;
 use anyhow::Result;
-use pi_session::session::{Session, locate};
+use pi_session::session::{Session, locate, tip};
 
 /// Finds and loads the session named by `-s` (or the current directory's most recent).
 pub fn open_session(global: &GlobalArgs) -> Result<Session> {
@@ -13,50 +13,37 @@ pub fn open_session(global: &GlobalArgs) -> Result<Session> {
     Ok(session)
 }
 
-/// How much of the end of a file a tip command reads first, and the factor it grows by.
-const TIP_FIRST_READ: u64 = 4 << 20;
-pub const TIP_GROWTH: u64 = 4;
-
-/// The first read of a tip command; `$PI_SESSION_TIP_BYTES` overrides it (the tests use a
-/// tiny one to exercise reading further back).
+/// The first read of a tip command ([`pi_session::session::tip::FIRST_READ`]);
+/// `$PI_SESSION_TIP_BYTES` overrides it (the tests use a tiny one to exercise reading
+/// further back).
 pub fn tip_first_read() -> u64 {
     std::env::var("PI_SESSION_TIP_BYTES")
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|&n| n > 0)
-        .unwrap_or(TIP_FIRST_READ)
+        .unwrap_or(tip::FIRST_READ)
 }
 
 /// Whether an error only says that more of the file is needed.
 pub fn needs_more(e: &anyhow::Error) -> bool {
-    matches!(
-        e.downcast_ref::<pi_session::session::SessionError>(),
-        Some(pi_session::session::SessionError::NeedMore)
-    )
+    e.downcast_ref::<pi_session::session::SessionError>()
+        .is_some_and(tip::needs_more)
 }
 
 /// For commands about where the conversation stands: reads the end of the session (and its
 /// header), and only reads further back while `answer` says it needs more of the file
-/// ([`pi_session::session::SessionError::NeedMore`]). The cost follows the answer, not the file.
-pub fn open_tip<T>(global: &GlobalArgs, mut answer: impl FnMut(&Session) -> Result<T>) -> Result<(Session, T)> {
+/// ([`pi_session::session::SessionError::NeedMore`]): see [`tip::read_tip`].
+pub fn open_tip<T>(global: &GlobalArgs, answer: impl FnMut(&Session) -> Result<T>) -> Result<(Session, T)> {
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session.as_deref(), &cwd)?;
-    let mut tail = tip_first_read();
-    loop {
-        let session = Session::open_tail(&path, tail)?;
-        if session.entries.is_empty() && !session.is_complete() {
-            tail = tail.saturating_mul(TIP_GROWTH);
-            continue;
-        }
-        match answer(&session) {
-            Err(e) if needs_more(&e) && !session.is_complete() => tail = tail.saturating_mul(TIP_GROWTH),
-            Err(e) => return Err(e),
-            Ok(t) => {
-                warn_load_report(&session);
-                return Ok((session, t));
-            }
-        }
-    }
+    let (session, t) = tip::read_tip(
+        tip_first_read(),
+        |tail| Session::open_tail(&path, tail),
+        answer,
+        needs_more,
+    )?;
+    warn_load_report(&session);
+    Ok((session, t))
 }
 
 /// One warning naming the lines Pi skips, with the way to fix them.

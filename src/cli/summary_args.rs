@@ -109,8 +109,26 @@ pub fn choose(args: &SummaryArgs, branch_model: Option<(String, String)>) -> Res
         args.context_window,
         args.max_output_tokens,
     )?;
+    let summarizer = summarizer
+        .with_progress(std::sync::Arc::new(crate::cli::progress::Terminal::new()))
+        .with_cancel(crate::cli::progress::ctrl_c().clone());
     Ok(ModelChoice {
         context_window: info.context_window,
-        source: Source::Model(summarizer),
+        source: Source::Model(Box::new(summarizer)),
     })
+}
+
+/// Pi's compaction settings: command line, then `.pi/settings.json`, then the agent's
+/// settings.json (with its per-model overrides), then Pi's defaults (20000 and 16384).
+pub fn compaction_settings(keep: Option<u64>, reserve: Option<u64>, model: Option<(&str, &str)>) -> Result<(u64, u64)> {
+    let cwd = std::env::current_dir()?;
+    let settings = pi_session::llm::settings::Settings::load(&cwd);
+    for w in &settings.warnings {
+        eprintln!("warning: {}", super::output::escape_line(w));
+    }
+    let c = settings.compaction(model)?;
+    Ok((
+        keep.unwrap_or(c.keep_recent_tokens),
+        reserve.unwrap_or(c.reserve_tokens),
+    ))
 }

@@ -6,7 +6,7 @@ use super::output::{Output, escape_line};
 use super::session_arg::warn_load_report;
 use anyhow::Result;
 use pi_session::session::append::{Appended, SessionWriter};
-use pi_session::session::locate;
+use pi_session::session::{locate, tip};
 use std::path::Path;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -27,33 +27,33 @@ pub fn open_writer_tip<T>(
 ) -> Result<(SessionWriter, T)> {
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session.as_deref(), &cwd)?;
-    let mut tail = super::session_arg::tip_first_read();
-    loop {
-        let writer = if dry_run {
-            SessionWriter::open_tail_dry_run(&path, tail)?
-        } else {
-            SessionWriter::open_tail(&path, tail)?
-        };
-        let complete = writer.session.is_complete();
-        if writer.session.entries.is_empty() && !complete {
-            tail = tail.saturating_mul(super::session_arg::TIP_GROWTH);
-            continue;
-        }
-        match writer
-            .expect_leaf(args.expect_leaf.as_deref())
-            .map_err(anyhow::Error::from)
-            .and_then(|()| answer(&writer.session))
-        {
-            Err(e) if super::session_arg::needs_more(&e) && !complete => {
-                tail = tail.saturating_mul(super::session_arg::TIP_GROWTH)
+    let (writer, t) = tip::read_tip(
+        super::session_arg::tip_first_read(),
+        |tail| {
+            if dry_run {
+                SessionWriter::open_tail_dry_run(&path, tail)
+            } else {
+                SessionWriter::open_tail(&path, tail)
             }
-            Err(e) => return Err(e),
-            Ok(t) => {
-                warn_load_report(&writer.session);
-                return Ok((writer, t));
-            }
-        }
-    }
+        },
+        |writer: &SessionWriter| {
+            writer
+                .expect_leaf(args.expect_leaf.as_deref())
+                .map_err(anyhow::Error::from)
+                .and_then(|()| answer(&writer.session))
+        },
+        super::session_arg::needs_more,
+    )?;
+    warn_load_report(&writer.session);
+    Ok((writer, t))
+}
+
+/// Locks the session for a summary planned on an earlier read, refusing when Pi's leaf
+/// moved while the model wrote ([`SessionWriter::open_if_leaf`]).
+pub fn reopen_for_summary(path: &Path, planned_leaf: Option<&str>) -> Result<SessionWriter> {
+    SessionWriter::open_if_leaf(path, planned_leaf).map_err(|e| {
+        anyhow::Error::from(e).context("the session changed while the summary was being written; nothing written")
+    })
 }
 
 /// Appends one line and says on stderr what a user should know about it.

@@ -4,9 +4,110 @@
 use super::fileops::FileOps;
 use crate::session::context::truthy;
 use crate::session::estimate::estimate_tokens;
-use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, Sym};
+use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, SessionError, Sym};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value, json};
+
+/// Where Pi's `/tree` puts the conversation when `target` is chosen: a user message or a
+/// custom message is left out (its parent becomes the position, `None` for the root), so
+/// that it can be edited and sent again; any other entry is the position itself.
+pub fn tree_position(session: &Session, target: EntryIdx) -> Result<Option<EntryIdx>, SessionError> {
+    let e = &session.entries[target];
+    let before = e.is_role(&Role::User) || e.kind == EntryKind::CustomMessage;
+    if !before {
+        return Ok(Some(target));
+    }
+    match session.parent_id_str(target) {
+        None => Ok(None),
+        Some(p) => session.lookup(p).map(Some).ok_or_else(|| {
+            SessionError::Refused(format!(
+                "the parent {p} of {} does not exist; run `pi-session repair`",
+                session.id_or_line(target)
+            ))
+        }),
+    }
+}
+
+/// What leaving Pi's leaf for `target` involves, as Pi's `/tree` plans it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BranchPlan {
+    pub target: EntryIdx,
+    pub target_id: String,
+    /// Pi's leaf, the file's last entry (even a label or a checkout record).
+    pub from: Option<EntryIdx>,
+    pub from_id: Option<String>,
+    /// Where the conversation continues ([`tree_position`]): the summary's parent.
+    pub position: Option<EntryIdx>,
+    pub position_id: Option<String>,
+    /// The entries left behind, oldest first, back to the common ancestor.
+    pub entries: Vec<EntryIdx>,
+    pub ancestor: Option<EntryIdx>,
+    /// The branch of Pi's leaf, root first.
+    pub from_path: Vec<EntryIdx>,
+}
+
+/// Plans leaving Pi's leaf for `target`. Refuses a target inside a parent cycle (Pi,
+/// walking up from it, never reaches a root: nothing may be attached there) and one
+/// without an id.
+pub fn plan(session: &Session, target: EntryIdx) -> Result<BranchPlan, SessionError> {
+    crate::session::branch_copy::refuse_cycle(session, &session.branch(target))?;
+    let target_id = session
+        .id_str(target)
+        .ok_or_else(|| SessionError::Refused("the target has no id; run `pi-session repair`".into()))?
+        .to_owned();
+    let from = session.leaf();
+    let position = tree_position(session, target)?;
+    let (entries, ancestor) = collect(session, from, target);
+    Ok(BranchPlan {
+        target,
+        target_id,
+        from,
+        from_id: from.and_then(|f| session.id_str(f)).map(str::to_owned),
+        position,
+        position_id: position.and_then(|p| session.id_str(p)).map(str::to_owned),
+        entries,
+        ancestor,
+        from_path: from.map(|f| session.branch(f).path).unwrap_or_default(),
+    })
+}
+
+/// A branch-summary plan as `summarize-branch --dry-run --json` prints it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BranchPlanRecord {
+    pub target: String,
+    /// Where the summary goes: the target, or its parent for a user or custom message.
+    pub parent: Option<String>,
+    /// Pi's leaf.
+    pub from: Option<String>,
+    pub common_ancestor: Option<String>,
+    /// The ids of the entries left behind, oldest first.
+    pub entries: Vec<Option<String>>,
+    /// Messages summarized.
+    pub messages: usize,
+    pub total_tokens: u64,
+    pub read_files: Vec<String>,
+    pub modified_files: Vec<String>,
+}
+
+impl BranchPlan {
+    /// The record of this plan with its prepared messages.
+    pub fn record(&self, session: &Session, prep: &BranchPreparation) -> BranchPlanRecord {
+        let id = |i: EntryIdx| session.id_str(i).map(str::to_owned);
+        let (read_files, modified_files) = prep.file_ops.lists();
+        BranchPlanRecord {
+            target: self.target_id.clone(),
+            parent: self.position_id.clone(),
+            from: self.from_id.clone(),
+            common_ancestor: self.ancestor.and_then(id),
+            entries: self.entries.iter().map(|&i| id(i)).collect(),
+            messages: prep.messages.len(),
+            total_tokens: prep.total_tokens,
+            read_files,
+            modified_files,
+        }
+    }
+}
 
 /// The entries from `from` back to (not including) its deepest common ancestor with
 /// `target`, oldest first, and that ancestor.
@@ -156,5 +257,64 @@ pub fn prepare(session: &Session, entries: &[EntryIdx], budget: u64) -> BranchPr
         messages,
         file_ops,
         total_tokens: total,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(lines: &[&str]) -> Session {
+        let mut text =
+            String::from(r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#);
+        text.push('\n');
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        Session::from_bytes("t.jsonl".into(), text.into_bytes()).unwrap()
+    }
+
+    const U1: &str = r#"{"type":"message","id":"u1","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"one"}}"#;
+    const A1: &str = r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"2025-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"}]}}"#;
+    const U2: &str = r#"{"type":"message","id":"u2","parentId":"a1","timestamp":"2025-01-01T00:00:03.000Z","message":{"role":"user","content":"two"}}"#;
+    const A2: &str = r#"{"type":"message","id":"a2","parentId":"u2","timestamp":"2025-01-01T00:00:04.000Z","message":{"role":"assistant","content":[{"type":"text","text":"done"}]}}"#;
+
+    #[test]
+    fn a_user_message_target_is_left_out_and_the_summary_goes_under_its_parent() {
+        let s = session(&[U1, A1, U2, A2]);
+        let u2 = s.lookup("u2").unwrap();
+        let plan = plan(&s, u2).unwrap();
+        assert_eq!(plan.position_id.as_deref(), Some("a1"));
+        assert_eq!(plan.from_id.as_deref(), Some("a2"));
+        let prep = prepare(&s, &plan.entries, 100_000);
+        let v = serde_json::to_value(plan.record(&s, &prep)).unwrap();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "target",
+                "parent",
+                "from",
+                "commonAncestor",
+                "entries",
+                "messages",
+                "totalTokens",
+                "readFiles",
+                "modifiedFiles"
+            ]
+        );
+        assert_eq!(v["target"], "u2");
+        assert_eq!(v["parent"], "a1");
+        assert_eq!(v["commonAncestor"], "u2");
+        assert_eq!(v["entries"], serde_json::json!(["a2"]));
+    }
+
+    #[test]
+    fn a_root_user_message_continues_from_a_new_root() {
+        let s = session(&[U1, A1]);
+        assert_eq!(tree_position(&s, s.lookup("u1").unwrap()).unwrap(), None);
+        let a1 = s.lookup("a1").unwrap();
+        assert_eq!(tree_position(&s, a1).unwrap(), Some(a1));
     }
 }

@@ -12,9 +12,28 @@ pub mod system;
 use crate::llm::{LlmError, Summarizer, SummaryRequest, SummaryResponse, Usage};
 use crate::session::append::entry_line;
 use crate::session::jsjson::number;
+use crate::session::{Detail, EntryIdx, Role, Session};
 use fileops::{FileOps, format_file_lists};
 use prepare::Preparation;
 use serde_json::{Value, json};
+
+/// The model in effect on a branch (`path`, root first): the last model change or
+/// assistant message naming a provider and a model, as `(provider, model id)`.
+pub fn branch_model(session: &Session, path: &[EntryIdx]) -> Option<(String, String)> {
+    path.iter().rev().find_map(|&i| match &session.entries[i].detail {
+        Detail::ModelChange {
+            provider: Some(p),
+            model_id: Some(m),
+        } => Some((p.to_string(), m.to_string())),
+        Detail::Message {
+            role: Some(Role::Assistant),
+            provider: Some(p),
+            model: Some(m),
+            ..
+        } => Some((p.to_string(), m.to_string())),
+        _ => None,
+    })
+}
 
 /// Where the summary text comes from.
 pub enum SummarySource<'a> {

@@ -295,3 +295,56 @@ pub fn projected_context_tokens(session: &Session, projected: &[ProjectedEntry],
         .sum();
     (system + rest) as f64
 }
+
+fn js<S: serde::Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&crate::session::jsjson::number(*n), s)
+}
+
+/// A compaction plan as `compact --dry-run --json` prints it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanRecord {
+    /// The first entry kept: the compaction entry's `firstKeptEntryId`.
+    pub first_kept_entry_id: String,
+    /// The cut falls inside a turn, whose beginning is summarized apart.
+    pub is_split_turn: bool,
+    /// Pi's estimate of the context before compacting.
+    #[serde(serialize_with = "js")]
+    pub tokens_before: f64,
+    /// Estimated tokens of what is kept.
+    pub tokens_kept: u64,
+    /// Messages summarized (the history request).
+    pub messages_to_summarize: usize,
+    /// Messages of the cut turn summarized apart.
+    pub turn_prefix_messages: usize,
+    /// The previous compaction's summary is updated (Pi ignores an empty one).
+    pub previous_summary: bool,
+    pub read_files: Vec<String>,
+    pub modified_files: Vec<String>,
+    /// The keepRecentTokens the plan was made with.
+    pub keep_recent_tokens: u64,
+}
+
+impl Preparation {
+    /// Whether the summary request updates a previous summary (Pi ignores an empty one).
+    pub fn updates_previous(&self) -> bool {
+        self.previous_summary.as_deref().is_some_and(|p| !p.is_empty())
+    }
+
+    /// The plan's record, made with `keep_recent_tokens`.
+    pub fn record(&self, keep_recent_tokens: u64) -> PlanRecord {
+        let (read_files, modified_files) = self.file_ops.lists();
+        PlanRecord {
+            first_kept_entry_id: self.first_kept_id.clone(),
+            is_split_turn: self.is_split_turn,
+            tokens_before: self.tokens_before,
+            tokens_kept: self.tokens_kept,
+            messages_to_summarize: self.messages_to_summarize.len(),
+            turn_prefix_messages: self.turn_prefix.len(),
+            previous_summary: self.updates_previous(),
+            read_files,
+            modified_files,
+            keep_recent_tokens,
+        }
+    }
+}

@@ -1,10 +1,10 @@
 //! Anthropic's Messages API: `POST {base}/v1/messages`, non-streaming, no prompt caching.
 
 use super::auth::Credential;
-use super::client::{
+use super::models::ModelInfo;
+use super::wire::{
     TOOL_CALL, WireRequest, bad_response, clamp_max_tokens, cut_off, excerpt, json_headers, non_empty, set_header,
 };
-use super::models::ModelInfo;
 use super::{LlmError, SummaryRequest, SummaryResponse, Usage};
 use serde_json::{Value, json};
 

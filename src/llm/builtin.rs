@@ -3,7 +3,7 @@
 //! catalog (`pi-ai/dist/providers/data/*.json`). OpenRouter models are reached through
 //! OpenRouter's chat completions endpoint.
 
-use super::models::Api;
+use super::api::Api;
 
 pub(crate) struct BuiltinModel {
     pub provider: &'static str,

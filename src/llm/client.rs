@@ -1,6 +1,7 @@
 //! The HTTP side: [`ProviderSummarizer`] sends one non-streaming request with reqwest
 //! (blocking, rustls), retries 429, 5xx and connection failures with exponential backoff
-//! (honouring `Retry-After`), shows a spinner on a terminal, and stops waiting on Ctrl-C.
+//! (honouring `Retry-After`), reports its waits to the caller's [`Progress`], and stops
+//! waiting when the caller's [`Cancel`] is set (nothing is written then).
 //!
 //! Environment overrides (mainly for tests): `PI_SESSION_HTTP_TIMEOUT_MS` (request timeout),
 //! `PI_SESSION_RETRY_BASE_MS` (first backoff delay).
@@ -8,13 +9,12 @@
 use super::auth::{Credential, Secret};
 use super::models::{Api, ModelInfo};
 use super::settings::RetrySettings;
+use super::wire::{WireRequest, bad_response, clamp_max_tokens, estimate_input_tokens, excerpt, set_header};
 use super::{LlmError, Summarizer, SummaryRequest, SummaryResponse, anthropic, gemini, openai};
-use indicatif::{ProgressBar, ProgressStyle};
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use crate::progress::{Cancel, Progress, Silent};
+use reqwest::header::HeaderMap;
 use serde_json::Value;
-use std::io::IsTerminal;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -23,165 +23,6 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 pub const ENV_HTTP_TIMEOUT_MS: &str = "PI_SESSION_HTTP_TIMEOUT_MS";
 pub const ENV_RETRY_BASE_MS: &str = "PI_SESSION_RETRY_BASE_MS";
-
-// ---------------------------------------------------------------------------------------
-// Token estimates and the output cap (pi-ai's `estimateContextTokens` and
-// `clampMaxTokensToContext`).
-
-const CHARS_PER_TOKEN: f64 = 3.5;
-const CONTEXT_SAFETY_TOKENS: u64 = 4096;
-const CONTEXT_SAFETY_RATIO: f64 = 0.15;
-const MIN_OUTPUT_WITH_RATIO_MARGIN: u64 = 32768;
-
-/// Pi's token estimate of a text: its length in UTF-16 code units / 3.5, rounded up.
-pub fn estimate_tokens(text: &str) -> u64 {
-    (text.encode_utf16().count() as f64 / CHARS_PER_TOKEN).ceil() as u64
-}
-
-/// Estimated input tokens of a request: the system prompt and the user prompt, each
-/// estimated as its own message.
-pub fn estimate_input_tokens(request: &SummaryRequest) -> u64 {
-    let system = if request.system.is_empty() {
-        0
-    } else {
-        estimate_tokens(&request.system)
-    };
-    system + estimate_tokens(&request.prompt)
-}
-
-/// Fits `max_tokens` into the context window, leaving room for the input being counted
-/// higher than estimated: a margin of 15 % of the input (at least 4096 tokens) while that
-/// leaves at least 32768 tokens of output, else only the 4096-token margin with output capped
-/// at 32768. At least 1.
-pub fn clamp_max_tokens(context_window: u64, input_tokens: u64, max_tokens: u64) -> u64 {
-    if context_window == 0 {
-        return max_tokens.max(1);
-    }
-    let (window, input) = (context_window as i128, input_tokens as i128);
-    let margin = (CONTEXT_SAFETY_TOKENS as i128).max((input_tokens as f64 * CONTEXT_SAFETY_RATIO).ceil() as i128);
-    let mut room = window - input - margin;
-    if room < MIN_OUTPUT_WITH_RATIO_MARGIN as i128 {
-        room = (MIN_OUTPUT_WITH_RATIO_MARGIN as i128).min(window - input - CONTEXT_SAFETY_TOKENS as i128);
-    }
-    (max_tokens as i128).min(room.max(1)) as u64
-}
-
-/// The `max_tokens` a request to `model` asks for: the model's output limit fitted to its
-/// context window. (With budget-based Anthropic thinking the budget is added on top, within
-/// the model's limit.)
-pub fn max_tokens_for(model: &ModelInfo, request: &SummaryRequest) -> u64 {
-    clamp_max_tokens(
-        model.context_window,
-        estimate_input_tokens(request),
-        model.max_output_tokens,
-    )
-}
-
-// ---------------------------------------------------------------------------------------
-// Ctrl-C.
-
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-static HANDLER: OnceLock<bool> = OnceLock::new();
-
-/// Installs (once) a Ctrl-C handler that sets the flag [`interrupted`] reads. A second
-/// Ctrl-C exits the process with status 130. Returns whether the handler is in place (false
-/// when another handler was installed first).
-pub fn install_interrupt_handler() -> bool {
-    *HANDLER.get_or_init(|| {
-        ctrlc::set_handler(|| {
-            if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        })
-        .is_ok()
-    })
-}
-
-/// Whether Ctrl-C was pressed since the handler was installed (or the flag last cleared).
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-/// Forgets an earlier Ctrl-C, for a caller that carries on after an interrupted request.
-pub fn clear_interrupt() {
-    INTERRUPTED.store(false, Ordering::SeqCst);
-}
-
-// ---------------------------------------------------------------------------------------
-// Helpers shared by the wire formats.
-
-/// A request ready to send.
-pub(crate) struct WireRequest {
-    pub url: String,
-    pub headers: HeaderMap,
-    pub body: Value,
-    /// The `max_tokens` the body asks for (for messages).
-    pub max_tokens: u64,
-}
-
-pub(crate) fn json_headers() -> HeaderMap {
-    let mut h = HeaderMap::new();
-    h.insert(
-        reqwest::header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    h.insert(reqwest::header::ACCEPT, HeaderValue::from_static("application/json"));
-    h
-}
-
-/// Sets a header; `sensitive` values are hidden from `Debug` output.
-pub(crate) fn set_header(headers: &mut HeaderMap, name: &str, value: &str, sensitive: bool) -> Result<(), LlmError> {
-    let name = HeaderName::from_bytes(name.as_bytes())
-        .map_err(|_| LlmError::Config(format!("invalid HTTP header name {name:?}")))?;
-    let mut value = HeaderValue::from_str(value).map_err(|_| {
-        LlmError::Config(format!(
-            "the value of HTTP header {name} has characters a header cannot carry"
-        ))
-    })?;
-    value.set_sensitive(sensitive);
-    headers.insert(name, value);
-    Ok(())
-}
-
-pub(crate) const TOOL_CALL: &str = "the model called a tool instead of answering with a summary";
-
-pub(crate) fn cut_off(max_tokens: u64) -> String {
-    format!("the answer hit the token cap (max_tokens {max_tokens}), so the summary is incomplete")
-}
-
-pub(crate) fn bad_response(model: &ModelInfo, message: String) -> LlmError {
-    LlmError::BadResponse {
-        provider: model.provider.clone(),
-        message,
-    }
-}
-
-pub(crate) fn non_empty(model: &ModelInfo, text: String) -> Result<String, LlmError> {
-    if text.trim().is_empty() {
-        Err(bad_response(model, "the answer contains no text".into()))
-    } else {
-        Ok(text)
-    }
-}
-
-/// A short single-line excerpt of provider text for messages: control characters become
-/// spaces, at most 300 characters.
-pub(crate) fn excerpt(text: &str) -> String {
-    const MAX: usize = 300;
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if flat.chars().count() > MAX {
-        let cut: String = flat.chars().take(MAX).collect();
-        format!("{cut}…")
-    } else {
-        flat
-    }
-}
 
 /// The message of an error body: `error.message` (with `error.type` / `error.status`), else
 /// `message`, else the raw text.
@@ -312,8 +153,6 @@ pub struct HttpOptions {
     pub max_retry_delay: Duration,
     /// Longest `Retry-After` honoured; a longer one fails at once. None: no limit.
     pub max_retry_after: Option<Duration>,
-    /// Show a spinner on stderr (only ever drawn when stderr is a terminal).
-    pub spinner: bool,
 }
 
 impl Default for HttpOptions {
@@ -342,7 +181,6 @@ impl HttpOptions {
             retry_base_delay: env_ms(ENV_RETRY_BASE_MS).unwrap_or(Duration::from_millis(retry.base_delay_ms)),
             max_retry_delay: Duration::from_millis(retry.max_delay_ms),
             max_retry_after: (retry.max_retry_after_ms > 0).then(|| Duration::from_millis(retry.max_retry_after_ms)),
-            spinner: std::io::stderr().is_terminal(),
         }
     }
 
@@ -365,6 +203,10 @@ pub struct ProviderSummarizer {
     auth_header: bool,
     options: HttpOptions,
     client: reqwest::blocking::Client,
+    /// Told about the request and its retries.
+    progress: Arc<dyn Progress + Send + Sync>,
+    /// Set by the caller to abandon the request.
+    cancel: Cancel,
 }
 
 impl std::fmt::Debug for ProviderSummarizer {
@@ -405,7 +247,22 @@ impl ProviderSummarizer {
             auth_header: false,
             options,
             client,
+            progress: Arc::new(Silent),
+            cancel: Cancel::new(),
         })
+    }
+
+    /// Reports the request (and each wait before a retry) to `progress`.
+    pub fn with_progress(mut self, progress: Arc<dyn Progress + Send + Sync>) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    /// Abandons the request, and any wait before a retry, once `cancel` is set:
+    /// [`Summarizer::summarize`] then returns [`LlmError::Interrupted`].
+    pub fn with_cancel(mut self, cancel: Cancel) -> Self {
+        self.cancel = cancel;
+        self
     }
 
     /// Adds headers (from `models.json`) and, with `auth_header`, the key as a bearer token.
@@ -477,8 +334,9 @@ impl ProviderSummarizer {
         }
     }
 
-    /// Sends once on a worker thread, waiting for it while watching for Ctrl-C. On Ctrl-C
-    /// the request is abandoned (it dies with the process; nothing has been written).
+    /// Sends once on a worker thread, waiting for it while watching the cancel flag. Once
+    /// it is set the request is abandoned (its thread is left to finish or die with the
+    /// process; nothing has been written).
     fn attempt(&self, wire: &WireRequest, body: &[u8]) -> Result<Attempt, LlmError> {
         let builder = self
             .client
@@ -507,7 +365,7 @@ impl ProviderSummarizer {
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
                 Ok(outcome) => return Ok(outcome),
-                Err(RecvTimeoutError::Timeout) if interrupted() => return Err(LlmError::Interrupted),
+                Err(RecvTimeoutError::Timeout) if self.cancel.is_cancelled() => return Err(LlmError::Interrupted),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.transport("the request thread stopped unexpectedly".into()));
@@ -555,11 +413,11 @@ impl ProviderSummarizer {
         }
     }
 
-    /// Sleeps `delay` in small steps, watching for Ctrl-C.
+    /// Sleeps `delay` in small steps, watching the cancel flag.
     fn wait(&self, delay: Duration) -> Result<(), LlmError> {
         let end = Instant::now() + delay;
         loop {
-            if interrupted() {
+            if self.cancel.is_cancelled() {
                 return Err(LlmError::Interrupted);
             }
             let now = Instant::now();
@@ -570,7 +428,7 @@ impl ProviderSummarizer {
         }
     }
 
-    fn run(&self, request: &SummaryRequest, spinner: Option<&ProgressBar>) -> Result<SummaryResponse, LlmError> {
+    fn run(&self, request: &SummaryRequest) -> Result<SummaryResponse, LlmError> {
         let wire = self.wire(request)?;
         let body =
             serde_json::to_vec(&wire.body).map_err(|e| LlmError::Config(format!("cannot encode the request: {e}")))?;
@@ -579,7 +437,7 @@ impl ProviderSummarizer {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            if interrupted() {
+            if self.cancel.is_cancelled() {
                 return Err(LlmError::Interrupted);
             }
             let gave_up = |n: u32| {
@@ -642,22 +500,18 @@ impl ProviderSummarizer {
                 }
             };
             let delay = server_delay.unwrap_or_else(|| self.options.backoff(attempt));
-            if let Some(pb) = spinner {
-                pb.set_message(format!(
-                    "{}: {reason}, retrying in {} (attempt {}/{attempts})",
-                    self.describe(),
-                    human(delay),
-                    attempt + 1
-                ));
-            }
+            self.progress.message(&format!(
+                "{}: {reason}, retrying in {} (attempt {}/{attempts})",
+                self.describe(),
+                human(delay),
+                attempt + 1
+            ));
             self.wait(delay)?;
-            if let Some(pb) = spinner {
-                pb.set_message(format!(
-                    "Summarizing with {} (attempt {}/{attempts})",
-                    self.describe(),
-                    attempt + 1
-                ));
-            }
+            self.progress.message(&format!(
+                "Summarizing with {} (attempt {}/{attempts})",
+                self.describe(),
+                attempt + 1
+            ));
         }
     }
 }
@@ -675,20 +529,10 @@ fn human(d: Duration) -> String {
 
 impl Summarizer for ProviderSummarizer {
     fn summarize(&self, request: &SummaryRequest) -> Result<SummaryResponse, LlmError> {
-        install_interrupt_handler();
-        let spinner = (self.options.spinner && std::io::stderr().is_terminal()).then(|| {
-            let pb = ProgressBar::new_spinner();
-            if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
-                pb.set_style(style);
-            }
-            pb.set_message(format!("Summarizing with {}", self.describe()));
-            pb.enable_steady_tick(Duration::from_millis(100));
-            pb
-        });
-        let result = self.run(request, spinner.as_ref());
-        if let Some(pb) = spinner {
-            pb.finish_and_clear();
-        }
+        self.progress
+            .start(&format!("Summarizing with {}", self.describe()), None);
+        let result = self.run(request);
+        self.progress.finish();
         result.map_err(|e| redact_error(e, &self.secrets()))
     }
 
@@ -699,7 +543,9 @@ impl Summarizer for ProviderSummarizer {
 
 #[cfg(test)]
 mod tests {
+    use super::super::wire::estimate_tokens;
     use super::*;
+    use reqwest::header::HeaderValue;
 
     #[test]
     fn clamp_like_pi() {

@@ -2,8 +2,8 @@
 //! `x-goog-api-key`, non-streaming.
 
 use super::auth::Credential;
-use super::client::{TOOL_CALL, WireRequest, bad_response, cut_off, excerpt, json_headers, non_empty, set_header};
 use super::models::ModelInfo;
+use super::wire::{TOOL_CALL, WireRequest, bad_response, cut_off, excerpt, json_headers, non_empty, set_header};
 use super::{LlmError, SummaryRequest, SummaryResponse, Usage};
 use serde_json::{Value, json};
 

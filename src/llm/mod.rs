@@ -6,25 +6,25 @@
 //! prompt) in, text and usage out. [`resolve`] picks the model (`--model`, Pi's default
 //! model settings, or the branch's model) and builds its [`ProviderSummarizer`].
 
+mod api;
 pub mod auth;
 mod builtin;
 pub mod client;
 pub mod models;
 pub mod select;
 pub mod settings;
+mod wire;
 
 mod anthropic;
 mod gemini;
 pub mod openai;
 
 pub use auth::{Credential, Secret};
-pub use client::{
-    HttpOptions, ProviderSummarizer, clamp_max_tokens, clear_interrupt, estimate_input_tokens, estimate_tokens,
-    install_interrupt_handler, interrupted, max_tokens_for,
-};
+pub use client::{HttpOptions, ProviderSummarizer};
 pub use models::{Api, ModelCost, ModelInfo, ModelRegistry};
 pub use select::{ModelSource, ResolveRequest, resolve, resolve_in};
 pub use settings::{CompactionSettings, Settings};
+pub use wire::{clamp_max_tokens, estimate_input_tokens, estimate_tokens, max_tokens_for};
 
 use serde::{Deserialize, Serialize};
 
@@ -112,7 +112,7 @@ pub enum LlmError {
     /// Configuration: unknown provider or model, no key, OAuth-only provider…
     #[error("{0}")]
     Config(String),
-    /// Interrupted by the user (Ctrl-C).
+    /// Cancelled by the caller (the binary cancels on Ctrl-C).
     #[error("interrupted")]
     Interrupted,
 }

@@ -12,6 +12,7 @@
 
 use super::LlmError;
 use super::Usage;
+pub use super::api::Api;
 use super::builtin::{BUILTIN_MODELS, BuiltinModel};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -21,38 +22,6 @@ use std::path::{Path, PathBuf};
 /// `models.json` describes (Pi's defaults for custom models).
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 128_000;
 pub const DEFAULT_MAX_OUTPUT_TOKENS: u64 = 16_384;
-
-/// The wire format a model speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Api {
-    /// Anthropic's Messages API (`POST {base}/v1/messages`).
-    Anthropic,
-    /// OpenAI's chat completions (`POST {base}/chat/completions`) and compatible servers.
-    OpenAiChat,
-    /// Google's Gemini API (`POST {base}/models/{id}:generateContent`).
-    Gemini,
-}
-
-impl Api {
-    /// Pi's name of an API in `models.json`. `openai-responses` and `mistral-conversations`
-    /// servers also serve chat completions, which is what pi-session speaks to them.
-    pub fn from_pi_name(name: &str) -> Option<Api> {
-        match name {
-            "anthropic-messages" => Some(Api::Anthropic),
-            "openai-completions" | "openai-responses" | "mistral-conversations" => Some(Api::OpenAiChat),
-            "google-generative-ai" => Some(Api::Gemini),
-            _ => None,
-        }
-    }
-
-    pub fn pi_name(self) -> &'static str {
-        match self {
-            Api::Anthropic => "anthropic-messages",
-            Api::OpenAiChat => "openai-completions",
-            Api::Gemini => "google-generative-ai",
-        }
-    }
-}
 
 /// Prices in USD per million tokens.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -3,13 +3,13 @@
 //! points any provider at another endpoint (an unknown provider name becomes an
 //! OpenAI-compatible server keyed by `<PROVIDER>_API_KEY`, or no key for local servers).
 
+use super::LlmError;
 use super::auth::{self, find_credential, resolve_config_value};
 use super::client::{HttpOptions, ProviderSummarizer};
 use super::models::{
     Api, ModelInfo, ModelRegistry, OAUTH_ONLY_PROVIDERS, UNSUPPORTED_PROVIDERS, builtin_provider, trim_base_url,
 };
 use super::settings::Settings;
-use super::{LlmError, Summarizer};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +45,7 @@ pub fn resolve(
     branch_model: Option<(&str, &str)>,
     context_window: Option<u64>,
     max_output_tokens: Option<u64>,
-) -> Result<(ModelInfo, Box<dyn Summarizer>), LlmError> {
+) -> Result<(ModelInfo, ProviderSummarizer), LlmError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let agent_dir = crate::session::locate::agent_dir();
     let settings = Settings::load(&cwd);
@@ -57,7 +57,7 @@ pub fn resolve(
         max_output_tokens,
     };
     let (summarizer, _) = resolve_in(&agent_dir, &settings, &request)?;
-    Ok((summarizer.model().clone(), Box::new(summarizer)))
+    Ok((summarizer.model().clone(), summarizer))
 }
 
 /// [`resolve`] with an explicit agent directory and settings; also says where the model

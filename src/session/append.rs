@@ -11,6 +11,9 @@ use std::time::{Duration, SystemTime};
 /// A file modified this recently may be open in a running Pi.
 pub const RECENT_WRITE: Duration = Duration::from_secs(5);
 
+/// How much of the end of the file [`SessionWriter::open_if_leaf`] re-reads under the lock.
+pub const TAIL_UNDER_LOCK: u64 = 1 << 20;
+
 /// A session locked for appending.
 pub struct SessionWriter {
     file: LockedFile,
@@ -64,6 +67,17 @@ impl SessionWriter {
             });
         }
         Ok(SessionWriter { file, session })
+    }
+
+    /// Locks `path` for an append planned on an earlier read: re-reads the end of the file
+    /// ([`TAIL_UNDER_LOCK`]) and refuses ([`SessionError::LeafMismatch`]) unless Pi's leaf is
+    /// still `leaf` (`None`: any leaf). An unchanged leaf means nothing was appended since
+    /// the plan, so the file as planned is the file as it is, and reading its end is enough.
+    /// The writer holds the lock until dropped.
+    pub fn open_if_leaf(path: &Path, leaf: Option<&str>) -> Result<SessionWriter, SessionError> {
+        let writer = SessionWriter::open_tail(path, TAIL_UNDER_LOCK)?;
+        writer.expect_leaf(leaf)?;
+        Ok(writer)
     }
 
     /// Refuses when Pi's leaf is not `expected` (for scripts that must not race).
@@ -262,6 +276,33 @@ mod tests {
         assert_eq!(id.len(), 8);
         assert!(id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
         assert_eq!(new_entry_id(|_| true).len(), 36);
+    }
+
+    #[test]
+    fn open_if_leaf_writes_only_after_an_unmoved_leaf() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#;
+        let a = r#"{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}"#;
+        std::fs::write(&path, format!("{header}\n{a}\n")).unwrap();
+        let mut w = SessionWriter::open_if_leaf(&path, Some("a")).unwrap();
+        let b = entry_line(
+            "label",
+            "b",
+            Some("a"),
+            "2025-01-01T00:00:02.000Z",
+            vec![("targetId", "a".into())],
+        );
+        w.append_line(&b).unwrap();
+        drop(w);
+        let before = std::fs::read(&path).unwrap();
+        let err = SessionWriter::open_if_leaf(&path, Some("a")).err().unwrap();
+        assert!(
+            matches!(&err, SessionError::LeafMismatch { expected, actual } if expected == "a" && actual == "b"),
+            "{err:?}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        assert!(SessionWriter::open_if_leaf(&path, None).is_ok());
     }
 
     #[test]

@@ -34,6 +34,18 @@ impl NewSession {
     }
 }
 
+/// New files are written in format v3 only; older sources need `repair` first.
+pub fn refuse_old_format(session: &Session) -> Result<(), SessionError> {
+    let version = session.header.format();
+    if version < super::CURRENT_VERSION {
+        return Err(SessionError::OldFormat {
+            path: session.path.clone(),
+            version,
+        });
+    }
+    Ok(())
+}
+
 /// The new session holding the path from the root to `leaf` (`None`: the header only, as
 /// when forking the first message).
 pub fn branched_session(session: &Session, leaf: Option<EntryIdx>) -> Result<NewSession, SessionError> {

@@ -19,6 +19,7 @@ pub mod rawjson;
 pub mod revision;
 pub mod skim;
 pub mod text;
+pub mod tip;
 pub mod tree;
 pub mod write;
 

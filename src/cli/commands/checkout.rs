@@ -7,7 +7,7 @@ use pi_session::session::append::checkout_record;
 use pi_session::session::branch_copy::refuse_cycle;
 use pi_session::session::{EntryIdx, Session, SessionError, revision};
 use rustc_hash::FxHashSet;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// Move @ to another entry, persistently, so Pi continues from there.
 ///
@@ -25,7 +25,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "rev")]
     pub empty: bool,
 
-    /// Print {"at","from","abandoned","record"} as one JSON line.
+    /// Print {"at","from","abandoned","record"} as one JSON line (with --dry-run also
+    /// "dryRun": true and "line", the line that would be appended).
     #[arg(long)]
     pub json: bool,
 
@@ -63,11 +64,38 @@ fn previous_position(session: &Session) -> Result<Option<EntryIdx>, SessionError
     }
 }
 
+/// What `checkout --json` prints.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CheckoutRecord {
+    /// Where @ now stands (`null`: an empty position).
+    at: Option<String>,
+    /// Where @ stood.
+    from: Option<String>,
+    /// Entries left behind on the branch left.
+    abandoned: usize,
+    /// The id of the checkout record appended (`null` when nothing was to do).
+    record: Option<String>,
+    /// With --dry-run: `true`, and the line that would have been appended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dry_run: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<String>,
+}
+
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.summarize {
         let session = crate::cli::session_arg::open_session(global)?;
         let rev = args.rev.as_deref().expect("clap requires REV without --empty");
-        return super::summarize_branch::summarize_to(&session, rev, None, args.json, &args.summary, &args.write, out);
+        return crate::cli::branch_summary::summarize_to(
+            &session,
+            rev,
+            None,
+            args.json,
+            &args.summary,
+            &args.write,
+            out,
+        );
     }
     let (mut writer, (from, target)) = open_writer_tip(global, &args.write, args.summary.dry_run, |session| {
         let from = session.at_checked()?;
@@ -104,7 +132,15 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if target == from {
         let at = target.map(|t| session.id_or_line(t));
         if args.json {
-            out.json(&json!({"at": at, "from": at, "abandoned": 0, "record": null}))?;
+            let record = CheckoutRecord {
+                at: at.clone(),
+                from: at,
+                abandoned: 0,
+                record: None,
+                dry_run: None,
+                line: None,
+            };
+            out.json(&serde_json::to_value(record)?)?;
         } else {
             eprintln!("already there: nothing to do");
             out.line(&describe(out, session, target, false))?;
@@ -131,12 +167,15 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         append(&mut writer, &line)?;
     }
     if args.json {
-        let mut v = json!({"at": target_id, "from": from_id, "abandoned": abandoned, "record": id});
-        if dry_run {
-            v["dryRun"] = true.into();
-            v["line"] = line.as_str().into();
-        }
-        out.json(&v)?;
+        let record = CheckoutRecord {
+            at: target_id,
+            from: from_id,
+            abandoned,
+            record: Some(id),
+            dry_run: dry_run.then_some(true),
+            line: dry_run.then(|| line.clone()),
+        };
+        out.json(&serde_json::to_value(record)?)?;
         if dry_run {
             eprintln!("dry run: nothing written");
         }

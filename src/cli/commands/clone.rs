@@ -3,8 +3,8 @@ use crate::cli::new_session::{NewSessionArgs, write_and_report};
 use crate::cli::output::Output;
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
-use pi_session::session::branch_copy::branched_session;
-use pi_session::session::{SessionError, revision};
+use pi_session::session::branch_copy::{branched_session, refuse_old_format};
+use pi_session::session::revision;
 
 /// Copy the branch ending at REV into a new session file, as Pi's /clone does.
 ///
@@ -35,16 +35,4 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     };
     let new = branched_session(&session, leaf)?;
     write_and_report(&session, &new, &args.new_session, None, out)
-}
-
-/// New files are written in format v3 only; older sources need `repair` first.
-pub fn refuse_old_format(session: &pi_session::session::Session) -> Result<(), SessionError> {
-    let version = session.header.format();
-    if version < pi_session::session::CURRENT_VERSION {
-        return Err(SessionError::OldFormat {
-            path: session.path.clone(),
-            version,
-        });
-    }
-    Ok(())
 }

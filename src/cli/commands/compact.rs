@@ -2,16 +2,15 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, escape_block, escape_line};
 use crate::cli::render::entry_line;
 use crate::cli::session_arg::open_session;
-use crate::cli::summary_args::{SummaryArgs, choose};
-use crate::cli::write_args::{WriteArgs, append};
+use crate::cli::summary_args::{SummaryArgs, choose, compaction_settings};
+use crate::cli::write_args::{WriteArgs, append, reopen_for_summary};
 use anyhow::Result;
 use pi_session::compaction::prepare::{NoCompaction, prepare, projected_context_tokens};
 use pi_session::compaction::system::current_system_message;
-use pi_session::compaction::{compaction_entry, compaction_requests, summarize_compaction};
-use pi_session::session::append::{SessionWriter, now_timestamp};
+use pi_session::compaction::{branch_model, compaction_entry, compaction_requests, summarize_compaction};
+use pi_session::session::SessionError;
+use pi_session::session::append::now_timestamp;
 use pi_session::session::context::projection;
-use pi_session::session::{Detail, Role, Session, SessionError};
-use serde_json::json;
 
 /// Compact the conversation: summarize old history, keep recent messages, as Pi's /compact.
 ///
@@ -45,47 +44,6 @@ pub struct Args {
 
     #[command(flatten)]
     pub write: WriteArgs,
-}
-
-/// How much of the end of the file a summary write re-reads under the lock, to check that
-/// the session did not move while the model wrote.
-pub const TAIL_UNDER_LOCK: u64 = 1 << 20;
-
-/// Whether the summary request updates a previous summary (Pi ignores an empty one).
-fn updates_previous(prep: &pi_session::compaction::prepare::Preparation) -> bool {
-    prep.previous_summary.as_deref().is_some_and(|p| !p.is_empty())
-}
-
-/// Pi's compaction settings: command line, then `.pi/settings.json`, then the agent's
-/// settings.json (with its per-model overrides), then Pi's defaults (20000 and 16384).
-pub fn compaction_settings(keep: Option<u64>, reserve: Option<u64>, model: Option<(&str, &str)>) -> Result<(u64, u64)> {
-    let cwd = std::env::current_dir()?;
-    let settings = pi_session::llm::settings::Settings::load(&cwd);
-    for w in &settings.warnings {
-        eprintln!("warning: {}", escape_line(w));
-    }
-    let c = settings.compaction(model)?;
-    Ok((
-        keep.unwrap_or(c.keep_recent_tokens),
-        reserve.unwrap_or(c.reserve_tokens),
-    ))
-}
-
-/// The model in effect on a branch (the last model change or assistant message).
-pub fn branch_model(session: &Session, path: &[usize]) -> Option<(String, String)> {
-    path.iter().rev().find_map(|&i| match &session.entries[i].detail {
-        Detail::ModelChange {
-            provider: Some(p),
-            model_id: Some(m),
-        } => Some((p.to_string(), m.to_string())),
-        Detail::Message {
-            role: Some(Role::Assistant),
-            provider: Some(p),
-            model: Some(m),
-            ..
-        } => Some((p.to_string(), m.to_string())),
-        _ => None,
-    })
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
@@ -127,21 +85,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     };
     let (read, modified) = prep.file_ops.lists();
     if args.summary.dry_run {
-        let turn_start = prep.turn_prefix.len();
         if args.json {
-            let plan = json!({
-                "firstKeptEntryId": prep.first_kept_id,
-                "isSplitTurn": prep.is_split_turn,
-                "tokensBefore": pi_session::session::jsjson::number(prep.tokens_before),
-                "tokensKept": prep.tokens_kept,
-                "messagesToSummarize": prep.messages_to_summarize.len(),
-                "turnPrefixMessages": turn_start,
-                "previousSummary": updates_previous(&prep),
-                "readFiles": read,
-                "modifiedFiles": modified,
-                "keepRecentTokens": keep,
-            });
-            out.json(&plan)?;
+            out.json(&serde_json::to_value(prep.record(keep))?)?;
             return Ok(());
         }
         let field = |out: &mut Output, k: &str, v: String| {
@@ -176,7 +121,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         field(
             out,
             "previous",
-            if updates_previous(&prep) {
+            if prep.updates_previous() {
                 "the last compaction's summary is updated".into()
             } else if prep.previous_summary.is_some() {
                 "none (the last compaction's summary is empty)".into()
@@ -227,10 +172,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     // Write under the lock, and only if the session did not move while we summarized. An
     // unchanged leaf means nothing was appended, so the file as planned is the file as it
     // is: reading its end under the lock is enough.
-    let mut writer = SessionWriter::open_tail(&session.path, TAIL_UNDER_LOCK)?;
-    writer.expect_leaf(planned_leaf.as_deref()).map_err(|e| {
-        anyhow::Error::from(e).context("the session changed while the summary was being written; nothing written")
-    })?;
+    let mut writer = reopen_for_summary(&session.path, planned_leaf.as_deref())?;
     let messages: Vec<serde_json::Value> = projection(&session, &path)
         .into_iter()
         .flat_map(|p| p.messages)

@@ -1,10 +1,9 @@
-use super::clone::refuse_old_format;
 use crate::cli::GlobalArgs;
 use crate::cli::new_session::{NewSessionArgs, write_and_report};
 use crate::cli::output::{Output, escape_block};
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
-use pi_session::session::branch_copy::branched_session;
+use pi_session::session::branch_copy::{branched_session, refuse_old_format};
 use pi_session::session::{Role, SessionError, revision};
 use serde_json::Value;
 

@@ -1,0 +1,489 @@
+//! What a session paid for: every call recorded in it ([`calls`]: assistant messages, `usage`
+//! entries such as cache warming, and the summary calls of compactions and branch summaries)
+//! and their sums ([`Stats`]). Sums are taken in file order with JavaScript's arithmetic, so
+//! they equal what a script adding the same numbers gets; cost is what the session recorded.
+//!
+//! [`Call`] is the unit a report over many sessions builds on; [`Stats`] adds calls from any
+//! number of files.
+
+use crate::llm::Cost;
+use crate::session::jsjson::number;
+use crate::session::{EntryIdx, EntryKind, Role, Session};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::Value;
+
+/// Where a paid call is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Source {
+    /// An assistant message's `usage`.
+    Assistant,
+    /// A `usage` entry (a call that left no message, e.g. cache warming).
+    Usage,
+    /// The summary call of a compaction entry.
+    Compaction,
+    /// The summary call of a branch-summary entry.
+    BranchSummary,
+}
+
+impl Source {
+    pub const ALL: [Source; 4] = [
+        Source::Assistant,
+        Source::Usage,
+        Source::Compaction,
+        Source::BranchSummary,
+    ];
+
+    /// The name used in JSON and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Assistant => "assistant",
+            Source::Usage => "usage",
+            Source::Compaction => "compaction",
+            Source::BranchSummary => "branchSummary",
+        }
+    }
+}
+
+/// The model summaries are attributed to when their entry names none.
+pub const SUMMARIES: &str = "(summaries)";
+/// The model of a call whose entry names none (assistant messages and `usage` entries).
+pub const UNKNOWN_MODEL: &str = "?";
+
+/// One paid call recorded in a session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub source: Source,
+    /// The entry that records it.
+    pub entry: EntryIdx,
+    /// The entry's `timestamp` as written (ISO 8601 in files Pi writes).
+    pub timestamp: Option<String>,
+    pub provider: Option<String>,
+    /// The model that answered (for assistant messages `responseModel` when present), else
+    /// [`UNKNOWN_MODEL`], or [`SUMMARIES`] for a summary entry that names none.
+    pub model: String,
+    /// The `usage` object as recorded (always an object).
+    pub usage: Value,
+}
+
+/// The fields of an entry line that carry usage; everything else is skipped unparsed.
+#[derive(Deserialize)]
+struct UsageLine {
+    #[serde(default)]
+    provider: Option<Value>,
+    #[serde(default)]
+    model: Option<Value>,
+    #[serde(default)]
+    usage: Option<Value>,
+    #[serde(default)]
+    message: Option<UsageMessage>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UsageMessage {
+    #[serde(default)]
+    provider: Option<Value>,
+    #[serde(default)]
+    model: Option<Value>,
+    #[serde(default)]
+    response_model: Option<Value>,
+    #[serde(default)]
+    usage: Option<Value>,
+}
+
+impl UsageLine {
+    /// From the full entry, for lines the narrow reader refuses (duplicate keys, odd types).
+    fn from_value(v: &Value) -> UsageLine {
+        let m = v.get("message");
+        UsageLine {
+            provider: v.get("provider").cloned(),
+            model: v.get("model").cloned(),
+            usage: v.get("usage").cloned(),
+            message: m.filter(|m| m.is_object()).map(|m| UsageMessage {
+                provider: m.get("provider").cloned(),
+                model: m.get("model").cloned(),
+                response_model: m.get("responseModel").cloned(),
+                usage: m.get("usage").cloned(),
+            }),
+        }
+    }
+}
+
+fn string(v: Option<Value>) -> Option<String> {
+    match v {
+        Some(Value::String(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// The paid call an entry records, if any. Parses only entries that can hold one.
+pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
+    let e = &session.entries[idx];
+    let source = match &e.kind {
+        EntryKind::Message if e.is_role(&Role::Assistant) => Source::Assistant,
+        EntryKind::Usage => Source::Usage,
+        EntryKind::Compaction => Source::Compaction,
+        EntryKind::BranchSummary => Source::BranchSummary,
+        _ => return None,
+    };
+    let line = serde_json::from_slice::<UsageLine>(session.raw(idx))
+        .unwrap_or_else(|_| UsageLine::from_value(&session.value(idx)));
+    let (provider, model, usage) = match source {
+        Source::Assistant => {
+            let m = line.message?;
+            // Pi's /session breakdown names the model that answered (e.g. OpenRouter's `auto`
+            // resolved), else the one asked.
+            let model = string(m.response_model).or(string(m.model));
+            (
+                string(m.provider),
+                model.unwrap_or_else(|| UNKNOWN_MODEL.into()),
+                m.usage?,
+            )
+        }
+        Source::Usage => (
+            string(line.provider),
+            string(line.model).unwrap_or_else(|| UNKNOWN_MODEL.into()),
+            line.usage?,
+        ),
+        Source::Compaction | Source::BranchSummary => {
+            let model = string(line.model);
+            let provider = model.as_ref().and(string(line.provider));
+            (provider, model.unwrap_or_else(|| SUMMARIES.into()), line.usage?)
+        }
+    };
+    usage.is_object().then(|| Call {
+        source,
+        entry: idx,
+        timestamp: e.timestamp.as_deref().map(str::to_owned),
+        provider,
+        model,
+        usage,
+    })
+}
+
+/// The paid calls among `entries`, in their order.
+pub fn calls(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -> impl Iterator<Item = Call> {
+    entries.into_iter().filter_map(move |idx| call_of(session, idx))
+}
+
+/// Which entries to count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The whole file: abandoned branches and compacted history were paid for too.
+    File,
+    /// The branch ending at this entry (nothing when `None`: an empty session).
+    Branch(Option<EntryIdx>),
+}
+
+/// The counted entries of a scope, in file order, and where a parent cycle stopped the walk
+/// up the branch.
+pub fn entries_of(session: &Session, scope: Scope) -> (Vec<EntryIdx>, Option<EntryIdx>) {
+    match scope {
+        Scope::File => ((0..session.entries.len()).collect(), None),
+        Scope::Branch(None) => (Vec::new(), None),
+        Scope::Branch(Some(tip)) => {
+            let branch = session.branch(tip);
+            let mut on = vec![false; session.entries.len()];
+            for i in branch.path {
+                on[i] = true;
+            }
+            ((0..session.entries.len()).filter(|&i| on[i]).collect(), branch.cycle_at)
+        }
+    }
+}
+
+fn js<S: Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
+    number(*n).serialize(s)
+}
+
+fn js_cost<S: Serializer>(c: &Cost, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Record {
+        #[serde(serialize_with = "js")]
+        input: f64,
+        #[serde(serialize_with = "js")]
+        output: f64,
+        #[serde(serialize_with = "js")]
+        cache_read: f64,
+        #[serde(serialize_with = "js")]
+        cache_write: f64,
+        #[serde(serialize_with = "js")]
+        total: f64,
+    }
+    Record {
+        input: c.input,
+        output: c.output,
+        cache_read: c.cache_read,
+        cache_write: c.cache_write,
+        total: c.total,
+    }
+    .serialize(s)
+}
+
+/// Sums of `usage` objects. In JSON: `{input, output, cacheRead, cacheWrite, totalTokens,
+/// cost: {input, output, cacheRead, cacheWrite, total}}`, numbers as JavaScript prints them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    #[serde(serialize_with = "js")]
+    pub input: f64,
+    #[serde(serialize_with = "js")]
+    pub output: f64,
+    #[serde(serialize_with = "js")]
+    pub cache_read: f64,
+    #[serde(serialize_with = "js")]
+    pub cache_write: f64,
+    #[serde(serialize_with = "js")]
+    pub total_tokens: f64,
+    #[serde(serialize_with = "js_cost")]
+    pub cost: Cost,
+}
+
+fn num(v: &Value, key: &str) -> f64 {
+    v.get(key).and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+impl Totals {
+    /// Adds one `usage` object; fields that are missing or not numbers count as 0.
+    pub fn add(&mut self, usage: &Value) {
+        self.input += num(usage, "input");
+        self.output += num(usage, "output");
+        self.cache_read += num(usage, "cacheRead");
+        self.cache_write += num(usage, "cacheWrite");
+        self.total_tokens += num(usage, "totalTokens");
+        if let Some(c) = usage.get("cost") {
+            self.cost.input += num(c, "input");
+            self.cost.output += num(c, "output");
+            self.cost.cache_read += num(c, "cacheRead");
+            self.cost.cache_write += num(c, "cacheWrite");
+            self.cost.total += num(c, "total");
+        }
+    }
+}
+
+/// The totals of one (provider, model). In JSON: `{provider, model, …totals}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelTotals {
+    /// `null` when the entries name none.
+    pub provider: Option<String>,
+    pub model: String,
+    #[serde(flatten)]
+    pub totals: Totals,
+}
+
+/// The totals of each [`Source`]. In JSON: `{assistant, usage, compaction, branchSummary}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BySource {
+    pub assistant: Totals,
+    pub usage: Totals,
+    pub compaction: Totals,
+    pub branch_summary: Totals,
+}
+
+impl BySource {
+    pub fn get(&self, source: Source) -> &Totals {
+        match source {
+            Source::Assistant => &self.assistant,
+            Source::Usage => &self.usage,
+            Source::Compaction => &self.compaction,
+            Source::BranchSummary => &self.branch_summary,
+        }
+    }
+
+    pub fn get_mut(&mut self, source: Source) -> &mut Totals {
+        match source {
+            Source::Assistant => &mut self.assistant,
+            Source::Usage => &mut self.usage,
+            Source::Compaction => &mut self.compaction,
+            Source::BranchSummary => &mut self.branch_summary,
+        }
+    }
+}
+
+/// Totals overall, by (provider, model) and by source: `stats --json`'s record
+/// `{total, byModel, bySource}`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stats {
+    pub total: Totals,
+    /// After [`Stats::sort`]: most expensive first, then most tokens; ties keep the order
+    /// of first use.
+    pub by_model: Vec<ModelTotals>,
+    pub by_source: BySource,
+}
+
+impl Stats {
+    /// Counts one call.
+    pub fn add(&mut self, call: &Call) {
+        self.total.add(&call.usage);
+        self.by_source.get_mut(call.source).add(&call.usage);
+        match self
+            .by_model
+            .iter_mut()
+            .find(|m| m.provider == call.provider && m.model == call.model)
+        {
+            Some(m) => m.totals.add(&call.usage),
+            None => {
+                let mut totals = Totals::default();
+                totals.add(&call.usage);
+                self.by_model.push(ModelTotals {
+                    provider: call.provider.clone(),
+                    model: call.model.clone(),
+                    totals,
+                });
+            }
+        }
+    }
+
+    /// Orders `by_model`: most expensive first, then most tokens; ties keep their order.
+    pub fn sort(&mut self) {
+        self.by_model.sort_by(|a, b| {
+            b.totals
+                .cost
+                .total
+                .total_cmp(&a.totals.cost.total)
+                .then(b.totals.total_tokens.total_cmp(&a.totals.total_tokens))
+        });
+    }
+}
+
+/// The stats of `entries` (in file order), sorted.
+pub fn collect(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -> Stats {
+    let mut stats = Stats::default();
+    for call in calls(session, entries) {
+        stats.add(&call);
+    }
+    stats.sort();
+    stats
+}
+
+/// The stats of a scope, and where a parent cycle stopped the walk (for a warning).
+pub fn session_stats(session: &Session, scope: Scope) -> (Stats, Option<EntryIdx>) {
+    let (entries, cycle_at) = entries_of(session, scope);
+    (collect(session, entries), cycle_at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn session(lines: &[Value]) -> Session {
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        Session::from_bytes("t.jsonl".into(), text.into_bytes()).unwrap()
+    }
+
+    fn header() -> Value {
+        json!({"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"})
+    }
+
+    fn usage(input: f64, total: f64, cost: f64) -> Value {
+        json!({"input": input, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": total,
+               "cost": {"input": cost, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": cost}})
+    }
+
+    fn sample() -> Session {
+        session(&[
+            header(),
+            json!({"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z",
+                   "message":{"role":"user","content":"hi"}}),
+            json!({"type":"message","id":"b","parentId":"a","timestamp":"2025-01-01T00:00:02.000Z",
+                   "message":{"role":"assistant","content":[],"provider":"anthropic","model":"m1",
+                              "usage": usage(10.0, 11.0, 0.1)}}),
+            json!({"type":"message","id":"c","parentId":"a","timestamp":"2025-01-01T00:00:03.000Z",
+                   "message":{"role":"assistant","content":[],"provider":"openai","model":"m2",
+                              "responseModel":"m2-resolved","usage": usage(20.0, 21.0, 0.2)}}),
+            json!({"type":"compaction","id":"d","parentId":"c","timestamp":"2025-01-01T00:00:04.000Z",
+                   "summary":"s","firstKeptEntryId":"c","tokensBefore":5,"usage": usage(5.0, 6.0, 0.0)}),
+            json!({"type":"usage","id":"e","parentId":"d","timestamp":"2025-01-01T00:00:05.000Z",
+                   "provider":"anthropic","model":"m1","usage": usage(1.0, 2.0, 0.1)}),
+        ])
+    }
+
+    #[test]
+    fn every_paid_call_with_its_source_model_and_time() {
+        let s = sample();
+        let calls: Vec<Call> = calls(&s, 0..s.entries.len()).collect();
+        let seen: Vec<_> = calls
+            .iter()
+            .map(|c| {
+                (
+                    c.source,
+                    c.provider.as_deref(),
+                    c.model.as_str(),
+                    c.timestamp.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (
+                    Source::Assistant,
+                    Some("anthropic"),
+                    "m1",
+                    Some("2025-01-01T00:00:02.000Z")
+                ),
+                (
+                    Source::Assistant,
+                    Some("openai"),
+                    "m2-resolved",
+                    Some("2025-01-01T00:00:03.000Z")
+                ),
+                (Source::Compaction, None, SUMMARIES, Some("2025-01-01T00:00:04.000Z")),
+                (Source::Usage, Some("anthropic"), "m1", Some("2025-01-01T00:00:05.000Z")),
+            ]
+        );
+        assert_eq!(calls[0].usage["input"], 10.0);
+    }
+
+    #[test]
+    fn sums_in_file_order_as_javascript_does() {
+        let s = sample();
+        let (stats, cycle) = session_stats(&s, Scope::File);
+        assert_eq!(cycle, None);
+        assert_eq!(stats.total.input, 36.0);
+        // 0.1 + 0.2 + 0.0 + 0.1, added in file order.
+        assert_eq!(stats.total.cost.total, 0.1 + 0.2 + 0.0 + 0.1);
+        assert_eq!(stats.by_source.get(Source::Compaction).input, 5.0);
+        let models: Vec<_> = stats.by_model.iter().map(|m| m.model.as_str()).collect();
+        // Equal cost (0.1 + 0.1 against 0.2): more tokens first.
+        assert_eq!(models, ["m2-resolved", "m1", SUMMARIES]);
+    }
+
+    #[test]
+    fn a_branch_counts_only_its_entries() {
+        let s = sample();
+        let b = s.entries.iter().position(|e| e.line == 3).unwrap();
+        let (stats, _) = session_stats(&s, Scope::Branch(Some(b)));
+        assert_eq!(stats.total.input, 10.0);
+        assert_eq!(session_stats(&s, Scope::Branch(None)).0, Stats::default());
+    }
+
+    #[test]
+    fn the_json_record() {
+        let s = session(&[
+            header(),
+            json!({"type":"message","id":"b","parentId":null,"timestamp":"t",
+                   "message":{"role":"assistant","content":[],"usage": usage(3.0, 4.0, 0.25)}}),
+        ]);
+        let stats = collect(&s, 0..s.entries.len());
+        let v = serde_json::to_value(&stats).unwrap();
+        let t = json!({"input":3,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":4,
+                       "cost":{"input":0.25,"output":0,"cacheRead":0,"cacheWrite":0,"total":0.25}});
+        let zero = json!({"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,
+                          "cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}});
+        let mut m = json!({"provider": null, "model": "?"});
+        m.as_object_mut().unwrap().extend(t.as_object().unwrap().clone());
+        assert_eq!(
+            v,
+            json!({"total": t, "byModel": [m],
+                   "bySource": {"assistant": t, "usage": zero, "compaction": zero, "branchSummary": zero}})
+        );
+        let keys: Vec<_> = v["byModel"][0].as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys[..3], ["provider", "model", "input"]);
+    }
+}
