@@ -527,3 +527,32 @@ fn the_parser_sees_what_a_file_names() {
     assert_eq!(paths, ["x::y", "crate::cli::render::z"]);
     assert!(f.children.contains("x"));
 }
+
+/// The library knows sessions, not terminals: only the binary (`src/main.rs`, `src/cli/`)
+/// may use the command-line and terminal crates, or end the process.
+#[test]
+fn the_library_uses_no_terminal_crates() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+            if rel == "cli" || rel == "main.rs" {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for needle in ["clap::", "indicatif::", "terminal_size::", "ctrlc::", "process::exit", "is_terminal()"] {
+                if text.contains(needle) {
+                    found.push(format!("src/{rel}: {needle}"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "library code that belongs in the binary:\n{}", found.join("\n"));
+}
