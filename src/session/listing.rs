@@ -630,4 +630,104 @@ mod tests {
         assert_eq!(s.first_message.as_deref(), Some("y"));
         assert_eq!(s.last_activity, Some(7.0));
     }
+
+    fn info(name: &str, modified: Option<i64>) -> SessionInfo {
+        SessionInfo {
+            path: PathBuf::from(format!("/s/{name}.jsonl")),
+            id: Some(name.to_owned()),
+            name: None,
+            first_message: None,
+            message_count: 0,
+            created: None,
+            modified,
+            cwd: String::new(),
+            parent_session: None,
+            mtime: None,
+        }
+    }
+
+    #[test]
+    fn sorted_newest_first_stable_invalid_dates_last() {
+        let mut v = vec![
+            info("a", Some(1)),
+            info("bad", None),
+            info("b", Some(3)),
+            info("c", Some(1)),
+            info("d", Some(2)),
+        ];
+        sort_sessions(&mut v);
+        let ids: Vec<_> = v.iter().map(|s| s.id.clone().unwrap()).collect();
+        assert_eq!(ids, ["b", "d", "a", "c", "bad"]);
+    }
+
+    #[test]
+    fn build_session_info_fields_and_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let lines = [
+            r#"{"type":"session","id":"sid","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p","parentSession":"/q.jsonl"}"#,
+            r#"{"type":"message","timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"user","content":"  first  "}}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"timestamp":1767225610000}}"#,
+            r#"{"type":"message","message":{"role":"toolResult","content":[]}}"#,
+            r#"{"type":"session_info","name":"  named "}"#,
+        ];
+        fs::write(&path, lines.join("\n")).unwrap();
+        let s = build_session_info(&path).unwrap();
+        assert_eq!(s.id.as_deref(), Some("sid"));
+        assert_eq!(s.name.as_deref(), Some("named"));
+        assert_eq!(s.first_message.as_deref(), Some("  first  "));
+        assert_eq!(s.message_count, 3);
+        assert_eq!(s.created, Some(1_767_225_600_000));
+        assert_eq!(s.modified, Some(1_767_225_610_000));
+        assert_eq!(s.cwd, "/p");
+        assert_eq!(s.parent_session.as_deref(), Some("/q.jsonl"));
+        let rec = serde_json::to_value(s.record(true)).unwrap();
+        let keys: Vec<&str> = rec.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "path",
+                "id",
+                "name",
+                "firstMessage",
+                "messageCount",
+                "created",
+                "modified",
+                "cwd",
+                "parentSession",
+                "current"
+            ]
+        );
+        assert_eq!(rec["created"], "2026-01-01T00:00:00.000Z");
+        assert_eq!(rec["modified"], "2026-01-01T00:00:10.000Z");
+        assert_eq!(rec["current"], true);
+        // No activity: the header time; not a session: None.
+        fs::write(&path, lines[0]).unwrap();
+        assert_eq!(build_session_info(&path).unwrap().modified, Some(1_767_225_600_000));
+        fs::write(&path, lines[1]).unwrap();
+        assert!(build_session_info(&path).is_none());
+    }
+
+    #[test]
+    fn lists_a_custom_dir_filtered_by_cwd() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = |id: &str, cwd: &str| {
+            format!(r#"{{"type":"session","id":"{id}","timestamp":"2026-01-0{id}T00:00:00.000Z","cwd":"{cwd}"}}"#)
+        };
+        fs::write(dir.path().join("1.jsonl"), h("1", "/p")).unwrap();
+        fs::write(dir.path().join("2.jsonl"), h("2", "/q")).unwrap();
+        fs::write(dir.path().join("3.jsonl"), h("3", "/p")).unwrap();
+        fs::write(dir.path().join("x.jsonl"), "not json").unwrap();
+        let loc = Locations {
+            cwd: PathBuf::from("/p"),
+            agent_dir: dir.path().join("agent"),
+            custom_dir: Some(dir.path().to_path_buf()),
+        };
+        let ids = |l: &Listing| l.sessions.iter().map(|s| s.id.clone().unwrap()).collect::<Vec<_>>();
+        let here = list(&loc, &ListOptions { all: false }, &crate::progress::Silent);
+        assert_eq!(ids(&here), ["3", "1"]);
+        assert_eq!(here.skipped, 1);
+        let all = list(&loc, &ListOptions { all: true }, &crate::progress::Silent);
+        assert_eq!(ids(&all), ["3", "2", "1"]);
+    }
 }
