@@ -63,8 +63,8 @@ fn setting_in(path: &Path) -> Option<serde_json::Value> {
 /// Pi 1.6.0's session directory, in its order: `$PI_CODING_AGENT_SESSION_DIR` (when not
 /// empty), else `sessionDir` of the settings, the project's `<cwd>/.pi/settings.json` over
 /// the global `<agent dir>/settings.json`. A leading `~` is the home directory; a relative
-/// path is relative to `cwd`. `None`: no custom directory, each project has its folder under
-/// `<agent dir>/sessions`. An empty, `null` or non-string `sessionDir` sets none.
+/// path is kept as it is, relative to the working directory (`cwd` is that directory).
+/// `None`: no custom directory, each project has its folder under `<agent dir>/sessions`. An empty, `null` or non-string `sessionDir` sets none.
 pub fn custom_session_dir(env: Option<&str>, agent_dir: &Path, cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
     let configured = match env.filter(|d| !d.is_empty()) {
         Some(d) => d.to_owned(),
@@ -77,7 +77,8 @@ pub fn custom_session_dir(env: Option<&str>, agent_dir: &Path, cwd: &Path, home:
             }
         }
     };
-    Some(cwd.join(expand_tilde(&configured, home)))
+    // A relative path stays relative (to the process's working directory), as in Pi.
+    Some(expand_tilde(&configured, home))
 }
 
 /// Where Pi keeps sessions, resolved once from the environment and the settings: every
@@ -329,11 +330,11 @@ mod tests {
         // Nothing configured: per-project folders.
         assert_eq!(dir(None), None);
         assert_eq!(dir(Some("")), None);
-        // The global setting, `~` expanded; a relative path is relative to the cwd.
+        // The global setting, `~` expanded; a relative path stays relative to the cwd.
         write(&agent.join("settings.json"), r#"{"sessionDir":"~/s"}"#);
         assert_eq!(dir(None), Some(home.join("s")));
         write(&agent.join("settings.json"), "\u{feff}{\"sessionDir\":\"rel/s\"}");
-        assert_eq!(dir(None), Some(cwd.join("rel/s")));
+        assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
         // The project's setting wins over the global one…
         write(&cwd.join(".pi/settings.json"), r#"{"sessionDir":"/p"}"#);
         assert_eq!(dir(None), Some(PathBuf::from("/p")));
@@ -347,9 +348,9 @@ mod tests {
         write(&cwd.join(".pi/settings.json"), r#"{"sessionDir":null}"#);
         assert_eq!(dir(None), None);
         write(&cwd.join(".pi/settings.json"), r#"{"other":1}"#);
-        assert_eq!(dir(None), Some(cwd.join("rel/s")));
+        assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
         write(&cwd.join(".pi/settings.json"), "{bad");
-        assert_eq!(dir(None), Some(cwd.join("rel/s")));
+        assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
     }
 
     #[test]
