@@ -64,7 +64,8 @@ fn setting_in(path: &Path) -> Option<serde_json::Value> {
 /// empty), else `sessionDir` of the settings, the project's `<cwd>/.pi/settings.json` over
 /// the global `<agent dir>/settings.json`. A leading `~` is the home directory; a relative
 /// path is kept as it is, relative to the working directory (`cwd` is that directory).
-/// `None`: no custom directory, each project has its folder under `<agent dir>/sessions`. An empty, `null` or non-string `sessionDir` sets none.
+/// `None`: no custom directory, each project has its folder under `<agent dir>/sessions`.
+/// An empty, `null` or non-string `sessionDir` sets none.
 pub fn custom_session_dir(env: Option<&str>, agent_dir: &Path, cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
     let configured = match env.filter(|d| !d.is_empty()) {
         Some(d) => d.to_owned(),
