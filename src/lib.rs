@@ -7,6 +7,7 @@
 
 pub mod compaction;
 pub mod llm;
+pub mod parallel;
 pub mod progress;
 pub mod repair;
 pub mod session;

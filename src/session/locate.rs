@@ -1,6 +1,8 @@
-//! Finding session files the way Pi does: the agent directory (`$PI_CODING_AGENT_DIR` or
-//! `~/.pi/agent`), sessions under `sessions/--<cwd>--/` or in `$PI_CODING_AGENT_SESSION_DIR`,
-//! and the most recent one by modification time among files whose header parses.
+//! Finding session files the way Pi 1.6.0 does, in one place ([`Locations`]): the agent
+//! directory (`$PI_CODING_AGENT_DIR` or `~/.pi/agent`); sessions under
+//! `sessions/--<cwd>--/`, or all in one folder named by `$PI_CODING_AGENT_SESSION_DIR` or the
+//! `sessionDir` setting; the most recent one by modification time among files whose header
+//! parses.
 
 use super::SessionError;
 use super::skim::{LineRead, read_line};
@@ -17,28 +19,25 @@ pub struct SessionDir {
     pub filter_cwd: Option<PathBuf>,
 }
 
-fn expand_tilde(p: &str) -> PathBuf {
-    match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
-        _ if p == "~" => std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| p.into()),
+/// Pi's `normalizePath` for a configured directory: `~` and `~/…` name the home directory.
+fn expand_tilde(p: &str, home: Option<&Path>) -> PathBuf {
+    match (p.strip_prefix("~/"), home) {
+        (Some(rest), Some(home)) => home.join(rest),
+        (None, Some(home)) if p == "~" => home.to_path_buf(),
         _ => PathBuf::from(p),
     }
+}
+
+fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
 }
 
 /// `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`.
 pub fn agent_dir() -> PathBuf {
     match std::env::var("PI_CODING_AGENT_DIR") {
-        Ok(d) if !d.is_empty() => expand_tilde(&d),
-        _ => {
-            let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
-            home.join(".pi").join("agent")
-        }
+        Ok(d) if !d.is_empty() => expand_tilde(&d, home_dir().as_deref()),
+        _ => home_dir().unwrap_or_default().join(".pi").join("agent"),
     }
-}
-
-/// The folder holding every project's session folder.
-pub fn sessions_root() -> PathBuf {
-    agent_dir().join("sessions")
 }
 
 /// Pi's folder name for a cwd: `--` + the path without its leading separator, with `/`,
@@ -49,17 +48,158 @@ pub fn encode_cwd(cwd: &Path) -> String {
     format!("--{}--", s.replace(['/', '\\', ':'], "-"))
 }
 
-/// The session folder for `cwd`.
-pub fn session_dir_for(cwd: &Path) -> SessionDir {
-    match std::env::var("PI_CODING_AGENT_SESSION_DIR") {
-        Ok(d) if !d.is_empty() => SessionDir {
-            path: expand_tilde(&d),
-            filter_cwd: Some(cwd.to_path_buf()),
-        },
-        _ => SessionDir {
-            path: sessions_root().join(encode_cwd(cwd)),
-            filter_cwd: None,
-        },
+/// The `sessionDir` value of one settings file: `Some(value)` when the file is a JSON object
+/// with that key (Pi reads it with `JSON.parse` after dropping a BOM; a file that does not
+/// parse counts as empty, as Pi reports it and goes on without it).
+fn setting_in(path: &Path) -> Option<serde_json::Value> {
+    let bytes = fs::read(path).ok()?;
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+    match super::jsparse::parse(bytes).ok()? {
+        serde_json::Value::Object(mut o) => o.remove("sessionDir"),
+        _ => None,
+    }
+}
+
+/// Pi 1.6.0's session directory, in its order: `$PI_CODING_AGENT_SESSION_DIR` (when not
+/// empty), else `sessionDir` of the settings, the project's `<cwd>/.pi/settings.json` over
+/// the global `<agent dir>/settings.json`. A leading `~` is the home directory; a relative
+/// path is kept as it is, relative to the working directory (`cwd` is that directory).
+/// `None`: no custom directory, each project has its folder under `<agent dir>/sessions`.
+/// An empty, `null` or non-string `sessionDir` sets none.
+pub fn custom_session_dir(env: Option<&str>, agent_dir: &Path, cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    let configured = match env.filter(|d| !d.is_empty()) {
+        Some(d) => d.to_owned(),
+        None => {
+            let global = setting_in(&agent_dir.join("settings.json"));
+            let project = setting_in(&cwd.join(".pi").join("settings.json"));
+            match project.or(global)? {
+                serde_json::Value::String(s) if !s.is_empty() => s,
+                _ => return None,
+            }
+        }
+    };
+    // A relative path stays relative (to the process's working directory), as in Pi.
+    Some(expand_tilde(&configured, home))
+}
+
+/// Where Pi keeps sessions, resolved once from the environment and the settings: every
+/// command that finds sessions (`ls`, the default session, `-s ID`, `grep --all-sessions`,
+/// `repair --all`) goes through this.
+#[derive(Debug, Clone)]
+pub struct Locations {
+    /// The working directory the lookup is for.
+    pub cwd: PathBuf,
+    /// The agent directory (`$PI_CODING_AGENT_DIR` or `~/.pi/agent`).
+    pub agent_dir: PathBuf,
+    /// The one folder every project's sessions share (`$PI_CODING_AGENT_SESSION_DIR` or the
+    /// `sessionDir` setting); `None`: one folder per project under `<agent dir>/sessions`.
+    pub custom_dir: Option<PathBuf>,
+}
+
+impl Locations {
+    /// From this process's environment and Pi's settings files, for `cwd`.
+    pub fn discover(cwd: &Path) -> Locations {
+        let agent_dir = agent_dir();
+        let env = std::env::var("PI_CODING_AGENT_SESSION_DIR").ok();
+        let custom_dir = custom_session_dir(env.as_deref(), &agent_dir, cwd, home_dir().as_deref());
+        Locations {
+            cwd: cwd.to_path_buf(),
+            agent_dir,
+            custom_dir,
+        }
+    }
+
+    /// The folder holding every session: the custom directory, else `<agent dir>/sessions`.
+    pub fn root(&self) -> PathBuf {
+        self.custom_dir
+            .clone()
+            .unwrap_or_else(|| self.agent_dir.join("sessions"))
+    }
+
+    /// The session folder of the working directory.
+    pub fn here(&self) -> SessionDir {
+        match &self.custom_dir {
+            Some(d) => SessionDir {
+                path: d.clone(),
+                filter_cwd: Some(self.cwd.clone()),
+            },
+            None => SessionDir {
+                path: self.agent_dir.join("sessions").join(encode_cwd(&self.cwd)),
+                filter_cwd: None,
+            },
+        }
+    }
+
+    /// The folders that hold sessions of any project: the custom directory, or each
+    /// project folder under `<agent dir>/sessions` (in directory order).
+    pub fn folders(&self) -> Vec<PathBuf> {
+        if let Some(d) = &self.custom_dir {
+            return vec![d.clone()];
+        }
+        let Ok(read) = fs::read_dir(self.agent_dir.join("sessions")) else {
+            return Vec::new();
+        };
+        read.filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect()
+    }
+
+    /// Sessions of the working directory with their headers, newest modification first.
+    pub fn sessions_here(&self) -> Vec<(PathBuf, HeaderInfo)> {
+        sessions_in(&self.here())
+    }
+
+    /// Every regular `*.jsonl` file of every project, sorted by path.
+    pub fn all_files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self
+            .folders()
+            .iter()
+            .filter_map(|dir| fs::read_dir(dir).ok())
+            .flat_map(|r| r.filter_map(Result::ok).map(|e| e.path()))
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        files.sort();
+        files
+    }
+
+    /// Resolves `-s/--session`: a path to a regular file, or a session id or unique id
+    /// prefix: looked up in the working directory's sessions first, then in every project's
+    /// (the sessions `ls --all` lists). Without it, the most recent session here.
+    pub fn find_session(&self, arg: Option<&str>) -> Result<PathBuf, SessionError> {
+        let cwd = &self.cwd;
+        let dir = self.here();
+        let Some(arg) = arg else {
+            return sessions_in(&dir).into_iter().next().map(|(p, _)| p).ok_or_else(|| {
+                SessionError::NoSession(format!("no Pi session for {} in {}", cwd.display(), dir.path.display()))
+            });
+        };
+        let as_path = cwd.join(arg);
+        if as_path.exists() || arg.contains('/') || arg.contains('\\') || arg.ends_with(".jsonl") {
+            if as_path.exists() {
+                super::data::check_regular(&as_path).map_err(|e| SessionError::io(&as_path, e))?;
+            }
+            return Ok(as_path);
+        }
+        if arg.is_empty() {
+            return Err(SessionError::NoSession("an empty session id names no session".into()));
+        }
+        let here: Vec<(PathBuf, String)> = sessions_in(&dir).into_iter().map(|(p, h)| (p, h.id)).collect();
+        if let Some(found) = pick_by_id(arg, &here)? {
+            return Ok(found);
+        }
+        let everywhere: Vec<(PathBuf, String)> = self
+            .all_files()
+            .into_iter()
+            .filter_map(|p| read_header(&p).map(|h| (p, h.id)))
+            .collect();
+        if let Some(found) = pick_by_id(arg, &everywhere)? {
+            return Ok(found);
+        }
+        Err(SessionError::NoSession(format!(
+            "'{arg}' is neither a file nor the id of a session (looked in {} and every project's sessions)",
+            dir.path.display()
+        )))
     }
 }
 
@@ -143,76 +283,9 @@ pub fn sessions_in(dir: &SessionDir) -> Vec<(PathBuf, HeaderInfo)> {
         .collect()
 }
 
-/// Every `*.jsonl` file of the sessions directory: `$PI_CODING_AGENT_SESSION_DIR`, or each
-/// project folder under the agent directory's `sessions/`. Sorted by path.
-pub fn all_session_files() -> (PathBuf, Vec<PathBuf>) {
-    let jsonl_in = |dir: &Path| -> Vec<PathBuf> {
-        fs::read_dir(dir)
-            .map(|r| {
-                r.filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let (root, mut files) = match std::env::var("PI_CODING_AGENT_SESSION_DIR") {
-        Ok(d) if !d.is_empty() => {
-            let root = expand_tilde(&d);
-            let files = jsonl_in(&root);
-            (root, files)
-        }
-        _ => {
-            let root = sessions_root();
-            let mut files = Vec::new();
-            if let Ok(r) = fs::read_dir(&root) {
-                for dir in r.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()) {
-                    files.extend(jsonl_in(&dir));
-                }
-            }
-            (root, files)
-        }
-    };
-    files.sort();
-    (root, files)
-}
-
-/// Resolves `-s/--session`: a path to a regular file, or a session id or unique id prefix:
-/// looked up in the current directory's session folder first, then in every project's (the
-/// sessions `ls --all` lists). Without it, the most recent session of the current directory.
+/// [`Locations::find_session`] for `cwd`, with the locations of this process.
 pub fn find_session(arg: Option<&str>, cwd: &Path) -> Result<PathBuf, SessionError> {
-    let dir = session_dir_for(cwd);
-    let Some(arg) = arg else {
-        return sessions_in(&dir).into_iter().next().map(|(p, _)| p).ok_or_else(|| {
-            SessionError::NoSession(format!("no Pi session for {} in {}", cwd.display(), dir.path.display()))
-        });
-    };
-    let as_path = cwd.join(arg);
-    if as_path.exists() || arg.contains('/') || arg.contains('\\') || arg.ends_with(".jsonl") {
-        if as_path.exists() {
-            super::data::check_regular(&as_path).map_err(|e| SessionError::io(&as_path, e))?;
-        }
-        return Ok(as_path);
-    }
-    if arg.is_empty() {
-        return Err(SessionError::NoSession("an empty session id names no session".into()));
-    }
-    let here: Vec<(PathBuf, String)> = sessions_in(&dir).into_iter().map(|(p, h)| (p, h.id)).collect();
-    if let Some(found) = pick_by_id(arg, &here)? {
-        return Ok(found);
-    }
-    let (_, files) = all_session_files();
-    let everywhere: Vec<(PathBuf, String)> = files
-        .into_iter()
-        .filter_map(|p| read_header(&p).map(|h| (p, h.id)))
-        .collect();
-    if let Some(found) = pick_by_id(arg, &everywhere)? {
-        return Ok(found);
-    }
-    Err(SessionError::NoSession(format!(
-        "'{arg}' is neither a file nor the id of a session (looked in {} and every project's sessions)",
-        dir.path.display()
-    )))
+    Locations::discover(cwd).find_session(arg)
 }
 
 /// The session whose id is `arg`, else the only one whose id starts with it.
@@ -241,5 +314,62 @@ mod tests {
     fn encodes_cwd_like_pi() {
         assert_eq!(encode_cwd(Path::new("/home/user/proj")), "--home-user-proj--");
         assert_eq!(encode_cwd(Path::new("C:\\work\\x")), "--C--work-x--");
+    }
+
+    fn write(path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn session_dir_setting_precedence() {
+        let tmp = tempfile::tempdir().unwrap();
+        let agent = tmp.path().join("agent");
+        let cwd = tmp.path().join("proj");
+        let home = tmp.path().join("home");
+        let dir = |env: Option<&str>| custom_session_dir(env, &agent, &cwd, Some(&home));
+        // Nothing configured: per-project folders.
+        assert_eq!(dir(None), None);
+        assert_eq!(dir(Some("")), None);
+        // The global setting, `~` expanded; a relative path stays relative to the cwd.
+        write(&agent.join("settings.json"), r#"{"sessionDir":"~/s"}"#);
+        assert_eq!(dir(None), Some(home.join("s")));
+        write(&agent.join("settings.json"), "\u{feff}{\"sessionDir\":\"rel/s\"}");
+        assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
+        // The project's setting wins over the global one…
+        write(&cwd.join(".pi/settings.json"), r#"{"sessionDir":"/p"}"#);
+        assert_eq!(dir(None), Some(PathBuf::from("/p")));
+        // …and the environment over both.
+        assert_eq!(dir(Some("~")), Some(home.clone()));
+        assert_eq!(dir(Some("/e")), Some(PathBuf::from("/e")));
+        // An empty or null project value overrides the global one and sets none; a project
+        // file that does not parse is left out.
+        write(&cwd.join(".pi/settings.json"), r#"{"sessionDir":""}"#);
+        assert_eq!(dir(None), None);
+        write(&cwd.join(".pi/settings.json"), r#"{"sessionDir":null}"#);
+        assert_eq!(dir(None), None);
+        write(&cwd.join(".pi/settings.json"), r#"{"other":1}"#);
+        assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
+        write(&cwd.join(".pi/settings.json"), "{bad");
+        assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
+    }
+
+    #[test]
+    fn locations_with_and_without_a_custom_dir() {
+        let loc = Locations {
+            cwd: PathBuf::from("/w/p"),
+            agent_dir: PathBuf::from("/a"),
+            custom_dir: None,
+        };
+        assert_eq!(loc.here().path, Path::new("/a/sessions/--w-p--"));
+        assert_eq!(loc.here().filter_cwd, None);
+        assert_eq!(loc.root(), Path::new("/a/sessions"));
+        let loc = Locations {
+            custom_dir: Some(PathBuf::from("/c")),
+            ..loc
+        };
+        assert_eq!(loc.here().path, Path::new("/c"));
+        assert_eq!(loc.here().filter_cwd.as_deref(), Some(Path::new("/w/p")));
+        assert_eq!(loc.folders(), vec![PathBuf::from("/c")]);
     }
 }

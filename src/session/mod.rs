@@ -13,6 +13,7 @@ pub mod jsdate;
 pub mod jsjson;
 pub mod jsparse;
 pub mod jsstr;
+pub mod listing;
 mod load;
 pub mod locate;
 pub mod rawjson;

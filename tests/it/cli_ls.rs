@@ -442,3 +442,63 @@ fn marks_the_session_commands_use_by_default() {
     assert_eq!(list.len(), 3);
     assert!(list.iter().all(|s| s["current"] == false));
 }
+
+#[test]
+fn session_dir_setting_global_project_and_environment() {
+    let env = Env::new();
+    let root = env.proj.parent().unwrap().to_path_buf();
+    let other = root.join("other");
+    let session = |dir: &Path, id: &str, cwd: &Path, day: &str| {
+        fs::create_dir_all(dir).unwrap();
+        write(
+            &dir.join(format!("{id}.jsonl")),
+            &[
+                header(id, "2026-01-01T00:00:00.000Z", cwd),
+                user("1", None, &format!("2026-01-{day}T00:00:00.000Z"), id),
+            ],
+        );
+    };
+    let global = root.join("global");
+    session(&global, "g-here", &env.proj, "02");
+    session(&global, "g-other", &other, "03");
+    let project = env.proj.join("sessions");
+    session(&project, "p-here", &env.proj, "04");
+    let shared = root.join("shared");
+    session(&shared, "e-here", &env.proj, "05");
+    // Not read while a sessionDir is in effect.
+    session(&env.folder(&env.proj), "agent-dir", &env.proj, "06");
+    assert_eq!(names(&env.ls_json(&[])), ["agent-dir"]);
+
+    // The global setting, `~` for $HOME: one folder, filtered by cwd; --all lists it all.
+    fs::create_dir_all(&env.agent).unwrap();
+    fs::write(env.agent.join("settings.json"), r#"{"sessionDir":"~/global"}"#).unwrap();
+    let run = |args: &[&str], session_dir: Option<&Path>| {
+        let mut c = cmd();
+        c.current_dir(&env.proj)
+            .env("PI_CODING_AGENT_DIR", &env.agent)
+            .env("HOME", &root)
+            .args(["ls", "--json"])
+            .args(args);
+        if let Some(d) = session_dir {
+            c.env("PI_CODING_AGENT_SESSION_DIR", d);
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let list = ndjson(&String::from_utf8(out.stdout).unwrap());
+        (names(&list), list)
+    };
+    let (here, list) = run(&[], None);
+    assert_eq!(here, ["g-here"]);
+    assert_eq!(list[0]["current"], json!(true));
+    assert_eq!(list[0]["path"], json!(global.join("g-here.jsonl").to_string_lossy()));
+    assert_eq!(run(&["--all"], None).0, ["g-other", "g-here"]);
+
+    // The project's `.pi/settings.json` (a path relative to the cwd) wins over the global one.
+    fs::create_dir_all(env.proj.join(".pi")).unwrap();
+    fs::write(env.proj.join(".pi/settings.json"), r#"{"sessionDir":"sessions"}"#).unwrap();
+    assert_eq!(run(&[], None).0, ["p-here"]);
+    assert_eq!(run(&["--all"], None).0, ["p-here"]);
+
+    // PI_CODING_AGENT_SESSION_DIR wins over both.
+    assert_eq!(run(&[], Some(&shared)).0, ["e-here"]);
+}

@@ -453,3 +453,78 @@ fn s_refuses_what_is_not_a_regular_file() {
         }
     }
 }
+
+#[test]
+fn session_dir_setting_serves_the_default_session_s_id_grep_and_repair() {
+    let s = setup();
+    let flat = s.agent_dir.join("flat");
+    std::fs::create_dir_all(&flat).unwrap();
+    let elsewhere = s.cwd.parent().unwrap().join("other");
+    write_aged(
+        &flat.join("mine.jsonl"),
+        &session_text("aaaa0000-0001", &s.cwd, "0a000001", "mine"),
+        200,
+    );
+    write_aged(
+        &flat.join("theirs.jsonl"),
+        &session_text("bbbb0000-0001", &elsewhere, "0b000001", "another project"),
+        10,
+    );
+    // The per-cwd folder under the agent dir is not used when `sessionDir` is set.
+    write_aged(
+        &s.sessions.join("agent.jsonl"),
+        &session_text("cccc0000-0001", &s.cwd, "0c000001", "agent dir"),
+        1,
+    );
+    // The global setting, with `~` for $HOME.
+    std::fs::write(
+        s.agent_dir.join("settings.json"),
+        r#"{"sessionDir": "~/flat", "defaultModel": "x"}"#,
+    )
+    .unwrap();
+    let with_home = || {
+        let mut c = in_project(&s);
+        c.env("HOME", &s.agent_dir);
+        c
+    };
+    assert_eq!(stdout_of(with_home().args(["rev-parse", "@"])), "0a000001\n");
+    assert_eq!(
+        stdout_of(with_home().args(["-s", "bbbb0000", "rev-parse", "@"])),
+        "0b000001\n"
+    );
+    let out = with_home()
+        .args(["-s", "cccc0000-0001", "rev-parse", "@"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    // grep --all-sessions searches the sessions of this directory in that folder only.
+    let out = stdout_of(with_home().args(["grep", "--all-sessions", "-l", "."]));
+    assert!(out.contains("mine.jsonl"), "{out}");
+    assert!(!out.contains("theirs.jsonl") && !out.contains("agent.jsonl"), "{out}");
+    // repair --all checks every file of that folder.
+    let out = with_home().args(["repair", "--all", "--json"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("mine.jsonl") && text.contains("theirs.jsonl"), "{text}");
+    assert!(!text.contains("agent.jsonl"), "{text}");
+
+    // The project's setting (relative to the cwd) wins over the global one.
+    let proj_flat = s.cwd.join("here-sessions");
+    std::fs::create_dir_all(&proj_flat).unwrap();
+    std::fs::create_dir_all(s.cwd.join(".pi")).unwrap();
+    std::fs::write(s.cwd.join(".pi/settings.json"), r#"{"sessionDir": "here-sessions"}"#).unwrap();
+    write_aged(
+        &proj_flat.join("p.jsonl"),
+        &session_text("dddd0000-0001", &s.cwd, "0d000001", "project setting"),
+        100,
+    );
+    assert_eq!(stdout_of(with_home().args(["rev-parse", "@"])), "0d000001\n");
+    // The environment wins over both settings.
+    assert_eq!(
+        stdout_of(
+            with_home()
+                .env("PI_CODING_AGENT_SESSION_DIR", &flat)
+                .args(["rev-parse", "@"])
+        ),
+        "0a000001\n"
+    );
+}

@@ -187,8 +187,8 @@ fn all_sessions(global: &GlobalArgs) -> Result<Vec<PathBuf>> {
     if global.session.is_some() {
         bail!("--all-sessions searches every session of the current directory; drop -s/--session");
     }
-    let dir = locate::session_dir_for(&std::env::current_dir()?);
-    Ok(locate::sessions_in(&dir).into_iter().map(|(p, _)| p).collect())
+    let loc = locate::Locations::discover(&std::env::current_dir()?);
+    Ok(loc.sessions_here().into_iter().map(|(p, _)| p).collect())
 }
 
 fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
@@ -206,7 +206,7 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
     let mut failed = false;
     if args.all_sessions {
         let paths = all_sessions(global)?;
-        let found = super::ls::par_map(
+        let found = pi_session::parallel::par_map(
             &paths,
             |p| Session::open(p).map(|s| (search(&s, &re, &roles, tools), s)),
             || {},

@@ -1,20 +1,13 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_line};
+use crate::cli::progress::Terminal;
 use anyhow::Result;
-use pi_session::session::jsdate::{date_value_ms, parse_date_ms};
-use pi_session::session::jsjson::js_number;
-use pi_session::session::locate;
-use pi_session::session::skim::{LineRead, read_line};
-use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::{Value, json};
-use std::borrow::Cow;
-use std::fmt;
+use pi_session::progress::Progress;
+use pi_session::session::listing::{self, ListOptions, SessionInfo};
+use pi_session::session::locate::Locations;
 use std::fs;
-use std::io::{BufRead, BufReader, IsTerminal};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::UNIX_EPOCH;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// List sessions as Pi's /resume does, most recently active first.
 ///
@@ -40,572 +33,40 @@ pub struct Args {
     pub verbose: bool,
 }
 
-/// What Pi's `buildSessionInfo` finds in a session file.
-#[derive(Debug, Clone)]
-pub struct SessionInfo {
-    pub path: PathBuf,
-    /// The header's `id`, when it is a string.
-    pub id: Option<String>,
-    /// The latest `session_info` name, trimmed; an empty or missing name clears it.
-    pub name: Option<String>,
-    /// The text of the first user message that has text.
-    pub first_message: Option<String>,
-    /// Every `message` entry.
-    pub message_count: u64,
-    /// `new Date(header.timestamp)` in ms; `None` for an invalid date.
-    pub created: Option<i64>,
-    /// Last activity, else the header time, else the file's mtime; `None` for an invalid date.
-    pub modified: Option<i64>,
-    /// The header's `cwd`, or empty.
-    pub cwd: String,
-    pub parent_session: Option<String>,
-    /// The file's modification time in ms, for Pi's pre-sort of `--all`.
-    pub mtime: Option<f64>,
-}
-
-/// Why a file is left out: Pi's `buildSessionInfo` returns null for it.
-struct NotASession;
-
-/// ECMAScript TimeClip: `new Date(ms)` keeps whole milliseconds within ±8.64e15.
-fn time_clip(ms: f64) -> Option<i64> {
-    (ms.is_finite() && ms.abs() <= 8.64e15).then(|| ms.trunc() as i64)
-}
-
-/// `Date.prototype.toISOString` (years outside 0–9999 as ±YYYYYY).
-pub fn iso_ms(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let year = if (0..=9999).contains(&year) {
-        format!("{year:04}")
-    } else if year < 0 {
-        format!("-{:06}", -year)
-    } else {
-        format!("+{year:06}")
-    };
-    format!(
-        "{year}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    )
-}
-
-/// `String(value)` for the values `Array.prototype.join` meets (`null` joins as empty).
-fn js_string(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => js_number(n.as_f64().unwrap_or(f64::NAN)),
-        Value::Array(a) => a.iter().map(js_string).collect::<Vec<_>>().join(","),
-        Value::Object(_) => "[object Object]".into(),
+impl Args {
+    fn options(&self) -> ListOptions {
+        ListOptions { all: self.all }
     }
 }
 
-/// A message's `content` as far as Pi's `extractTextContent` cares.
-#[derive(Debug, Default)]
-enum Content<'a> {
-    /// No `content` key: not a message "with content".
-    #[default]
-    Missing,
-    Text(Cow<'a, str>),
-    Blocks(Vec<Block>),
-    /// `null`, a number, an object…: `content.filter` throws.
-    Invalid,
+/// The terminal's bar, for listings long enough to be worth one (more than 50 files).
+struct LongOnly<'a> {
+    terminal: &'a Terminal,
+    shown: AtomicBool,
 }
 
-#[derive(Debug)]
-enum Block {
-    /// `block.type` throws.
-    Null,
-    /// A text block's `text` (`None` when absent).
-    Text(Option<Value>),
-    Other,
-}
-
-impl Content<'_> {
-    fn from_value(v: Option<&Value>) -> Content<'static> {
-        match v {
-            None => Content::Missing,
-            Some(Value::String(s)) => Content::Text(Cow::Owned(s.clone())),
-            Some(Value::Array(a)) => Content::Blocks(
-                a.iter()
-                    .map(|b| match b {
-                        Value::Null => Block::Null,
-                        Value::Object(o) if o.get("type").and_then(Value::as_str) == Some("text") => {
-                            Block::Text(o.get("text").cloned())
-                        }
-                        _ => Block::Other,
-                    })
-                    .collect(),
-            ),
-            Some(_) => Content::Invalid,
+impl Progress for LongOnly<'_> {
+    fn start(&self, what: &str, total: Option<u64>) {
+        if total.is_some_and(|n| n > 50) {
+            self.shown.store(true, Ordering::Relaxed);
+            self.terminal.start(what, total);
         }
     }
-
-    /// `extractTextContent`; `Err` where it throws.
-    fn text(&self) -> Result<Cow<'_, str>, NotASession> {
-        match self {
-            Content::Text(s) => Ok(Cow::Borrowed(s)),
-            Content::Blocks(blocks) => {
-                let mut parts = Vec::new();
-                for b in blocks {
-                    match b {
-                        Block::Null => return Err(NotASession),
-                        Block::Text(t) => parts.push(t.as_ref().map(js_string).unwrap_or_default()),
-                        Block::Other => {}
-                    }
-                }
-                Ok(Cow::Owned(parts.join(" ")))
-            }
-            Content::Missing | Content::Invalid => Err(NotASession),
+    fn advance(&self, n: u64) {
+        if self.shown.load(Ordering::Relaxed) {
+            self.terminal.advance(n);
         }
     }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Content<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(Content::Text(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(Content::Text(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(Content::Text(Cow::Owned(v)))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-                let mut blocks = Vec::new();
-                while let Some(b) = a.next_element::<BlockSkim>()? {
-                    blocks.push(b.0);
-                }
-                Ok(Content::Blocks(blocks))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Content::Invalid)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Content::Invalid)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Content::Invalid)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Content::Invalid)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Content::Invalid)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Content::Invalid)
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
-    }
-}
-
-/// One content block, reading only `type` and a text block's `text`.
-struct BlockSkim(Block);
-
-impl<'de> Deserialize<'de> for BlockSkim {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        struct Fields {
-            #[serde(rename = "type", default)]
-            kind: Option<Value>,
-            #[serde(default)]
-            text: Option<Value>,
-        }
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = BlockSkim;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
-                let f = Fields::deserialize(de::value::MapAccessDeserializer::new(a))?;
-                Ok(BlockSkim(match f.kind {
-                    Some(Value::String(t)) if t == "text" => Block::Text(f.text),
-                    _ => Block::Other,
-                }))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(BlockSkim(Block::Null))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-                while a.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(BlockSkim(Block::Other))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(BlockSkim(Block::Other))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(BlockSkim(Block::Other))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(BlockSkim(Block::Other))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(BlockSkim(Block::Other))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(BlockSkim(Block::Other))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// The fields of a user or assistant message line that the listing reads.
-#[derive(Deserialize)]
-struct MessageLine<'a> {
-    #[serde(default)]
-    timestamp: Option<Value>,
-    #[serde(borrow)]
-    message: MessageBody<'a>,
-}
-
-#[derive(Deserialize)]
-struct MessageBody<'a> {
-    #[serde(default)]
-    timestamp: Option<Value>,
-    #[serde(default, borrow)]
-    content: Content<'a>,
-}
-
-/// The whole line as JSON, as `JSON.parse` reads it (invalid UTF-8 replaced).
-fn parse_value(line: &[u8]) -> Value {
-    pi_session::session::jsparse::parse(line).unwrap_or(Value::Null)
-}
-
-/// The running state of Pi's `buildSessionInfo` over one file.
-#[derive(Default)]
-struct Scan {
-    header: Option<Value>,
-    name: Option<String>,
-    first_message: Option<String>,
-    message_count: u64,
-    last_activity: Option<f64>,
-}
-
-impl Scan {
-    /// One line (as Node's readline splits them). `Err` where Pi gives up on the file.
-    fn feed(&mut self, line: &[u8]) -> Result<(), NotASession> {
-        let skim = match read_line(line) {
-            LineRead::Malformed => return Ok(()),
-            LineRead::NotAnObject => {
-                // `if (!entry) continue;` skips falsy values; anything else before the header
-                // is not a `session` line.
-                let v = parse_value(line);
-                let falsy = match &v {
-                    Value::Null => true,
-                    Value::Bool(b) => !b,
-                    Value::Number(n) => n.as_f64() == Some(0.0),
-                    Value::String(s) => s.is_empty(),
-                    _ => false,
-                };
-                return if self.header.is_none() && !falsy {
-                    Err(NotASession)
-                } else {
-                    Ok(())
-                };
-            }
-            LineRead::Object(s) => s,
-        };
-        if self.header.is_none() {
-            if skim.kind.as_deref() != Some("session") {
-                return Err(NotASession);
-            }
-            self.header = Some(parse_value(line));
-            return Ok(());
-        }
-        match skim.kind.as_deref() {
-            Some("session_info") => {
-                // `entry.name?.trim() || undefined`: a name that is not a string throws.
-                self.name = match &skim.name {
-                    Some(n) => Some(pi_session::session::jsstr::trim(n))
-                        .filter(|n| !n.is_empty())
-                        .map(str::to_owned),
-                    None => match parse_value(line).get("name") {
-                        None | Some(Value::Null) => None,
-                        Some(_) => return Err(NotASession),
-                    },
-                };
-                Ok(())
-            }
-            Some("message") => {
-                self.message_count += 1;
-                let Some(message) = &skim.message else {
-                    // `message.role` throws on a missing or null message; other values
-                    // have no role.
-                    return match parse_value(line).get("message") {
-                        None | Some(Value::Null) => Err(NotASession),
-                        Some(_) => Ok(()),
-                    };
-                };
-                let role = message.role.as_deref();
-                if !matches!(role, Some("user" | "assistant")) {
-                    return Ok(());
-                }
-                self.user_or_assistant(line, role == Some("user"))
-            }
-            _ => Ok(()),
+    fn finish(&self) {
+        if self.shown.swap(false, Ordering::Relaxed) {
+            self.terminal.finish();
         }
     }
-
-    fn user_or_assistant(&mut self, line: &[u8], is_user: bool) -> Result<(), NotASession> {
-        let owned;
-        let (entry_ts, msg_ts, content) = match serde_json::from_slice::<MessageLine>(line) {
-            Ok(m) => (m.timestamp, m.message.timestamp, m.message.content),
-            // Duplicate keys (JSON.parse keeps the last), invalid UTF-8, lone surrogates,
-            // deep nesting: read it all, as JSON.parse does.
-            Err(_) => {
-                owned = parse_value(line);
-                let m = owned.get("message");
-                (
-                    owned.get("timestamp").cloned(),
-                    m.and_then(|m| m.get("timestamp")).cloned(),
-                    Content::from_value(m.and_then(|m| m.get("content"))),
-                )
-            }
-        };
-        if matches!(content, Content::Missing) {
-            return Ok(()); // not a message "with content"
-        }
-        // getMessageActivityTime: a numeric message timestamp, else the entry's.
-        let activity = match &msg_ts {
-            Some(Value::Number(n)) => n.as_f64(),
-            _ => date_value_ms(entry_ts.as_ref()).map(|ms| ms as f64),
-        };
-        if let Some(a) = activity {
-            self.last_activity = Some(self.last_activity.unwrap_or(0.0).max(a));
-        }
-        let text = content.text()?;
-        if is_user && self.first_message.is_none() && !text.is_empty() {
-            self.first_message = Some(text.into_owned());
-        }
-        Ok(())
-    }
-}
-
-/// Node's `stats.mtimeMs`: milliseconds since the epoch, with a fraction.
-fn mtime_ms(meta: &fs::Metadata) -> Option<f64> {
-    let ms = |d: std::time::Duration| d.as_secs() as f64 * 1000.0 + f64::from(d.subsec_nanos()) / 1e6;
-    let m = meta.modified().ok()?;
-    Some(match m.duration_since(UNIX_EPOCH) {
-        Ok(d) => ms(d),
-        Err(e) => -ms(e.duration()),
-    })
-}
-
-/// Pi 1.6.0's `buildSessionInfo`: reads the file once, line by line. `None` for a file that
-/// is not a Pi session, or that Pi fails on.
-pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
-    // Never opens a FIFO (the open would block) or a device (it never ends).
-    let file = pi_session::session::data::open_regular(path).ok()?;
-    let meta = file.metadata().ok()?;
-    let mtime = mtime_ms(&meta);
-    let mut reader = BufReader::with_capacity(256 * 1024, file);
-    let mut scan = Scan::default();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        if reader.read_until(b'\n', &mut buf).ok()? == 0 {
-            break;
-        }
-        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-        // Node's readline also ends a line at a lone `\r` (rare: look for one first).
-        if memchr::memchr(b'\r', line).is_none() {
-            if !line.is_empty() {
-                scan.feed(line).ok()?;
-            }
-            continue;
-        }
-        for part in line.split(|&b| b == b'\r') {
-            if part.is_empty() {
-                continue;
-            }
-            scan.feed(part).ok()?;
-        }
-    }
-    let header = scan.header?;
-    let string = |key: &str| header.get(key).and_then(Value::as_str).map(str::to_owned);
-    let header_time = header.get("timestamp").and_then(Value::as_str).and_then(parse_date_ms);
-    let modified = match scan.last_activity {
-        Some(last) if last > 0.0 => time_clip(last),
-        // `stats.mtime`: Node rounds mtimeMs to a whole millisecond.
-        _ => header_time.or_else(|| mtime.and_then(|m| time_clip(m.round()))),
-    };
-    Some(SessionInfo {
-        path: path.to_path_buf(),
-        id: string("id"),
-        name: scan.name,
-        first_message: scan.first_message,
-        message_count: scan.message_count,
-        created: date_value_ms(header.get("timestamp")),
-        modified,
-        cwd: string("cwd").unwrap_or_default(),
-        parent_session: string("parentSession"),
-        mtime,
-    })
-}
-
-/// Maps `f` over `items` on every core, keeping the order; `tick` after each item.
-pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync, tick: impl Fn() + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len())
-        .max(1);
-    // Small chunks handed out in turn: session files differ in size by orders of magnitude.
-    const CHUNK: usize = 4;
-    let next = AtomicUsize::new(0);
-    let parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if start >= items.len() {
-                            break;
-                        }
-                        for (i, item) in items.iter().enumerate().skip(start).take(CHUNK) {
-                            done.push((i, f(item)));
-                            tick();
-                        }
-                    }
-                    done
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("worker thread panicked"))
-            .collect()
-    });
-    let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
-    for (i, r) in parts.into_iter().flatten() {
-        slots[i] = Some(r);
-    }
-    slots.into_iter().map(|r| r.expect("every item mapped")).collect()
-}
-
-/// `*.jsonl` names in a folder (Pi's `file.endsWith(".jsonl")`), sorted by name, descending.
-fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(read) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = read
-        .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
-        .map(|e| e.path())
-        .collect();
-    files.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
-    files
-}
-
-/// The files to read, in the order Pi reads them, and the header cwd to keep (if any).
-fn candidates(all: bool) -> Result<(Vec<PathBuf>, Option<PathBuf>, bool)> {
-    let custom_dir = std::env::var("PI_CODING_AGENT_SESSION_DIR")
-        .ok()
-        .filter(|d| !d.is_empty());
-    if !all {
-        let dir = locate::session_dir_for(&std::env::current_dir()?);
-        return Ok((jsonl_files(&dir.path), dir.filter_cwd, false));
-    }
-    if custom_dir.is_some() {
-        // listAll(sessionDir): the one folder, every project.
-        let (root, _) = locate::all_session_files();
-        return Ok((jsonl_files(&root), None, false));
-    }
-    let root = locate::sessions_root();
-    let mut files = Vec::new();
-    if let Ok(read) = fs::read_dir(&root) {
-        for dir in read.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()) {
-            files.extend(jsonl_files(&dir));
-        }
-    }
-    Ok((files, None, true))
-}
-
-/// Sessions as Pi's `SessionManager.list` (or `listAll` with `all`) returns them, newest
-/// first, and the number of files skipped because they are not Pi sessions.
-pub fn list_sessions(all: bool, progress: bool) -> Result<(Vec<SessionInfo>, usize)> {
-    let (files, filter_cwd, by_mtime) = candidates(all)?;
-    let bar = (progress && files.len() > 50 && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(files.len() as u64);
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} sessions") {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let infos = par_map(
-        &files,
-        |p| build_session_info(p),
-        || {
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-        },
-    );
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let skipped = infos.iter().filter(|i| i.is_none()).count();
-    let mut sessions: Vec<SessionInfo> = infos
-        .into_iter()
-        .flatten()
-        .filter(|s| match &filter_cwd {
-            Some(cwd) => !s.cwd.is_empty() && Path::new(&s.cwd) == cwd,
-            None => true,
-        })
-        .collect();
-    if by_mtime {
-        // listAll reads candidates newest mtime first, then by file name descending.
-        sessions.sort_by(|a, b| {
-            let ma = a.mtime.unwrap_or(f64::NEG_INFINITY);
-            let mb = b.mtime.unwrap_or(f64::NEG_INFINITY);
-            mb.total_cmp(&ma)
-                .then_with(|| b.path.file_name().cmp(&a.path.file_name()))
-        });
-    }
-    // Pi's sortSessionInfos (stable): modified, descending. An invalid date compares as NaN
-    // in JavaScript, which orders nothing; we put those sessions last.
-    sessions.sort_by(|a, b| match (a.modified, b.modified) {
-        (Some(x), Some(y)) => y.cmp(&x),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => std::cmp::Ordering::Equal,
-    });
-    Ok((sessions, skipped))
-}
-
-fn iso_or_null(ms: Option<i64>) -> Value {
-    ms.map(|m| Value::String(iso_ms(m))).unwrap_or(Value::Null)
 }
 
 /// The session commands run in the current directory without `-s` use, if any.
-fn default_session() -> Option<PathBuf> {
-    let cwd = std::env::current_dir().ok()?;
-    let path = locate::find_session(None, &cwd).ok()?;
+fn default_session(loc: &Locations) -> Option<PathBuf> {
+    let path = loc.find_session(None).ok()?;
     Some(fs::canonicalize(&path).unwrap_or(path))
 }
 
@@ -615,22 +76,6 @@ fn is_default(path: &Path, default: Option<&Path>) -> bool {
         return false;
     };
     path == d || (path.file_name() == d.file_name() && fs::canonicalize(path).is_ok_and(|c| c == d))
-}
-
-/// One line of `ls --json`; `current` marks the session commands use here without `-s`.
-pub fn session_json(s: &SessionInfo, current: bool) -> Value {
-    json!({
-        "path": s.path.to_string_lossy(),
-        "id": s.id,
-        "name": s.name,
-        "firstMessage": s.first_message,
-        "messageCount": s.message_count,
-        "created": iso_or_null(s.created),
-        "modified": iso_or_null(s.modified),
-        "cwd": s.cwd,
-        "parentSession": s.parent_session,
-        "current": current,
-    })
 }
 
 /// `YYYY-MM-DD HH:MM` in the local time zone.
@@ -680,7 +125,13 @@ fn shorten_home(p: &str) -> String {
 }
 
 pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    let (sessions, skipped) = list_sessions(args.all, true)?;
+    let loc = Locations::discover(&std::env::current_dir()?);
+    let terminal = Terminal::new();
+    let progress = LongOnly {
+        terminal: &terminal,
+        shown: AtomicBool::new(false),
+    };
+    let listing::Listing { sessions, skipped } = listing::list(&loc, &args.options(), &progress);
     if args.verbose && skipped > 0 {
         let what = if skipped == 1 {
             "file that is not a Pi session"
@@ -689,14 +140,14 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         };
         eprintln!("skipped {skipped} {what}");
     }
-    let default = default_session();
+    let default = default_session(&loc);
     let current: Vec<bool> = sessions
         .iter()
         .map(|s| is_default(&s.path, default.as_deref()))
         .collect();
     if args.json {
         for (s, &cur) in sessions.iter().zip(&current) {
-            out.json(&session_json(s, cur))?;
+            out.json(&serde_json::to_value(s.record(cur))?)?;
         }
         return Ok(());
     }
@@ -772,61 +223,4 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scan(lines: &[&str]) -> Option<Scan> {
-        let mut s = Scan::default();
-        for l in lines {
-            s.feed(l.as_bytes()).ok()?;
-        }
-        s.header.is_some().then_some(s)
-    }
-
-    #[test]
-    fn iso_like_javascript() {
-        assert_eq!(iso_ms(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(iso_ms(1_793_613_607_005), "2026-11-02T10:00:07.005Z");
-        assert_eq!(iso_ms(-1), "1969-12-31T23:59:59.999Z");
-        assert_eq!(iso_ms(8_640_000_000_000_000), "+275760-09-13T00:00:00.000Z");
-        assert_eq!(iso_ms(-62_198_755_200_000), "-000001-01-01T00:00:00.000Z");
-    }
-
-    #[test]
-    fn pi_rules() {
-        let h = r#"{"type":"session","id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}"#;
-        let user = r#"{"type":"message","timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"user","content":[{"type":"text","text":"a"},{"type":"image"},{"type":"text","text":"b"}]}}"#;
-        let s = scan(&[h, "null", "{bad", user]).unwrap();
-        assert_eq!(s.first_message.as_deref(), Some("a b"));
-        assert_eq!(s.message_count, 1);
-        assert_eq!(s.last_activity, Some(1_767_225_605_000.0));
-        // Not a session: the first value is not a session line.
-        assert!(scan(&["5", h]).is_none());
-        assert!(scan(&[user, h]).is_none());
-        // Pi throws (and skips the file) on a null message, a null block, a numeric name.
-        assert!(scan(&[h, r#"{"type":"message"}"#]).is_none());
-        assert!(scan(&[h, r#"{"type":"message","message":{"role":"user","content":[null]}}"#]).is_none());
-        assert!(scan(&[h, r#"{"type":"message","message":{"role":"user","content":null}}"#]).is_none());
-        assert!(scan(&[h, r#"{"type":"session_info","name":5}"#]).is_none());
-        // …but not on content-less or role-less messages, or a string message.
-        let s = scan(&[
-            h,
-            r#"{"type":"message","message":"x"}"#,
-            r#"{"type":"message","message":{"role":"toolResult","content":null}}"#,
-            r#"{"type":"message","message":{"role":"user","timestamp":9}}"#,
-            r#"{"type":"session_info","name":"  hi  "}"#,
-        ])
-        .unwrap();
-        assert_eq!(s.message_count, 3);
-        assert_eq!(s.last_activity, None);
-        assert_eq!(s.name.as_deref(), Some("hi"));
-        // Duplicate keys: the last one wins, as in JSON.parse.
-        let dup = r#"{"type":"message","message":{"role":"user","content":"x","content":"y","timestamp":7}}"#;
-        let s = scan(&[h, dup]).unwrap();
-        assert_eq!(s.first_message.as_deref(), Some("y"));
-        assert_eq!(s.last_activity, Some(7.0));
-    }
 }

@@ -198,7 +198,9 @@ fn finding_line(out: &Output, shown: &str, f: &Finding) -> String {
 }
 
 fn run_all(args: &Args, out: &mut Output) -> Result<Exit> {
-    let (root, files) = locate::all_session_files();
+    // The cwd only matters for a project's `sessionDir` setting.
+    let loc = locate::Locations::discover(&std::env::current_dir().unwrap_or_default());
+    let (root, files) = (loc.root(), loc.all_files());
     if files.is_empty() {
         eprintln!("no session files in {}", escape_line(&root.display().to_string()));
         return Ok(Exit::Success);
