@@ -1,8 +1,10 @@
 //! pi-session: git-style plumbing for the session files of Pi, the terminal coding agent.
 //!
 //! The library knows sessions: reading them as Pi 1.6.0 does ([`session`]), compaction and
-//! branch summaries ([`compaction`]) with summaries from providers ([`llm`]), and repair
-//! ([`repair`]), and what a session paid for ([`usage`]). It never prints, draws progress or exits: the `pi-session` binary
+//! branch summaries ([`compaction`]) with summaries from providers ([`llm`]), repair
+//! ([`repair`]), what a session paid for ([`usage`]), searching session text ([`search`]) and
+//! the transcript model behind `export` ([`transcript`]). It never prints, draws progress or
+//! exits: the `pi-session` binary
 //! (`src/main.rs`, `src/cli/`) parses the command line, calls it and renders what it returns.
 
 pub mod compaction;
@@ -10,5 +12,7 @@ pub mod llm;
 pub mod parallel;
 pub mod progress;
 pub mod repair;
+pub mod search;
 pub mod session;
+pub mod transcript;
 pub mod usage;

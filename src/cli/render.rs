@@ -1,6 +1,7 @@
 //! Human renderings of entries shared by `log`, `show` and `context`.
 
 use super::output::{Output, Style, escape_block, escape_line, fit, local_time, one_line, short_id};
+use pi_session::session::content::{Block, Content};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
 use serde_json::Value;
 
@@ -127,46 +128,37 @@ pub fn message_body(out: &Output, m: &Value, max_chars: Option<usize>) -> Vec<St
                 }
             }
         }
-        _ => match m.get("content") {
-            Some(Value::String(s)) => push_text(&mut lines, s, if role == "toolResult" { max_chars } else { None }),
-            Some(Value::Array(blocks)) => {
-                for b in blocks {
-                    match b.get("type").and_then(Value::as_str) {
-                        Some("text") => {
-                            let t = b.get("text").and_then(Value::as_str).unwrap_or("");
-                            push_text(&mut lines, t, if role == "toolResult" { max_chars } else { None });
+        _ => {
+            let max = if role == "toolResult" { max_chars } else { None };
+            for block in Content::of_message(m).blocks() {
+                match block {
+                    Block::Text { text } => push_text(&mut lines, text.unwrap_or(""), max),
+                    Block::Thinking { thinking } => {
+                        let t = thinking.unwrap_or("");
+                        if !t.is_empty() {
+                            lines.push(out.paint(Style::Dim, &indent(&escape_block(t), "│ ")));
                         }
-                        Some("thinking") => {
-                            let t = b.get("thinking").and_then(Value::as_str).unwrap_or("");
-                            if !t.is_empty() {
-                                lines.push(out.paint(Style::Dim, &indent(&escape_block(t), "│ ")));
-                            }
-                        }
-                        Some("toolCall") => {
-                            let name = b.get("name").and_then(Value::as_str).unwrap_or("?");
-                            let id = b.get("id").and_then(Value::as_str).unwrap_or("");
-                            lines.push(
-                                out.paint(Style::Tool, &format!("→ {} ({})", escape_line(name), escape_line(id))),
-                            );
-                            let args = b.get("arguments").cloned().unwrap_or(Value::Null);
-                            let pretty = serde_json::to_string_pretty(&args).unwrap_or_default();
-                            lines.push(indent(&escape_block(&pretty), "  "));
-                        }
-                        Some("image") => {
-                            let mime = b.get("mimeType").and_then(Value::as_str).unwrap_or("image");
-                            lines.push(out.paint(Style::Meta, &format!("[image {}]", escape_line(mime))));
-                        }
-                        other => {
-                            lines.push(out.paint(
-                                Style::Meta,
-                                &format!("[{} block]", escape_line(other.unwrap_or("untyped"))),
-                            ));
-                        }
+                    }
+                    Block::ToolCall { id, name, arguments } => {
+                        let (name, id) = (name.unwrap_or("?"), id.unwrap_or(""));
+                        lines.push(out.paint(Style::Tool, &format!("→ {} ({})", escape_line(name), escape_line(id))));
+                        let pretty =
+                            serde_json::to_string_pretty(arguments.unwrap_or(&Value::Null)).unwrap_or_default();
+                        lines.push(indent(&escape_block(&pretty), "  "));
+                    }
+                    Block::Image { mime_type, .. } => {
+                        let mime = mime_type.unwrap_or("image");
+                        lines.push(out.paint(Style::Meta, &format!("[image {}]", escape_line(mime))));
+                    }
+                    Block::Other { kind, .. } => {
+                        lines.push(out.paint(
+                            Style::Meta,
+                            &format!("[{} block]", escape_line(kind.unwrap_or("untyped"))),
+                        ));
                     }
                 }
             }
-            _ => {}
-        },
+        }
     }
     lines
 }

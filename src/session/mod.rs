@@ -4,6 +4,7 @@
 
 pub mod append;
 pub mod branch_copy;
+pub mod content;
 pub mod context;
 pub mod data;
 pub mod entry;

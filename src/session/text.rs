@@ -1,34 +1,22 @@
 //! Text of entries for people: message text, one-line previews, token estimates.
 
+use super::content::Content;
 use super::{EntryIdx, EntryKind, Role, Session};
 use serde_json::Value;
 
 /// The text of a message's `content`: a string, or its text blocks joined by `sep` (pi-ai's
 /// `contentText`; a text block without text joins as an empty string, as in JavaScript).
 pub fn content_text(content: Option<&Value>, sep: &str) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-            .map(|b| b.get("text").and_then(Value::as_str).unwrap_or(""))
-            .collect::<Vec<_>>()
-            .join(sep),
-        _ => String::new(),
-    }
+    Content::of(content).text(sep)
 }
 
 /// Tool calls of an assistant message as `name(arg=value, …)`.
 pub fn tool_calls(message: &Value) -> Vec<String> {
-    let Some(blocks) = message.get("content").and_then(Value::as_array) else {
-        return Vec::new();
-    };
-    blocks
-        .iter()
-        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
-        .map(|b| {
-            let name = b.get("name").and_then(Value::as_str).unwrap_or("?");
-            let args = match b.get("arguments") {
+    Content::of_message(message)
+        .tool_calls()
+        .map(|call| {
+            let name = call.name.unwrap_or("?");
+            let args = match call.arguments {
                 Some(Value::Object(m)) => m
                     .iter()
                     .map(|(k, v)| format!("{k}={}", compact_value(v)))

@@ -244,3 +244,40 @@ fn corpus_session_exports() {
     assert!(html.chars().all(|c| c == '\n' || c == '\t' || !c.is_control()));
     assert!(!html.to_lowercase().contains("<script"));
 }
+
+#[test]
+fn content_blocks_of_every_shape() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ts = "2026-01-01T00:00:01.000Z";
+    let lines = [
+        json!({"type": "session", "version": 3, "id": "s-shapes", "timestamp": ts, "cwd": "/p"}),
+        json!({"type": "message", "id": "u1", "parentId": null, "timestamp": ts,
+               "message": {"role": "user", "content": [
+                   {"type": "text", "text": "\u{feff} \n"},
+                   {"type": "text", "text": 42},
+                   "a bare string",
+                   {"type": "audio", "data": "x"},
+                   {"type": "image", "mimeType": "image/svg+xml", "data": "PHN2Zz4="},
+                   {"type": "text", "text": "Real text"}]}}),
+        json!({"type": "message", "id": "a1", "parentId": "u1", "timestamp": ts,
+               "message": {"role": "assistant", "stopReason": "stop", "content": [
+                   {"type": "thinking", "thinking": 7},
+                   {"type": "toolCall", "name": "ls"}]}}),
+    ];
+    let file = tmp.path().join("s.jsonl");
+    fs::write(&file, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let md = run_ok(&file, &["export"]);
+    // Blank and non-string text is left out; the title comes from the first real text.
+    assert!(md.starts_with("# Real text\n"), "{md}");
+    let body = &md[md.find("## User").unwrap()..];
+    let user = &body[..body.find("---").unwrap()];
+    assert!(
+        user.ends_with("_[untyped block]_\n\n_[audio block]_\n\n_[image image/svg+xml]_\n\nReal text\n\n"),
+        "{user:?}"
+    );
+    assert!(body.contains("**→ `ls`** ``\n\n```json\nnull\n```"), "{body}");
+    let html = run_ok(&file, &["export", "--format", "html"]);
+    // Only plain raster images are inlined.
+    assert!(html.contains("<p class=\"note\">[image image/svg+xml]</p>"), "{html}");
+    assert!(!html.contains("data:image/svg"));
+}

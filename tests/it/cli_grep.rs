@@ -304,3 +304,18 @@ fn all_sessions_searches_the_current_directorys_sessions() {
         "{stderr}"
     );
 }
+
+#[test]
+fn json_records_keep_their_field_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let (code, out, _) = grep(&file, &["--json", "--role", "user", "World"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        format!(
+            "{{\"path\":{},\"id\":\"u1\",\"role\":\"user\",\"line\":1,\"text\":\"Hello World, find the needle\",\"start\":6,\"end\":11}}\n",
+            serde_json::to_string(&file.to_string_lossy()).unwrap()
+        )
+    );
+}

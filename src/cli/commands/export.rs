@@ -2,9 +2,8 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_block, escape_line, local_time};
 use crate::cli::session_arg::{open_session, warn_cycle};
 use anyhow::Result;
-use pi_session::session::text::content_text;
-use pi_session::session::{EntryIdx, EntryKind, Session, revision, write};
-use serde_json::Value;
+use pi_session::session::write;
+use pi_session::transcript::{self, Class, Part, Transcript};
 use std::path::{Path, PathBuf};
 
 /// Export a branch as a readable transcript: Markdown, or one self-contained HTML file.
@@ -37,224 +36,6 @@ pub struct Args {
 pub enum Format {
     Md,
     Html,
-}
-
-/// A piece of an entry's body.
-#[derive(Debug)]
-enum Part {
-    Text(String),
-    Thinking(String),
-    ToolCall {
-        name: String,
-        id: String,
-        args: String,
-    },
-    ToolResult {
-        name: String,
-        id: String,
-        error: bool,
-        text: String,
-    },
-    Bash {
-        command: String,
-        output: String,
-        exit: Option<String>,
-    },
-    Image {
-        mime: String,
-        data: String,
-    },
-    /// Long text shown folded (system prompts, summaries).
-    Folded {
-        title: String,
-        text: String,
-    },
-    Note(String),
-}
-
-/// One entry of the transcript.
-#[derive(Debug)]
-struct Section {
-    /// CSS class: user, assistant, tool, bash, custom, system, summary, note.
-    class: &'static str,
-    title: String,
-    meta: Vec<String>,
-    id: String,
-    time: String,
-    parts: Vec<Part>,
-}
-
-fn str_of(v: &Value, key: &str) -> String {
-    v.get(key).and_then(Value::as_str).unwrap_or("").to_owned()
-}
-
-/// Content blocks (or a string) as parts.
-fn content_parts(content: Option<&Value>) -> Vec<Part> {
-    let mut parts = Vec::new();
-    match content {
-        Some(Value::String(s)) => parts.push(Part::Text(s.clone())),
-        Some(Value::Array(blocks)) => {
-            for b in blocks {
-                match b.get("type").and_then(Value::as_str) {
-                    Some("text") => parts.push(Part::Text(str_of(b, "text"))),
-                    Some("thinking") => parts.push(Part::Thinking(str_of(b, "thinking"))),
-                    Some("toolCall") => parts.push(Part::ToolCall {
-                        name: str_of(b, "name"),
-                        id: str_of(b, "id"),
-                        args: serde_json::to_string_pretty(b.get("arguments").unwrap_or(&Value::Null))
-                            .unwrap_or_default(),
-                    }),
-                    Some("image") => parts.push(Part::Image {
-                        mime: str_of(b, "mimeType"),
-                        data: str_of(b, "data"),
-                    }),
-                    other => parts.push(Part::Note(format!("[{} block]", other.unwrap_or("untyped")))),
-                }
-            }
-        }
-        _ => {}
-    }
-    parts.retain(|p| !matches!(p, Part::Text(t) | Part::Thinking(t) if t.trim().is_empty()));
-    parts
-}
-
-fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
-    let e = &session.entries[idx];
-    let v = session.value(idx);
-    let mut s = Section {
-        class: "note",
-        title: String::new(),
-        meta: Vec::new(),
-        id: session.id_or_line(idx),
-        time: local_time(e.timestamp.as_deref()),
-        parts: Vec::new(),
-    };
-    match &e.kind {
-        EntryKind::Message => {
-            let m = v.get("message").cloned().unwrap_or(Value::Null);
-            let role = str_of(&m, "role");
-            match role.as_str() {
-                "user" => {
-                    s.class = "user";
-                    s.title = "User".into();
-                    s.parts = content_parts(m.get("content"));
-                }
-                "assistant" => {
-                    s.class = "assistant";
-                    s.title = "Assistant".into();
-                    let model = m.get("responseModel").or(m.get("model")).and_then(Value::as_str);
-                    if let Some(model) = model {
-                        let provider = str_of(&m, "provider");
-                        s.meta.push(if provider.is_empty() {
-                            model.to_owned()
-                        } else {
-                            format!("{provider}/{model}")
-                        });
-                    }
-                    s.parts = content_parts(m.get("content"));
-                    let reason = str_of(&m, "stopReason");
-                    if !matches!(reason.as_str(), "" | "stop" | "toolUse") {
-                        let msg = str_of(&m, "errorMessage");
-                        s.parts.push(Part::Note(if msg.is_empty() {
-                            format!("({reason})")
-                        } else {
-                            format!("({reason}: {msg})")
-                        }));
-                    }
-                }
-                "toolResult" => {
-                    s.class = "tool";
-                    s.title = "Tool result".into();
-                    s.parts.push(Part::ToolResult {
-                        name: str_of(&m, "toolName"),
-                        id: str_of(&m, "toolCallId"),
-                        error: m.get("isError").and_then(Value::as_bool) == Some(true),
-                        text: content_text(m.get("content"), "\n"),
-                    });
-                    s.parts.extend(
-                        content_parts(m.get("content"))
-                            .into_iter()
-                            .filter(|p| matches!(p, Part::Image { .. })),
-                    );
-                }
-                "bashExecution" => {
-                    s.class = "bash";
-                    s.title = "Bash".into();
-                    s.parts.push(Part::Bash {
-                        command: str_of(&m, "command"),
-                        output: str_of(&m, "output"),
-                        exit: m.get("exitCode").filter(|c| !c.is_null()).map(Value::to_string),
-                    });
-                }
-                "system" => {
-                    s.class = "system";
-                    s.title = "System prompt".into();
-                    s.parts.push(Part::Folded {
-                        title: "System prompt".into(),
-                        text: str_of(&m, "content"),
-                    });
-                }
-                "compactionSummary" | "branchSummary" => {
-                    s.class = "summary";
-                    s.title = if role == "branchSummary" {
-                        "Branch summary".into()
-                    } else {
-                        "Compaction summary".into()
-                    };
-                    s.parts.push(Part::Text(str_of(&m, "summary")));
-                }
-                other => {
-                    s.class = "custom";
-                    s.title = match m.get("customType").and_then(Value::as_str) {
-                        Some(t) => t.to_owned(),
-                        None if other == "custom" => "Custom message".into(),
-                        None => other.to_owned(),
-                    };
-                    s.parts = content_parts(m.get("content"));
-                }
-            }
-        }
-        EntryKind::CustomMessage => {
-            s.class = "custom";
-            s.title = str_of(&v, "customType");
-            if s.title.is_empty() {
-                s.title = "Custom message".into();
-            }
-            s.parts = content_parts(v.get("content"));
-        }
-        EntryKind::Compaction => {
-            s.class = "summary";
-            s.title = "Compaction".into();
-            if let Some(t) = v.get("tokensBefore").and_then(Value::as_f64) {
-                s.meta
-                    .push(format!("{} tokens before", pi_session::session::text::short_tokens(t)));
-            }
-            s.parts.push(Part::Folded {
-                title: "Summary of the earlier conversation".into(),
-                text: str_of(&v, "summary"),
-            });
-        }
-        EntryKind::BranchSummary => {
-            s.class = "summary";
-            s.title = "Branch summary".into();
-            let from = str_of(&v, "fromId");
-            if !from.is_empty() {
-                s.meta.push(format!("from {from}"));
-            }
-            s.parts.push(Part::Folded {
-                title: "Summary of the branch left behind".into(),
-                text: str_of(&v, "summary"),
-            });
-        }
-        EntryKind::ModelChange => {
-            s.title = format!("Model: {}/{}", str_of(&v, "provider"), str_of(&v, "modelId"));
-        }
-        EntryKind::ThinkingLevelChange => {
-            s.title = format!("Thinking level: {}", str_of(&v, "thinkingLevel"));
-        }
-        _ => return None,
-    }
-    Some(s)
 }
 
 /// Session text made safe to print: CRLF as LF, control characters escaped (tab and LF kept).
@@ -292,55 +73,18 @@ fn safe_image(mime: &str, data: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'\n' | b'\r'))
 }
 
-struct Doc {
-    title: String,
-    info: Vec<(&'static str, String)>,
-    sections: Vec<Section>,
-}
-
-fn document(session: &Session, tip: Option<EntryIdx>) -> Doc {
-    let path = match tip {
-        Some(t) => {
-            let b = session.branch(t);
-            warn_cycle(session, b.cycle_at);
-            b.path
-        }
-        None => Vec::new(),
-    };
-    let sections: Vec<Section> = path.iter().filter_map(|&i| section(session, i)).collect();
-    let first_user = sections.iter().filter(|s| s.class == "user").find_map(|s| {
-        s.parts.iter().find_map(|p| match p {
-            Part::Text(t) => Some(t.trim().lines().next().unwrap_or("").to_owned()),
-            _ => None,
-        })
-    });
-    let title = match (session.name(), first_user) {
-        (Some(n), _) => n.to_owned(),
-        (None, Some(u)) if !u.is_empty() => {
-            let cut: String = u.chars().take(80).collect();
-            if cut.len() < u.len() { format!("{cut}…") } else { cut }
-        }
-        _ => format!("Pi session {}", session.header.id),
-    };
-    let h = &session.header;
-    let mut info = vec![("Session", h.id.clone())];
-    if let Some(cwd) = &h.cwd {
+/// The header lines of the transcript: what, where, when, which branch, by whom.
+fn info(t: &Transcript) -> Vec<(&'static str, String)> {
+    let mut info = vec![("Session", t.session_id.clone())];
+    if let Some(cwd) = &t.cwd {
         info.push(("Directory", cwd.clone()));
     }
-    info.push(("Created", local_time(h.timestamp.as_deref())));
-    if let (Some(first), Some(last)) = (path.first(), path.last()) {
-        info.push((
-            "Branch",
-            format!(
-                "{} → {} ({} entries)",
-                session.id_or_line(*first),
-                session.id_or_line(*last),
-                path.len()
-            ),
-        ));
+    info.push(("Created", local_time(t.created.as_deref())));
+    if let Some(b) = &t.branch {
+        info.push(("Branch", format!("{} → {} ({} entries)", b.first, b.last, b.entries)));
     }
     info.push(("Exported by", format!("pi-session {}", env!("CARGO_PKG_VERSION"))));
-    Doc { title, info, sections }
+    info
 }
 
 /// Backticks enough to fence `s`: one more than its longest run, at least `min`.
@@ -374,9 +118,9 @@ fn md_block(s: &str, lang: &str) -> String {
     format!("{f}{lang}\n{}\n{f}\n", s.trim_end_matches('\n'))
 }
 
-fn markdown(doc: &Doc) -> String {
+fn markdown(doc: &Transcript) -> String {
     let mut md = format!("# {}\n\n", escape_line(&doc.title));
-    for (k, v) in &doc.info {
+    for (k, v) in &info(doc) {
         let v = if matches!(*k, "Session" | "Directory") {
             md_code(v)
         } else {
@@ -386,17 +130,17 @@ fn markdown(doc: &Doc) -> String {
     }
     for s in &doc.sections {
         md.push_str("\n---\n\n");
-        if s.class == "note" {
+        if s.class == Class::Note {
             md.push_str(&format!(
                 "_{}_ · {} · {}\n",
                 escape_line(&s.title),
-                s.time,
+                local_time(s.timestamp.as_deref()),
                 md_code(&s.id)
             ));
             continue;
         }
         md.push_str(&format!("## {}\n\n", escape_line(&s.title)));
-        let mut meta = vec![s.time.clone()];
+        let mut meta = vec![local_time(s.timestamp.as_deref())];
         meta.extend(s.meta.iter().map(|m| escape_line(m)));
         meta.push(md_code(&s.id));
         md.push_str(&format!("_{}_\n\n", meta.join(" · ")));
@@ -481,7 +225,7 @@ details.thinking .text { color: var(--muted); font-style: italic; }
 img { max-width: 100%; border-radius: 4px; }
 ";
 
-fn html_doc(doc: &Doc) -> String {
+fn html_doc(doc: &Transcript) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h.push_str(
@@ -496,14 +240,14 @@ fn html_doc(doc: &Doc) -> String {
     h.push_str(&format!("<title>{}</title>\n", html_line(&doc.title)));
     h.push_str(&format!("<style>{CSS}</style>\n</head>\n<body>\n<header>\n"));
     h.push_str(&format!("<h1>{}</h1>\n<dl class=\"info\">\n", html_line(&doc.title)));
-    for (k, v) in &doc.info {
+    for (k, v) in &info(doc) {
         h.push_str(&format!("<dt>{k}</dt><dd>{}</dd>\n", html_line(v)));
     }
     h.push_str("</dl>\n</header>\n<main>\n");
     for s in &doc.sections {
         let anchor = html_line(&format!("e-{}", s.id));
-        h.push_str(&format!("<article class=\"{}\" id=\"{anchor}\">\n", s.class));
-        let mut meta = vec![html_line(&s.time)];
+        h.push_str(&format!("<article class=\"{}\" id=\"{anchor}\">\n", s.class.as_str()));
+        let mut meta = vec![html_line(&local_time(s.timestamp.as_deref()))];
         meta.extend(s.meta.iter().map(|m| html_line(m)));
         h.push_str(&format!(
             "<div class=\"head\"><span class=\"who\">{}</span><span class=\"meta\">{}</span>\
@@ -596,11 +340,9 @@ fn format_of(args: &Args) -> Format {
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let session = open_session(global)?;
-    let tip = match &args.rev {
-        Some(rev) => revision::resolve(&session, rev)?,
-        None => session.at(),
-    };
-    let doc = document(&session, tip);
+    let options = transcript::Options { rev: args.rev.clone() };
+    let doc = transcript::build(&session, &options)?;
+    warn_cycle(&session, doc.cycle_at);
     let text = match format_of(args) {
         Format::Md => markdown(&doc),
         Format::Html => html_doc(&doc),

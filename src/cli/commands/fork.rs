@@ -4,6 +4,7 @@ use crate::cli::output::{Output, escape_block};
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
 use pi_session::session::branch_copy::{branched_session, refuse_old_format};
+use pi_session::session::content::Content;
 use pi_session::session::{Role, SessionError, revision};
 use serde_json::Value;
 
@@ -68,13 +69,5 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
 /// The text of a user message as Pi puts it back in the editor: a string, or the text
 /// parts joined with nothing between them.
 fn user_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect(),
-        _ => String::new(),
-    }
+    Content::of(content).texts().flatten().collect()
 }

@@ -4,10 +4,8 @@ use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::{open_session, warn_load_report_naming};
 use anyhow::{Result, bail};
-use pi_session::session::text::content_text;
-use pi_session::session::{EntryIdx, EntryKind, Session, locate};
-use regex::{Regex, RegexBuilder};
-use serde_json::{Value, json};
+use pi_session::search::{self, Hit, Query};
+use pi_session::session::{Session, locate};
 use std::path::PathBuf;
 
 /// Search the text of a session with a regular expression.
@@ -27,7 +25,7 @@ pub struct Args {
     pub all_sessions: bool,
 
     /// Only text of these roles (repeat or separate with commas).
-    #[arg(long, value_name = "ROLE", value_delimiter = ',', value_parser = ROLES)]
+    #[arg(long, value_name = "ROLE", value_delimiter = ',', value_parser = search::ROLES)]
     pub role: Vec<String>,
 
     /// Match case-insensitively.
@@ -50,120 +48,6 @@ pub struct Args {
     /// Print only the paths of sessions that matched.
     #[arg(short = 'l', long)]
     pub files_with_matches: bool,
-}
-
-/// The roles `--role` takes.
-const ROLES: [&str; 9] = [
-    "user",
-    "assistant",
-    "toolResult",
-    "bashExecution",
-    "custom",
-    "system",
-    "compaction",
-    "branchSummary",
-    "toolCall",
-];
-
-/// One matching line.
-#[derive(Debug)]
-struct Hit {
-    id: String,
-    role: String,
-    line_no: usize,
-    text: String,
-    /// Byte ranges of the matches in `text`.
-    matches: Vec<(usize, usize)>,
-}
-
-/// A tool call's arguments as lines of `key: value` (strings as they are, other values as JSON).
-fn tool_call_text(block: &Value) -> String {
-    let name = block.get("name").and_then(Value::as_str).unwrap_or("?");
-    let mut lines = vec![name.to_owned()];
-    match block.get("arguments") {
-        Some(Value::Object(m)) => {
-            for (k, v) in m {
-                match v {
-                    Value::String(s) => lines.push(format!("{k}: {s}")),
-                    other => lines.push(format!("{k}: {other}")),
-                }
-            }
-        }
-        Some(Value::Null) | None => {}
-        Some(other) => lines.push(other.to_string()),
-    }
-    lines.join("\n")
-}
-
-/// The searchable texts of an entry, each with its role.
-fn texts(session: &Session, idx: EntryIdx, tools: bool) -> Vec<(String, String)> {
-    let e = &session.entries[idx];
-    let s = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
-    match &e.kind {
-        EntryKind::Message => {
-            let v = session.value(idx);
-            let Some(m) = v.get("message") else {
-                return Vec::new();
-            };
-            let role = m.get("role").and_then(Value::as_str).unwrap_or("").to_owned();
-            match role.as_str() {
-                "bashExecution" => vec![(role.clone(), s(m, "command")), (role, s(m, "output"))],
-                "compactionSummary" | "branchSummary" => {
-                    let role = if role == "branchSummary" {
-                        role
-                    } else {
-                        "compaction".into()
-                    };
-                    vec![(role, s(m, "summary"))]
-                }
-                _ => {
-                    let mut out = vec![(role, content_text(m.get("content"), "\n"))];
-                    if tools && let Some(blocks) = m.get("content").and_then(Value::as_array) {
-                        out.extend(
-                            blocks
-                                .iter()
-                                .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
-                                .map(|b| ("toolCall".to_owned(), tool_call_text(b))),
-                        );
-                    }
-                    out
-                }
-            }
-        }
-        EntryKind::CustomMessage => {
-            let v = session.value(idx);
-            vec![("custom".into(), content_text(v.get("content"), "\n"))]
-        }
-        EntryKind::Compaction => vec![("compaction".into(), s(&session.value(idx), "summary"))],
-        EntryKind::BranchSummary => vec![("branchSummary".into(), s(&session.value(idx), "summary"))],
-        _ => Vec::new(),
-    }
-}
-
-fn search(session: &Session, re: &Regex, roles: &[String], tools: bool) -> Vec<Hit> {
-    let mut hits = Vec::new();
-    for idx in 0..session.entries.len() {
-        for (role, text) in texts(session, idx, tools) {
-            if text.is_empty() || (!roles.is_empty() && !roles.contains(&role)) {
-                continue;
-            }
-            for (n, line) in text.split('\n').enumerate() {
-                let line = line.strip_suffix('\r').unwrap_or(line);
-                let matches: Vec<(usize, usize)> = re.find_iter(line).map(|m| (m.start(), m.end())).collect();
-                if matches.is_empty() {
-                    continue;
-                }
-                hits.push(Hit {
-                    id: session.id_or_line(idx),
-                    role: role.clone(),
-                    line_no: n + 1,
-                    text: line.to_owned(),
-                    matches,
-                });
-            }
-        }
-    }
-    hits
 }
 
 /// The line with its matches painted; every piece escaped.
@@ -192,14 +76,7 @@ fn all_sessions(global: &GlobalArgs) -> Result<Vec<PathBuf>> {
 }
 
 fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
-    let re = RegexBuilder::new(&args.pattern)
-        .case_insensitive(args.ignore_case)
-        .build()?;
-    let mut roles = args.role.clone();
-    let tools = args.tools || roles.iter().any(|r| r == "toolCall");
-    if args.tools && !roles.is_empty() && !roles.iter().any(|r| r == "toolCall") {
-        roles.push("toolCall".into());
-    }
+    let query = Query::new(&args.pattern, args.ignore_case, &args.role, args.tools)?;
 
     // (path, hits) per session, in order; sessions that fail to load are reported and skipped.
     let mut results: Vec<(PathBuf, Vec<Hit>)> = Vec::new();
@@ -208,7 +85,7 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
         let paths = all_sessions(global)?;
         let found = pi_session::parallel::par_map(
             &paths,
-            |p| Session::open(p).map(|s| (search(&s, &re, &roles, tools), s)),
+            |p| Session::open(p).map(|s| (search::search(&s, &query), s)),
             || {},
         );
         for (path, r) in paths.into_iter().zip(found) {
@@ -225,7 +102,7 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
         }
     } else {
         let session = open_session(global)?;
-        let hits = search(&session, &re, &roles, tools);
+        let hits = search::search(&session, &query);
         results.push((session.path.clone(), hits));
     }
 
@@ -250,17 +127,8 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
         }
         for hit in hits {
             if args.json {
-                for &(start, end) in &hit.matches {
-                    let o = json!({
-                        "path": shown_path,
-                        "id": hit.id,
-                        "role": hit.role,
-                        "line": hit.line_no,
-                        "text": hit.text,
-                        "start": start,
-                        "end": end,
-                    });
-                    out.json(&o)?;
+                for record in hit.records(&shown_path) {
+                    out.json(&serde_json::to_value(record)?)?;
                 }
                 continue;
             }

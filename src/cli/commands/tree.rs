@@ -3,6 +3,7 @@ use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_lin
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
+use pi_session::session::content::Content;
 use pi_session::session::tree::{Tree, TreeRecord, layout};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
 use rustc_hash::FxHashSet;
@@ -46,16 +47,7 @@ fn default_visible(session: &Session, i: EntryIdx, leaf: Option<EntryIdx>) -> bo
             // Assistant messages with only tool calls are hidden unless they ended badly.
             let v = session.value(i);
             let m = v.get("message").cloned().unwrap_or(Value::Null);
-            let has_text = match m.get("content") {
-                Some(Value::String(s)) => !s.trim().is_empty(),
-                Some(Value::Array(blocks)) => blocks.iter().any(|b| {
-                    b.get("type").and_then(Value::as_str) == Some("text")
-                        && b.get("text")
-                            .and_then(Value::as_str)
-                            .is_some_and(|t| !t.trim().is_empty())
-                }),
-                _ => false,
-            };
+            let has_text = Content::of_message(&m).has_text();
             let stop = m.get("stopReason").and_then(Value::as_str);
             has_text || stop.is_some_and(|s| s != "stop" && s != "toolUse")
         }

@@ -1,0 +1,280 @@
+//! Searching the text of a session: which texts each entry has, under which role, and the
+//! lines of them a regular expression matches.
+//!
+//! Searched are message text (user and assistant text, tool results, bash commands and
+//! output, custom and system messages), compaction and branch summaries, and optionally the
+//! arguments of tool calls (role `toolCall`), line by line, in every entry of the file.
+
+use crate::session::content::{Content, ToolCall};
+use crate::session::{EntryIdx, EntryKind, Session};
+use regex::{Regex, RegexBuilder};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The roles a search can be limited to.
+pub const ROLES: [&str; 9] = [
+    "user",
+    "assistant",
+    "toolResult",
+    "bashExecution",
+    "custom",
+    "system",
+    "compaction",
+    "branchSummary",
+    "toolCall",
+];
+
+/// What to search for.
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub regex: Regex,
+    /// Only texts of these roles; empty means every role.
+    pub roles: Vec<String>,
+    /// Whether tool-call arguments are searched.
+    pub tools: bool,
+}
+
+impl Query {
+    /// A query for `pattern` (Rust regex syntax). `tools` adds tool-call arguments (and,
+    /// when `roles` limits the search, the role `toolCall` to it); naming the role
+    /// `toolCall` searches them too.
+    pub fn new(pattern: &str, ignore_case: bool, roles: &[String], tools: bool) -> Result<Query, regex::Error> {
+        let regex = RegexBuilder::new(pattern).case_insensitive(ignore_case).build()?;
+        let mut roles = roles.to_vec();
+        let named = roles.iter().any(|r| r == "toolCall");
+        if tools && !roles.is_empty() && !named {
+            roles.push("toolCall".into());
+        }
+        Ok(Query {
+            regex,
+            roles,
+            tools: tools || named,
+        })
+    }
+
+    fn wants(&self, role: &str) -> bool {
+        self.roles.is_empty() || self.roles.iter().any(|r| r == role)
+    }
+}
+
+/// One matching line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    /// The entry's id, or `(line N)` for an entry without one.
+    pub id: String,
+    pub role: String,
+    /// 1-based, within the text searched.
+    pub line_no: usize,
+    /// The line, without its line ending.
+    pub text: String,
+    /// Byte ranges of the matches in `text`.
+    pub matches: Vec<(usize, usize)>,
+}
+
+/// One match as `grep --json` prints it, one object per match.
+#[derive(Debug, Serialize)]
+pub struct MatchRecord<'a> {
+    /// The session file.
+    pub path: &'a str,
+    /// The entry's id (or `(line N)`).
+    pub id: &'a str,
+    pub role: &'a str,
+    /// The line's number within that text, from 1.
+    pub line: usize,
+    /// The whole line.
+    pub text: &'a str,
+    /// Byte offset where the match starts in `text`.
+    pub start: usize,
+    /// Byte offset where the match ends in `text`.
+    pub end: usize,
+}
+
+impl Hit {
+    /// The records of this hit's matches, for the session at `path`.
+    pub fn records<'a>(&'a self, path: &'a str) -> impl Iterator<Item = MatchRecord<'a>> {
+        self.matches.iter().map(move |&(start, end)| MatchRecord {
+            path,
+            id: &self.id,
+            role: &self.role,
+            line: self.line_no,
+            text: &self.text,
+            start,
+            end,
+        })
+    }
+}
+
+/// A tool call's name, then its arguments as lines of `key: value` (strings as they are,
+/// other values as JSON).
+pub fn tool_call_text(call: &ToolCall) -> String {
+    let mut lines = vec![call.name.unwrap_or("?").to_owned()];
+    match call.arguments {
+        Some(Value::Object(m)) => {
+            for (k, v) in m {
+                match v {
+                    Value::String(s) => lines.push(format!("{k}: {s}")),
+                    other => lines.push(format!("{k}: {other}")),
+                }
+            }
+        }
+        Some(Value::Null) | None => {}
+        Some(other) => lines.push(other.to_string()),
+    }
+    lines.join("\n")
+}
+
+/// The searchable texts of an entry, each with its role (`tools`: with tool-call arguments).
+pub fn texts(session: &Session, idx: EntryIdx, tools: bool) -> Vec<(String, String)> {
+    let e = &session.entries[idx];
+    let s = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
+    match &e.kind {
+        EntryKind::Message => {
+            let v = session.value(idx);
+            let Some(m) = v.get("message") else {
+                return Vec::new();
+            };
+            let role = m.get("role").and_then(Value::as_str).unwrap_or("").to_owned();
+            match role.as_str() {
+                "bashExecution" => vec![(role.clone(), s(m, "command")), (role, s(m, "output"))],
+                "compactionSummary" => vec![("compaction".into(), s(m, "summary"))],
+                "branchSummary" => vec![(role, s(m, "summary"))],
+                _ => {
+                    let content = Content::of_message(m);
+                    let mut out = vec![(role, content.text("\n"))];
+                    // Tool calls count only in block content.
+                    if tools && let Content::Blocks(_) = content {
+                        out.extend(
+                            content
+                                .tool_calls()
+                                .map(|call| ("toolCall".to_owned(), tool_call_text(&call))),
+                        );
+                    }
+                    out
+                }
+            }
+        }
+        EntryKind::CustomMessage => {
+            let v = session.value(idx);
+            vec![("custom".into(), Content::of(v.get("content")).text("\n"))]
+        }
+        EntryKind::Compaction => vec![("compaction".into(), s(&session.value(idx), "summary"))],
+        EntryKind::BranchSummary => vec![("branchSummary".into(), s(&session.value(idx), "summary"))],
+        _ => Vec::new(),
+    }
+}
+
+/// Every matching line of the session, in file order.
+pub fn search(session: &Session, query: &Query) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    for idx in 0..session.entries.len() {
+        for (role, text) in texts(session, idx, query.tools) {
+            if text.is_empty() || !query.wants(&role) {
+                continue;
+            }
+            for (n, line) in text.split('\n').enumerate() {
+                let line = line.strip_suffix('\r').unwrap_or(line);
+                let matches: Vec<(usize, usize)> = query.regex.find_iter(line).map(|m| (m.start(), m.end())).collect();
+                if matches.is_empty() {
+                    continue;
+                }
+                hits.push(Hit {
+                    id: session.id_or_line(idx),
+                    role: role.clone(),
+                    line_no: n + 1,
+                    text: line.to_owned(),
+                    matches,
+                });
+            }
+        }
+    }
+    hits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn session(lines: &[&str]) -> Session {
+        let mut data = String::from(
+            r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+        );
+        data.push('\n');
+        for l in lines {
+            data.push_str(l);
+            data.push('\n');
+        }
+        Session::from_bytes(PathBuf::from("/t.jsonl"), data.into_bytes()).unwrap()
+    }
+
+    fn sample() -> Session {
+        session(&[
+            r#"{"type":"message","id":"u1","parentId":null,"timestamp":"t","message":{"role":"user","content":"find the Needle\r\nand a needle here"}}"#,
+            r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"t","message":{"role":"assistant","content":[{"type":"thinking","thinking":"needle in thought"},{"type":"text","text":"no match"},{"type":"toolCall","id":"c1","name":"grep","arguments":{"pattern":"needle","n":2}}]}}"#,
+            r#"{"type":"message","id":"b1","parentId":"a1","timestamp":"t","message":{"role":"bashExecution","command":"echo needle","output":"needle\n"}}"#,
+            r#"{"type":"compaction","id":"k1","parentId":"b1","timestamp":"t","summary":"a needle summary","firstKeptEntryId":"u1","tokensBefore":5}"#,
+        ])
+    }
+
+    #[test]
+    fn lines_with_byte_offsets_per_role() {
+        let s = sample();
+        let q = Query::new("needle", true, &[], false).unwrap();
+        let hits = search(&s, &q);
+        let got: Vec<_> = hits
+            .iter()
+            .map(|h| (h.id.as_str(), h.role.as_str(), h.line_no, h.text.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("u1", "user", 1, "find the Needle"),
+                ("u1", "user", 2, "and a needle here"),
+                ("b1", "bashExecution", 1, "echo needle"),
+                ("b1", "bashExecution", 1, "needle"),
+                ("k1", "compaction", 1, "a needle summary"),
+            ]
+        );
+        assert_eq!(hits[0].matches, vec![(9, 15)]);
+        // Thinking is not searched; tool calls only when asked.
+        assert!(hits.iter().all(|h| h.id != "a1"));
+    }
+
+    #[test]
+    fn tool_arguments_and_roles() {
+        let s = sample();
+        let q = Query::new("needle", false, &["user".into()], true).unwrap();
+        assert_eq!(q.roles, vec!["user".to_owned(), "toolCall".to_owned()]);
+        let hits = search(&s, &q);
+        let got: Vec<_> = hits.iter().map(|h| (h.role.as_str(), h.text.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![("user", "and a needle here"), ("toolCall", "pattern: needle")]
+        );
+        assert_eq!(hits[1].line_no, 2);
+        let q = Query::new("^n: 2$", false, &["toolCall".into()], false).unwrap();
+        assert!(q.tools);
+        assert_eq!(search(&s, &q).len(), 1);
+    }
+
+    #[test]
+    fn json_record_per_match() {
+        let hit = Hit {
+            id: "u1".into(),
+            role: "user".into(),
+            line_no: 3,
+            text: "aXbX".into(),
+            matches: vec![(1, 2), (3, 4)],
+        };
+        let records: Vec<_> = hit
+            .records("/p.jsonl")
+            .map(|r| serde_json::to_value(r).unwrap())
+            .collect();
+        assert_eq!(
+            records[1],
+            serde_json::json!({"path": "/p.jsonl", "id": "u1", "role": "user", "line": 3, "text": "aXbX", "start": 3, "end": 4})
+        );
+        let keys: Vec<_> = records[0].as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["path", "id", "role", "line", "text", "start", "end"]);
+    }
+}

@@ -1,0 +1,450 @@
+//! The transcript of a branch, the model behind `export`: the branch from its root to a
+//! revision as sections (one per shown entry), each a title, metadata and parts (text,
+//! thinking, tool calls and results, bash runs, images, folded long text, notes).
+//!
+//! Text is kept as the session holds it; printers escape it for their format and format
+//! timestamps for their reader.
+
+use crate::session::content::{Block, Content};
+use crate::session::text::{content_text, short_tokens};
+use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
+use serde_json::Value;
+
+/// What to export.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The revision the branch ends at; `None` is `@`.
+    pub rev: Option<String>,
+}
+
+/// A piece of a section's body.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    Text(String),
+    Thinking(String),
+    ToolCall {
+        name: String,
+        id: String,
+        /// The arguments as pretty-printed JSON.
+        args: String,
+    },
+    ToolResult {
+        name: String,
+        id: String,
+        error: bool,
+        text: String,
+    },
+    Bash {
+        command: String,
+        output: String,
+        /// The exit code as JSON, when there is one.
+        exit: Option<String>,
+    },
+    Image {
+        mime: String,
+        data: String,
+    },
+    /// Long text shown folded (system prompts, summaries).
+    Folded {
+        title: String,
+        text: String,
+    },
+    Note(String),
+}
+
+/// What kind of section: how a printer styles it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    User,
+    Assistant,
+    Tool,
+    Bash,
+    Custom,
+    System,
+    Summary,
+    /// A one-line record (model and thinking-level changes).
+    Note,
+}
+
+impl Class {
+    /// The lower-case name (the HTML export's CSS class).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::User => "user",
+            Class::Assistant => "assistant",
+            Class::Tool => "tool",
+            Class::Bash => "bash",
+            Class::Custom => "custom",
+            Class::System => "system",
+            Class::Summary => "summary",
+            Class::Note => "note",
+        }
+    }
+}
+
+/// One entry of the transcript.
+#[derive(Debug, Clone)]
+pub struct Section {
+    pub class: Class,
+    pub title: String,
+    pub meta: Vec<String>,
+    /// The entry's id, or `(line N)`.
+    pub id: String,
+    /// The entry's `timestamp` as stored.
+    pub timestamp: Option<String>,
+    pub parts: Vec<Part>,
+}
+
+/// The branch a transcript covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    pub first: String,
+    pub last: String,
+    pub entries: usize,
+}
+
+/// The transcript of one branch.
+#[derive(Debug, Clone)]
+pub struct Transcript {
+    /// The session name, else the first line of the first user text (80 characters at
+    /// most), else `Pi session ID`.
+    pub title: String,
+    pub session_id: String,
+    pub cwd: Option<String>,
+    /// The header's `timestamp` as stored.
+    pub created: Option<String>,
+    /// `None` for an empty branch.
+    pub branch: Option<Span>,
+    /// Set when the branch walk met a parent cycle: the entry that closes it.
+    pub cycle_at: Option<EntryIdx>,
+    pub sections: Vec<Section>,
+}
+
+/// The transcript of the branch ending at `options.rev` (default `@`).
+pub fn build(session: &Session, options: &Options) -> Result<Transcript, SessionError> {
+    let tip = match &options.rev {
+        Some(rev) => revision::resolve(session, rev)?,
+        None => session.at(),
+    };
+    Ok(of_branch(session, tip))
+}
+
+/// The transcript of the branch ending at `tip` (`None`: an empty branch).
+pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript {
+    let (path, cycle_at) = match tip {
+        Some(t) => {
+            let b = session.branch(t);
+            (b.path, b.cycle_at)
+        }
+        None => (Vec::new(), None),
+    };
+    let sections: Vec<Section> = path.iter().filter_map(|&i| section(session, i)).collect();
+    let first_user = sections.iter().filter(|s| s.class == Class::User).find_map(|s| {
+        s.parts.iter().find_map(|p| match p {
+            Part::Text(t) => Some(jsstr::trim(t).lines().next().unwrap_or("").to_owned()),
+            _ => None,
+        })
+    });
+    let title = match (session.name(), first_user) {
+        (Some(n), _) => n.to_owned(),
+        (None, Some(u)) if !u.is_empty() => {
+            let cut: String = u.chars().take(80).collect();
+            if cut.len() < u.len() { format!("{cut}…") } else { cut }
+        }
+        _ => format!("Pi session {}", session.header.id),
+    };
+    let h = &session.header;
+    let branch = match (path.first(), path.last()) {
+        (Some(first), Some(last)) => Some(Span {
+            first: session.id_or_line(*first),
+            last: session.id_or_line(*last),
+            entries: path.len(),
+        }),
+        _ => None,
+    };
+    Transcript {
+        title,
+        session_id: h.id.clone(),
+        cwd: h.cwd.clone(),
+        created: h.timestamp.clone(),
+        branch,
+        cycle_at,
+        sections,
+    }
+}
+
+fn str_of(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or("").to_owned()
+}
+
+/// Content blocks (or a string) as parts; blank text and thinking left out.
+pub fn content_parts(content: Option<&Value>) -> Vec<Part> {
+    let owned = |s: Option<&str>| s.unwrap_or("").to_owned();
+    let mut parts: Vec<Part> = Content::of(content)
+        .blocks()
+        .map(|b| match b {
+            Block::Text { text } => Part::Text(owned(text)),
+            Block::Thinking { thinking } => Part::Thinking(owned(thinking)),
+            Block::ToolCall { id, name, arguments } => Part::ToolCall {
+                name: owned(name),
+                id: owned(id),
+                args: serde_json::to_string_pretty(arguments.unwrap_or(&Value::Null)).unwrap_or_default(),
+            },
+            Block::Image { mime_type, data } => Part::Image {
+                mime: owned(mime_type),
+                data: owned(data),
+            },
+            Block::Other { kind, .. } => Part::Note(format!("[{} block]", kind.unwrap_or("untyped"))),
+        })
+        .collect();
+    parts.retain(|p| !matches!(p, Part::Text(t) | Part::Thinking(t) if jsstr::trim(t).is_empty()));
+    parts
+}
+
+/// The section of one entry; `None` for entries a transcript leaves out.
+pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
+    let e = &session.entries[idx];
+    let v = session.value(idx);
+    let mut s = Section {
+        class: Class::Note,
+        title: String::new(),
+        meta: Vec::new(),
+        id: session.id_or_line(idx),
+        timestamp: e.timestamp.as_deref().map(str::to_owned),
+        parts: Vec::new(),
+    };
+    match &e.kind {
+        EntryKind::Message => {
+            let m = v.get("message").cloned().unwrap_or(Value::Null);
+            let role = str_of(&m, "role");
+            match role.as_str() {
+                "user" => {
+                    s.class = Class::User;
+                    s.title = "User".into();
+                    s.parts = content_parts(m.get("content"));
+                }
+                "assistant" => {
+                    s.class = Class::Assistant;
+                    s.title = "Assistant".into();
+                    let model = m.get("responseModel").or(m.get("model")).and_then(Value::as_str);
+                    if let Some(model) = model {
+                        let provider = str_of(&m, "provider");
+                        s.meta.push(if provider.is_empty() {
+                            model.to_owned()
+                        } else {
+                            format!("{provider}/{model}")
+                        });
+                    }
+                    s.parts = content_parts(m.get("content"));
+                    let reason = str_of(&m, "stopReason");
+                    if !matches!(reason.as_str(), "" | "stop" | "toolUse") {
+                        let msg = str_of(&m, "errorMessage");
+                        s.parts.push(Part::Note(if msg.is_empty() {
+                            format!("({reason})")
+                        } else {
+                            format!("({reason}: {msg})")
+                        }));
+                    }
+                }
+                "toolResult" => {
+                    s.class = Class::Tool;
+                    s.title = "Tool result".into();
+                    s.parts.push(Part::ToolResult {
+                        name: str_of(&m, "toolName"),
+                        id: str_of(&m, "toolCallId"),
+                        error: m.get("isError").and_then(Value::as_bool) == Some(true),
+                        text: content_text(m.get("content"), "\n"),
+                    });
+                    s.parts.extend(
+                        content_parts(m.get("content"))
+                            .into_iter()
+                            .filter(|p| matches!(p, Part::Image { .. })),
+                    );
+                }
+                "bashExecution" => {
+                    s.class = Class::Bash;
+                    s.title = "Bash".into();
+                    s.parts.push(Part::Bash {
+                        command: str_of(&m, "command"),
+                        output: str_of(&m, "output"),
+                        exit: m.get("exitCode").filter(|c| !c.is_null()).map(Value::to_string),
+                    });
+                }
+                "system" => {
+                    s.class = Class::System;
+                    s.title = "System prompt".into();
+                    s.parts.push(Part::Folded {
+                        title: "System prompt".into(),
+                        text: str_of(&m, "content"),
+                    });
+                }
+                "compactionSummary" | "branchSummary" => {
+                    s.class = Class::Summary;
+                    s.title = if role == "branchSummary" {
+                        "Branch summary".into()
+                    } else {
+                        "Compaction summary".into()
+                    };
+                    s.parts.push(Part::Text(str_of(&m, "summary")));
+                }
+                other => {
+                    s.class = Class::Custom;
+                    s.title = match m.get("customType").and_then(Value::as_str) {
+                        Some(t) => t.to_owned(),
+                        None if other == "custom" => "Custom message".into(),
+                        None => other.to_owned(),
+                    };
+                    s.parts = content_parts(m.get("content"));
+                }
+            }
+        }
+        EntryKind::CustomMessage => {
+            s.class = Class::Custom;
+            s.title = str_of(&v, "customType");
+            if s.title.is_empty() {
+                s.title = "Custom message".into();
+            }
+            s.parts = content_parts(v.get("content"));
+        }
+        EntryKind::Compaction => {
+            s.class = Class::Summary;
+            s.title = "Compaction".into();
+            if let Some(t) = v.get("tokensBefore").and_then(Value::as_f64) {
+                s.meta.push(format!("{} tokens before", short_tokens(t)));
+            }
+            s.parts.push(Part::Folded {
+                title: "Summary of the earlier conversation".into(),
+                text: str_of(&v, "summary"),
+            });
+        }
+        EntryKind::BranchSummary => {
+            s.class = Class::Summary;
+            s.title = "Branch summary".into();
+            let from = str_of(&v, "fromId");
+            if !from.is_empty() {
+                s.meta.push(format!("from {from}"));
+            }
+            s.parts.push(Part::Folded {
+                title: "Summary of the branch left behind".into(),
+                text: str_of(&v, "summary"),
+            });
+        }
+        EntryKind::ModelChange => {
+            s.title = format!("Model: {}/{}", str_of(&v, "provider"), str_of(&v, "modelId"));
+        }
+        EntryKind::ThinkingLevelChange => {
+            s.title = format!("Thinking level: {}", str_of(&v, "thinkingLevel"));
+        }
+        _ => return None,
+    }
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::PathBuf;
+
+    fn session(lines: &[&str]) -> Session {
+        let mut data = String::from(
+            r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+        );
+        data.push('\n');
+        for l in lines {
+            data.push_str(l);
+            data.push('\n');
+        }
+        Session::from_bytes(PathBuf::from("/t.jsonl"), data.into_bytes()).unwrap()
+    }
+
+    #[test]
+    fn parts_of_content() {
+        let v = json!([
+            {"type": "text", "text": " \n"},
+            {"type": "thinking", "thinking": "why"},
+            {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "a"}},
+            {"type": "image", "mimeType": "image/png", "data": "AA=="},
+            {"type": "video"},
+            7
+        ]);
+        assert_eq!(
+            content_parts(Some(&v)),
+            vec![
+                Part::Thinking("why".into()),
+                Part::ToolCall {
+                    name: "read".into(),
+                    id: "c1".into(),
+                    args: "{\n  \"path\": \"a\"\n}".into()
+                },
+                Part::Image {
+                    mime: "image/png".into(),
+                    data: "AA==".into()
+                },
+                Part::Note("[video block]".into()),
+                Part::Note("[untyped block]".into()),
+            ]
+        );
+        assert_eq!(content_parts(Some(&json!("hi"))), vec![Part::Text("hi".into())]);
+    }
+
+    #[test]
+    fn branch_sections_and_title() {
+        let s = session(&[
+            r#"{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"\u00a0 Fix the bug\nplease"}}"#,
+            r#"{"type":"model_change","id":"m1","parentId":"u1","timestamp":"t","provider":"p","modelId":"x"}"#,
+            r#"{"type":"label","id":"l1","parentId":"m1","timestamp":"t","targetId":"u1","label":"start"}"#,
+            r#"{"type":"message","id":"a1","parentId":"l1","timestamp":"t","message":{"role":"assistant","provider":"p","model":"x","stopReason":"error","errorMessage":"boom","content":[{"type":"text","text":"ok"}]}}"#,
+            r#"{"type":"message","id":"u2","parentId":"u1","timestamp":"t","message":{"role":"user","content":"other branch"}}"#,
+        ]);
+        let t = build(&s, &Options { rev: Some("a1".into()) }).unwrap();
+        assert_eq!(t.title, "Fix the bug");
+        assert_eq!(
+            t.branch,
+            Some(Span {
+                first: "u1".into(),
+                last: "a1".into(),
+                entries: 4
+            })
+        );
+        let got: Vec<_> = t.sections.iter().map(|s| (s.class, s.title.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (Class::User, "User"),
+                (Class::Note, "Model: p/x"),
+                (Class::Assistant, "Assistant")
+            ]
+        );
+        assert_eq!(t.sections[2].meta, vec!["p/x".to_owned()]);
+        assert_eq!(t.sections[2].parts.last(), Some(&Part::Note("(error: boom)".into())));
+        assert_eq!(t.sections[0].timestamp.as_deref(), Some("2026-01-01T00:00:01.000Z"));
+
+        let t = build(&s, &Options::default()).unwrap();
+        assert_eq!(t.title, "Fix the bug");
+        assert_eq!(t.branch.map(|b| (b.last, b.entries)), Some(("u2".to_owned(), 2)));
+        assert!(
+            build(
+                &s,
+                &Options {
+                    rev: Some("nope".into())
+                }
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn the_session_name_is_the_title() {
+        let s = session(&[
+            r#"{"type":"message","id":"u1","parentId":null,"timestamp":"t","message":{"role":"user","content":"hello"}}"#,
+            r#"{"type":"session_info","id":"i1","parentId":"u1","timestamp":"t","name":"\ufeff My work \u2028"}"#,
+        ]);
+        assert_eq!(of_branch(&s, s.leaf()).title, "My work");
+        let empty = session(&[]);
+        let t = of_branch(&empty, None);
+        assert_eq!(t.title, "Pi session s1");
+        assert_eq!(t.branch, None);
+        assert!(t.sections.is_empty());
+    }
+}
