@@ -110,12 +110,16 @@ pub fn warn_cycle(session: &Session, at: Option<usize>) {
 pub struct RawLines {
     /// Where each line printed with replacements was (`line N` or `byte N`).
     replaced: Vec<String>,
+    /// Whether the whole file is UTF-8 (checked once, on the first line printed), so that
+    /// lines need no check of their own.
+    file_is_utf8: Option<bool>,
 }
 
 impl RawLines {
     pub fn print(&mut self, out: &mut super::output::Output, session: &Session, idx: usize) -> std::io::Result<()> {
         let bytes = session.raw(idx);
-        if std::str::from_utf8(bytes).is_ok() {
+        let file_is_utf8 = *self.file_is_utf8.get_or_insert_with(|| session.is_valid_utf8());
+        if file_is_utf8 || simdutf8::basic::from_utf8(bytes).is_ok() {
             return out.raw_line(bytes);
         }
         let at = session.line_label(idx);

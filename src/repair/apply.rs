@@ -91,8 +91,9 @@ pub fn lock_and_plan(path: &Path, check: bool, read_only: bool) -> Result<(Locke
     } else {
         LockedFile::open(path, lock_wait())?
     };
-    let data = file.read_all()?;
-    match Session::from_bytes(path.to_path_buf(), data) {
+    // Mapped, not copied: a clean file costs a read of it and its index.
+    let data = file.map_all()?;
+    match Session::from_data(path.to_path_buf(), data) {
         Ok(session) => {
             let plan = match super::clean_plan(&session) {
                 Some(plan) => plan,

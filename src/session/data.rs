@@ -61,17 +61,22 @@ pub enum Data {
 impl Data {
     /// Maps `path` (files under 64 KiB are simply read). Only regular files are read.
     pub fn open(path: &Path) -> std::io::Result<Data> {
-        let file = open_regular(path)?;
+        Data::map_file(&open_regular(path)?)
+    }
+
+    /// Maps an open regular file from its start to its current end (files under 64 KiB are
+    /// simply read).
+    pub fn map_file(file: &File) -> std::io::Result<Data> {
         let len = file.metadata()?.len();
         if len < 64 * 1024 {
             let mut v = Vec::with_capacity(len as usize);
-            std::io::Read::read_to_end(&mut &file, &mut v)?;
+            std::io::Read::read_to_end(&mut &*file, &mut v)?;
             return Ok(Data::Owned(v));
         }
         // SAFETY: the map is read-only. Pi only ever appends to session files, and an
         // append beyond the mapped length is not visible through the map; pi-session's
         // own rewrites (repair) replace the file by renaming, which leaves this inode intact.
-        let map = unsafe { memmap2::MmapOptions::new().len(len as usize).map(&file)? };
+        let map = unsafe { memmap2::MmapOptions::new().len(len as usize).map(file)? };
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Sequential);
         Ok(Data::Mapped(map))

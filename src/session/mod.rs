@@ -108,6 +108,11 @@ impl Session {
         load::load(path.to_path_buf(), data, 1)
     }
 
+    /// Loads bytes already read or mapped (`data::Data`).
+    pub fn from_data(path: PathBuf, data: data::Data) -> Result<Session> {
+        load::load(path, data, 1)
+    }
+
     pub fn from_bytes(path: PathBuf, data: Vec<u8>) -> Result<Session> {
         load::load(path, data.into(), 1)
     }

@@ -91,6 +91,13 @@ impl LockedFile {
         })
     }
 
+    /// The whole file as it is under the lock, mapped rather than copied where it is large.
+    pub fn map_all(&mut self) -> Result<super::data::Data, SessionError> {
+        let data = super::data::Data::map_file(&self.file).map_err(|e| SessionError::io(&self.path, e))?;
+        self.len = data.len() as u64;
+        Ok(data)
+    }
+
     /// The whole file as it is under the lock.
     pub fn read_all(&mut self) -> Result<Vec<u8>, SessionError> {
         let mut buf = Vec::with_capacity(self.len as usize);
