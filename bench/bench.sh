@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Whole-command benchmarks of pi-session beside jq, a Python json reader, Pi 1.6.0 under
-# node, and wc -l, on generated sessions of 10 MiB, 256 MiB and 1 GiB. Prints a markdown
-# table (median wall time over runs, and peak RSS).
+# node, and wc -l, on generated sessions of 10 MiB, 256 MiB and 1 GiB, in two shapes:
+# `realistic` (entry sizes of the corpus's real sessions, ~130k entries per 256 MiB) and
+# `large-entries` (the earlier shape, ~27k entries per 256 MiB). Prints markdown tables
+# (median wall time over runs, peak RSS, and the anonymous memory of the peak).
 #
-#   bench/bench.sh                 # all sizes
-#   SIZES="10M 256M" bench/bench.sh
+#   bench/bench.sh                 # all sizes, both shapes
+#   SIZES="10M 256M" SHAPES=realistic bench/bench.sh
 #   RUNS=5 BENCH_DIR=/tmp/b bench/bench.sh
 #
 # Needs: cargo, GNU time (/usr/bin/time), jq, python3, node with the Pi oracle
@@ -13,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SIZES="${SIZES:-10M 256M 1G}"
+SHAPES="${SHAPES:-realistic large-entries}"
 RUNS="${RUNS:-5}"
 BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/pi-session-bench}"
 mkdir -p "$BENCH_DIR"
@@ -28,7 +31,7 @@ export PI_ORACLE_MODULE_DIR
 # median wall seconds of a command, over $RUNS runs (after one warm-up)
 wall() {
   if command -v hyperfine >/dev/null; then
-    hyperfine --runs "$RUNS" --warmup 1 --style none --export-json "$BENCH_DIR/h.json" -- "$1" >/dev/null 2>&1
+    hyperfine --ignore-failure --runs "$RUNS" --warmup 1 --style none --export-json "$BENCH_DIR/h.json" -- "$1" >/dev/null 2>&1
     python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$BENCH_DIR/h.json"
   else
     local times=()
@@ -46,21 +49,36 @@ rss() {
   /usr/bin/time -f '%M' bash -c "exec $1 >/dev/null 2>&1" 2>&1 >/dev/null | tail -n 1 | awk '{printf "%.0f\n", $1/1024}'
 }
 
-row() { # name command
-  printf '| %s | %s | %s |\n' "$1" "$(wall "$2")" "$(rss "$2")"
+# the largest anonymous (non-file) memory of one run in MiB, sampled from /proc every 10 ms
+anon() {
+  bash -c "exec $1 >/dev/null 2>&1" &
+  local pid=$! peak=0 kb
+  while kill -0 "$pid" 2>/dev/null; do
+    kb=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    [ -n "$kb" ] && [ "$kb" -gt "$peak" ] && peak=$kb
+    sleep 0.01
+  done
+  wait "$pid" || true
+  awk -v k="$peak" 'BEGIN {printf "%.0f\n", k/1024}'
 }
 
+row() { # name command
+  printf '| %s | %s | %s | %s |\n' "$1" "$(wall "$2")" "$(rss "$2")" "$(anon "$2")"
+}
+
+for shape in $SHAPES; do
 for size in $SIZES; do
-  f="$BENCH_DIR/session-$size.jsonl"
-  [ -f "$f" ] || "$GEN" --size "$size" --out "$f" 2>/dev/null
+  f="$BENCH_DIR/session-$shape-$size.jsonl"
+  [ -f "$f" ] || "$GEN" --shape "$shape" --size "$size" --out "$f" 2>/dev/null
   # A copy for the write commands, refreshed before each write benchmark.
-  w="$BENCH_DIR/session-$size.write.jsonl"
+  w="$BENCH_DIR/session-$shape-$size.write.jsonl"
   bytes=$(stat -c %s "$f")
+  lines=$(wc -l <"$f")
   echo
-  echo "### $size ($(numfmt --to=iec "$bytes"), $(wc -l <"$f") lines)"
+  echo "### $shape, $size ($(numfmt --to=iec "$bytes"), $lines lines, $((bytes / lines)) bytes a line on average)"
   echo
-  echo "| command | median s | peak RSS MiB |"
-  echo "|---|---|---|"
+  echo "| command | median s | peak RSS MiB | peak anonymous MiB |"
+  echo "|---|---|---|---|"
   row "wc -l" "wc -l $f"
   row "jq -c '{type,id,parentId}'" "jq -c '{type,id,parentId}' $f"
   row "python3 json.loads per line" "python3 -c 'import json,sys
@@ -69,18 +87,24 @@ for l in open(sys.argv[1], \"rb\"): json.loads(l)' $f"
     row "Pi 1.6.0: SessionManager.open + getBranch" "node bench/pi_open.mjs $f"
   fi
   row "pi-session tree --all --json" "$PS -s $f tree --all --json"
+  row "pi-session tree --all" "$PS -s $f tree --all"
   row "pi-session log --all --json" "$PS -s $f log --all --json"
+  row "pi-session log (whole branch)" "$PS -s $f log --no-pager"
   row "pi-session repair --check" "$PS -s $f repair --check"
   row "pi-session stats" "$PS -s $f stats"
+  row "pi-session grep zzqqxxyy (no match)" "$PS -s $f grep zzqqxxyy"
+  row "pi-session export --format md" "$PS -s $f export --format md -o -"
+  row "pi-session export --format html" "$PS -s $f export --format html -o -"
   row "pi-session log -n 20" "$PS -s $f log -n 20"
   row "pi-session show @" "$PS -s $f show @"
   row "pi-session rev-parse @~5" "$PS -s $f rev-parse @~5"
   row "pi-session context --json" "$PS -s $f context --json"
-  row "pi-session context" "$PS -s $f context"
+  row "pi-session context" "$PS -s $f context --no-pager"
   cp "$f" "$w"
   row "pi-session label @ NAME" "$PS -s $w label @ bench-\$RANDOM"
   row "pi-session checkout @~3" "$PS -s $w checkout @~3"
   rm -f "$w"
+done
 done
 
 # ls --all over many sessions: LS_SESSIONS files of LS_SIZE each, in 20 project folders.
@@ -91,7 +115,7 @@ if [ "$LS_SESSIONS" -gt 0 ]; then
   if [ ! -d "$agent/sessions" ] || [ "$(find "$agent/sessions" -name '*.jsonl' | wc -l)" -ne "$LS_SESSIONS" ]; then
     rm -rf "$agent"
     proto="$BENCH_DIR/proto-$LS_SIZE.jsonl"
-    "$GEN" --size "$LS_SIZE" --out "$proto" 2>/dev/null
+    "$GEN" --shape realistic --size "$LS_SIZE" --out "$proto" 2>/dev/null
     for i in $(seq 1 "$LS_SESSIONS"); do
       d="$agent/sessions/--home-user-proj$((i % 20))--"
       mkdir -p "$d"
@@ -102,7 +126,7 @@ if [ "$LS_SESSIONS" -gt 0 ]; then
   echo
   echo "### ls --all over $LS_SESSIONS sessions ($(numfmt --to=iec "$total"))"
   echo
-  echo "| command | median s | peak RSS MiB |"
-  echo "|---|---|---|"
+  echo "| command | median s | peak RSS MiB | peak anonymous MiB |"
+  echo "|---|---|---|---|"
   row "pi-session ls --all --json" "env PI_CODING_AGENT_DIR=$agent $PS ls --all --json"
 fi
