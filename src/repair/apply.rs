@@ -258,21 +258,32 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
             return Err(changed());
         }
         let mut carried = appended.len() as u64;
+        // No fsync between the last look and the rename, to keep that window short: the
+        // carried lines are also in the backup until the fsync below.
         if !appended.is_empty() {
             f.write_all(&appended).map_err(io(&tmp))?;
-            f.sync_all().map_err(io(&tmp))?;
         }
         fs::rename(&tmp, &path).map_err(io(&path))?;
         renamed = true;
+        // What the repaired file holds of ours: its content and the lines carried so far.
+        let mut ours = output.len() as u64 + carried;
         // A writer that opened the old file just before the rename writes into it (and so
-        // into the backup): bring such lines over too.
+        // into the backup): bring such lines over too, in the order they were written.
         for pause in [0, 50] {
             std::thread::sleep(Duration::from_millis(pause));
             let late = appended_tail(lock.file(), &path, original_len + carried)?;
-            if !late.is_empty() {
-                f.write_all(&late).map_err(io(&path))?;
-                carried += late.len() as u64;
+            if late.is_empty() {
+                continue;
             }
+            carried += late.len() as u64;
+            if f.metadata().map_err(io(&path))?.len() == ours {
+                f.write_all(&late).map_err(io(&path))?;
+            } else {
+                // Lines already reached the repaired file after the rename; the late ones
+                // were written before them, so they go first.
+                f = put_before_newer_lines(f, &path, &tmp, ours, &late)?;
+            }
+            ours += late.len() as u64;
         }
         f.sync_all().map_err(io(&path))?;
         sync_dir(&dir).map_err(io(&dir))?;
@@ -305,6 +316,35 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
 }
 
 /// The whole lines of `file` from `from` on (a line still being written is waited for).
+/// Rewrites the file at `path` (open as `current`) with `late` inserted at byte `at`, before
+/// the lines other writers appended after it: a new temp file, renamed over `path`; lines
+/// that reach `current` meanwhile are brought over. Returns the new file, open for appending.
+fn put_before_newer_lines(current: File, path: &Path, tmp: &Path, at: u64, late: &[u8]) -> Result<File, SessionError> {
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SessionError::io(p, e)
+    };
+    let len = current.metadata().map_err(io(path))?.len();
+    let mut content = vec![0u8; len as usize];
+    current.read_exact_at(&mut content, 0).map_err(io(path))?;
+    content.splice(at as usize..at as usize, late.iter().copied());
+    let mut next = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create_new(true)
+        .open(tmp)
+        .map_err(io(tmp))?;
+    next.lock().map_err(io(tmp))?;
+    next.write_all(&content).map_err(io(tmp))?;
+    next.sync_all().map_err(io(tmp))?;
+    fs::rename(tmp, path).map_err(io(path))?;
+    let stragglers = appended_tail(&current, path, len)?;
+    if !stragglers.is_empty() {
+        next.write_all(&stragglers).map_err(io(path))?;
+    }
+    Ok(next)
+}
+
 fn appended_tail(file: &File, path: &Path, from: u64) -> Result<Vec<u8>, SessionError> {
     let io = |e| SessionError::io(path, e);
     let started = Instant::now();
@@ -351,6 +391,20 @@ mod tests {
         let path = dir.path().join("s.jsonl");
         fs::write(&path, DAMAGED).unwrap();
         (dir, path)
+    }
+
+    #[test]
+    fn late_lines_go_before_lines_that_came_after_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let tmp = dir.path().join(".s.tmp");
+        fs::write(&path, b"ours\nnewer\n").unwrap();
+        let current = OpenOptions::new().read(true).append(true).open(&path).unwrap();
+        let mut f = put_before_newer_lines(current, &path, &tmp, 5, b"late\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"ours\nlate\nnewer\n");
+        f.write_all(b"next\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"ours\nlate\nnewer\nnext\n");
+        assert!(!tmp.exists());
     }
 
     #[test]
