@@ -127,7 +127,7 @@ pub fn build_context(session: &Session, leaf: Option<EntryIdx>) -> Context {
 fn settings(session: &Session, path: &[EntryIdx]) -> (Value, Option<Value>) {
     let mut thinking = Value::String("off".into());
     let mut model = None;
-    let opt = |s: &Option<Box<str>>| s.as_deref().map(|s| Value::String(s.into()));
+    let opt = |s: &Option<super::entry::Shared>| s.as_deref().map(|s| Value::String(s.into()));
     for &i in path {
         let e = &session.entries[i];
         match &e.detail {

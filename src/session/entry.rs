@@ -126,8 +126,8 @@ pub enum Detail {
     Message {
         role: Option<Role>,
         /// `provider` and `model` of assistant messages: the model in effect.
-        provider: Option<Box<str>>,
-        model: Option<Box<str>>,
+        provider: Option<Shared>,
+        model: Option<Shared>,
         /// Tool calls of an assistant message, or the call a tool result answers.
         tools: Tools,
     },
@@ -153,8 +153,8 @@ pub enum Detail {
         target: Option<Sym>,
     },
     ModelChange {
-        provider: Option<Box<str>>,
-        model_id: Option<Box<str>>,
+        provider: Option<Shared>,
+        model_id: Option<Shared>,
     },
     ThinkingLevel {
         level: Option<Box<str>>,
@@ -221,33 +221,110 @@ impl Entry {
     }
 }
 
-/// Interned entry ids.
-#[derive(Debug, Default)]
+/// Interned entry ids: every id's text once, in one buffer, and a table of symbols hashed
+/// by that text (a few bytes per id, no allocation per id).
+#[derive(Default)]
 pub struct IdTable {
-    map: rustc_hash::FxHashMap<Box<str>, Sym>,
-    names: Vec<Box<str>>,
+    /// Every interned id, one after another.
+    text: String,
+    /// End of each id in `text` (its start is the previous end).
+    ends: Vec<usize>,
+    /// Symbols, hashed by their text.
+    table: hashbrown::HashTable<u32>,
+}
+
+fn id_hash(s: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(s)
+}
+
+fn name_in<'a>(text: &'a str, ends: &[usize], i: u32) -> &'a str {
+    let i = i as usize;
+    let start = if i == 0 { 0 } else { ends[i - 1] };
+    &text[start..ends[i]]
 }
 
 impl IdTable {
     pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&sym) = self.map.get(s) {
-            return sym;
+        let hash = id_hash(s);
+        let IdTable { text, ends, table } = self;
+        if let Some(&i) = table.find(hash, |&i| name_in(text, ends, i) == s) {
+            return Sym(i);
         }
-        let sym = Sym(self.names.len() as u32);
-        self.names.push(s.into());
-        self.map.insert(s.into(), sym);
-        sym
+        let i = ends.len() as u32;
+        text.push_str(s);
+        ends.push(text.len());
+        table.insert_unique(hash, i, |&j| id_hash(name_in(text, ends, j)));
+        Sym(i)
     }
 
     pub fn get(&self, s: &str) -> Option<Sym> {
-        self.map.get(s).copied()
+        self.table
+            .find(id_hash(s), |&i| name_in(&self.text, &self.ends, i) == s)
+            .map(|&i| Sym(i))
     }
 
     pub fn name(&self, sym: Sym) -> &str {
-        &self.names[sym.0 as usize]
+        name_in(&self.text, &self.ends, sym.0)
+    }
+
+    /// How many ids are interned (symbols are `0..len`).
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (Sym, &str)> {
-        self.names.iter().enumerate().map(|(i, n)| (Sym(i as u32), &**n))
+        (0..self.ends.len() as u32).map(|i| (Sym(i), name_in(&self.text, &self.ends, i)))
+    }
+
+    /// Gives back spare capacity once loading is done.
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+        self.table
+            .shrink_to_fit(|&j| id_hash(name_in(&self.text, &self.ends, j)));
+    }
+}
+
+impl std::fmt::Debug for IdTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "IdTable({} ids)", self.len())
+    }
+}
+
+/// Strings many entries share (providers, models), held once.
+pub type Shared = std::sync::Arc<str>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_gives_one_symbol_per_text() {
+        let mut t = IdTable::default();
+        let a = t.intern("a1b2c3d4");
+        let b = t.intern("");
+        let c = t.intern("x");
+        assert_eq!(t.intern("a1b2c3d4"), a);
+        assert_eq!(t.intern(""), b);
+        assert_ne!(a, c);
+        assert_eq!(t.name(a), "a1b2c3d4");
+        assert_eq!(t.name(b), "");
+        assert_eq!(t.name(c), "x");
+        assert_eq!(t.get("x"), Some(c));
+        assert_eq!(t.get("y"), None);
+        assert_eq!(t.len(), 3);
+        for i in 0..5000 {
+            t.intern(&format!("id{i:05}"));
+        }
+        t.shrink_to_fit();
+        assert_eq!(t.get("id04999").map(|s| t.name(s)), Some("id04999"));
+        assert_eq!(t.get("a1b2c3d4"), Some(a));
+        let names: Vec<_> = t.iter().take(3).map(|(s, n)| (s.0, n.to_owned())).collect();
+        assert_eq!(names, [(0, "a1b2c3d4".into()), (1, "".into()), (2, "x".into())]);
     }
 }

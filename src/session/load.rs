@@ -2,7 +2,7 @@
 //! while recording what Pi skips silently so commands can report it.
 
 use super::data::Data;
-use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Sym, Tools};
+use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Shared, Sym, Tools};
 use super::skim::{self, LineRead, Skim, read_line};
 use super::{Header, LabelState, Session, SessionError};
 use rustc_hash::FxHashMap;
@@ -141,6 +141,7 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
     let mut report = LoadReport::default();
     let mut ids = IdTable::default();
     let mut entries: Vec<Entry> = Vec::new();
+    let mut shared = SharedStrings::default();
     let mut header: Option<Header> = None;
     // Pi's v1 migration resolves `firstKeptEntryIndex` against the array of parsed lines
     // (header included), so remember which entry each parsed line became.
@@ -237,7 +238,7 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
             v1_first_kept_index.push((entries.len(), index));
         }
         parsed.push(Some(entries.len()));
-        entries.push(entry_from_skim(&mut ids, *skim, line_no, start, stop));
+        entries.push(entry_from_skim(&mut ids, &mut shared, *skim, line_no, start, stop));
     }
 
     let Some(header) = header else {
@@ -269,12 +270,16 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
         }
     }
 
-    let mut by_id = FxHashMap::default();
+    drop(shared);
+    entries.shrink_to_fit();
+    ids.shrink_to_fit();
+    // Symbols are dense, so the entry of each id is a plain vector indexed by symbol.
+    let mut by_id = vec![super::NO_ENTRY; ids.len()];
     let mut labels: FxHashMap<Sym, LabelState> = FxHashMap::default();
     let mut session_name = None;
     for (i, e) in entries.iter().enumerate() {
         if let Some(id) = e.id {
-            by_id.insert(id, i);
+            by_id[id.0 as usize] = i as u32;
         }
         match &e.detail {
             Detail::Label { target: Some(t), label } => match label {
@@ -316,7 +321,33 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
     })
 }
 
-fn entry_from_skim(ids: &mut IdTable, s: Skim<'_>, line: u32, start: u64, end: u64) -> Entry {
+/// Strings that repeat across entries (providers, models), each allocated once.
+#[derive(Default)]
+struct SharedStrings(FxHashMap<Box<str>, Shared>);
+
+impl SharedStrings {
+    fn get(&mut self, s: Option<Cow<'_, str>>) -> Option<Shared> {
+        let s = s?;
+        if let Some(v) = self.0.get(&*s) {
+            return Some(v.clone());
+        }
+        let v: Shared = Shared::from(&*s);
+        // Bounded: a file of all-distinct values should not build a second copy of them.
+        if self.0.len() < 4096 {
+            self.0.insert(s.into(), v.clone());
+        }
+        Some(v)
+    }
+}
+
+fn entry_from_skim(
+    ids: &mut IdTable,
+    shared: &mut SharedStrings,
+    s: Skim<'_>,
+    line: u32,
+    start: u64,
+    end: u64,
+) -> Entry {
     let kind = EntryKind::parse(s.kind.as_deref());
     let b = |c: Option<Cow<'_, str>>| c.map(|c| Box::<str>::from(&*c));
     // JavaScript treats an empty parentId as no parent (`parentId ? … : undefined`).
@@ -333,8 +364,8 @@ fn entry_from_skim(ids: &mut IdTable, s: Skim<'_>, line: u32, start: u64, end: u
             };
             Detail::Message {
                 role,
-                provider: b(m.provider),
-                model: b(m.model),
+                provider: shared.get(m.provider),
+                model: shared.get(m.model),
                 tools,
             }
         }
@@ -355,8 +386,8 @@ fn entry_from_skim(ids: &mut IdTable, s: Skim<'_>, line: u32, start: u64, end: u
             target: sym(s.target_id),
         },
         EntryKind::ModelChange => Detail::ModelChange {
-            provider: b(s.provider),
-            model_id: b(s.model_id),
+            provider: shared.get(s.provider),
+            model_id: shared.get(s.model_id),
         },
         EntryKind::ThinkingLevelChange => Detail::ThinkingLevel {
             level: b(s.thinking_level),

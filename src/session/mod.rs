@@ -61,6 +61,9 @@ impl Header {
     }
 }
 
+/// In `Session::by_id`: no entry has this id.
+const NO_ENTRY: u32 = u32::MAX;
+
 /// The current label of an entry.
 #[derive(Debug, Clone)]
 pub struct LabelState {
@@ -79,7 +82,8 @@ pub struct Session {
     pub entries: Vec<Entry>,
     ids: IdTable,
     /// Duplicate ids resolve to the last entry that has them, as in Pi.
-    by_id: FxHashMap<Sym, EntryIdx>,
+    /// Indexed by symbol: the entry with that id, or [`NO_ENTRY`].
+    by_id: Vec<u32>,
     labels: FxHashMap<Sym, LabelState>,
     session_name: Option<String>,
     pub report: LoadReport,
@@ -197,11 +201,14 @@ impl Session {
 
     /// The entry Pi finds for an id (the last one with it).
     pub fn lookup(&self, id: &str) -> Option<EntryIdx> {
-        self.ids.get(id).and_then(|s| self.by_id.get(&s).copied())
+        self.ids.get(id).and_then(|s| self.lookup_sym(s))
     }
 
     pub fn lookup_sym(&self, sym: Sym) -> Option<EntryIdx> {
-        self.by_id.get(&sym).copied()
+        match self.by_id.get(sym.0 as usize) {
+            Some(&i) if i != NO_ENTRY => Some(i as EntryIdx),
+            _ => None,
+        }
     }
 
     /// Every id that more than one entry carries, with those entries.
