@@ -1,5 +1,6 @@
 //! Human and machine output: colors only where they help, terminal-safe text, widths.
 
+use std::fmt::Write as _;
 use std::io::{BufWriter, IsTerminal, Stdout, Write};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -94,6 +95,19 @@ impl Output {
             format!("\x1b[{}m{text}\x1b[0m", style.code())
         } else {
             text.to_owned()
+        }
+    }
+
+    /// [`Output::paint`], appended to `buf`.
+    pub fn paint_into(&self, buf: &mut String, style: Style, text: &str) {
+        if self.color && !text.is_empty() {
+            buf.push_str("\x1b[");
+            buf.push_str(style.code());
+            buf.push('m');
+            buf.push_str(text);
+            buf.push_str("\x1b[0m");
+        } else {
+            buf.push_str(text);
         }
     }
 
@@ -255,8 +269,12 @@ fn push_escaped(out: &mut String, c: char) {
         '\r' => out.push_str("\\r"),
         '\t' => out.push_str("\\t"),
         '\n' => out.push_str("\\n"),
-        c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
-        c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        c if (c as u32) < 0x100 => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
     }
 }
 
@@ -288,8 +306,25 @@ pub fn escape_block(s: &str) -> String {
 
 /// Flattens whitespace runs (newlines included) to single spaces, then escapes: for previews.
 pub fn one_line(s: &str) -> String {
-    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    escape_line(&flat)
+    let mut out = String::with_capacity(s.len());
+    let mut gap = false;
+    for c in s.chars() {
+        let plain = c.is_ascii_graphic();
+        if !plain && c.is_whitespace() {
+            gap = true;
+            continue;
+        }
+        if gap && !out.is_empty() {
+            out.push(' ');
+        }
+        gap = false;
+        if plain || !is_unsafe(c) {
+            out.push(c);
+        } else {
+            push_escaped(&mut out, c);
+        }
+    }
+    out
 }
 
 /// Display width of a string, counting wide (CJK, emoji) characters as two columns.
@@ -317,22 +352,36 @@ fn char_width(c: char) -> usize {
     }
 }
 
+/// [`fit`], appended to `buf`.
+pub fn fit_into(buf: &mut String, s: &str, width: usize) {
+    // No character is wider in columns than in bytes.
+    if s.len() <= width {
+        buf.push_str(s);
+        return;
+    }
+    // One pass: `cut` is where the text ends when it does not fit (room left for `…`);
+    // the walk stops as soon as the whole is known to be too wide.
+    let mut used = 0;
+    let mut cut = None;
+    for (at, c) in s.char_indices() {
+        let w = char_width(c);
+        if cut.is_none() && used + w + 1 > width {
+            cut = Some(at);
+        }
+        used += w;
+        if used > width {
+            buf.push_str(&s[..cut.expect("set before the text overflows")]);
+            buf.push('…');
+            return;
+        }
+    }
+    buf.push_str(s);
+}
+
 /// Cuts `s` to at most `width` columns, ending with `…` when cut.
 pub fn fit(s: &str, width: usize) -> String {
-    if display_width(s) <= width {
-        return s.to_owned();
-    }
     let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let w = char_width(c);
-        if used + w + 1 > width {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    out.push('…');
+    fit_into(&mut out, s, width);
     out
 }
 

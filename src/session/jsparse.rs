@@ -50,8 +50,74 @@ pub fn parse(bytes: &[u8]) -> Result<Value, ParseError> {
     Parser {
         s: text.as_bytes(),
         pos: 0,
+        cut: false,
     }
     .document()
+}
+
+/// Parses one JSON text as [`parse`] does, except that the text an entry's one-line preview
+/// reads only up to its first line is cut short: string values of `summary` and `content`,
+/// of `message.content`, and of `text`/`thinking` in the blocks of either `content` stop
+/// after the first line break that follows a character neither JavaScript nor Rust counts as
+/// whitespace. Everything else, including whether the text parses at all, is as [`parse`]
+/// gives it, so the first non-blank line of any of those texts (and of their blocks joined)
+/// reads the same.
+pub fn parse_for_preview(bytes: &[u8]) -> Result<Value, ParseError> {
+    let text: Cow<'_, str> = match simdutf8::basic::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
+    Parser {
+        s: text.as_bytes(),
+        pos: 0,
+        cut: true,
+    }
+    .document()
+}
+
+/// Length of the leading run of `s` that holds no quote, backslash or control character,
+/// read eight bytes at a time.
+fn plain_run(s: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(chunk) = s.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let quote = x ^ (LO * u64::from(b'"'));
+        let backslash = x ^ (LO * u64::from(b'\\'));
+        // A byte is zero / below 0x20 (no false alarm without a true one in the word).
+        let found = (quote.wrapping_sub(LO) & !quote)
+            | (backslash.wrapping_sub(LO) & !backslash)
+            | (x.wrapping_sub(LO * 0x20) & !x);
+        if found & HI != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i + s[i..]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .unwrap_or(s.len() - i)
+}
+
+/// A character that ends leading whitespace both for JavaScript's `trim` and Rust's.
+fn is_solid(c: char) -> bool {
+    !c.is_whitespace() && !super::jsstr::is_whitespace(c)
+}
+
+/// Whether a string read inside `stack` is one [`parse_for_preview`] cuts at its first line.
+fn cut_here(stack: &[Frame]) -> bool {
+    let key = |f: &Frame, want: &[&str]| matches!(f, Frame::Object(_, k) if want.contains(&k.as_str()));
+    let is_array = |f: &Frame| matches!(f, Frame::Array(_));
+    match stack {
+        [root] => key(root, &["summary", "content"]),
+        [root, msg] => key(root, &["message"]) && key(msg, &["content"]),
+        [root, list, block] => key(root, &["content"]) && is_array(list) && key(block, &["text", "thinking"]),
+        [root, msg, list, block] => {
+            key(root, &["message"]) && key(msg, &["content"]) && is_array(list) && key(block, &["text", "thinking"])
+        }
+        _ => false,
+    }
 }
 
 /// Whether `c` is the stand-in for a lone surrogate.
@@ -92,6 +158,8 @@ enum Frame {
 struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
+    /// Cut preview texts at their first line ([`parse_for_preview`]).
+    cut: bool,
 }
 
 impl Parser<'_> {
@@ -156,7 +224,10 @@ impl Parser<'_> {
                         continue 'value;
                     }
                 }
-                Some(b'"') => Value::String(self.string()?),
+                Some(b'"') => {
+                    let cut = self.cut && cut_here(&stack);
+                    Value::String(self.string_cut(cut)?)
+                }
                 Some(b't') => self.literal("true", Value::Bool(true))?,
                 Some(b'f') => self.literal("false", Value::Bool(false))?,
                 Some(b'n') => self.literal("null", Value::Null)?,
@@ -275,19 +346,44 @@ impl Parser<'_> {
     }
 
     fn string(&mut self) -> Result<String, ParseError> {
+        self.string_cut(false)
+    }
+
+    /// A string; with `cut`, what follows the first line break after a solid character is
+    /// read (and checked) but not kept.
+    fn string_cut(&mut self, cut: bool) -> Result<String, ParseError> {
         debug_assert_eq!(self.peek(), Some(b'"'));
         self.pos += 1;
         let mut out = String::new();
+        // A solid character has been kept; whether to keep what is read.
+        let mut solid = false;
+        let mut keep = true;
+        let push = |out: &mut String, c: char, solid: &mut bool, keep: &mut bool| {
+            if *keep {
+                out.push(c);
+                if cut {
+                    if c == '\n' && *solid {
+                        *keep = false;
+                    } else if !*solid && is_solid(c) {
+                        *solid = true;
+                    }
+                }
+            }
+        };
         loop {
             // Copy the run up to the next quote, backslash or control character at once.
-            let run = self.s[self.pos..]
-                .iter()
-                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-                .unwrap_or(self.s.len() - self.pos);
+            let run = plain_run(&self.s[self.pos..]);
             let bytes = &self.s[self.pos..self.pos + run];
             // SAFETY: `self.s` is the bytes of a `str`, and the run starts and ends next to
             // ASCII bytes (or at the text's ends), so it is whole UTF-8 characters.
-            out.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
+            let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+            if !cut {
+                out.push_str(text);
+            } else if keep {
+                // A run holds no control characters, so no line break.
+                solid = solid || text.chars().any(is_solid);
+                out.push_str(text);
+            }
             self.pos += run;
             match self.peek() {
                 Some(b'"') => {
@@ -308,13 +404,14 @@ impl Parser<'_> {
                         Some(b'u') => {
                             self.pos += 1;
                             let unit = self.hex4()?;
-                            out.push(self.code_point(unit)?);
+                            let c = self.code_point(unit)?;
+                            push(&mut out, c, &mut solid, &mut keep);
                             continue;
                         }
                         _ => return self.err("invalid escape"),
                     };
                     self.pos += 1;
-                    out.push(c);
+                    push(&mut out, c, &mut solid, &mut keep);
                 }
                 Some(_) => return self.err("control character in a string"),
                 None => return self.err("unterminated string"),
@@ -465,5 +562,26 @@ mod tests {
     #[test]
     fn invalid_utf8_reads_as_replacement() {
         assert_eq!(parse(b"\"a\xffb\"").unwrap(), json!("a\u{fffd}b"));
+    }
+
+    #[test]
+    fn preview_parse_cuts_only_preview_texts_after_their_first_line() {
+        let line = r#"{"type":"message","summary":" \n x\ny","message":{"role":"user","content":[{"type":"text","text":"\u2028\u0085\n\ud800a\r\nrest\u0000"},{"type":"toolCall","arguments":{"text":"a\nb"}}],"command":"a\nb"},"content":"\ufeff\nq\u000aw","data":{"summary":"a\nb"}}"#;
+        let full = parse(line.as_bytes()).unwrap();
+        let cut = parse_for_preview(line.as_bytes()).unwrap();
+        assert_eq!(cut["summary"], " \n x\n");
+        assert_eq!(cut["content"], "\u{feff}\nq\n");
+        let stand_in = char::from_u32(LONE_SURROGATE_BASE).unwrap();
+        // U+0085 is whitespace to Rust (not to JavaScript), U+2028 to both: neither is solid.
+        assert_eq!(
+            cut["message"]["content"][0]["text"],
+            format!("\u{2028}\u{85}\n{stand_in}a\r\n")
+        );
+        assert_eq!(cut["message"]["content"][1], full["message"]["content"][1]);
+        assert_eq!(cut["message"]["command"], full["message"]["command"]);
+        assert_eq!(cut["data"], full["data"]);
+        // Text after the cut is still checked: what JSON.parse rejects stays rejected.
+        assert!(parse_for_preview(b"{\"content\":\"a\\nb\\q\"}").is_err());
+        assert!(parse_for_preview(b"{\"content\":\"a\\nb\x01\"}").is_err());
     }
 }

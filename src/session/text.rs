@@ -65,15 +65,15 @@ fn first_line(s: &str) -> &str {
 /// A one-line description of an entry, for `log` and `tree`.
 pub fn preview(session: &Session, idx: EntryIdx) -> String {
     let e = &session.entries[idx];
-    let v = session.value(idx);
+    let v = session.preview_value(idx);
     let s = |key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
     match &e.kind {
         EntryKind::Message => {
-            let m = v.get("message").cloned().unwrap_or(Value::Null);
+            let m = v.get("message").unwrap_or(&Value::Null);
             let text = content_text(m.get("content"), " ");
             match e.role() {
                 Some(Role::Assistant) => {
-                    let calls = tool_calls(&m);
+                    let calls = tool_calls(m);
                     let mut out = first_line(&text).to_owned();
                     if !calls.is_empty() {
                         if !out.is_empty() {

@@ -203,78 +203,163 @@ pub struct RowLayout {
 
 /// Lays rows out as Pi's tree view does.
 pub fn layout(rows: &[TreeRow]) -> Vec<RowLayout> {
-    #[derive(Clone)]
-    struct State {
-        indent: usize,
-        just_branched: bool,
-        show_connector: bool,
-        is_last: bool,
-        virtual_root_child: bool,
-        gutters: Vec<(usize, bool)>,
-    }
-    let roots: Vec<usize> = (0..rows.len()).filter(|&r| rows[r].parent_row.is_none()).collect();
-    let multiple_roots = roots.len() > 1;
-    let mut kids: Vec<Vec<usize>> = vec![Vec::new(); rows.len()];
-    for (r, row) in rows.iter().enumerate() {
-        if let Some(p) = row.parent_row {
-            kids[p].push(r);
-        }
-    }
-    let mut states: Vec<Option<State>> = vec![None; rows.len()];
-    for (k, &r) in roots.iter().enumerate() {
-        states[r] = Some(State {
-            indent: usize::from(multiple_roots),
-            just_branched: multiple_roots,
-            show_connector: multiple_roots,
-            is_last: k + 1 == roots.len(),
-            virtual_root_child: multiple_roots,
-            gutters: Vec::new(),
-        });
-    }
+    let mut lay = Layout::new(rows);
     let mut out = Vec::with_capacity(rows.len());
-    // Rows are in pre-order, so a parent's state is always set before its children's.
-    for r in 0..rows.len() {
-        let s = states[r].clone().expect("pre-order rows");
-        let display_indent = if multiple_roots {
-            s.indent.saturating_sub(1)
-        } else {
-            s.indent
-        };
-        let connector = s.show_connector && !s.virtual_root_child;
-        let connector_pos = if connector { display_indent.checked_sub(1) } else { None };
+    for _ in rows {
         let mut prefix = String::new();
-        for level in 0..display_indent {
-            if let Some(&(_, show)) = s.gutters.iter().find(|(pos, _)| *pos == level) {
-                prefix.push_str(if show { "│  " } else { "   " });
-            } else if connector_pos == Some(level) {
-                prefix.push_str(if s.is_last { "└─ " } else { "├─ " });
-            } else {
-                prefix.push_str("   ");
-            }
-        }
+        lay.next_prefix(&mut prefix);
         out.push(RowLayout { prefix });
-
-        let children = &kids[r];
-        let multiple = children.len() > 1;
-        let child_indent = if multiple || (s.just_branched && s.indent > 0) {
-            s.indent + 1
-        } else {
-            s.indent
-        };
-        let mut child_gutters = s.gutters.clone();
-        if connector {
-            child_gutters.push((display_indent.saturating_sub(1), !s.is_last));
-        }
-        for (k, &c) in children.iter().enumerate() {
-            states[c] = Some(State {
-                indent: child_indent,
-                just_branched: multiple,
-                show_connector: multiple,
-                is_last: k + 1 == children.len(),
-                virtual_root_child: false,
-                gutters: child_gutters.clone(),
-            });
-        }
     }
     out
+}
+
+/// What a row hands its children: their indentation, whether the row branches, and the
+/// gutters they draw (a list shared through parent links in [`Layout::gutters`]).
+#[derive(Clone, Copy)]
+struct ChildState {
+    indent: usize,
+    branched: bool,
+    gutters: u32,
+}
+
+const NO_GUTTER: u32 = u32::MAX;
+
+/// Pi's tree view layout, one row at a time in row order, without keeping every prefix:
+/// a deep tree's prefixes together can be far larger than the file.
+pub struct Layout<'a> {
+    rows: &'a [TreeRow],
+    multiple_roots: bool,
+    root_count: usize,
+    roots_seen: usize,
+    /// Per row: child rows in all, child rows laid out so far, and what children inherit.
+    kids: Vec<u32>,
+    kids_seen: Vec<u32>,
+    child_state: Vec<ChildState>,
+    /// Gutters: (position, drawn, previous gutter of the same list).
+    gutters: Vec<(usize, bool, u32)>,
+    next: usize,
+    marks: Vec<u8>,
+}
+
+impl<'a> Layout<'a> {
+    pub fn new(rows: &'a [TreeRow]) -> Layout<'a> {
+        let mut kids = vec![0u32; rows.len()];
+        let mut root_count = 0;
+        for row in rows {
+            match row.parent_row {
+                Some(p) => kids[p] += 1,
+                None => root_count += 1,
+            }
+        }
+        Layout {
+            rows,
+            multiple_roots: root_count > 1,
+            root_count,
+            roots_seen: 0,
+            kids,
+            kids_seen: vec![0; rows.len()],
+            child_state: vec![
+                ChildState {
+                    indent: 0,
+                    branched: false,
+                    gutters: NO_GUTTER
+                };
+                rows.len()
+            ],
+            gutters: Vec::new(),
+            next: 0,
+            marks: Vec::new(),
+        }
+    }
+
+    /// Appends the next row's prefix to `out` and returns its width in columns (every
+    /// character of a prefix is one column wide). Rows come in order; past the last row
+    /// nothing is appended.
+    pub fn next_prefix(&mut self, out: &mut String) -> usize {
+        let r = self.next;
+        if r >= self.rows.len() {
+            return 0;
+        }
+        self.next += 1;
+        let multiple_roots = self.multiple_roots;
+        // This row's state, from its parent's (or the virtual root's) hand-down.
+        let (indent, just_branched, show_connector, is_last, virtual_root_child, gutters) =
+            match self.rows[r].parent_row {
+                None => {
+                    self.roots_seen += 1;
+                    (
+                        usize::from(multiple_roots),
+                        multiple_roots,
+                        multiple_roots,
+                        self.roots_seen == self.root_count,
+                        multiple_roots,
+                        NO_GUTTER,
+                    )
+                }
+                Some(p) => {
+                    self.kids_seen[p] += 1;
+                    let c = self.child_state[p];
+                    (
+                        c.indent,
+                        c.branched,
+                        c.branched,
+                        self.kids_seen[p] == self.kids[p],
+                        false,
+                        c.gutters,
+                    )
+                }
+            };
+        let display_indent = if multiple_roots {
+            indent.saturating_sub(1)
+        } else {
+            indent
+        };
+        let connector = show_connector && !virtual_root_child;
+        let connector_pos = if connector { display_indent.checked_sub(1) } else { None };
+        // The first gutter pushed at a position wins: walk newest to oldest, overwriting.
+        self.marks.clear();
+        self.marks.resize(display_indent, 0);
+        let mut g = gutters;
+        while g != NO_GUTTER {
+            let (pos, show, prev) = self.gutters[g as usize];
+            if pos < display_indent {
+                self.marks[pos] = if show { 1 } else { 2 };
+            }
+            g = prev;
+        }
+        out.reserve(display_indent * 7);
+        for level in 0..display_indent {
+            out.push_str(match self.marks[level] {
+                1 => "│  ",
+                2 => "   ",
+                _ if connector_pos == Some(level) => {
+                    if is_last {
+                        "└─ "
+                    } else {
+                        "├─ "
+                    }
+                }
+                _ => "   ",
+            });
+        }
+
+        let multiple = self.kids[r] > 1;
+        let child_indent = if multiple || (just_branched && indent > 0) {
+            indent + 1
+        } else {
+            indent
+        };
+        let mut child_gutters = gutters;
+        if connector && self.kids[r] > 0 {
+            let at = u32::try_from(self.gutters.len()).expect("fewer than 2^32 gutters");
+            self.gutters.push((display_indent.saturating_sub(1), !is_last, gutters));
+            child_gutters = at;
+        }
+        self.child_state[r] = ChildState {
+            indent: child_indent,
+            branched: multiple,
+            gutters: child_gutters,
+        };
+        display_indent * 3
+    }
 }

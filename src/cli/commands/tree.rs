@@ -1,10 +1,10 @@
 use crate::cli::GlobalArgs;
-use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_line, short_id};
+use crate::cli::output::{Output, Style, display_width, escape_line, fit_into, one_line, short_id};
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
 use pi_session::session::content::Content;
-use pi_session::session::tree::{Tree, TreeRecord, layout};
+use pi_session::session::tree::{Layout, Tree, TreeRecord};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
 use rustc_hash::FxHashSet;
 use serde_json::Value;
@@ -45,8 +45,8 @@ fn default_visible(session: &Session, i: EntryIdx, leaf: Option<EntryIdx>) -> bo
         | EntryKind::SessionInfo => false,
         EntryKind::Message if e.is_role(&Role::Assistant) && Some(i) != leaf => {
             // Assistant messages with only tool calls are hidden unless they ended badly.
-            let v = session.value(i);
-            let m = v.get("message").cloned().unwrap_or(Value::Null);
+            let mut v = session.preview_value(i);
+            let m = v.get_mut("message").map(Value::take).unwrap_or(Value::Null);
             let has_text = Content::of_message(&m).has_text();
             let stop = m.get("stopReason").and_then(Value::as_str);
             has_text || stop.is_some_and(|s| s != "stop" && s != "toolUse")
@@ -85,27 +85,32 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let on_branch: FxHashSet<EntryIdx> = at
         .map(|a| session.branch(a).path.into_iter().collect())
         .unwrap_or_default();
-    for (r, lay) in rows.iter().zip(layout(&rows)) {
+    // Rows stream out: one line buffer, prefixes laid out as they are written.
+    let mut lay = Layout::new(&rows);
+    let mut line = String::new();
+    let mut prefix = String::new();
+    for r in &rows {
         let i = r.entry;
         let e = &session.entries[i];
-        let mut plain = format!("{}{} ", lay.prefix, short_id(&session.id_or_line(i)));
-        let mut line = format!(
-            "{}{} ",
-            out.paint(Style::Meta, &lay.prefix),
-            out.paint(Style::Id, &short_id(&session.id_or_line(i)))
-        );
+        prefix.clear();
+        let mut plain_width = lay.next_prefix(&mut prefix);
+        line.clear();
+        out.paint_into(&mut line, Style::Meta, &prefix);
+        let id = short_id(&session.id_or_line(i));
+        plain_width += display_width(&id) + 1;
+        out.paint_into(&mut line, Style::Id, &id);
+        line.push(' ');
         let marker = if on_branch.contains(&i) { "• " } else { "  " };
-        plain.push_str(marker);
-        line.push_str(&out.paint(Style::Current, marker));
+        plain_width += 2;
+        out.paint_into(&mut line, Style::Current, marker);
         if let Some(label) = session.label_of(i) {
             let l = format!("[{}] ", escape_line(label));
-            plain.push_str(&l);
-            line.push_str(&out.paint(Style::Label, &l));
+            plain_width += display_width(&l);
+            out.paint_into(&mut line, Style::Label, &l);
         }
         let kind = escape_line(e.kind_name());
-        plain.push_str(&kind);
-        plain.push(' ');
-        line.push_str(&out.paint(kind_style(e.kind_name()), &kind));
+        plain_width += display_width(&kind) + 1;
+        out.paint_into(&mut line, kind_style(e.kind_name()), &kind);
         line.push(' ');
         let tail = if Some(i) == at { " ← @" } else { "" };
         let preview = match &e.detail {
@@ -120,10 +125,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         let room = out
             .width
             .unwrap_or(usize::MAX)
-            .saturating_sub(display_width(&plain) + display_width(tail));
-        line.push_str(&fit(&preview, room.max(8)));
+            .saturating_sub(plain_width + display_width(tail));
+        fit_into(&mut line, &preview, room.max(8));
         if !tail.is_empty() {
-            line.push_str(&out.paint(Style::Current, tail));
+            out.paint_into(&mut line, Style::Current, tail);
         }
         out.line(line.trim_end())?;
     }
