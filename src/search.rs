@@ -291,9 +291,24 @@ pub fn texts(session: &Session, idx: EntryIdx, tools: bool) -> Vec<(String, Stri
 
 /// Every matching line of the session, in file order.
 pub fn search(session: &Session, query: &Query) -> Vec<Hit> {
+    // Runs of entries searched on every core, their hits put back in file order.
+    let starts: Vec<EntryIdx> = (0..session.entries.len()).step_by(4096).collect();
+    if starts.len() < 2 {
+        return search_run(session, query, 0..session.entries.len());
+    }
+    let found = crate::parallel::par_map(
+        &starts,
+        |&start| search_run(session, query, start..(start + 4096).min(session.entries.len())),
+        || {},
+    );
+    found.into_iter().flatten().collect()
+}
+
+/// The matching lines of the entries in `run`, in file order.
+fn search_run(session: &Session, query: &Query, run: std::ops::Range<EntryIdx>) -> Vec<Hit> {
     let mut hits = Vec::new();
     let mut buf = Vec::new();
-    for idx in 0..session.entries.len() {
+    for idx in run {
         let searched = matches!(
             session.entries[idx].kind,
             EntryKind::Message | EntryKind::CustomMessage | EntryKind::Compaction | EntryKind::BranchSummary
