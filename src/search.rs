@@ -32,6 +32,10 @@ pub struct Query {
     pub roles: Vec<String>,
     /// Whether tool-call arguments are searched.
     pub tools: bool,
+    /// The pattern without its assertions (`^`, `$`, `\b`...), over bytes: whatever the
+    /// pattern matches in a line of some text, this matches wherever that text stands
+    /// (unescaped) in an entry's line. `None` when it could not be built.
+    prefilter: Option<regex::bytes::Regex>,
 }
 
 impl Query {
@@ -49,12 +53,134 @@ impl Query {
             regex,
             roles,
             tools: tools || named,
+            prefilter: prefilter(pattern, ignore_case),
         })
+    }
+
+    /// Whether an entry's line could hold a match: false only when none of the texts
+    /// [`texts`] would take from it can. Looks at the line's bytes with JSON string escapes
+    /// undone (`buf` is scratch space); `true` whenever unsure.
+    fn could_match(&self, raw: &[u8], buf: &mut Vec<u8>) -> bool {
+        let Some(pre) = &self.prefilter else {
+            return true;
+        };
+        // Invalid UTF-8 reads as U+FFFD, which is not in the bytes.
+        if simdutf8::basic::from_utf8(raw).is_err() {
+            return true;
+        }
+        let hay = if memchr::memchr(b'\\', raw).is_none() {
+            raw
+        } else if unescape(raw, buf) {
+            &buf[..]
+        } else {
+            return true;
+        };
+        // Tool-call texts are built (`key: value`, values re-encoded as JSON): not in the bytes.
+        if self.tools && memchr::memmem::find(hay, b"toolCall").is_some() {
+            return true;
+        }
+        pre.is_match(hay)
     }
 
     fn wants(&self, role: &str) -> bool {
         self.roles.is_empty() || self.roles.iter().any(|r| r == role)
     }
+}
+
+/// The prefilter of a pattern: the same regular expression with every assertion (anchors,
+/// word boundaries) replaced by the empty match, so that it matches a string wherever the
+/// string stands. Case folding is already spelt out in the parsed expression.
+fn prefilter(pattern: &str, ignore_case: bool) -> Option<regex::bytes::Regex> {
+    use regex_syntax::hir::{Capture, Hir, HirKind, Repetition};
+    fn relax(h: &Hir) -> Hir {
+        match h.kind() {
+            HirKind::Look(_) => Hir::empty(),
+            HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) => h.clone(),
+            HirKind::Repetition(r) => Hir::repetition(Repetition {
+                min: r.min,
+                max: r.max,
+                greedy: r.greedy,
+                sub: Box::new(relax(&r.sub)),
+            }),
+            HirKind::Capture(c) => Hir::capture(Capture {
+                index: c.index,
+                name: c.name.clone(),
+                sub: Box::new(relax(&c.sub)),
+            }),
+            HirKind::Concat(v) => Hir::concat(v.iter().map(relax).collect()),
+            HirKind::Alternation(v) => Hir::alternation(v.iter().map(relax).collect()),
+        }
+    }
+    let hir = regex_syntax::ParserBuilder::new()
+        .case_insensitive(ignore_case)
+        .build()
+        .parse(pattern)
+        .ok()?;
+    regex::bytes::RegexBuilder::new(&relax(&hir).to_string()).build().ok()
+}
+
+/// `raw` (one JSON line) with the escapes in its strings undone, into `out`; false when an
+/// escape is not one this undoes exactly (a lone surrogate, a malformed escape).
+fn unescape(raw: &[u8], out: &mut Vec<u8>) -> bool {
+    out.clear();
+    let mut rest = raw;
+    while let Some(i) = memchr::memchr(b'\\', rest) {
+        out.extend_from_slice(&rest[..i]);
+        let Some(&c) = rest.get(i + 1) else {
+            return false;
+        };
+        rest = &rest[i + 2..];
+        let byte = match c {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 8,
+            b'f' => 12,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'u' => {
+                let Some(hi) = hex4(rest) else {
+                    return false;
+                };
+                rest = &rest[4..];
+                let code = if (0xD800..0xDC00).contains(&hi) {
+                    let lo = match rest {
+                        [b'\\', b'u', tail @ ..] => hex4(tail),
+                        _ => None,
+                    };
+                    match lo {
+                        Some(lo) if (0xDC00..0xE000).contains(&lo) => {
+                            rest = &rest[6..];
+                            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                        }
+                        _ => return false,
+                    }
+                } else {
+                    hi
+                };
+                let Some(ch) = char::from_u32(code) else {
+                    return false;
+                };
+                out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
+                continue;
+            }
+            _ => return false,
+        };
+        out.push(byte);
+    }
+    out.extend_from_slice(rest);
+    true
+}
+
+/// Four hex digits at the start of `b`.
+fn hex4(b: &[u8]) -> Option<u32> {
+    let d = b.get(..4)?;
+    let mut n = 0;
+    for &c in d {
+        n = n * 16 + (c as char).to_digit(16)?;
+    }
+    Some(n)
 }
 
 /// One matching line.
@@ -165,8 +291,31 @@ pub fn texts(session: &Session, idx: EntryIdx, tools: bool) -> Vec<(String, Stri
 
 /// Every matching line of the session, in file order.
 pub fn search(session: &Session, query: &Query) -> Vec<Hit> {
+    // Runs of entries searched on every core, their hits put back in file order.
+    let starts: Vec<EntryIdx> = (0..session.entries.len()).step_by(4096).collect();
+    if starts.len() < 2 {
+        return search_run(session, query, 0..session.entries.len());
+    }
+    let found = crate::parallel::par_map(
+        &starts,
+        |&start| search_run(session, query, start..(start + 4096).min(session.entries.len())),
+        || {},
+    );
+    found.into_iter().flatten().collect()
+}
+
+/// The matching lines of the entries in `run`, in file order.
+fn search_run(session: &Session, query: &Query, run: std::ops::Range<EntryIdx>) -> Vec<Hit> {
     let mut hits = Vec::new();
-    for idx in 0..session.entries.len() {
+    let mut buf = Vec::new();
+    for idx in run {
+        let searched = matches!(
+            session.entries[idx].kind,
+            EntryKind::Message | EntryKind::CustomMessage | EntryKind::Compaction | EntryKind::BranchSummary
+        );
+        if !searched || !query.could_match(session.raw(idx), &mut buf) {
+            continue;
+        }
         for (role, text) in texts(session, idx, query.tools) {
             if text.is_empty() || !query.wants(&role) {
                 continue;
@@ -255,6 +404,40 @@ mod tests {
         let q = Query::new("^n: 2$", false, &["toolCall".into()], false).unwrap();
         assert!(q.tools);
         assert_eq!(search(&s, &q).len(), 1);
+    }
+
+    #[test]
+    fn matches_behind_json_escapes_are_found() {
+        let s = session(&[
+            r#"{"type":"message","id":"u1","parentId":null,"timestamp":"t","message":{"role":"user","content":"say \"caf\u00e9\"\nthen \ud83d\ude00 ok\\n"}}"#,
+            r#"{"type":"message","id":"u2","parentId":"u1","timestamp":"t","message":{"role":"user","content":"lone \ud800 here"}}"#,
+            r#"{"type":"message","id":"a1","parentId":"u2","timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"edit","arguments":{"path":"x","n":{"k":"v\nw"}}}]}}"#,
+        ]);
+        let count = |pattern: &str, ignore_case: bool, tools: bool| {
+            search(&s, &Query::new(pattern, ignore_case, &[], tools).unwrap()).len()
+        };
+        assert_eq!(count(r#"say "café"$"#, false, false), 1);
+        assert_eq!(count(r#"^SAY "CAFÉ""#, true, false), 1);
+        assert_eq!(count("^then 😀 ok\\\\n$", false, false), 1);
+        assert_eq!(count("\\bthen\\b", false, false), 1);
+        assert_eq!(count("é\"\\nthen", false, false), 0);
+        assert_eq!(count("^lone . here$", false, false), 1);
+        assert_eq!(count("^path: x$", false, true), 1);
+        assert_eq!(count(r#"^n: \{"k":"v\\nw"\}$"#, false, true), 1);
+        assert_eq!(count("path: x", false, false), 0);
+    }
+
+    #[test]
+    fn unescaping_and_the_prefilter() {
+        let mut buf = Vec::new();
+        assert!(unescape(br#"{"a":"x\"\\\/\t\u00e9\ud83d\ude00"}"#, &mut buf));
+        assert_eq!(String::from_utf8(buf.clone()).unwrap(), "{\"a\":\"x\"\\/\té😀\"}");
+        assert!(!unescape(br#""\ud800x""#, &mut buf));
+        assert!(!unescape(br#""\udc00""#, &mut buf));
+        assert!(!unescape(br#""\q""#, &mut buf));
+        let pre = prefilter(r"^\bAb$", true).unwrap();
+        assert!(pre.is_match(b"xxaBxx"));
+        assert!(!pre.is_match(b"xxaxbxx"));
     }
 
     #[test]

@@ -39,14 +39,22 @@ pub enum Format {
 }
 
 /// Session text made safe to print: CRLF as LF, control characters escaped (tab and LF kept).
-fn clean(s: &str) -> String {
-    escape_block(&s.replace("\r\n", "\n"))
+fn clean(s: &str) -> std::borrow::Cow<'_, str> {
+    // Most text is printable ASCII, tabs and newlines: nothing to change.
+    if s.bytes().all(|b| matches!(b, b'\n' | b'\t' | 0x20..=0x7e)) {
+        return s.into();
+    }
+    escape_block(&s.replace("\r\n", "\n")).into()
 }
 
 /// Text escaped for HTML content and attribute values; never a raw control character.
 fn html(s: &str) -> String {
+    let s = clean(s);
+    if !s.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'')) {
+        return s.into_owned();
+    }
     let mut out = String::with_capacity(s.len());
-    for c in clean(s).chars() {
+    for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -91,8 +99,8 @@ fn info(t: &Transcript) -> Vec<(&'static str, String)> {
 fn fence_for(s: &str, min: usize) -> String {
     let mut longest = 0;
     let mut run = 0;
-    for c in s.chars() {
-        if c == '`' {
+    for c in s.bytes() {
+        if c == b'`' {
             run += 1;
             longest = longest.max(run);
         } else {
