@@ -23,15 +23,23 @@ impl LockedFile {
     /// Opens `path` for reading and appending and takes an exclusive lock, waiting up to
     /// `wait` for another holder.
     pub fn open(path: &Path, wait: Duration) -> Result<LockedFile, SessionError> {
+        Self::lock_with(path, wait, || open_append(path), File::try_lock)
+    }
+
+    /// Opens `path` with `open`, takes the lock with `try_lock`, waiting up to `wait`.
+    fn lock_with(
+        path: &Path,
+        wait: Duration,
+        open: impl Fn() -> Result<File, SessionError>,
+        try_lock: impl Fn(&File) -> Result<(), fs::TryLockError>,
+    ) -> Result<LockedFile, SessionError> {
         let start = Instant::now();
-        let mut file = open_append(path)?;
+        let mut file = open()?;
         loop {
-            match file.try_lock() {
+            match try_lock(&file) {
                 // `repair` replaces the file by renaming; a lock won on the replaced inode
                 // would append to the backup, so check the path still names this file.
-                Ok(()) if !same_file(&file, path) => {
-                    file = open_append(path)?;
-                }
+                Ok(()) if !same_file(&file, path) => file = open()?,
                 Ok(()) => break,
                 Err(fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
                     std::thread::sleep(Duration::from_millis(50));
@@ -63,32 +71,12 @@ impl LockedFile {
     /// their exclusive lock waits for it), waiting up to `wait`: for dry runs, which must
     /// read the file as a write would, and work where it could not be written.
     pub fn open_shared(path: &Path, wait: Duration) -> Result<LockedFile, SessionError> {
-        let start = Instant::now();
-        let open = || File::open(path).map_err(|e| SessionError::io(path, e));
-        let mut file = open()?;
-        loop {
-            match file.try_lock_shared() {
-                Ok(()) if !same_file(&file, path) => file = open()?,
-                Ok(()) => break,
-                Err(fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-                Err(fs::TryLockError::WouldBlock) => {
-                    return Err(SessionError::Locked {
-                        path: path.to_path_buf(),
-                        waited: wait,
-                    });
-                }
-                Err(fs::TryLockError::Error(e)) => return Err(SessionError::io(path, e)),
-            }
-        }
-        let meta = file.metadata().map_err(|e| SessionError::io(path, e))?;
-        Ok(LockedFile {
-            path: path.to_path_buf(),
-            len: meta.len(),
-            modified: meta.modified().ok(),
-            file,
-        })
+        Self::lock_with(
+            path,
+            wait,
+            || File::open(path).map_err(|e| SessionError::io(path, e)),
+            File::try_lock_shared,
+        )
     }
 
     /// The whole file as it is under the lock, mapped rather than copied where it is large.
