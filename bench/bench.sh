@@ -72,7 +72,7 @@ for size in $SIZES; do
   [ -f "$f" ] || "$GEN" --shape "$shape" --size "$size" --out "$f" 2>/dev/null
   # A copy for the write commands, refreshed before each write benchmark.
   w="$BENCH_DIR/session-$shape-$size.write.jsonl"
-  bytes=$(stat -c %s "$f")
+  bytes=$(stat -L -c %s "$f")
   lines=$(wc -l <"$f")
   echo
   echo "### $shape, $size ($(numfmt --to=iec "$bytes"), $lines lines, $((bytes / lines)) bytes a line on average)"
