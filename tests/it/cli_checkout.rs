@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{Run, corpus_files, example, fixture, ndjson, run, run_ok, temp_copy};
+use common::{Run, corpus_files, example, fixture, ndjson, rev_parse, run, run_ok, temp_copy, unchanged};
 use serde_json::{Value, json};
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -23,19 +23,6 @@ fn checkout(file: &Path, args: &[&str]) -> (String, Value, Run) {
     let line = rest.trim_end().to_owned();
     let v: Value = serde_json::from_str(&line).unwrap();
     (line, v, r)
-}
-
-/// Runs a command that must exit with `code` and leave the file byte-identical.
-fn unchanged(file: &Path, args: &[&str], code: i32) -> Run {
-    let before = fs::read(file).unwrap();
-    let r = run(file, args);
-    assert_eq!(r.code, code, "{args:?}: {} {}", r.stdout, r.stderr);
-    assert!(fs::read(file).unwrap() == before, "{args:?} wrote to the file");
-    r
-}
-
-fn rev_parse(file: &Path, rev: &str) -> String {
-    run_ok(file, &["rev-parse", rev]).trim().to_owned()
 }
 
 fn leaf(file: &Path) -> String {

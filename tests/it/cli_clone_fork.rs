@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{Run, cmd, corpus_files, example, ndjson, run, run_ok, temp_copy};
+use common::{Run, cmd, corpus_files, example, ndjson, rev_parse, run, run_ok, temp_copy};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::fs;
@@ -157,10 +157,6 @@ fn context(file: &Path, rev: Option<&str>) -> String {
     let mut args = vec!["context", "--json"];
     args.extend(rev);
     run_ok(file, &args)
-}
-
-fn rev_parse(file: &Path, rev: &str) -> String {
-    run_ok(file, &["rev-parse", rev]).trim().to_owned()
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{Run, example, fixture, ndjson, run, run_ok, temp_copy};
+use common::{Run, example, fixture, ndjson, rev_parse, run, run_ok, temp_copy, unchanged};
 use serde_json::{Value, json};
 use std::fs::{self};
 use std::path::Path;
@@ -24,19 +24,6 @@ fn label(file: &Path, args: &[&str]) -> (String, Value, Run) {
     let id = v["id"].as_str().unwrap();
     assert!(id.len() == 8 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
     (line, v, r)
-}
-
-/// Runs a command that must exit with `code` and leave the file byte-identical.
-fn unchanged(file: &Path, args: &[&str], code: i32) -> Run {
-    let before = fs::read(file).unwrap();
-    let r = run(file, args);
-    assert_eq!(r.code, code, "{args:?}: {} {}", r.stdout, r.stderr);
-    assert!(fs::read(file).unwrap() == before, "{args:?} wrote to the file");
-    r
-}
-
-fn rev_parse(file: &Path, rev: &str) -> String {
-    run_ok(file, &["rev-parse", rev]).trim().to_owned()
 }
 
 /// The exact line of a label entry; `name: None` clears.

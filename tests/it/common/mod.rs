@@ -135,3 +135,18 @@ pub fn run(file: &Path, args: &[&str]) -> Run {
         stderr: String::from_utf8(out.stderr).unwrap(),
     }
 }
+
+/// Runs `pi-session -s FILE ARGS…`, which must exit with `code` and leave the file
+/// byte-identical.
+pub fn unchanged(file: &Path, args: &[&str], code: i32) -> Run {
+    let before = std::fs::read(file).unwrap();
+    let r = run(file, args);
+    assert_eq!(r.code, code, "{args:?}: {} {}", r.stdout, r.stderr);
+    assert!(std::fs::read(file).unwrap() == before, "{args:?} wrote to the file");
+    r
+}
+
+/// The full id one revision names.
+pub fn rev_parse(file: &Path, rev: &str) -> String {
+    run_ok(file, &["rev-parse", rev]).trim().to_owned()
+}
