@@ -52,13 +52,31 @@ impl LoadReport {
 }
 
 /// One physical line, classified (in parallel for large files).
+// Entries are most lines: boxing them would cost an allocation per line.
+#[allow(clippy::large_enum_variant)]
 enum Line<'a> {
     Blank,
     Unreadable,
     /// JSON, not an object, and true to JavaScript (`42`, `"x"`, `[]`): Pi keeps it as an
     /// entry, so before the header it refuses the file.
     TruthyValue,
-    Object(Box<Skim<'a>>),
+    /// A `session` line: the file's header if it comes first, else ignored.
+    Session(Box<Skim<'a>>),
+    /// An entry, built on the worker thread; its ids are interned in file order afterwards.
+    Entry(Pending<'a>),
+}
+
+/// An entry built while classifying, waiting for its ids to be interned: the entry's `id`,
+/// `parent`, line number and the symbol in its detail are filled in by [`load`].
+struct Pending<'a> {
+    entry: Entry,
+    id: Option<Cow<'a, str>>,
+    parent: Option<Cow<'a, str>>,
+    /// The id the detail refers to: a label's or context edit's target, a compaction's first
+    /// kept entry.
+    target: Option<Cow<'a, str>>,
+    /// `firstKeptEntryIndex` of a format 1 compaction.
+    first_kept_entry_index: Option<f64>,
 }
 
 struct Classified<'a> {
@@ -74,6 +92,7 @@ const PARALLEL_THRESHOLD: usize = 8 << 20;
 
 fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
     let mut out = Vec::new();
+    let mut shared = SharedStrings::default();
     let mut pos = from;
     while pos < to {
         let end = memchr::memchr(b'\n', &data[pos..to]).map_or(to, |i| pos + i);
@@ -82,13 +101,18 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
             Line::Blank
         } else {
             match read_line(bytes) {
-                LineRead::Object(skim) => Line::Object(skim),
+                LineRead::Object(skim) if skim.kind.as_deref() == Some("session") => Line::Session(skim),
+                LineRead::Object(skim) => Line::Entry(pending(&mut shared, *skim, pos as u64, end as u64)),
                 LineRead::NotAnObject if skim::truthy_non_object(bytes) => Line::TruthyValue,
                 LineRead::NotAnObject | LineRead::Malformed => Line::Unreadable,
             }
         };
         let crlf = bytes.last() == Some(&b'\r');
-        let invalid_utf8 = matches!(&line, Line::Object(s) if s.lossy);
+        let invalid_utf8 = match &line {
+            Line::Session(s) => s.lossy,
+            Line::Entry(p) => p.lossy(),
+            _ => false,
+        };
         out.push(Classified {
             start: pos,
             end,
@@ -141,7 +165,6 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
     let mut report = LoadReport::default();
     let mut ids = IdTable::default();
     let mut entries: Vec<Entry> = Vec::new();
-    let mut shared = SharedStrings::default();
     let mut header: Option<Header> = None;
     // Pi's v1 migration resolves `firstKeptEntryIndex` against the array of parsed lines
     // (header included), so remember which entry each parsed line became.
@@ -192,14 +215,34 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
                 report.malformed_lines.push(line_no);
                 continue;
             }
-            Line::Object(skim) => skim,
+            Line::Session(skim) => skim,
+            Line::Entry(p) => {
+                report.crlf_lines += u32::from(c.crlf);
+                report.invalid_utf8_lines += u32::from(c.invalid_utf8);
+                if header.is_none() {
+                    let reason = format!(
+                        "line {line_no} should be a session header (\"type\":\"session\"), but its type is {}",
+                        p.entry
+                            .kind
+                            .as_str()
+                            .map(|k| format!("\"{k}\""))
+                            .unwrap_or_else(|| "missing".into())
+                    );
+                    return Err(SessionError::NotASession { path, reason });
+                }
+                if let Some(index) = p.first_kept_entry_index {
+                    v1_first_kept_index.push((entries.len(), index));
+                }
+                parsed.push(Some(entries.len()));
+                entries.push(intern(&mut ids, p, line_no));
+                continue;
+            }
         };
         report.crlf_lines += u32::from(c.crlf);
         report.invalid_utf8_lines += u32::from(c.invalid_utf8);
-        let is_session = skim.kind.as_deref() == Some("session");
         if header.is_none() {
-            match (is_session, &skim.id) {
-                (true, Some(id)) => {
+            match &skim.id {
+                Some(id) => {
                     header = Some(Header {
                         line: line_no,
                         start,
@@ -213,32 +256,14 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
                     parsed.push(None);
                     continue;
                 }
-                _ => {
-                    let reason = if is_session {
-                        format!("the header on line {line_no} has no string id")
-                    } else {
-                        format!(
-                            "line {line_no} should be a session header (\"type\":\"session\"), but its type is {}",
-                            skim.kind
-                                .as_deref()
-                                .map(|k| format!("\"{k}\""))
-                                .unwrap_or_else(|| "missing".into())
-                        )
-                    };
+                None => {
+                    let reason = format!("the header on line {line_no} has no string id");
                     return Err(SessionError::NotASession { path, reason });
                 }
             }
         }
-        if is_session {
-            report.extra_headers.push(line_no);
-            parsed.push(None);
-            continue;
-        }
-        if let Some(index) = skim.first_kept_entry_index {
-            v1_first_kept_index.push((entries.len(), index));
-        }
-        parsed.push(Some(entries.len()));
-        entries.push(entry_from_skim(&mut ids, &mut shared, *skim, line_no, start, stop));
+        report.extra_headers.push(line_no);
+        parsed.push(None);
     }
 
     let Some(header) = header else {
@@ -270,7 +295,6 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
         }
     }
 
-    drop(shared);
     entries.shrink_to_fit();
     ids.shrink_to_fit();
     // Symbols are dense, so the entry of each id is a plain vector indexed by symbol.
@@ -340,19 +364,21 @@ impl SharedStrings {
     }
 }
 
-fn entry_from_skim(
-    ids: &mut IdTable,
-    shared: &mut SharedStrings,
-    s: Skim<'_>,
-    line: u32,
-    start: u64,
-    end: u64,
-) -> Entry {
+impl Pending<'_> {
+    fn lossy(&self) -> bool {
+        self.entry.line == LOSSY
+    }
+}
+
+/// Marks a pending entry whose kept fields needed U+FFFD replacements (its line number is
+/// set later, so the field is free until then).
+const LOSSY: u32 = u32::MAX;
+
+/// Builds the entry of a skimmed line, all but its interned ids.
+fn pending<'a>(shared: &mut SharedStrings, s: Skim<'a>, start: u64, end: u64) -> Pending<'a> {
     let kind = EntryKind::parse(s.kind.as_deref());
     let b = |c: Option<Cow<'_, str>>| c.map(|c| Box::<str>::from(&*c));
-    // JavaScript treats an empty parentId as no parent (`parentId ? … : undefined`).
-    let id = s.id.map(|c| ids.intern(&c));
-    let mut sym = |c: Option<Cow<'_, str>>| c.filter(|c| !c.is_empty()).map(|c| ids.intern(&c));
+    let mut target = None;
     let detail = match kind {
         EntryKind::Message => {
             let m = s.message.unwrap_or_default();
@@ -369,22 +395,29 @@ fn entry_from_skim(
                 tools,
             }
         }
-        EntryKind::Label => Detail::Label {
-            target: sym(s.target_id),
-            label: b(s.label),
-        },
+        EntryKind::Label => {
+            target = s.target_id;
+            Detail::Label {
+                target: None,
+                label: b(s.label),
+            }
+        }
         EntryKind::Custom | EntryKind::CustomMessage => Detail::Custom {
             custom_type: b(s.custom_type),
         },
-        EntryKind::Compaction => Detail::Compaction {
-            first_kept: sym(s.first_kept_entry_id),
-            tokens_before: s.tokens_before,
-        },
+        EntryKind::Compaction => {
+            target = s.first_kept_entry_id;
+            Detail::Compaction {
+                first_kept: None,
+                tokens_before: s.tokens_before,
+            }
+        }
         EntryKind::BranchSummary => Detail::BranchSummary { from: b(s.from_id) },
         EntryKind::SessionInfo => Detail::SessionInfo { name: b(s.name) },
-        EntryKind::ContextEdit => Detail::ContextEdit {
-            target: sym(s.target_id),
-        },
+        EntryKind::ContextEdit => {
+            target = s.target_id;
+            Detail::ContextEdit { target: None }
+        }
         EntryKind::ModelChange => Detail::ModelChange {
             provider: shared.get(s.provider),
             model_id: shared.get(s.model_id),
@@ -394,16 +427,39 @@ fn entry_from_skim(
         },
         _ => Detail::None,
     };
-    Entry {
-        line,
-        start,
-        end,
-        kind,
-        id,
-        parent: sym(s.parent_id),
-        timestamp: b(s.timestamp),
-        detail,
+    Pending {
+        entry: Entry {
+            line: if s.lossy { LOSSY } else { 0 },
+            start,
+            end,
+            kind,
+            id: None,
+            parent: None,
+            timestamp: b(s.timestamp),
+            detail,
+        },
+        id: s.id,
+        parent: s.parent_id,
+        target,
+        first_kept_entry_index: s.first_kept_entry_index,
     }
+}
+
+/// Interns a pending entry's ids (in file order, so symbols are numbered as before).
+fn intern(ids: &mut IdTable, p: Pending<'_>, line: u32) -> Entry {
+    let mut e = p.entry;
+    e.line = line;
+    e.id = p.id.map(|c| ids.intern(&c));
+    // JavaScript treats an empty parentId as no parent (`parentId ? … : undefined`).
+    let mut sym = |c: Option<Cow<'_, str>>| c.filter(|c| !c.is_empty()).map(|c| ids.intern(&c));
+    // Symbols are numbered in the order ids are met: the detail's target before the parent.
+    match &mut e.detail {
+        Detail::Label { target, .. } | Detail::ContextEdit { target } => *target = sym(p.target),
+        Detail::Compaction { first_kept, .. } => *first_kept = sym(p.target),
+        _ => {}
+    }
+    e.parent = sym(p.parent);
+    e
 }
 
 /// Pi's v1 → v2 migration, in memory: every entry gets an id and the entries are chained in

@@ -19,6 +19,7 @@ mod load;
 pub mod locate;
 pub mod rawjson;
 pub mod revision;
+pub mod scan;
 pub mod skim;
 pub mod text;
 pub mod tip;

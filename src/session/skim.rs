@@ -163,6 +163,9 @@ pub fn read_line(line: &[u8]) -> LineRead<'_> {
     // Fast path: parse the bytes as they are. Strings the skim keeps are checked for UTF-8
     // by the parser; skipped ones are not, which is right: Node reads invalid bytes as
     // U+FFFD and JSON.parse accepts the line all the same.
+    if let Ok(skim) = fast::skim(line) {
+        return LineRead::Object(Box::new(skim));
+    }
     if line.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')) == Some(&b'{')
         && let Ok(skim) = serde_json::from_slice::<Skim>(line)
     {
@@ -353,7 +356,8 @@ fn lenient_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>,
 
 fn lenient_f64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     Ok(match Value::deserialize(d)? {
-        Value::Number(n) => n.as_f64(),
+        // `+ 0.0` reads -0 as 0, as the exact reader holds it (the two compare alike in Pi).
+        Value::Number(n) => n.as_f64().map(|f| f + 0.0),
         _ => None,
     })
 }
@@ -436,5 +440,240 @@ mod tests {
             panic!()
         };
         assert_eq!(s.kind.as_deref(), Some("m\u{fffd}x"));
+    }
+}
+
+/// The skim by the fast scanner ([`super::scan`]), which declines unusual lines; the derived
+/// reader and then the exact parser take those.
+mod fast {
+    use super::super::scan::{self, Bail, Scan, lenient_number, lenient_str};
+    use super::{MessageSkim, Skim};
+
+    pub fn skim(line: &[u8]) -> Scan<Skim<'_>> {
+        let mut s = Skim::default();
+        let end = scan::object(line, 0, |key, b, p| {
+            let k = key.bytes;
+            if key.escaped {
+                // Keys written with escapes are rare enough to leave to the other readers.
+                return Err(Bail);
+            }
+            macro_rules! str_field {
+                ($f:ident) => {{
+                    let (v, end) = lenient_str(b, p)?;
+                    s.$f = v;
+                    Ok(end)
+                }};
+            }
+            macro_rules! num_field {
+                ($f:ident) => {{
+                    let (v, end) = lenient_number(b, p)?;
+                    s.$f = v;
+                    Ok(end)
+                }};
+            }
+            match k {
+                b"type" => str_field!(kind),
+                b"id" => str_field!(id),
+                b"parentId" => str_field!(parent_id),
+                b"timestamp" => str_field!(timestamp),
+                b"targetId" => str_field!(target_id),
+                b"label" => str_field!(label),
+                b"name" => str_field!(name),
+                b"customType" => str_field!(custom_type),
+                b"firstKeptEntryId" => str_field!(first_kept_entry_id),
+                b"firstKeptEntryIndex" => num_field!(first_kept_entry_index),
+                b"tokensBefore" => num_field!(tokens_before),
+                b"fromId" => str_field!(from_id),
+                b"provider" => str_field!(provider),
+                b"modelId" => str_field!(model_id),
+                b"thinkingLevel" => str_field!(thinking_level),
+                b"cwd" => str_field!(cwd),
+                b"parentSession" => str_field!(parent_session),
+                // A header's version may be a numeric string; the other readers decide those.
+                b"version" => match b.get(p) {
+                    Some(b'-' | b'0'..=b'9') => num_field!(version),
+                    _ => Err(Bail),
+                },
+                b"message" => {
+                    if b.get(p) == Some(&b'{') {
+                        let (m, end) = message(b, p)?;
+                        s.message = Some(m);
+                        Ok(end)
+                    } else {
+                        s.message = None;
+                        scan::skip(b, p)
+                    }
+                }
+                _ => scan::skip(b, p),
+            }
+        })?;
+        if !scan::at_end(line, end) {
+            return Err(Bail);
+        }
+        Ok(s)
+    }
+
+    fn message(b: &[u8], pos: usize) -> Scan<(MessageSkim<'_>, usize)> {
+        let mut m = MessageSkim::default();
+        let end = scan::object(b, pos, |key, b, p| {
+            if key.escaped {
+                return Err(Bail);
+            }
+            match key.bytes {
+                b"role" => lenient_str(b, p).map(|(v, end)| {
+                    m.role = v;
+                    end
+                }),
+                b"provider" => lenient_str(b, p).map(|(v, end)| {
+                    m.provider = v;
+                    end
+                }),
+                b"model" => lenient_str(b, p).map(|(v, end)| {
+                    m.model = v;
+                    end
+                }),
+                b"toolCallId" => lenient_str(b, p).map(|(v, end)| {
+                    m.tool_call_id = v;
+                    end
+                }),
+                b"content" => {
+                    m.tool_calls.clear();
+                    if b.get(p) != Some(&b'[') {
+                        return scan::skip(b, p);
+                    }
+                    let calls = &mut m.tool_calls;
+                    scan::array(b, p, |b, p| {
+                        if b.get(p) != Some(&b'{') {
+                            return scan::skip(b, p);
+                        }
+                        let (mut kind, mut id) = (None, None);
+                        let end = scan::object(b, p, |key, b, p| {
+                            if key.escaped {
+                                return Err(Bail);
+                            }
+                            match key.bytes {
+                                b"type" => lenient_str(b, p).map(|(v, end)| {
+                                    kind = v;
+                                    end
+                                }),
+                                b"id" => lenient_str(b, p).map(|(v, end)| {
+                                    id = v;
+                                    end
+                                }),
+                                _ => scan::skip(b, p),
+                            }
+                        })?;
+                        if kind.as_deref() == Some("toolCall")
+                            && let Some(id) = id
+                        {
+                            calls.push(id.into_owned());
+                        }
+                        Ok(end)
+                    })
+                }
+                _ => scan::skip(b, p),
+            }
+        })?;
+        Ok((m, end))
+    }
+}
+
+#[cfg(test)]
+mod fast_agrees {
+    use super::*;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        "type",
+        "id",
+        "parentId",
+        "timestamp",
+        "targetId",
+        "label",
+        "name",
+        "customType",
+        "firstKeptEntryId",
+        "firstKeptEntryIndex",
+        "tokensBefore",
+        "fromId",
+        "provider",
+        "modelId",
+        "thinkingLevel",
+        "version",
+        "cwd",
+        "parentSession",
+        "message",
+        "role",
+        "model",
+        "toolCallId",
+        "content",
+        "text",
+        "other",
+        "\\u0069d",
+    ];
+    const STRINGS: &[&str] = &[
+        "message",
+        "toolCall",
+        "text",
+        "a1",
+        "",
+        "x\\\"y",
+        "\\u00e9t\\n",
+        "\\ud83d\\ude00",
+        "\\ud800",
+        "é",
+        "2026-01-01T00:00:00.000Z",
+        "\\u0000",
+        "session",
+        "label",
+        "compaction",
+        "assistant",
+        "toolResult",
+    ];
+    const SCALARS: &[&str] = &[
+        "0", "-0", "1", "2.5e3", "1e400", "-12.75", "true", "false", "null", "01", "1.", "[]", "{}",
+    ];
+    const SPACE: &[&str] = &["", "", "", " ", "\t", "\r"];
+
+    fn value(depth: u32) -> BoxedStrategy<String> {
+        let leaf = prop_oneof![
+            prop::sample::select(STRINGS).prop_map(|s| format!("\"{s}\"")),
+            prop::sample::select(SCALARS).prop_map(str::to_owned),
+        ];
+        if depth == 0 {
+            return leaf.boxed();
+        }
+        let ws = || prop::sample::select(SPACE);
+        let object = prop::collection::vec((ws(), prop::sample::select(KEYS), ws(), value(depth - 1)), 0..6).prop_map(
+            |fields| {
+                let inner: Vec<String> = fields.iter().map(|(a, k, b, v)| format!("{a}\"{k}\"{b}:{v}")).collect();
+                format!("{{{}}}", inner.join(","))
+            },
+        );
+        let array = prop::collection::vec(value(depth - 1), 0..4).prop_map(|items| format!("[{}]", items.join(",")));
+        prop_oneof![2 => leaf, 3 => object, 1 => array].boxed()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// Whenever the fast scanner accepts a line, JSON.parse (our exact reader) accepts it
+        /// and the skim equals the one read from the parsed value.
+        #[test]
+        fn fast_skim_matches_exact_reading(line in value(4), tail in prop::sample::select(&["", " ", "\r", "x", ","][..])) {
+            let line = format!("{line}{tail}");
+            let exact = jsparse::parse(line.as_bytes());
+            if let Ok(s) = fast::skim(line.as_bytes()) {
+                let v = exact.as_ref().expect("the fast scanner accepted a line JSON.parse rejects");
+                prop_assert!(v.is_object());
+                prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(v)));
+            }
+            // And whatever path reads it, the result agrees with the exact reading.
+            match (read_line(line.as_bytes()), exact) {
+                (LineRead::Object(s), Ok(v)) => prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(&v))),
+                (LineRead::Object(_), Err(_)) => prop_assert!(false, "accepted a malformed line"),
+                (_, Ok(v)) => prop_assert!(!v.is_object()),
+                (_, Err(_)) => {}
+            }
+        }
     }
 }

@@ -1,0 +1,508 @@
+//! A fast scanner over the raw bytes of a JSON line: it validates as `JSON.parse` does while
+//! skipping, and hands back only the values a caller asks for, without building a tree.
+//!
+//! The scanner is allowed to decline ([`Bail`]) whenever a line is unusual (escapes it does
+//! not decode, lone surrogates, invalid UTF-8 in a value it must return, very deep nesting,
+//! numbers it does not hold exactly): callers then fall back to the exact reader
+//! ([`super::jsparse`]). It must never accept a line `JSON.parse` rejects, nor return a
+//! value different from the one `JSON.parse` would give; everything else is speed.
+
+use std::borrow::Cow;
+
+/// The scanner declines this input; read it with the exact parser instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bail;
+
+pub type Scan<T> = Result<T, Bail>;
+
+/// Nesting deeper than this is left to the exact parser (which allows 5,000 levels).
+const MAX_DEPTH: u32 = 256;
+
+/// A string token as written: the bytes between its quotes.
+#[derive(Debug, Clone, Copy)]
+pub struct RawStr<'a> {
+    pub bytes: &'a [u8],
+    /// Whether the string holds a backslash escape.
+    pub escaped: bool,
+}
+
+impl<'a> RawStr<'a> {
+    /// Whether the string's value is `lit` (an ASCII literal without quotes or escapes).
+    #[inline]
+    pub fn is(&self, lit: &str) -> bool {
+        if !self.escaped {
+            return self.bytes == lit.as_bytes();
+        }
+        matches!(self.decode(), Ok(s) if s == lit)
+    }
+
+    /// The string's value. Declines on invalid UTF-8 (Node would read U+FFFD there) and on
+    /// lone surrogates (which Rust strings cannot hold).
+    pub fn decode(&self) -> Scan<Cow<'a, str>> {
+        if !self.escaped {
+            return simdutf8::basic::from_utf8(self.bytes)
+                .map(Cow::Borrowed)
+                .map_err(|_| Bail);
+        }
+        decode_escaped(self.bytes, usize::MAX).map(Cow::Owned)
+    }
+
+    /// The first `max_chars` characters of the string's value (all of it when shorter).
+    pub fn decode_prefix(&self, max_chars: usize) -> Scan<Cow<'a, str>> {
+        if !self.escaped {
+            // Cut at a character boundary after at most `max_chars` characters.
+            let cut = char_cut(self.bytes, max_chars);
+            return simdutf8::basic::from_utf8(&self.bytes[..cut])
+                .map(Cow::Borrowed)
+                .map_err(|_| Bail);
+        }
+        decode_escaped(self.bytes, max_chars).map(Cow::Owned)
+    }
+}
+
+/// The byte length of the first `max_chars` characters of UTF-8 `bytes` (counting lead bytes).
+fn char_cut(bytes: &[u8], max_chars: usize) -> usize {
+    if bytes.len() <= max_chars {
+        return bytes.len();
+    }
+    let mut chars = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b & 0xC0 != 0x80 {
+            if chars == max_chars {
+                return i;
+            }
+            chars += 1;
+        }
+    }
+    bytes.len()
+}
+
+fn hex4(b: &[u8]) -> Scan<u16> {
+    if b.len() < 4 {
+        return Err(Bail);
+    }
+    let mut v: u16 = 0;
+    for &c in &b[..4] {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => return Err(Bail),
+        };
+        v = (v << 4) | u16::from(d);
+    }
+    Ok(v)
+}
+
+/// Decodes the escapes of a string body, stopping after `max_chars` characters.
+fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
+    let mut out = String::with_capacity(b.len().min(max_chars.saturating_mul(4)));
+    let mut chars = 0usize;
+    let mut i = 0;
+    while i < b.len() && chars < max_chars {
+        let run_end = memchr::memchr(b'\\', &b[i..]).map_or(b.len(), |p| i + p);
+        if run_end > i {
+            let run = simdutf8::basic::from_utf8(&b[i..run_end]).map_err(|_| Bail)?;
+            for c in run.chars() {
+                if chars == max_chars {
+                    return Ok(out);
+                }
+                out.push(c);
+                chars += 1;
+            }
+            i = run_end;
+            continue;
+        }
+        let c = match b.get(i + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let unit = hex4(&b[i + 2..])?;
+                match unit {
+                    0xD800..=0xDBFF => {
+                        if b.get(i + 6) != Some(&b'\\') || b.get(i + 7) != Some(&b'u') {
+                            return Err(Bail);
+                        }
+                        let low = hex4(&b[i + 8..])?;
+                        if !(0xDC00..=0xDFFF).contains(&low) {
+                            return Err(Bail);
+                        }
+                        i += 6;
+                        let cp = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+                        char::from_u32(cp).ok_or(Bail)?
+                    }
+                    0xDC00..=0xDFFF => return Err(Bail),
+                    _ => char::from_u32(u32::from(unit)).ok_or(Bail)?,
+                }
+            }
+            _ => return Err(Bail),
+        };
+        i += if b[i + 1] == b'u' { 6 } else { 2 };
+        out.push(c);
+        chars += 1;
+    }
+    Ok(out)
+}
+
+/// The offset of the first `"`, `\` or control byte (< 0x20) in `s`.
+#[inline]
+fn find_special(s: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; every load reads 16 bytes inside `s`.
+        unsafe {
+            let quote = _mm_set1_epi8(b'"' as i8);
+            let backslash = _mm_set1_epi8(b'\\' as i8);
+            let max_control = _mm_set1_epi8(0x1f);
+            while i + 16 <= s.len() {
+                let v = _mm_loadu_si128(s.as_ptr().add(i).cast::<__m128i>());
+                let control = _mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control);
+                let hit = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                    control,
+                );
+                let mask = _mm_movemask_epi8(hit);
+                if mask != 0 {
+                    return Some(i + mask.trailing_zeros() as usize);
+                }
+                i += 16;
+            }
+        }
+    }
+    s[i..]
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .map(|p| p + i)
+}
+
+/// Reads the string token whose opening quote is at `pos`: its body and the position after
+/// its closing quote. Validates escapes and rejects raw control characters, as JSON.parse.
+#[inline]
+pub fn string(b: &[u8], pos: usize) -> Scan<(RawStr<'_>, usize)> {
+    debug_assert_eq!(b.get(pos), Some(&b'"'));
+    let start = pos + 1;
+    let mut i = start;
+    let mut escaped = false;
+    loop {
+        i += find_special(&b[i..]).ok_or(Bail)?;
+        match b[i] {
+            b'"' => {
+                let body = RawStr {
+                    bytes: &b[start..i],
+                    escaped,
+                };
+                return Ok((body, i + 1));
+            }
+            b'\\' => {
+                escaped = true;
+                match b.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                    Some(b'u') => {
+                        hex4(&b[i + 2..])?;
+                        i += 6;
+                    }
+                    _ => return Err(Bail),
+                }
+            }
+            _ => return Err(Bail),
+        }
+    }
+}
+
+/// Skips JSON whitespace (space, tab, LF, CR: nothing else counts for JSON.parse).
+#[inline]
+pub fn ws(b: &[u8], mut pos: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(pos) {
+        pos += 1;
+    }
+    pos
+}
+
+#[inline]
+fn expect(b: &[u8], pos: usize, c: u8) -> Scan<usize> {
+    if b.get(pos) == Some(&c) { Ok(pos + 1) } else { Err(Bail) }
+}
+
+/// The end of the number token at `pos`, checked against JSON's grammar.
+fn number_end(b: &[u8], mut pos: usize) -> Scan<usize> {
+    let digits = |b: &[u8], mut p: usize| {
+        let s = p;
+        while let Some(b'0'..=b'9') = b.get(p) {
+            p += 1;
+        }
+        (p, p - s)
+    };
+    if b.get(pos) == Some(&b'-') {
+        pos += 1;
+    }
+    match b.get(pos) {
+        Some(b'0') => pos += 1,
+        Some(b'1'..=b'9') => pos = digits(b, pos).0,
+        _ => return Err(Bail),
+    }
+    if b.get(pos) == Some(&b'.') {
+        let (p, n) = digits(b, pos + 1);
+        if n == 0 {
+            return Err(Bail);
+        }
+        pos = p;
+    }
+    if let Some(b'e' | b'E') = b.get(pos) {
+        pos += 1;
+        if let Some(b'+' | b'-') = b.get(pos) {
+            pos += 1;
+        }
+        let (p, n) = digits(b, pos);
+        if n == 0 {
+            return Err(Bail);
+        }
+        pos = p;
+    }
+    Ok(pos)
+}
+
+/// The number at `pos` as JavaScript holds it, and the position after it. Declines numbers
+/// whose double is not finite or is a negative zero (the exact reader decides those).
+pub fn number(b: &[u8], pos: usize) -> Scan<(f64, usize)> {
+    let end = number_end(b, pos)?;
+    // The token is ASCII digits, sign, point and exponent only.
+    let text = std::str::from_utf8(&b[pos..end]).map_err(|_| Bail)?;
+    let v: f64 = text.parse().map_err(|_| Bail)?;
+    if !v.is_finite() || (v == 0.0 && v.is_sign_negative()) {
+        return Err(Bail);
+    }
+    Ok((v, end))
+}
+
+/// Skips the value at `pos` (after any whitespace), validating it; returns the position after it.
+pub fn skip(b: &[u8], pos: usize) -> Scan<usize> {
+    skip_at(b, ws(b, pos), 0)
+}
+
+fn skip_at(b: &[u8], pos: usize, depth: u32) -> Scan<usize> {
+    match b.get(pos) {
+        Some(b'"') => string(b, pos).map(|(_, end)| end),
+        Some(b'{') => {
+            if depth >= MAX_DEPTH {
+                return Err(Bail);
+            }
+            object_at(b, pos, depth + 1, |_, b, p| skip_at(b, p, depth + 1))
+        }
+        Some(b'[') => {
+            if depth >= MAX_DEPTH {
+                return Err(Bail);
+            }
+            array_at(b, pos, depth + 1, |b, p| skip_at(b, p, depth + 1))
+        }
+        Some(b'-' | b'0'..=b'9') => number_end(b, pos),
+        Some(b't') if b[pos..].starts_with(b"true") => Ok(pos + 4),
+        Some(b'f') if b[pos..].starts_with(b"false") => Ok(pos + 5),
+        Some(b'n') if b[pos..].starts_with(b"null") => Ok(pos + 4),
+        _ => Err(Bail),
+    }
+}
+
+/// Walks the object whose `{` is at `pos` (after any whitespace): `field` gets each key and
+/// the position of its value (whitespace skipped) and returns the position after the value.
+/// Returns the position after the closing `}`. Keys come in file order, duplicates included
+/// (JSON.parse keeps the last).
+pub fn object<'a>(
+    b: &'a [u8],
+    pos: usize,
+    field: impl FnMut(RawStr<'a>, &'a [u8], usize) -> Scan<usize>,
+) -> Scan<usize> {
+    object_at(b, ws(b, pos), 1, field)
+}
+
+#[inline]
+fn object_at<'a>(
+    b: &'a [u8],
+    pos: usize,
+    _depth: u32,
+    mut field: impl FnMut(RawStr<'a>, &'a [u8], usize) -> Scan<usize>,
+) -> Scan<usize> {
+    let mut p = ws(b, expect(b, pos, b'{')?);
+    if b.get(p) == Some(&b'}') {
+        return Ok(p + 1);
+    }
+    loop {
+        if b.get(p) != Some(&b'"') {
+            return Err(Bail);
+        }
+        let (key, after) = string(b, p)?;
+        p = ws(b, expect(b, ws(b, after), b':')?);
+        p = ws(b, field(key, b, p)?);
+        match b.get(p) {
+            Some(b',') => p = ws(b, p + 1),
+            Some(b'}') => return Ok(p + 1),
+            _ => return Err(Bail),
+        }
+    }
+}
+
+/// Walks the array whose `[` is at `pos` (after any whitespace): `element` gets the position
+/// of each element and returns the position after it. Returns the position after the `]`.
+pub fn array<'a>(b: &'a [u8], pos: usize, element: impl FnMut(&'a [u8], usize) -> Scan<usize>) -> Scan<usize> {
+    array_at(b, ws(b, pos), 1, element)
+}
+
+#[inline]
+fn array_at<'a>(
+    b: &'a [u8],
+    pos: usize,
+    _depth: u32,
+    mut element: impl FnMut(&'a [u8], usize) -> Scan<usize>,
+) -> Scan<usize> {
+    let mut p = ws(b, expect(b, pos, b'[')?);
+    if b.get(p) == Some(&b']') {
+        return Ok(p + 1);
+    }
+    loop {
+        p = ws(b, element(b, p)?);
+        match b.get(p) {
+            Some(b',') => p = ws(b, p + 1),
+            Some(b']') => return Ok(p + 1),
+            _ => return Err(Bail),
+        }
+    }
+}
+
+/// A value read leniently as a string: `Some` for a string, `None` for any other JSON value
+/// (skipped and validated). Returns the position after the value.
+#[inline]
+pub fn lenient_str<'a>(b: &'a [u8], pos: usize) -> Scan<(Option<Cow<'a, str>>, usize)> {
+    if b.get(pos) == Some(&b'"') {
+        let (s, end) = string(b, pos)?;
+        return Ok((Some(s.decode()?), end));
+    }
+    Ok((None, skip_at(b, pos, 1)?))
+}
+
+/// A value read leniently as a number: `Some` for a number, `None` for any other value.
+#[inline]
+pub fn lenient_number(b: &[u8], pos: usize) -> Scan<(Option<f64>, usize)> {
+    match b.get(pos) {
+        Some(b'-' | b'0'..=b'9') => number(b, pos).map(|(v, end)| (Some(v), end)),
+        _ => Ok((None, skip_at(b, pos, 1)?)),
+    }
+}
+
+/// The raw text of the value at `pos` and the position after it.
+pub fn raw_value(b: &[u8], pos: usize) -> Scan<(&[u8], usize)> {
+    let end = skip_at(b, pos, 1)?;
+    Ok((&b[pos..end], end))
+}
+
+/// Whether only JSON whitespace follows `pos` to the end of `b`.
+#[inline]
+pub fn at_end(b: &[u8], pos: usize) -> bool {
+    ws(b, pos) == b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn valid(s: &str) -> bool {
+        matches!(skip(s.as_bytes(), 0), Ok(end) if at_end(s.as_bytes(), end))
+    }
+
+    #[test]
+    fn accepts_what_json_parse_accepts() {
+        for s in [
+            "{}",
+            " { \"a\" : [ 1 , -0.5e+3 , true , false , null , \"x\\u00e9\\n\" ] } ",
+            "[]",
+            "\"\\ud800\"",
+            "0",
+            "-0",
+            "1E5",
+            "{\"a\":{\"b\":{}}}",
+            "\"\u{7f}é😀\"",
+        ] {
+            assert!(valid(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn declines_what_json_parse_rejects() {
+        for s in [
+            "{",
+            "{\"a\"}",
+            "{\"a\":1,}",
+            "[1,]",
+            "01",
+            "1.",
+            ".5",
+            "1e",
+            "+1",
+            "tru",
+            "\"\t\"",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "{'a':1}",
+            "{\"a\":1}}",
+            "nul",
+            "[1 2]",
+            "\u{a0}1",
+            "\"a",
+        ] {
+            assert!(!valid(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn decodes_strings() {
+        let b = br#""a\"b\\c\/d\u00e9\ud83d\ude00\n""#;
+        let (s, end) = string(b, 0).unwrap();
+        assert_eq!(end, b.len());
+        assert_eq!(s.decode().unwrap(), "a\"b\\c/dé😀\n");
+        assert_eq!(s.decode_prefix(3).unwrap(), "a\"b");
+        let (lone, _) = string(br#""\ud800x""#, 0).unwrap();
+        assert_eq!(lone.decode(), Err(Bail));
+        let (plain, _) = string("\"héllo wörld\"".as_bytes(), 0).unwrap();
+        assert_eq!(plain.decode_prefix(4).unwrap(), "héll");
+        assert!(plain.is("héllo wörld"));
+    }
+
+    #[test]
+    fn long_strings_find_their_end() {
+        let body = "x".repeat(100) + "é" + &"y".repeat(37);
+        let line = format!("{{\"k\":\"{body}\",\"z\":1}}");
+        let mut seen = Vec::new();
+        let end = object(line.as_bytes(), 0, |k, b, p| {
+            seen.push(String::from_utf8(k.bytes.to_vec()).unwrap());
+            skip(b, p)
+        })
+        .unwrap();
+        assert_eq!(end, line.len());
+        assert_eq!(seen, ["k", "z"]);
+        let ctl = format!("{{\"k\":\"{}\u{1}\"}}", "x".repeat(40));
+        assert!(!valid(&ctl));
+    }
+
+    #[test]
+    fn numbers_are_exact_or_declined() {
+        assert_eq!(number(b"0.1", 0).unwrap().0, 0.1);
+        assert_eq!(
+            number(b"123456789012345678901234567890", 0).unwrap().0,
+            1.2345678901234568e29
+        );
+        assert_eq!(number(b"1e400", 0), Err(Bail));
+        assert_eq!(number(b"-0", 0), Err(Bail));
+    }
+
+    #[test]
+    fn deep_nesting_is_declined_not_overflowed() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        assert_eq!(skip(deep.as_bytes(), 0), Err(Bail));
+    }
+}
