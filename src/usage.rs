@@ -8,7 +8,7 @@
 
 use crate::llm::Cost;
 use crate::session::jsjson::number;
-use crate::session::{EntryIdx, EntryKind, Role, Session};
+use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, UsageAt, jsparse};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
@@ -67,7 +67,7 @@ pub struct Call {
 }
 
 /// The fields of an entry line that carry usage; everything else is skipped unparsed.
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 struct UsageLine {
     #[serde(default)]
     provider: Option<Value>,
@@ -79,7 +79,7 @@ struct UsageLine {
     message: Option<UsageMessage>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct UsageMessage {
     #[serde(default)]
@@ -127,7 +127,35 @@ pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
         EntryKind::BranchSummary => Source::BranchSummary,
         _ => return None,
     };
-    let line = serde_json::from_slice::<UsageLine>(session.raw(idx))
+    let raw = session.raw(idx);
+    // An assistant message whose usage the loader located: no need to read the line again.
+    if let Detail::Message {
+        provider,
+        model,
+        response_model,
+        usage: at,
+        ..
+    } = &e.detail
+        && source == Source::Assistant
+        && *at != UsageAt::Unknown
+    {
+        let UsageAt::At { offset, len } = *at else { return None };
+        let usage = jsparse::parse(raw.get(offset as usize..(offset + len) as usize)?).ok()?;
+        return usage.is_object().then(|| Call {
+            source,
+            entry: idx,
+            timestamp: e.timestamp.as_deref().map(str::to_owned),
+            provider: provider.as_deref().map(str::to_owned),
+            model: response_model
+                .as_deref()
+                .or(model.as_deref())
+                .unwrap_or(UNKNOWN_MODEL)
+                .to_owned(),
+            usage,
+        });
+    }
+    let line = fast::usage_line(raw)
+        .or_else(|_| serde_json::from_slice::<UsageLine>(raw))
         .unwrap_or_else(|_| UsageLine::from_value(&session.value(idx)));
     let (provider, model, usage) = match source {
         Source::Assistant => {
@@ -246,6 +274,27 @@ fn num(v: &Value, key: &str) -> f64 {
 }
 
 impl Totals {
+    /// The amounts of one `usage` object; fields that are missing or not numbers count as 0.
+    pub fn of(usage: &Value) -> Totals {
+        let mut t = Totals::default();
+        t.add(usage);
+        t
+    }
+
+    /// Adds the amounts of one call, field by field (the same sums as adding its `usage`).
+    pub fn add_totals(&mut self, t: &Totals) {
+        self.input += t.input;
+        self.output += t.output;
+        self.cache_read += t.cache_read;
+        self.cache_write += t.cache_write;
+        self.total_tokens += t.total_tokens;
+        self.cost.input += t.cost.input;
+        self.cost.output += t.cost.output;
+        self.cost.cache_read += t.cost.cache_read;
+        self.cost.cache_write += t.cost.cache_write;
+        self.cost.total += t.cost.total;
+    }
+
     /// Adds one `usage` object; fields that are missing or not numbers count as 0.
     pub fn add(&mut self, usage: &Value) {
         self.input += num(usage, "input");
@@ -316,6 +365,28 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Counts one call given by its amounts ([`Totals::of`] its usage).
+    pub fn add_totals(&mut self, source: Source, t: &Totals, provider: Option<String>, model: String) {
+        self.total.add_totals(t);
+        self.by_source.get_mut(source).add_totals(t);
+        match self
+            .by_model
+            .iter_mut()
+            .find(|m| m.provider == provider && m.model == model)
+        {
+            Some(m) => m.totals.add_totals(t),
+            None => {
+                let mut totals = Totals::default();
+                totals.add_totals(t);
+                self.by_model.push(ModelTotals {
+                    provider,
+                    model,
+                    totals,
+                });
+            }
+        }
+    }
+
     /// Counts one call.
     pub fn add(&mut self, call: &Call) {
         self.total.add(&call.usage);
@@ -352,9 +423,26 @@ impl Stats {
 
 /// The stats of `entries` (in file order), sorted.
 pub fn collect(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -> Stats {
+    let entries: Vec<EntryIdx> = entries.into_iter().collect();
     let mut stats = Stats::default();
-    for call in calls(session, entries) {
-        stats.add(&call);
+    // Calls are read on every core, a batch at a time (so memory stays bounded), and added
+    // in file order: floating-point sums depend on the order.
+    const BATCH: usize = 1 << 14;
+    const CHUNK: usize = 512;
+    for batch in entries.chunks(BATCH) {
+        let chunks: Vec<&[EntryIdx]> = batch.chunks(CHUNK).collect();
+        let read = crate::parallel::par_map(
+            &chunks,
+            |chunk| {
+                calls(session, chunk.iter().copied())
+                    .map(|c| (c.source, Totals::of(&c.usage), c.provider, c.model))
+                    .collect::<Vec<_>>()
+            },
+            || {},
+        );
+        for (source, totals, provider, model) in read.into_iter().flatten() {
+            stats.add_totals(source, &totals, provider, model);
+        }
     }
     stats.sort();
     stats
@@ -364,6 +452,90 @@ pub fn collect(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -
 pub fn session_stats(session: &Session, scope: Scope) -> (Stats, Option<EntryIdx>) {
     let (entries, cycle_at) = entries_of(session, scope);
     (collect(session, entries), cycle_at)
+}
+
+/// The usage fields of a line by the fast scanner, which declines unusual lines.
+mod fast {
+    use super::{UsageLine, UsageMessage};
+    use crate::session::jsparse;
+    use crate::session::scan::{self, Bail, Scan};
+    use serde_json::Value;
+
+    /// How a field's value is read: the value, and the position after it.
+    type ReadValue = fn(&[u8], usize) -> Scan<(Option<Value>, usize)>;
+
+    /// A string stays a string; every other value is `null` (read as absent either way).
+    fn string_or_null(b: &[u8], p: usize) -> Scan<(Option<Value>, usize)> {
+        let (s, end) = scan::lenient_str(b, p)?;
+        Ok((Some(s.map_or(Value::Null, |s| Value::String(s.into_owned()))), end))
+    }
+
+    /// The value exactly as JSON.parse holds it: usage objects are small.
+    fn exact(b: &[u8], p: usize) -> Scan<(Option<Value>, usize)> {
+        let (raw, end) = scan::raw_value(b, p)?;
+        Ok((Some(jsparse::parse(raw).map_err(|_| Bail)?), end))
+    }
+
+    pub fn usage_line(line: &[u8]) -> Scan<UsageLine> {
+        let mut u = UsageLine {
+            provider: None,
+            model: None,
+            usage: None,
+            message: None,
+        };
+        let end = scan::object(line, 0, |key, b, p| {
+            if key.escaped {
+                return Err(Bail);
+            }
+            let (slot, read): (&mut Option<Value>, ReadValue) = match key.bytes {
+                b"provider" => (&mut u.provider, string_or_null),
+                b"model" => (&mut u.model, string_or_null),
+                b"usage" => (&mut u.usage, exact),
+                b"message" => {
+                    if b.get(p) != Some(&b'{') {
+                        u.message = None;
+                        return scan::skip(b, p);
+                    }
+                    let (m, end) = message(b, p)?;
+                    u.message = Some(m);
+                    return Ok(end);
+                }
+                _ => return scan::skip(b, p),
+            };
+            let (v, end) = read(b, p)?;
+            *slot = v;
+            Ok(end)
+        })?;
+        if !scan::at_end(line, end) {
+            return Err(Bail);
+        }
+        Ok(u)
+    }
+
+    fn message(b: &[u8], pos: usize) -> Scan<(UsageMessage, usize)> {
+        let mut m = UsageMessage {
+            provider: None,
+            model: None,
+            response_model: None,
+            usage: None,
+        };
+        let end = scan::object(b, pos, |key, b, p| {
+            if key.escaped {
+                return Err(Bail);
+            }
+            let (slot, read): (&mut Option<Value>, ReadValue) = match key.bytes {
+                b"provider" => (&mut m.provider, string_or_null),
+                b"model" => (&mut m.model, string_or_null),
+                b"responseModel" => (&mut m.response_model, string_or_null),
+                b"usage" => (&mut m.usage, exact),
+                _ => return scan::skip(b, p),
+            };
+            let (v, end) = read(b, p)?;
+            *slot = v;
+            Ok(end)
+        })?;
+        Ok((m, end))
+    }
 }
 
 #[cfg(test)]
@@ -401,6 +573,29 @@ mod tests {
             json!({"type":"usage","id":"e","parentId":"d","timestamp":"2025-01-01T00:00:05.000Z",
                    "provider":"anthropic","model":"m1","usage": usage(1.0, 2.0, 0.1)}),
         ])
+    }
+
+    #[test]
+    fn fast_reader_agrees_with_the_exact_one() {
+        for line in [
+            r#"{"type":"message","message":{"role":"assistant","provider":"p","model":"m","usage":{"input":1,"cost":{"total":0.1}}}}"#,
+            r#"{"type":"usage","provider":5,"model":"m","usage":{"input":1,"input":2},"model":null}"#,
+            r#"{"message":"x","usage":[1],"provider":"a","provider":"b"}"#,
+            r#"{"message":{"responseModel":"r","model":"m","usage":{"totalTokens":1e400}},"message":{"model":"n"}}"#,
+            r#" { "type" : "compaction" , "usage" : { "input" : 0.30000000000000004 } } "#,
+        ] {
+            // What the call reader uses of a line: strings, and usage values as they are.
+            let view = |u: UsageLine| {
+                let m = u
+                    .message
+                    .map(|m| (string(m.provider), string(m.model), string(m.response_model), m.usage));
+                format!("{:?}", (string(u.provider), string(u.model), u.usage, m))
+            };
+            let exact = UsageLine::from_value(&crate::session::jsparse::parse(line.as_bytes()).unwrap());
+            let fast = fast::usage_line(line.as_bytes()).expect(line);
+            assert_eq!(view(fast), view(exact), "{line}");
+        }
+        assert!(fast::usage_line(br#"{"usage":{"a":1},}"#).is_err());
     }
 
     #[test]

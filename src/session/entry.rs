@@ -118,6 +118,18 @@ pub enum Tools {
     ResultOf(Box<str>),
 }
 
+/// Where a message's `usage` value is, as the loader saw it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum UsageAt {
+    /// Not recorded (the line was read by a slower reader): read the line to find out.
+    #[default]
+    Unknown,
+    /// The message has no `usage` key.
+    Absent,
+    /// The value of the message's (last) `usage` key: byte offset in the line and length.
+    At { offset: u32, len: u32 },
+}
+
 /// Per-type fields the index keeps.
 #[derive(Debug, Clone, Default)]
 pub enum Detail {
@@ -130,6 +142,11 @@ pub enum Detail {
         model: Option<Shared>,
         /// Tool calls of an assistant message, or the call a tool result answers.
         tools: Tools,
+        /// `responseModel` (the model that answered, when the provider resolved one).
+        response_model: Option<Shared>,
+        /// Where the message's `usage` value is in the line, so usage reports need not
+        /// read the line again.
+        usage: UsageAt,
     },
     Label {
         target: Option<Sym>,

@@ -125,38 +125,70 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
     out
 }
 
-/// Lines are classified this many bytes at a time (then turned into entries), so that the
-/// skims of a large file are never all held at once.
-const BATCH: usize = 32 << 20;
+/// Lines are classified this many bytes at a time, on every core, while the loading thread
+/// interns the chunks already done, in order; the skims of a large file are never all held
+/// at once.
+const CHUNK: usize = 2 << 20;
 
-/// Classifies every line of `data[from..to]`, splitting large inputs at line boundaries
-/// across threads.
-fn classify(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
+/// Classifies every line of `data` and hands the lines to `each` in file order. Large inputs
+/// are classified in chunks on worker threads while `each` runs on the calling thread; when
+/// `each` fails, the workers stop.
+fn for_each_line<'a, E>(data: &'a [u8], mut each: impl FnMut(Classified<'a>) -> Result<(), E>) -> Result<(), E> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
-    if to - from < PARALLEL_THRESHOLD || threads < 2 {
-        return classify_range(data, from, to);
+    if data.len() < PARALLEL_THRESHOLD || threads < 2 {
+        return classify_range(data, 0, data.len()).into_iter().try_for_each(each);
     }
-    let mut bounds = vec![from];
-    for k in 1..threads {
-        let guess = from + (to - from) * k / threads;
-        let cut = memchr::memchr(b'\n', &data[guess..to]).map_or(to, |i| guess + i + 1);
-        if cut > *bounds.last().expect("non-empty") && cut < to {
-            bounds.push(cut);
-        }
+    // Chunk boundaries, each just after a newline.
+    let mut bounds = vec![0];
+    let mut at = 0;
+    while at < data.len() {
+        let guess = at + CHUNK;
+        at = if guess >= data.len() {
+            data.len()
+        } else {
+            memchr::memchr(b'\n', &data[guess..]).map_or(data.len(), |i| guess + i + 1)
+        };
+        bounds.push(at);
     }
-    bounds.push(to);
+    let chunks = bounds.len() - 1;
+    let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = bounds
-            .windows(2)
-            .map(|w| {
-                let (from, to) = (w[0], w[1]);
-                scope.spawn(move || classify_range(data, from, to))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("classify thread"))
-            .collect()
+        let (send, receive) = std::sync::mpsc::channel::<(usize, Vec<Classified<'a>>)>();
+        for _ in 0..threads {
+            let send = send.clone();
+            let (next, bounds) = (&next, &bounds);
+            scope.spawn(move || {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if k >= chunks {
+                        break;
+                    }
+                    // The receiver is gone when loading failed: stop.
+                    if send.send((k, classify_range(data, bounds[k], bounds[k + 1]))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Chunks arrive in any order; hand them on in file order.
+        let mut waiting: Vec<Option<Vec<Classified<'a>>>> = (0..chunks).map(|_| None).collect();
+        let mut expected = 0;
+        while expected < chunks {
+            let Ok((k, lines)) = receive.recv() else { break };
+            waiting[k] = Some(lines);
+            while let Some(lines) = waiting.get_mut(expected).and_then(Option::take) {
+                expected += 1;
+                for line in lines {
+                    if let Err(e) = each(line) {
+                        // Stop the workers before waiting for them.
+                        next.store(chunks, std::sync::atomic::Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Ok(())
     })
 }
 
@@ -174,46 +206,34 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
     let len = data.len();
     report.missing_final_newline = len > 0 && data[len - 1] != b'\n';
     let mut line_no: u32 = first_line.wrapping_sub(1);
-    let mut batch_from = 0;
-    let batches = std::iter::from_fn(|| {
-        if batch_from >= len {
-            return None;
-        }
-        let guess = (batch_from + BATCH).min(len);
-        let to = if guess == len {
-            len
-        } else {
-            memchr::memchr(b'\n', &data[guess..]).map_or(len, |i| guess + i + 1)
-        };
-        let batch = classify(&data, batch_from, to);
-        batch_from = to;
-        Some(batch)
-    });
-    for c in batches.flatten() {
+    for_each_line(&data, |c| -> Result<(), SessionError> {
         line_no = line_no.wrapping_add(1);
         let (start, stop) = (c.start as u64, c.end as u64);
         let end = c.end;
         let skim = match c.line {
             Line::Blank => {
                 report.blank_lines += 1;
-                continue;
+                return Ok(());
             }
             Line::Unreadable => {
                 report.malformed_lines.push(line_no);
                 if end == len {
                     report.torn_last_line = true;
                 }
-                continue;
+                return Ok(());
             }
             Line::TruthyValue if header.is_none() => {
                 let reason = format!(
                     "line {line_no} is a JSON value that is not an object where the session header should be; Pi refuses such a file"
                 );
-                return Err(SessionError::NotASession { path, reason });
+                return Err(SessionError::NotASession {
+                    path: path.clone(),
+                    reason,
+                });
             }
             Line::TruthyValue => {
                 report.malformed_lines.push(line_no);
-                continue;
+                return Ok(());
             }
             Line::Session(skim) => skim,
             Line::Entry(p) => {
@@ -228,14 +248,17 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
                             .map(|k| format!("\"{k}\""))
                             .unwrap_or_else(|| "missing".into())
                     );
-                    return Err(SessionError::NotASession { path, reason });
+                    return Err(SessionError::NotASession {
+                        path: path.clone(),
+                        reason,
+                    });
                 }
                 if let Some(index) = p.first_kept_entry_index {
                     v1_first_kept_index.push((entries.len(), index));
                 }
                 parsed.push(Some(entries.len()));
                 entries.push(intern(&mut ids, p, line_no));
-                continue;
+                return Ok(());
             }
         };
         report.crlf_lines += u32::from(c.crlf);
@@ -254,17 +277,21 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
                         parent_session: skim.parent_session.as_deref().map(Into::into),
                     });
                     parsed.push(None);
-                    continue;
+                    return Ok(());
                 }
                 None => {
                     let reason = format!("the header on line {line_no} has no string id");
-                    return Err(SessionError::NotASession { path, reason });
+                    return Err(SessionError::NotASession {
+                        path: path.clone(),
+                        reason,
+                    });
                 }
             }
         }
         report.extra_headers.push(line_no);
         parsed.push(None);
-    }
+        Ok(())
+    })?;
 
     let Some(header) = header else {
         let reason = if report.malformed_lines.is_empty() {
@@ -393,6 +420,8 @@ fn pending<'a>(shared: &mut SharedStrings, s: Skim<'a>, start: u64, end: u64) ->
                 provider: shared.get(m.provider),
                 model: shared.get(m.model),
                 tools,
+                response_model: shared.get(m.response_model),
+                usage: m.usage,
             }
         }
         EntryKind::Label => {

@@ -26,7 +26,7 @@ pub mod tip;
 pub mod tree;
 pub mod write;
 
-pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, Role, Sym, Tools};
+pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, Role, Sym, Tools, UsageAt};
 pub use error::{Result, SessionError};
 pub use load::LoadReport;
 

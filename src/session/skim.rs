@@ -114,6 +114,11 @@ pub struct MessageSkim<'a> {
     /// The ids of an assistant message's tool calls (other blocks are skipped).
     #[serde(rename = "content", default, deserialize_with = "tool_call_ids")]
     pub tool_calls: Vec<String>,
+    #[serde(borrow, default, deserialize_with = "lenient_str")]
+    pub response_model: Option<Cow<'a, str>>,
+    /// Where `usage` is in the line (only the fast scanner records it).
+    #[serde(skip)]
+    pub usage: super::entry::UsageAt,
 }
 
 /// The `id`s of `toolCall` blocks in a content array; any other shape reads as none.
@@ -237,6 +242,8 @@ impl<'a> Skim<'a> {
                 provider: ms("provider"),
                 model: ms("model"),
                 tool_call_id: ms("toolCallId"),
+                response_model: ms("responseModel"),
+                usage: Default::default(),
                 tool_calls: m
                     .get("content")
                     .and_then(Value::as_array)
@@ -304,6 +311,8 @@ impl<'a> Skim<'a> {
                 model: o(m.model),
                 tool_call_id: o(m.tool_call_id),
                 tool_calls: m.tool_calls,
+                response_model: o(m.response_model),
+                usage: m.usage,
             }),
         }
     }
@@ -312,7 +321,7 @@ impl<'a> Skim<'a> {
 /// JavaScript compares `version` numerically (`"2" < 3` is true), so numeric strings count.
 fn version_of(v: &Value) -> Option<f64> {
     match v {
-        Value::Number(n) => n.as_f64(),
+        Value::Number(n) => n.as_f64().map(|f| f + 0.0),
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
     }
@@ -446,6 +455,7 @@ mod tests {
 /// The skim by the fast scanner ([`super::scan`]), which declines unusual lines; the derived
 /// reader and then the exact parser take those.
 mod fast {
+    use super::super::entry::UsageAt;
     use super::super::scan::{self, Bail, Scan, lenient_number, lenient_str};
     use super::{MessageSkim, Skim};
 
@@ -514,7 +524,10 @@ mod fast {
     }
 
     fn message(b: &[u8], pos: usize) -> Scan<(MessageSkim<'_>, usize)> {
-        let mut m = MessageSkim::default();
+        let mut m = MessageSkim {
+            usage: UsageAt::Absent,
+            ..MessageSkim::default()
+        };
         let end = scan::object(b, pos, |key, b, p| {
             if key.escaped {
                 return Err(Bail);
@@ -536,6 +549,18 @@ mod fast {
                     m.tool_call_id = v;
                     end
                 }),
+                b"responseModel" => lenient_str(b, p).map(|(v, end)| {
+                    m.response_model = v;
+                    end
+                }),
+                b"usage" => {
+                    let end = scan::skip(b, p)?;
+                    m.usage = UsageAt::At {
+                        offset: u32::try_from(p).map_err(|_| Bail)?,
+                        len: u32::try_from(end - p).map_err(|_| Bail)?,
+                    };
+                    Ok(end)
+                }
                 b"content" => {
                     m.tool_calls.clear();
                     if b.get(p) != Some(&b'[') {
@@ -662,14 +687,23 @@ mod fast_agrees {
         fn fast_skim_matches_exact_reading(line in value(4), tail in prop::sample::select(&["", " ", "\r", "x", ","][..])) {
             let line = format!("{line}{tail}");
             let exact = jsparse::parse(line.as_bytes());
-            if let Ok(s) = fast::skim(line.as_bytes()) {
+            if let Ok(mut s) = fast::skim(line.as_bytes()) {
+                // Only the fast scanner records where usage is.
+                if let Some(m) = &mut s.message {
+                    m.usage = Default::default();
+                }
                 let v = exact.as_ref().expect("the fast scanner accepted a line JSON.parse rejects");
                 prop_assert!(v.is_object());
                 prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(v)));
             }
             // And whatever path reads it, the result agrees with the exact reading.
             match (read_line(line.as_bytes()), exact) {
-                (LineRead::Object(s), Ok(v)) => prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(&v))),
+                (LineRead::Object(mut s), Ok(v)) => {
+                    if let Some(m) = &mut s.message {
+                        m.usage = Default::default();
+                    }
+                    prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(&v)))
+                }
                 (LineRead::Object(_), Err(_)) => prop_assert!(false, "accepted a malformed line"),
                 (_, Ok(v)) => prop_assert!(!v.is_object()),
                 (_, Err(_)) => {}
