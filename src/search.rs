@@ -36,6 +36,10 @@ pub struct Query {
     /// pattern matches in a line of some text, this matches wherever that text stands
     /// (unescaped) in an entry's line. `None` when it could not be built.
     prefilter: Option<regex::bytes::Regex>,
+    /// Whether the pattern can never match a character a simple JSON escape stands for
+    /// (`"`, `\`, `/`, backspace, form feed, newline, return, tab). Then, in a line without
+    /// `\u` escapes, every match of the unescaped text is also in the raw bytes.
+    escape_free: bool,
 }
 
 impl Query {
@@ -54,6 +58,7 @@ impl Query {
             roles,
             tools: tools || named,
             prefilter: prefilter(pattern, ignore_case),
+            escape_free: escape_free(pattern, ignore_case),
         })
     }
 
@@ -69,6 +74,10 @@ impl Query {
             return true;
         }
         let hay = if memchr::memchr(b'\\', raw).is_none() {
+            raw
+        } else if self.escape_free && memchr::memmem::find(raw, b"\\u").is_none() {
+            // Matches cannot involve an escaped character: the raw bytes will do, without
+            // undoing the escapes.
             raw
         } else if unescape(raw, buf) {
             &buf[..]
@@ -117,6 +126,35 @@ fn prefilter(pattern: &str, ignore_case: bool) -> Option<regex::bytes::Regex> {
         .parse(pattern)
         .ok()?;
     regex::bytes::RegexBuilder::new(&relax(&hir).to_string()).build().ok()
+}
+
+/// Whether `pattern` can never match a character that a simple JSON escape stands for.
+fn escape_free(pattern: &str, ignore_case: bool) -> bool {
+    use regex_syntax::hir::{Class, Hir, HirKind};
+    const ESCAPED: [char; 8] = ['"', '\\', '/', '\u{8}', '\u{c}', '\n', '\r', '\t'];
+    fn free(h: &Hir) -> bool {
+        match h.kind() {
+            HirKind::Empty | HirKind::Look(_) => true,
+            HirKind::Literal(l) => !l.0.iter().any(|b| ESCAPED.contains(&char::from(*b))),
+            HirKind::Class(Class::Unicode(c)) => !c
+                .ranges()
+                .iter()
+                .any(|r| ESCAPED.iter().any(|&e| r.start() <= e && e <= r.end())),
+            HirKind::Class(Class::Bytes(c)) => !c.ranges().iter().any(|r| {
+                ESCAPED
+                    .iter()
+                    .any(|&e| r.start() as u32 <= e as u32 && e as u32 <= r.end() as u32)
+            }),
+            HirKind::Repetition(r) => free(&r.sub),
+            HirKind::Capture(c) => free(&c.sub),
+            HirKind::Concat(v) | HirKind::Alternation(v) => v.iter().all(free),
+        }
+    }
+    regex_syntax::ParserBuilder::new()
+        .case_insensitive(ignore_case)
+        .build()
+        .parse(pattern)
+        .is_ok_and(|h| free(&h))
 }
 
 /// `raw` (one JSON line) with the escapes in its strings undone, into `out`; false when an
@@ -363,6 +401,24 @@ mod tests {
             r#"{"type":"message","id":"b1","parentId":"a1","timestamp":"t","message":{"role":"bashExecution","command":"echo needle","output":"needle\n"}}"#,
             r#"{"type":"compaction","id":"k1","parentId":"b1","timestamp":"t","summary":"a needle summary","firstKeptEntryId":"u1","tokensBefore":5}"#,
         ])
+    }
+
+    #[test]
+    fn patterns_that_cannot_match_escaped_characters() {
+        for p in ["needle", "a.c", "[a-z]+", "(?i)straße", r"\bword\b", "é+"] {
+            assert_eq!(escape_free(p, false), !p.contains('.'), "{p}");
+        }
+        for p in ["a\"b", r"\\", "/", r"\s", r"[^a]", r"\n", "x.y"] {
+            assert!(!escape_free(p, false), "{p}");
+        }
+        // A match right beside escapes is still found without undoing them.
+        let s = session(&[
+            r#"{"type":"message","id":"u1","parentId":null,"timestamp":"t","message":{"role":"user","content":"say \"needle\"\tnow"}}"#,
+        ]);
+        let q = Query::new("needle", false, &[], false).unwrap();
+        assert_eq!(search(&s, &q).len(), 1);
+        let q = Query::new("needle\"", false, &[], false).unwrap();
+        assert_eq!(search(&s, &q).len(), 1);
     }
 
     #[test]
