@@ -346,7 +346,7 @@ pub fn search(session: &Session, query: &Query) -> Vec<Hit> {
 fn search_run(session: &Session, query: &Query, run: std::ops::Range<EntryIdx>) -> Vec<Hit> {
     let mut hits = Vec::new();
     let mut buf = Vec::new();
-    for idx in run {
+    for idx in run.clone() {
         let searched = matches!(
             session.entries[idx].kind,
             EntryKind::Message | EntryKind::CustomMessage | EntryKind::Compaction | EntryKind::BranchSummary
@@ -374,6 +374,7 @@ fn search_run(session: &Session, query: &Query, run: std::ops::Range<EntryIdx>) 
             }
         }
     }
+    session.release_entries(run);
     hits
 }
 

@@ -443,6 +443,9 @@ pub fn collect(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -
         for (source, totals, provider, model) in read.into_iter().flatten() {
             stats.add_totals(source, &totals, provider, model);
         }
+        if let (Some(&first), Some(&last)) = (batch.first(), batch.last()) {
+            session.release_entries(first..last + 1);
+        }
     }
     stats.sort();
     stats

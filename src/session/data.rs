@@ -84,6 +84,26 @@ impl Data {
 }
 
 impl Data {
+    /// Gives back to the system the mapped pages wholly inside `from..to`: they stay in the
+    /// page cache and are mapped again, from the file, if read later. A large file read once
+    /// (to build the index) then no longer counts in the process's memory. Owned bytes are
+    /// kept.
+    pub fn release(&self, from: usize, to: usize) {
+        #[cfg(unix)]
+        if let Data::Mapped(m) = self {
+            const PAGE: usize = 4096;
+            let start = from.div_ceil(PAGE) * PAGE;
+            let end = to.min(m.len()) / PAGE * PAGE;
+            if end > start {
+                // SAFETY: the map is a read-only view of the file; dropping its pages only
+                // makes later reads fetch them again from the page cache or the file, with
+                // the same content (see `map_file` on why the content does not change).
+                let _ = unsafe { m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+            }
+        }
+        let _ = (from, to);
+    }
+
     /// The bytes as a vector (copied only when mapped).
     pub fn into_vec(self) -> Vec<u8> {
         match self {

@@ -63,18 +63,20 @@ enum Line<'a> {
     /// A `session` line: the file's header if it comes first, else ignored.
     Session(Box<Skim<'a>>),
     /// An entry, built on the worker thread; its ids are interned in file order afterwards.
-    Entry(Pending<'a>),
+    Entry(Pending),
 }
 
 /// An entry built while classifying, waiting for its ids to be interned: the entry's `id`,
 /// `parent`, line number and the symbol in its detail are filled in by [`load`].
-struct Pending<'a> {
+/// Its id texts are copied into the chunk's [`IdTexts`], so that interning them does not
+/// touch the file's pages again.
+struct Pending {
     entry: Entry,
-    id: Option<Cow<'a, str>>,
-    parent: Option<Cow<'a, str>>,
+    id: Option<IdText>,
+    parent: Option<IdText>,
     /// The id the detail refers to: a label's or context edit's target, a compaction's first
     /// kept entry.
-    target: Option<Cow<'a, str>>,
+    target: Option<IdText>,
     /// `firstKeptEntryIndex` of a format 1 compaction.
     first_kept_entry_index: Option<f64>,
 }
@@ -90,8 +92,42 @@ struct Classified<'a> {
 /// Files larger than this are classified on every core.
 const PARALLEL_THRESHOLD: usize = 8 << 20;
 
-fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
+/// Where an id's text is in its chunk's [`IdTexts`].
+#[derive(Clone, Copy)]
+struct IdText {
+    start: u32,
+    end: u32,
+}
+
+/// The id texts of a chunk's entries, one after another.
+#[derive(Default)]
+struct IdTexts(String);
+
+impl IdTexts {
+    fn keep(&mut self, s: Option<Cow<'_, str>>) -> Option<IdText> {
+        let s = s?;
+        let start = self.0.len() as u32;
+        self.0.push_str(&s);
+        Some(IdText {
+            start,
+            end: self.0.len() as u32,
+        })
+    }
+
+    fn get(&self, t: IdText) -> &str {
+        &self.0[t.start as usize..t.end as usize]
+    }
+}
+
+/// The lines of one chunk of the file, classified.
+struct Chunk<'a> {
+    lines: Vec<Classified<'a>>,
+    ids: IdTexts,
+}
+
+fn classify_range(data: &[u8], from: usize, to: usize) -> Chunk<'_> {
     let mut out = Vec::new();
+    let mut ids = IdTexts::default();
     let mut shared = SharedStrings::default();
     let mut pos = from;
     while pos < to {
@@ -102,7 +138,7 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
         } else {
             match read_line(bytes) {
                 LineRead::Object(skim) if skim.kind.as_deref() == Some("session") => Line::Session(skim),
-                LineRead::Object(skim) => Line::Entry(pending(&mut shared, *skim, pos as u64, end as u64)),
+                LineRead::Object(skim) => Line::Entry(pending(&mut shared, &mut ids, *skim, pos as u64, end as u64)),
                 LineRead::NotAnObject if skim::truthy_non_object(bytes) => Line::TruthyValue,
                 LineRead::NotAnObject | LineRead::Malformed => Line::Unreadable,
             }
@@ -122,7 +158,7 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Vec<Classified<'_>> {
         });
         pos = end + 1;
     }
-    out
+    Chunk { lines: out, ids }
 }
 
 /// Lines are classified this many bytes at a time, on every core, while the loading thread
@@ -133,16 +169,26 @@ const CHUNK: usize = 2 << 20;
 /// Classifies every line of `data` and hands the lines to `each` in file order. Large inputs
 /// are classified in chunks on worker threads while `each` runs on the calling thread; when
 /// `each` fails, the workers stop.
-fn for_each_line<'a, E>(data: &'a [u8], mut each: impl FnMut(Classified<'a>) -> Result<(), E>) -> Result<(), E> {
+///
+/// `release` is called with each chunk once it is classified, so that the mapped pages of a
+/// large file need not all stay resident.
+fn for_each_line<'a, E>(
+    data: &'a [u8],
+    sizes: Sizes,
+    release: &(impl Fn(usize, usize) + Sync),
+    mut each: impl FnMut(Classified<'a>, &IdTexts) -> Result<(), E>,
+) -> Result<(), E> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
-    if data.len() < PARALLEL_THRESHOLD || threads < 2 {
-        return classify_range(data, 0, data.len()).into_iter().try_for_each(each);
+    let threads = threads.max(sizes.min_threads);
+    if data.len() < sizes.parallel_from || threads < 2 {
+        let chunk = classify_range(data, 0, data.len());
+        return chunk.lines.into_iter().try_for_each(|c| each(c, &chunk.ids));
     }
     // Chunk boundaries, each just after a newline.
     let mut bounds = vec![0];
     let mut at = 0;
     while at < data.len() {
-        let guess = at + CHUNK;
+        let guess = at + sizes.chunk;
         at = if guess >= data.len() {
             data.len()
         } else {
@@ -153,7 +199,7 @@ fn for_each_line<'a, E>(data: &'a [u8], mut each: impl FnMut(Classified<'a>) -> 
     let chunks = bounds.len() - 1;
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        let (send, receive) = std::sync::mpsc::channel::<(usize, Vec<Classified<'a>>)>();
+        let (send, receive) = std::sync::mpsc::channel::<(usize, Chunk<'a>)>();
         for _ in 0..threads {
             let send = send.clone();
             let (next, bounds) = (&next, &bounds);
@@ -163,8 +209,10 @@ fn for_each_line<'a, E>(data: &'a [u8], mut each: impl FnMut(Classified<'a>) -> 
                     if k >= chunks {
                         break;
                     }
+                    let lines = classify_range(data, bounds[k], bounds[k + 1]);
+                    release(bounds[k], bounds[k + 1]);
                     // The receiver is gone when loading failed: stop.
-                    if send.send((k, classify_range(data, bounds[k], bounds[k + 1]))).is_err() {
+                    if send.send((k, lines)).is_err() {
                         break;
                     }
                 }
@@ -172,15 +220,15 @@ fn for_each_line<'a, E>(data: &'a [u8], mut each: impl FnMut(Classified<'a>) -> 
         }
         drop(send);
         // Chunks arrive in any order; hand them on in file order.
-        let mut waiting: Vec<Option<Vec<Classified<'a>>>> = (0..chunks).map(|_| None).collect();
+        let mut waiting: Vec<Option<Chunk<'a>>> = (0..chunks).map(|_| None).collect();
         let mut expected = 0;
         while expected < chunks {
             let Ok((k, lines)) = receive.recv() else { break };
             waiting[k] = Some(lines);
-            while let Some(lines) = waiting.get_mut(expected).and_then(Option::take) {
+            while let Some(chunk) = waiting.get_mut(expected).and_then(Option::take) {
                 expected += 1;
-                for line in lines {
-                    if let Err(e) = each(line) {
+                for line in chunk.lines {
+                    if let Err(e) = each(line, &chunk.ids) {
                         // Stop the workers before waiting for them.
                         next.store(chunks, std::sync::atomic::Ordering::Relaxed);
                         return Err(e);
@@ -193,7 +241,30 @@ fn for_each_line<'a, E>(data: &'a [u8], mut each: impl FnMut(Classified<'a>) -> 
 }
 
 /// Loads `data`; its first physical line gets number `first_line` (1 for a file as it is).
+/// How a file is split for loading on several threads.
+#[derive(Clone, Copy)]
+struct Sizes {
+    /// Files at least this large are classified on worker threads.
+    parallel_from: usize,
+    chunk: usize,
+    /// Workers to use even on a machine with fewer cores (for tests).
+    min_threads: usize,
+}
+
+impl Sizes {
+    const DEFAULT: Sizes = Sizes {
+        parallel_from: PARALLEL_THRESHOLD,
+        chunk: CHUNK,
+        min_threads: 1,
+    };
+}
+
+/// Loads `data`; its first physical line gets number `first_line` (1 for a file as it is).
 pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session, SessionError> {
+    load_sized(path, data, first_line, Sizes::DEFAULT)
+}
+
+fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Result<Session, SessionError> {
     let mut report = LoadReport::default();
     let mut ids = IdTable::default();
     let mut entries: Vec<Entry> = Vec::new();
@@ -206,92 +277,97 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
     let len = data.len();
     report.missing_final_newline = len > 0 && data[len - 1] != b'\n';
     let mut line_no: u32 = first_line.wrapping_sub(1);
-    for_each_line(&data, |c| -> Result<(), SessionError> {
-        line_no = line_no.wrapping_add(1);
-        let (start, stop) = (c.start as u64, c.end as u64);
-        let end = c.end;
-        let skim = match c.line {
-            Line::Blank => {
-                report.blank_lines += 1;
-                return Ok(());
-            }
-            Line::Unreadable => {
-                report.malformed_lines.push(line_no);
-                if end == len {
-                    report.torn_last_line = true;
+    for_each_line(
+        &data,
+        sizes,
+        &|from, to| data.release(from, to),
+        |c, id_texts| -> Result<(), SessionError> {
+            line_no = line_no.wrapping_add(1);
+            let (start, stop) = (c.start as u64, c.end as u64);
+            let end = c.end;
+            let skim = match c.line {
+                Line::Blank => {
+                    report.blank_lines += 1;
+                    return Ok(());
                 }
-                return Ok(());
-            }
-            Line::TruthyValue if header.is_none() => {
-                let reason = format!(
-                    "line {line_no} is a JSON value that is not an object where the session header should be; Pi refuses such a file"
-                );
-                return Err(SessionError::NotASession {
-                    path: path.clone(),
-                    reason,
-                });
-            }
-            Line::TruthyValue => {
-                report.malformed_lines.push(line_no);
-                return Ok(());
-            }
-            Line::Session(skim) => skim,
-            Line::Entry(p) => {
-                report.crlf_lines += u32::from(c.crlf);
-                report.invalid_utf8_lines += u32::from(c.invalid_utf8);
-                if header.is_none() {
+                Line::Unreadable => {
+                    report.malformed_lines.push(line_no);
+                    if end == len {
+                        report.torn_last_line = true;
+                    }
+                    return Ok(());
+                }
+                Line::TruthyValue if header.is_none() => {
                     let reason = format!(
-                        "line {line_no} should be a session header (\"type\":\"session\"), but its type is {}",
-                        p.entry
-                            .kind
-                            .as_str()
-                            .map(|k| format!("\"{k}\""))
-                            .unwrap_or_else(|| "missing".into())
+                        "line {line_no} is a JSON value that is not an object where the session header should be; Pi refuses such a file"
                     );
                     return Err(SessionError::NotASession {
                         path: path.clone(),
                         reason,
                     });
                 }
-                if let Some(index) = p.first_kept_entry_index {
-                    v1_first_kept_index.push((entries.len(), index));
-                }
-                parsed.push(Some(entries.len()));
-                entries.push(intern(&mut ids, p, line_no));
-                return Ok(());
-            }
-        };
-        report.crlf_lines += u32::from(c.crlf);
-        report.invalid_utf8_lines += u32::from(c.invalid_utf8);
-        if header.is_none() {
-            match &skim.id {
-                Some(id) => {
-                    header = Some(Header {
-                        line: line_no,
-                        start,
-                        end: stop,
-                        id: id.to_string(),
-                        version: skim.version,
-                        cwd: skim.cwd.as_deref().map(Into::into),
-                        timestamp: skim.timestamp.as_deref().map(Into::into),
-                        parent_session: skim.parent_session.as_deref().map(Into::into),
-                    });
-                    parsed.push(None);
+                Line::TruthyValue => {
+                    report.malformed_lines.push(line_no);
                     return Ok(());
                 }
-                None => {
-                    let reason = format!("the header on line {line_no} has no string id");
-                    return Err(SessionError::NotASession {
-                        path: path.clone(),
-                        reason,
-                    });
+                Line::Session(skim) => skim,
+                Line::Entry(p) => {
+                    report.crlf_lines += u32::from(c.crlf);
+                    report.invalid_utf8_lines += u32::from(c.invalid_utf8);
+                    if header.is_none() {
+                        let reason = format!(
+                            "line {line_no} should be a session header (\"type\":\"session\"), but its type is {}",
+                            p.entry
+                                .kind
+                                .as_str()
+                                .map(|k| format!("\"{k}\""))
+                                .unwrap_or_else(|| "missing".into())
+                        );
+                        return Err(SessionError::NotASession {
+                            path: path.clone(),
+                            reason,
+                        });
+                    }
+                    if let Some(index) = p.first_kept_entry_index {
+                        v1_first_kept_index.push((entries.len(), index));
+                    }
+                    parsed.push(Some(entries.len()));
+                    entries.push(intern(&mut ids, id_texts, p, line_no));
+                    return Ok(());
+                }
+            };
+            report.crlf_lines += u32::from(c.crlf);
+            report.invalid_utf8_lines += u32::from(c.invalid_utf8);
+            if header.is_none() {
+                match &skim.id {
+                    Some(id) => {
+                        header = Some(Header {
+                            line: line_no,
+                            start,
+                            end: stop,
+                            id: id.to_string(),
+                            version: skim.version,
+                            cwd: skim.cwd.as_deref().map(Into::into),
+                            timestamp: skim.timestamp.as_deref().map(Into::into),
+                            parent_session: skim.parent_session.as_deref().map(Into::into),
+                        });
+                        parsed.push(None);
+                        return Ok(());
+                    }
+                    None => {
+                        let reason = format!("the header on line {line_no} has no string id");
+                        return Err(SessionError::NotASession {
+                            path: path.clone(),
+                            reason,
+                        });
+                    }
                 }
             }
-        }
-        report.extra_headers.push(line_no);
-        parsed.push(None);
-        Ok(())
-    })?;
+            report.extra_headers.push(line_no);
+            parsed.push(None);
+            Ok(())
+        },
+    )?;
 
     let Some(header) = header else {
         let reason = if report.malformed_lines.is_empty() {
@@ -391,7 +467,7 @@ impl SharedStrings {
     }
 }
 
-impl Pending<'_> {
+impl Pending {
     fn lossy(&self) -> bool {
         self.entry.line == LOSSY
     }
@@ -402,7 +478,7 @@ impl Pending<'_> {
 const LOSSY: u32 = u32::MAX;
 
 /// Builds the entry of a skimmed line, all but its interned ids.
-fn pending<'a>(shared: &mut SharedStrings, s: Skim<'a>, start: u64, end: u64) -> Pending<'a> {
+fn pending(shared: &mut SharedStrings, id_texts: &mut IdTexts, s: Skim<'_>, start: u64, end: u64) -> Pending {
     let kind = EntryKind::parse(s.kind.as_deref());
     let b = |c: Option<Cow<'_, str>>| c.map(|c| Box::<str>::from(&*c));
     let mut target = None;
@@ -467,20 +543,24 @@ fn pending<'a>(shared: &mut SharedStrings, s: Skim<'a>, start: u64, end: u64) ->
             timestamp: b(s.timestamp),
             detail,
         },
-        id: s.id,
-        parent: s.parent_id,
-        target,
+        id: id_texts.keep(s.id),
+        parent: id_texts.keep(s.parent_id),
+        target: id_texts.keep(target),
         first_kept_entry_index: s.first_kept_entry_index,
     }
 }
 
 /// Interns a pending entry's ids (in file order, so symbols are numbered as before).
-fn intern(ids: &mut IdTable, p: Pending<'_>, line: u32) -> Entry {
+fn intern(ids: &mut IdTable, id_texts: &IdTexts, p: Pending, line: u32) -> Entry {
     let mut e = p.entry;
     e.line = line;
-    e.id = p.id.map(|c| ids.intern(&c));
+    e.id = p.id.map(|t| ids.intern(id_texts.get(t)));
     // JavaScript treats an empty parentId as no parent (`parentId ? … : undefined`).
-    let mut sym = |c: Option<Cow<'_, str>>| c.filter(|c| !c.is_empty()).map(|c| ids.intern(&c));
+    let mut sym = |t: Option<IdText>| {
+        t.map(|t| id_texts.get(t))
+            .filter(|c| !c.is_empty())
+            .map(|c| ids.intern(c))
+    };
     // Symbols are numbered in the order ids are met: the detail's target before the parent.
     match &mut e.detail {
         Detail::Label { target, .. } | Detail::ContextEdit { target } => *target = sym(p.target),
@@ -527,4 +607,69 @@ fn entries_id(entries: &[Entry], i: usize) -> Option<Sym> {
 /// The id pi-session gives the entry on `line` of a v1 file.
 pub fn synthetic_v1_id(line: u32) -> String {
     format!("{line:08x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file of every kind of line, loaded in one piece and in tiny chunks on 3 threads,
+    /// gives the same session: same entries, ids, report.
+    #[test]
+    fn chunked_loading_equals_loading_in_one_piece() {
+        let mut text = Vec::new();
+        text.extend_from_slice(
+            b"{\"type\":\"session\",\"version\":3,\"id\":\"s\",\"timestamp\":\"t\",\"cwd\":\"/\"}\n",
+        );
+        for i in 0..3000u32 {
+            let parent = if i == 0 {
+                "null".to_string()
+            } else {
+                format!("\"e{}\"", i - 1)
+            };
+            let line = match i % 11 {
+                0 => format!(
+                    "{{\"type\":\"message\",\"id\":\"e{i}\",\"parentId\":{parent},\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"message\":{{\"role\":\"assistant\",\"content\":[{{\"type\":\"toolCall\",\"id\":\"c{i}\"}}],\"usage\":{{\"input\":{i}}}}}}}"
+                ),
+                1 => "not json".to_string(),
+                2 => "   ".to_string(),
+                3 => format!(
+                    "{{\"type\":\"label\",\"id\":\"e{i}\",\"parentId\":{parent},\"targetId\":\"e0\",\"label\":\"l{i}\"}}\r"
+                ),
+                4 => "{\"type\":\"session\",\"id\":\"again\"}".to_string(),
+                5 => format!(
+                    "{{\"type\":\"message\",\"id\":\"e{i}\",\"parentId\":{parent},\"message\":{{\"role\":\"user\",\"content\":\"café \\ud800 {}\"}}}}",
+                    "x".repeat(i as usize % 300)
+                ),
+                6 => format!(
+                    "{{\"type\":\"compaction\",\"id\":\"e{i}\",\"parentId\":{parent},\"firstKeptEntryId\":\"e{}\",\"tokensBefore\":5}}",
+                    i - 3
+                ),
+                _ => format!(
+                    "{{\"type\":\"message\",\"id\":\"e{i}\",\"parentId\":{parent},\"message\":{{\"role\":\"toolResult\",\"toolCallId\":\"c{i}\",\"content\":\"{}\"}}}}",
+                    "y\\n".repeat(i as usize % 50)
+                ),
+            };
+            text.extend_from_slice(line.as_bytes());
+            if i % 97 == 0 {
+                text.extend_from_slice(b"\xff\xfe");
+            }
+            text.push(b'\n');
+        }
+        text.extend_from_slice(b"{\"type\":\"message\",\"id\":\"torn\""); // no newline
+        let one = load(PathBuf::from("a"), Data::from(text.clone()), 1).unwrap();
+        for chunk in [1, 100, 4096] {
+            let sizes = Sizes {
+                parallel_from: 0,
+                chunk,
+                min_threads: 3,
+            };
+            let many = load_sized(PathBuf::from("a"), Data::from(text.clone()), 1, sizes).unwrap();
+            assert_eq!(format!("{:?}", many.entries), format!("{:?}", one.entries));
+            assert_eq!(format!("{:?}", many.report), format!("{:?}", one.report));
+            assert_eq!(many.ids.len(), one.ids.len());
+            assert_eq!(many.by_id, one.by_id);
+            assert!(one.report.malformed_lines.len() > 200 && one.report.torn_last_line);
+        }
+    }
 }

@@ -143,6 +143,18 @@ impl Session {
         &self.data[start as usize..end as usize]
     }
 
+    /// Tells the system that the lines of `entries` (a run in file order) will not be read
+    /// again soon: the pages wholly inside them stop counting in the process's memory (they
+    /// stay in the page cache, and are read back if needed). Commands that go through a
+    /// large file once call this behind them.
+    pub fn release_entries(&self, entries: std::ops::Range<EntryIdx>) {
+        if entries.is_empty() || self.tail_from.is_some() {
+            return;
+        }
+        let (first, last) = (&self.entries[entries.start], &self.entries[entries.end - 1]);
+        self.data.release(first.start as usize, last.end as usize);
+    }
+
     /// The original bytes of an entry's line, without `\n` and without a trailing `\r`.
     pub fn raw(&self, idx: EntryIdx) -> &[u8] {
         let e = &self.entries[idx];
