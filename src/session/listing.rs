@@ -14,7 +14,6 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -269,6 +268,124 @@ struct MessageBody<'a> {
     content: Content<'a>,
 }
 
+/// The listing's reading of a user or assistant message line by the fast scanner, which
+/// declines unusual lines (the derived reader and then the exact parser take those).
+mod fast {
+    use super::{Block, Content, MessageBody, MessageLine};
+    use crate::session::jsparse;
+    use crate::session::scan::{self, Bail, Scan};
+    use serde_json::Value;
+    use std::borrow::Cow;
+
+    fn exact(b: &[u8], p: usize) -> Scan<(Value, usize)> {
+        let (raw, end) = scan::raw_value(b, p)?;
+        Ok((jsparse::parse(raw).map_err(|_| Bail)?, end))
+    }
+
+    /// `need_text`: whether text is read (else text blocks and string content read as empty).
+    pub(super) fn message_line(line: &[u8], need_text: bool) -> Scan<MessageLine<'_>> {
+        let mut timestamp = None;
+        let mut message = None;
+        let end = scan::object(line, 0, |key, b, p| {
+            if key.escaped {
+                return Err(Bail);
+            }
+            match key.bytes {
+                b"timestamp" => exact(b, p).map(|(v, end)| {
+                    timestamp = Some(v);
+                    end
+                }),
+                b"message" if b.get(p) == Some(&b'{') => {
+                    let (m, end) = body(b, p, need_text)?;
+                    message = Some(m);
+                    Ok(end)
+                }
+                // A message that is not an object: the other readers decide.
+                b"message" => Err(Bail),
+                _ => scan::skip(b, p),
+            }
+        })?;
+        if !scan::at_end(line, end) {
+            return Err(Bail);
+        }
+        Ok(MessageLine {
+            timestamp,
+            message: message.ok_or(Bail)?,
+        })
+    }
+
+    fn body(b: &[u8], pos: usize, need_text: bool) -> Scan<(MessageBody<'_>, usize)> {
+        let mut m = MessageBody {
+            timestamp: None,
+            content: Content::Missing,
+        };
+        let end = scan::object(b, pos, |key, b, p| {
+            if key.escaped {
+                return Err(Bail);
+            }
+            match key.bytes {
+                b"timestamp" => exact(b, p).map(|(v, end)| {
+                    m.timestamp = Some(v);
+                    end
+                }),
+                b"content" => {
+                    let (c, end) = content(b, p, need_text)?;
+                    m.content = c;
+                    Ok(end)
+                }
+                _ => scan::skip(b, p),
+            }
+        })?;
+        Ok((m, end))
+    }
+
+    fn content(b: &[u8], p: usize, need_text: bool) -> Scan<(Content<'_>, usize)> {
+        match b.get(p) {
+            Some(b'"') => {
+                let (s, end) = scan::string(b, p)?;
+                let text = if need_text { s.decode()? } else { Cow::Borrowed("") };
+                Ok((Content::Text(text), end))
+            }
+            Some(b'[') => {
+                let mut blocks = Vec::new();
+                let end = scan::array(b, p, |b, p| match b.get(p) {
+                    Some(b'n') => {
+                        blocks.push(Block::Null);
+                        scan::skip(b, p)
+                    }
+                    Some(b'{') => {
+                        let (mut is_text, mut text) = (false, None);
+                        let end = scan::object(b, p, |key, b, p| {
+                            if key.escaped {
+                                return Err(Bail);
+                            }
+                            match key.bytes {
+                                b"type" => scan::lenient_str(b, p).map(|(t, end)| {
+                                    is_text = t.as_deref() == Some("text");
+                                    end
+                                }),
+                                b"text" if need_text => exact(b, p).map(|(v, end)| {
+                                    text = Some(v);
+                                    end
+                                }),
+                                _ => scan::skip(b, p),
+                            }
+                        })?;
+                        blocks.push(if is_text { Block::Text(text) } else { Block::Other });
+                        Ok(end)
+                    }
+                    _ => {
+                        blocks.push(Block::Other);
+                        scan::skip(b, p)
+                    }
+                })?;
+                Ok((Content::Blocks(blocks), end))
+            }
+            _ => Ok((Content::Invalid, scan::skip(b, p)?)),
+        }
+    }
+}
+
 /// The whole line as JSON, as `JSON.parse` reads it (invalid UTF-8 replaced).
 fn parse_value(line: &[u8]) -> Value {
     super::jsparse::parse(line).unwrap_or(Value::Null)
@@ -349,7 +466,10 @@ impl Scan {
 
     fn user_or_assistant(&mut self, line: &[u8], is_user: bool) -> Result<(), NotASession> {
         let owned;
-        let (entry_ts, msg_ts, content) = match serde_json::from_slice::<MessageLine>(line) {
+        // The text of a block matters only for the first user message.
+        let need_text = is_user && self.first_message.is_none();
+        let read = fast::message_line(line, need_text).or_else(|_| serde_json::from_slice::<MessageLine>(line));
+        let (entry_ts, msg_ts, content) = match read {
             Ok(m) => (m.timestamp, m.message.timestamp, m.message.content),
             // Duplicate keys (JSON.parse keeps the last), invalid UTF-8, lone surrogates,
             // deep nesting: read it all, as JSON.parse does.
@@ -399,15 +519,37 @@ pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
     let file = super::data::open_regular(path).ok()?;
     let meta = file.metadata().ok()?;
     let mtime = mtime_ms(&meta);
-    let mut reader = BufReader::with_capacity(256 * 1024, file);
+    // Small files are read into a buffer each thread reuses; large ones are mapped.
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    const READ_UP_TO: u64 = 8 << 20;
+    let mapped;
+    let mut buffer = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let data: &[u8] = if meta.len() <= READ_UP_TO {
+        buffer.clear();
+        std::io::Read::read_to_end(&mut &file, &mut buffer).ok()?;
+        &buffer
+    } else {
+        mapped = super::data::Data::map_file(&file).ok()?;
+        &mapped
+    };
     let mut scan = Scan::default();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        if reader.read_until(b'\n', &mut buf).ok()? == 0 {
-            break;
-        }
-        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+    let scanned = scan_lines(&mut scan, data);
+    BUFFER.with(|b| *b.borrow_mut() = buffer);
+    scanned?;
+    info_of(path, scan, mtime)
+}
+
+/// Feeds every line of `data` to `scan`, as Node's readline splits them.
+fn scan_lines(scan: &mut Scan, data: &[u8]) -> Option<()> {
+    let mut rest = data;
+    while !rest.is_empty() {
+        let (line, next) = match memchr::memchr(b'\n', rest) {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, &rest[rest.len()..]),
+        };
+        rest = next;
         // Node's readline also ends a line at a lone `\r` (rare: look for one first).
         if memchr::memchr(b'\r', line).is_none() {
             if !line.is_empty() {
@@ -422,6 +564,10 @@ pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
             scan.feed(part).ok()?;
         }
     }
+    Some(())
+}
+
+fn info_of(path: &Path, scan: Scan, mtime: Option<f64>) -> Option<SessionInfo> {
     let header = scan.header?;
     let string = |key: &str| header.get(key).and_then(Value::as_str).map(str::to_owned);
     let header_time = header.get("timestamp").and_then(Value::as_str).and_then(parse_date_ms);
@@ -658,6 +804,39 @@ mod tests {
         sort_sessions(&mut v);
         let ids: Vec<_> = v.iter().map(|s| s.id.clone().unwrap()).collect();
         assert_eq!(ids, ["b", "d", "a", "c", "bad"]);
+    }
+
+    #[test]
+    fn fast_message_reading_agrees_with_the_derived_one() {
+        let view = |m: &MessageLine| {
+            let text = m.message.content.text().map(|t| t.into_owned()).map_err(|_| ());
+            format!("{:?} {:?} {text:?}", m.timestamp, m.message.timestamp)
+        };
+        for line in [
+            r#"{"timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"user","content":"caf\u00e9 \"q\""}}"#,
+            r#"{"message":{"content":[{"type":"text","text":"a"},{"type":"image"},{"text":"b","type":"text"},{"type":"text","text":5},{"type":"text"}],"timestamp":17}}"#,
+            r#"{"message":{"content":[{"type":"text","text":"a"},null]}}"#,
+            r#"{"message":{"content":{"a":1}}}"#,
+            r#"{"message":{"content":null}}"#,
+            r#"{"message":{"content":[1,"x",[null]]},"timestamp":1.5}"#,
+            r#"{"message":{"role":"user"}}"#,
+        ] {
+            let fast = fast::message_line(line.as_bytes(), true).expect(line);
+            let derived = serde_json::from_slice::<MessageLine>(line.as_bytes()).expect(line);
+            assert_eq!(view(&fast), view(&derived), "{line}");
+            assert_eq!(
+                matches!(fast.message.content, Content::Missing),
+                matches!(derived.message.content, Content::Missing)
+            );
+        }
+        // Lines it leaves to the other readers.
+        for line in [
+            r#"{"message":"x"}"#,
+            r#"{"timestamp":1}"#,
+            r#"{"message":{"content":"\ud800"}}"#,
+        ] {
+            assert!(fast::message_line(line.as_bytes(), true).is_err(), "{line}");
+        }
     }
 
     #[test]
