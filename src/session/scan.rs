@@ -596,6 +596,23 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// On text made of JSON's own characters, the scanner accepts exactly what JSON.parse
+        /// (our exact reader) accepts.
+        #[test]
+        fn accepts_exactly_what_json_parse_accepts(
+            parts in proptest::collection::vec(proptest::sample::select(&[
+                "{", "}", "[", "]", ",", ":", "\"", "\"a\"", "\"k\":", "0", "1", "-", ".", "5", "e", "+",
+                "true", "fals", "null", " ", "\t", "\\", "\\u00e9", "\\ud800", "\\n", "\u{1}", "é", "\\x",
+            ][..]), 1..24)
+        ) {
+            let text = parts.concat();
+            let exact = crate::session::jsparse::parse(text.as_bytes()).is_ok();
+            proptest::prop_assert_eq!(valid(&text), exact, "{}", text);
+        }
+    }
+
     #[test]
     fn numbers_are_exact_or_declined() {
         assert_eq!(number(b"0.1", 0).unwrap().0, 0.1);
