@@ -53,6 +53,9 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
     if t.is_file() { Ok(file) } else { Err(not_regular(t)) }
 }
 
+/// Maps at least this large give back their pages as they are read ([`Data::release`]).
+pub const RELEASE_FROM: usize = 512 << 20;
+
 pub enum Data {
     Owned(Vec<u8>),
     Mapped(memmap2::Mmap),
@@ -87,10 +90,13 @@ impl Data {
     /// Gives back to the system the mapped pages wholly inside `from..to`: they stay in the
     /// page cache and are mapped again, from the file, if read later. A large file read once
     /// (to build the index) then no longer counts in the process's memory. Owned bytes are
-    /// kept.
+    /// kept, and so are the pages of maps under [`RELEASE_FROM`]: mapping pages again costs
+    /// time, which only pays off when the memory is large.
     pub fn release(&self, from: usize, to: usize) {
         #[cfg(unix)]
-        if let Data::Mapped(m) = self {
+        if let Data::Mapped(m) = self
+            && m.len() >= RELEASE_FROM
+        {
             const PAGE: usize = 4096;
             let start = from.div_ceil(PAGE) * PAGE;
             let end = to.min(m.len()) / PAGE * PAGE;
