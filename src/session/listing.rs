@@ -282,6 +282,91 @@ mod fast {
         Ok((jsparse::parse(raw).map_err(|_| Bail)?, end))
     }
 
+    /// A `session_info` entry's `name`.
+    pub(super) enum Name<'a> {
+        Absent,
+        Text(Cow<'a, str>),
+        /// Not a string (nor null): `name.trim` throws.
+        Other,
+    }
+
+    /// A message entry's `message`.
+    pub(super) enum Message<'a> {
+        /// Missing or null: `message.role` throws.
+        Absent,
+        Object(RoleAndBody<'a>),
+        /// Some other value: it has no role.
+        Other,
+    }
+
+    pub(super) struct RoleAndBody<'a> {
+        pub role: Option<Cow<'a, str>>,
+        pub body: MessageBody<'a>,
+    }
+
+    /// What the listing reads of an entry line.
+    pub(super) struct EntryLine<'a> {
+        pub kind: Option<Cow<'a, str>>,
+        pub name: Name<'a>,
+        pub timestamp: Option<Value>,
+        pub message: Message<'a>,
+    }
+
+    /// An entry line in one pass; `need_text` as for [`message_line`].
+    pub(super) fn entry_line(line: &[u8], need_text: bool) -> Scan<EntryLine<'_>> {
+        let mut l = EntryLine {
+            kind: None,
+            name: Name::Absent,
+            timestamp: None,
+            message: Message::Absent,
+        };
+        let end = scan::object(line, 0, |key, b, p| {
+            if key.escaped {
+                return Err(Bail);
+            }
+            match key.bytes {
+                b"type" => scan::lenient_str(b, p).map(|(v, end)| {
+                    l.kind = v;
+                    end
+                }),
+                b"name" => {
+                    let (v, end) = scan::lenient_str(b, p)?;
+                    l.name = match v {
+                        Some(t) => Name::Text(t),
+                        None if b[p..].starts_with(b"null") => Name::Absent,
+                        None => Name::Other,
+                    };
+                    Ok(end)
+                }
+                b"timestamp" => exact(b, p).map(|(v, end)| {
+                    l.timestamp = Some(v);
+                    end
+                }),
+                b"message" => match b.get(p) {
+                    Some(b'{') => {
+                        let mut role = None;
+                        let (body, end) = body_with(b, p, need_text, |r| role = r)?;
+                        l.message = Message::Object(RoleAndBody { role, body });
+                        Ok(end)
+                    }
+                    Some(b'n') => {
+                        l.message = Message::Absent;
+                        scan::skip(b, p)
+                    }
+                    _ => {
+                        l.message = Message::Other;
+                        scan::skip(b, p)
+                    }
+                },
+                _ => scan::skip(b, p),
+            }
+        })?;
+        if !scan::at_end(line, end) {
+            return Err(Bail);
+        }
+        Ok(l)
+    }
+
     /// `need_text`: whether text is read (else text blocks and string content read as empty).
     pub(super) fn message_line(line: &[u8], need_text: bool) -> Scan<MessageLine<'_>> {
         let mut timestamp = None;
@@ -315,6 +400,16 @@ mod fast {
     }
 
     fn body(b: &[u8], pos: usize, need_text: bool) -> Scan<(MessageBody<'_>, usize)> {
+        body_with(b, pos, need_text, |_| {})
+    }
+
+    /// A message object; `role` gets each `role` value met (the last one counts).
+    fn body_with<'a>(
+        b: &'a [u8],
+        pos: usize,
+        need_text: bool,
+        mut role: impl FnMut(Option<Cow<'a, str>>),
+    ) -> Scan<(MessageBody<'a>, usize)> {
         let mut m = MessageBody {
             timestamp: None,
             content: Content::Missing,
@@ -324,6 +419,10 @@ mod fast {
                 return Err(Bail);
             }
             match key.bytes {
+                b"role" => scan::lenient_str(b, p).map(|(v, end)| {
+                    role(v);
+                    end
+                }),
                 b"timestamp" => exact(b, p).map(|(v, end)| {
                     m.timestamp = Some(v);
                     end
@@ -404,6 +503,17 @@ struct Scan {
 impl Scan {
     /// One line (as Node's readline splits them). `Err` where Pi gives up on the file.
     fn feed(&mut self, line: &[u8]) -> Result<(), NotASession> {
+        // Entry lines of the usual shapes are read in one pass; the rest as below.
+        if self.header.is_some()
+            && let Ok(l) = fast::entry_line(line, self.first_message.is_none())
+        {
+            return self.feed_entry(l);
+        }
+        self.feed_exactly(line)
+    }
+
+    /// `feed` by the general readers only.
+    fn feed_exactly(&mut self, line: &[u8]) -> Result<(), NotASession> {
         let skim = match read_line(line) {
             LineRead::Malformed => return Ok(()),
             LineRead::NotAnObject => {
@@ -464,6 +574,36 @@ impl Scan {
         }
     }
 
+    /// An entry line read by the fast scanner: what `feed` and `user_or_assistant` do.
+    fn feed_entry(&mut self, l: fast::EntryLine<'_>) -> Result<(), NotASession> {
+        match l.kind.as_deref() {
+            Some("session_info") => {
+                self.name = match l.name {
+                    fast::Name::Text(n) => Some(super::jsstr::trim(&n))
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_owned),
+                    fast::Name::Absent => None,
+                    fast::Name::Other => return Err(NotASession),
+                };
+                Ok(())
+            }
+            Some("message") => {
+                self.message_count += 1;
+                let m = match l.message {
+                    fast::Message::Object(m) => m,
+                    fast::Message::Absent => return Err(NotASession),
+                    fast::Message::Other => return Ok(()),
+                };
+                if !matches!(m.role.as_deref(), Some("user" | "assistant")) {
+                    return Ok(());
+                }
+                let is_user = m.role.as_deref() == Some("user");
+                self.message(l.timestamp, m.body, is_user)
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn user_or_assistant(&mut self, line: &[u8], is_user: bool) -> Result<(), NotASession> {
         let owned;
         // The text of a block matters only for the first user message.
@@ -483,6 +623,22 @@ impl Scan {
                 )
             }
         };
+        self.message(
+            entry_ts,
+            MessageBody {
+                timestamp: msg_ts,
+                content,
+            },
+            is_user,
+        )
+    }
+
+    /// A user or assistant message: its activity time, and its text if it is the first.
+    fn message(&mut self, entry_ts: Option<Value>, body: MessageBody<'_>, is_user: bool) -> Result<(), NotASession> {
+        let MessageBody {
+            timestamp: msg_ts,
+            content,
+        } = body;
         if matches!(content, Content::Missing) {
             return Ok(()); // not a message "with content"
         }
@@ -804,6 +960,56 @@ mod tests {
         sort_sessions(&mut v);
         let ids: Vec<_> = v.iter().map(|s| s.id.clone().unwrap()).collect();
         assert_eq!(ids, ["b", "d", "a", "c", "bad"]);
+    }
+
+    #[test]
+    fn one_pass_reading_agrees_with_the_general_readers() {
+        let header = r#"{"type":"session","id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}"#;
+        let cases: &[&[&str]] = &[
+            &[
+                r#"{"type":"session_info","name":"  n  "}"#,
+                r#"{"type":"session_info","name":null}"#,
+            ],
+            &[r#"{"type":"session_info","name":5}"#],
+            &[r#"{"type":"session_info","name":"a","name":[1]}"#],
+            &[r#"{"type":"message","message":null}"#],
+            &[r#"{"type":"message"}"#],
+            &[
+                r#"{"type":"message","message":"x"}"#,
+                r#"{"type":"message","message":{"role":"toolResult"}}"#,
+            ],
+            &[
+                r#"{"type":"message","timestamp":"2026-01-02T00:00:00.000Z","message":{"content":"hi","role":"user"}}"#,
+                r#"{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"a"}],"timestamp":1767225610000}}"#,
+                r#"{"type":"message","message":{"role":"user","role":"assistant","content":"second"}}"#,
+            ],
+            &[r#"{"type":"message","message":{"role":"user","content":[null]}}"#],
+            &[r#"{"type":"message","message":{"role":"user","content":[{"type":"text","text":7},{"type":"image"}]}}"#],
+            &[
+                r#"{"type":"message","message":{"role":"user"}}"#,
+                r#"{"type":"custom","name":{}}"#,
+            ],
+        ];
+        for lines in cases {
+            let (mut one, mut general) = (Scan::default(), Scan::default());
+            let a: Result<(), NotASession> = std::iter::once(&header)
+                .chain(lines.iter())
+                .try_for_each(|l| one.feed(l.as_bytes()));
+            let b: Result<(), NotASession> = std::iter::once(&header)
+                .chain(lines.iter())
+                .try_for_each(|l| general.feed_exactly(l.as_bytes()));
+            let view = |s: &Scan, r: &Result<(), NotASession>| {
+                format!(
+                    "{:?} {:?} {:?} {} {:?}",
+                    r.is_ok(),
+                    s.name,
+                    s.first_message,
+                    s.message_count,
+                    s.last_activity
+                )
+            };
+            assert_eq!(view(&one, &a), view(&general, &b), "{lines:?}");
+        }
     }
 
     #[test]
