@@ -9,6 +9,9 @@ use crate::session::content::{Block, Content};
 use crate::session::text::{content_text, short_tokens};
 use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
 use serde_json::Value;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::{Condvar, Mutex, mpsc};
 
 /// What to export.
 #[derive(Debug, Clone, Default)]
@@ -131,6 +134,58 @@ pub fn build(session: &Session, options: &Options) -> Result<Transcript, Session
 
 /// The transcript of the branch ending at `tip` (`None`: an empty branch).
 pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript {
+    let plan = plan_branch(session, tip);
+    let sections = plan.path.iter().filter_map(|&i| section(session, i)).collect();
+    let Head {
+        title,
+        session_id,
+        cwd,
+        created,
+        branch,
+        cycle_at,
+    } = plan.head;
+    Transcript {
+        title,
+        session_id,
+        cwd,
+        created,
+        branch,
+        cycle_at,
+        sections,
+    }
+}
+
+/// What a transcript says before its sections: the [`Transcript`] fields but `sections`.
+#[derive(Debug, Clone)]
+pub struct Head {
+    pub title: String,
+    pub session_id: String,
+    pub cwd: Option<String>,
+    pub created: Option<String>,
+    pub branch: Option<Span>,
+    pub cycle_at: Option<EntryIdx>,
+}
+
+/// A transcript to be written piece by piece: its head, and the branch whose entries become
+/// its sections ([`section`] of each, in order). Nothing of the entries is held.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub head: Head,
+    /// The branch, root first.
+    pub path: Vec<EntryIdx>,
+}
+
+/// The plan of the transcript of the branch ending at `options.rev` (default `@`).
+pub fn plan(session: &Session, options: &Options) -> Result<Plan, SessionError> {
+    let tip = match &options.rev {
+        Some(rev) => revision::resolve(session, rev)?,
+        None => session.at(),
+    };
+    Ok(plan_branch(session, tip))
+}
+
+/// The plan of the transcript of the branch ending at `tip` (`None`: an empty branch).
+pub fn plan_branch(session: &Session, tip: Option<EntryIdx>) -> Plan {
     let (path, cycle_at) = match tip {
         Some(t) => {
             let b = session.branch(t);
@@ -138,20 +193,15 @@ pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript {
         }
         None => (Vec::new(), None),
     };
-    let sections: Vec<Section> = path.iter().filter_map(|&i| section(session, i)).collect();
-    let first_user = sections.iter().filter(|s| s.class == Class::User).find_map(|s| {
-        s.parts.iter().find_map(|p| match p {
-            Part::Text(t) => Some(jsstr::trim(t).lines().next().unwrap_or("").to_owned()),
-            _ => None,
-        })
-    });
-    let title = match (session.name(), first_user) {
-        (Some(n), _) => n.to_owned(),
-        (None, Some(u)) if !u.is_empty() => {
-            let cut: String = u.chars().take(80).collect();
-            if cut.len() < u.len() { format!("{cut}…") } else { cut }
-        }
-        _ => format!("Pi session {}", session.header.id),
+    let title = match session.name() {
+        Some(n) => n.to_owned(),
+        None => match first_user_line(session, &path) {
+            Some(u) if !u.is_empty() => {
+                let cut: String = u.chars().take(80).collect();
+                if cut.len() < u.len() { format!("{cut}…") } else { cut }
+            }
+            _ => format!("Pi session {}", session.header.id),
+        },
     };
     let h = &session.header;
     let branch = match (path.first(), path.last()) {
@@ -162,19 +212,152 @@ pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript {
         }),
         _ => None,
     };
-    Transcript {
-        title,
-        session_id: h.id.clone(),
-        cwd: h.cwd.clone(),
-        created: h.timestamp.clone(),
-        branch,
-        cycle_at,
-        sections,
+    Plan {
+        head: Head {
+            title,
+            session_id: h.id.clone(),
+            cwd: h.cwd.clone(),
+            created: h.timestamp.clone(),
+            branch,
+            cycle_at,
+        },
+        path,
     }
 }
 
+/// The first line of the first text of the first user section that has one (trimmed as
+/// JavaScript trims). Only user messages are parsed, up to the first with text.
+fn first_user_line(session: &Session, path: &[EntryIdx]) -> Option<String> {
+    path.iter()
+        .filter(|&&i| {
+            let e = &session.entries[i];
+            e.kind == EntryKind::Message && e.role().is_none_or(|r| *r == crate::session::Role::User)
+        })
+        .filter_map(|&i| section(session, i))
+        .filter(|s| s.class == Class::User)
+        .find_map(|s| {
+            s.parts.iter().find_map(|p| match p {
+                Part::Text(t) => Some(jsstr::trim(t).lines().next().unwrap_or("").to_owned()),
+                _ => None,
+            })
+        })
+}
+
+/// `path` cut into consecutive pieces of at least `chunk_bytes` bytes of session lines each
+/// (the last may be smaller; every piece has an entry): the units a transcript is rendered in.
+pub fn chunks(session: &Session, path: &[EntryIdx], chunk_bytes: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    let mut bytes = 0usize;
+    for (k, &i) in path.iter().enumerate() {
+        let e = &session.entries[i];
+        bytes += (e.end - e.start) as usize + 1;
+        if bytes >= chunk_bytes {
+            out.push(from..k + 1);
+            from = k + 1;
+            bytes = 0;
+        }
+    }
+    if from < path.len() {
+        out.push(from..path.len());
+    }
+    out
+}
+
+/// Renders pieces `0..n` with `render` on every core and hands each one's text to `write`
+/// in order, as soon as those before it are written. Only a few pieces are held at once:
+/// a piece is started only when fewer than two per thread are waiting to be written. The
+/// first error of `write` stops the work and is returned.
+pub fn render_in_order<E>(
+    n: usize,
+    render: impl Fn(usize, &mut String) + Sync,
+    mut write: impl FnMut(&str) -> Result<(), E>,
+) -> Result<(), E> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(n);
+    if threads <= 1 {
+        let mut buf = String::new();
+        for k in 0..n {
+            buf.clear();
+            render(k, &mut buf);
+            write(&buf)?;
+        }
+        return Ok(());
+    }
+    let window = 2 * threads;
+    struct State {
+        next: usize,
+        written: usize,
+        stop: bool,
+        spare: Vec<String>,
+    }
+    let state = Mutex::new(State {
+        next: 0,
+        written: 0,
+        stop: false,
+        spare: Vec::new(),
+    });
+    let turn = Condvar::new();
+    let (done_tx, done_rx) = mpsc::channel::<(usize, String)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let done_tx = done_tx.clone();
+            let (state, turn, render) = (&state, &turn, &render);
+            scope.spawn(move || {
+                loop {
+                    let (k, mut buf) = {
+                        let mut st = state.lock().expect("render state");
+                        while !st.stop && st.next < n && st.next >= st.written + window {
+                            st = turn.wait(st).expect("render state");
+                        }
+                        if st.stop || st.next >= n {
+                            return;
+                        }
+                        st.next += 1;
+                        (st.next - 1, st.spare.pop().unwrap_or_default())
+                    };
+                    buf.clear();
+                    render(k, &mut buf);
+                    if done_tx.send((k, buf)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let mut waiting: BTreeMap<usize, String> = BTreeMap::new();
+        let mut written = 0;
+        let stop = |state: &Mutex<State>| {
+            state.lock().expect("render state").stop = true;
+            turn.notify_all();
+        };
+        while written < n {
+            let Ok((k, text)) = done_rx.recv() else {
+                break; // a worker panicked; the scope reports it
+            };
+            waiting.insert(k, text);
+            while let Some(text) = waiting.remove(&written) {
+                if let Err(e) = write(&text) {
+                    stop(&state);
+                    return Err(e);
+                }
+                written += 1;
+                let mut st = state.lock().expect("render state");
+                st.written = written;
+                st.spare.push(text);
+                drop(st);
+                turn.notify_all();
+            }
+        }
+        Ok(())
+    })
+}
+
 fn str_of(v: &Value, key: &str) -> String {
-    v.get(key).and_then(Value::as_str).unwrap_or("").to_owned()
+    str_ref(v, key).to_owned()
+}
+
+fn str_ref<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// Content blocks (or a string) as parts; blank text and thinking left out.
@@ -215,9 +398,9 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
     };
     match &e.kind {
         EntryKind::Message => {
-            let m = v.get("message").cloned().unwrap_or(Value::Null);
-            let role = str_of(&m, "role");
-            match role.as_str() {
+            let m = v.get("message").unwrap_or(&Value::Null);
+            let role = str_ref(m, "role");
+            match role {
                 "user" => {
                     s.class = Class::User;
                     s.title = "User".into();
@@ -446,5 +629,75 @@ mod tests {
         assert_eq!(t.title, "Pi session s1");
         assert_eq!(t.branch, None);
         assert!(t.sections.is_empty());
+    }
+
+    #[test]
+    fn chunks_cover_the_path_in_order() {
+        let lines: Vec<String> = (0..10)
+            .map(|k| {
+                let parent = if k == 0 { "null".to_owned() } else { format!("\"e{}\"", k - 1) };
+                format!(r#"{{"type":"model_change","id":"e{k}","parentId":{parent},"timestamp":"t","provider":"p","modelId":"{}"}}"#, "x".repeat(k * 10))
+            })
+            .collect();
+        let s = session(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+        let path = s.branch(s.leaf().unwrap()).path;
+        assert_eq!(chunks(&s, &path, 1), (0..10).map(|k| k..k + 1).collect::<Vec<_>>());
+        assert_eq!(chunks(&s, &path, usize::MAX), vec![0..10]);
+        assert_eq!(chunks(&s, &[], 1), Vec::<Range<usize>>::new());
+        let size = |r: &Range<usize>| -> usize {
+            path[r.clone()].iter().map(|&i| (s.entries[i].end - s.entries[i].start) as usize + 1).sum()
+        };
+        let pieces = chunks(&s, &path, 300);
+        assert!(pieces.len() > 2);
+        assert_eq!(pieces.first().unwrap().start, 0);
+        assert_eq!(pieces.last().unwrap().end, 10);
+        for w in pieces.windows(2) {
+            assert_eq!(w[0].end, w[1].start);
+            assert!(size(&w[0]) >= 300);
+        }
+    }
+
+    #[test]
+    fn pieces_are_written_in_order() {
+        for n in [0, 1, 2, 3, 17, 200] {
+            let mut got = String::new();
+            let ok: Result<(), ()> = render_in_order(
+                n,
+                |k, out| {
+                    // Uneven work, so that pieces finish out of order.
+                    if k % 7 == 0 {
+                        std::thread::sleep(std::time::Duration::from_millis(2));
+                    }
+                    out.push_str(&format!("{k},"));
+                },
+                |t| {
+                    got.push_str(t);
+                    Ok(())
+                },
+            );
+            assert_eq!(ok, Ok(()));
+            assert_eq!(got, (0..n).map(|k| format!("{k},")).collect::<String>());
+        }
+    }
+
+    #[test]
+    fn a_failed_write_stops_the_rendering() {
+        let rendered = std::sync::atomic::AtomicUsize::new(0);
+        let mut written = 0;
+        let r = render_in_order(
+            10_000,
+            |_, out| {
+                rendered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                out.push('x');
+            },
+            |_| {
+                written += 1;
+                if written == 5 { Err("full") } else { Ok(()) }
+            },
+        );
+        assert_eq!(r, Err("full"));
+        assert_eq!(written, 5);
+        // Only a few pieces beyond the failed one were started.
+        assert!(rendered.into_inner() < 5 + 64);
     }
 }
