@@ -645,7 +645,10 @@ mod tests {
         assert_eq!(chunks(&s, &path, usize::MAX), vec![0..10]);
         assert_eq!(chunks(&s, &[], 1), Vec::<Range<usize>>::new());
         let size = |r: &Range<usize>| -> usize {
-            path[r.clone()].iter().map(|&i| (s.entries[i].end - s.entries[i].start) as usize + 1).sum()
+            path[r.clone()]
+                .iter()
+                .map(|&i| (s.entries[i].end - s.entries[i].start) as usize + 1)
+                .sum()
         };
         let pieces = chunks(&s, &path, 300);
         assert!(pieces.len() > 2);

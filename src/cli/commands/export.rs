@@ -2,8 +2,8 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_block, escape_line, local_time};
 use crate::cli::session_arg::{open_session, warn_cycle};
 use anyhow::Result;
-use pi_session::session::write;
 use pi_session::session::Session;
+use pi_session::session::write;
 use pi_session::transcript::{self, Class, Head, Part, Plan, Section};
 use std::borrow::Cow;
 use std::io::Write;
@@ -58,14 +58,35 @@ const SUSPECT: [bool; 256] = {
     t
 };
 
+/// Whether a byte of `block` is in [`SUSPECT`] (`\n` and `\t` not counted with `lines`):
+/// written so that the compiler checks the block's bytes side by side.
+fn block_suspect(block: &[u8; 32], lines: bool) -> bool {
+    let mut any = false;
+    for &b in block {
+        let control = b < 0x20 && !(lines && (b == b'\n' || b == b'\t'));
+        any |= control | (b == 0x7f) | (b == 0xc2) | (b == 0xe2) | (b == 0xf4);
+    }
+    any
+}
+
 /// Whether `s` has no character that `escape_line` (with `lines`: `escape_block`) changes,
-/// and no `\r`; read byte by byte, as most session text needs no change.
+/// and no `\r`: most session text needs no change, and is read 32 bytes at a time.
 fn is_plain(s: &str, lines: bool) -> bool {
     let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if SUSPECT[c as usize] {
+    let mut at = 0;
+    while at < b.len() {
+        let end = (at + 32).min(b.len());
+        if let Some(block) = b.get(at..at + 32)
+            && !block_suspect(block.try_into().expect("32 bytes"), lines)
+        {
+            at = end;
+            continue;
+        }
+        for i in at..end {
+            let c = b[i];
+            if !SUSPECT[c as usize] {
+                continue;
+            }
             let next = |k: usize| b.get(i + k).copied().unwrap_or(0);
             let unsafe_char = match c {
                 b'\n' | b'\t' => !lines,
@@ -81,7 +102,7 @@ fn is_plain(s: &str, lines: bool) -> bool {
                 return false;
             }
         }
-        i += 1;
+        at = end;
     }
     true
 }
@@ -115,19 +136,35 @@ const HTML_SPECIAL: [bool; 256] = {
 
 /// Appends text escaped for HTML content and attribute values.
 fn push_escaped_html(out: &mut String, s: &str) {
+    let b = s.as_bytes();
     let mut from = 0;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        if HTML_SPECIAL[b as usize] {
-            out.push_str(&s[from..i]);
-            out.push_str(match b {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                _ => "&#39;",
-            });
-            from = i + 1;
+    let mut at = 0;
+    while at < b.len() {
+        let end = (at + 32).min(b.len());
+        if let Some(block) = b.get(at..at + 32) {
+            let mut any = false;
+            for &c in block {
+                any |= (c == b'&') | (c == b'<') | (c == b'>') | (c == b'"') | (c == b'\'');
+            }
+            if !any {
+                at = end;
+                continue;
+            }
         }
+        for (i, &c) in b.iter().enumerate().take(end).skip(at) {
+            if HTML_SPECIAL[c as usize] {
+                out.push_str(&s[from..i]);
+                out.push_str(match c {
+                    b'&' => "&amp;",
+                    b'<' => "&lt;",
+                    b'>' => "&gt;",
+                    b'"' => "&quot;",
+                    _ => "&#39;",
+                });
+                from = i + 1;
+            }
+        }
+        at = end;
     }
     out.push_str(&s[from..]);
 }
@@ -176,13 +213,11 @@ fn info(t: &Head) -> Vec<(&'static str, String)> {
 fn fence_for(s: &str, min: usize) -> String {
     let mut longest = 0;
     let mut run = 0;
-    for c in s.bytes() {
-        if c == b'`' {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
+    let mut last = usize::MAX;
+    for i in memchr::memchr_iter(b'`', s.as_bytes()) {
+        run = if last.wrapping_add(1) == i { run + 1 } else { 1 };
+        longest = longest.max(run);
+        last = i;
     }
     "`".repeat((longest + 1).max(min))
 }
@@ -190,7 +225,11 @@ fn fence_for(s: &str, min: usize) -> String {
 fn push_md_code(md: &mut String, s: &str) {
     let s = line(s);
     let f = fence_for(&s, 1);
-    let pad = if s.starts_with('`') || s.ends_with('`') { " " } else { "" };
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
     for piece in [&f, pad, &s, pad, &f] {
         md.push_str(piece);
     }
@@ -456,7 +495,11 @@ fn html_part(p: &Part, h: &mut String) {
             push_html_line(h, id);
             h.push_str("</code> (");
             push_lines(h, text);
-            h.push_str(if *error { ") (error)</summary><pre>\n" } else { ")</summary><pre>\n" });
+            h.push_str(if *error {
+                ") (error)</summary><pre>\n"
+            } else {
+                ")</summary><pre>\n"
+            });
             push_html(h, text.trim_end());
             h.push_str("</pre></details>\n");
         }
@@ -585,11 +628,29 @@ mod tests {
             html("<script>alert('x\"&')</script>\x1b\x00\r\n"),
             "&lt;script&gt;alert(&#39;x&quot;&amp;&#39;)&lt;/script&gt;\\e\\x00\n"
         );
+        // Long text, read in blocks: specials and controls anywhere in them.
+        for k in 0..70 {
+            let mut t = "ab日本語cd".repeat(9);
+            let at = t.char_indices().nth(k).map_or(t.len(), |(i, _)| i);
+            t.insert_str(at, "<&'\x1b\"");
+            let want = t
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('\'', "&#39;")
+                .replace('"', "&quot;")
+                .replace('\x1b', "\\e");
+            assert_eq!(html(&t), want);
+        }
     }
 
     #[test]
     fn fences_outgrow_content() {
         assert_eq!(fence_for("a ``` b", 3), "````");
+        assert_eq!(fence_for("`", 1), "``");
+        assert_eq!(fence_for("`a``b`````c``", 1), "``````");
+        assert_eq!(fence_for("", 3), "```");
+        let long = format!("{}{}{}", "x".repeat(40), "`".repeat(5), "x".repeat(40));
+        assert_eq!(fence_for(&long, 3), "``````");
         assert_eq!(md_code("a`b"), "``a`b``");
         assert_eq!(md_code("`x"), "`` `x ``");
     }
@@ -644,31 +705,43 @@ mod tests {
                 format!("u{k}"),
             );
             push(
-                msg(json!({"role": "assistant", "provider": "p", "model": "m", "stopReason": "toolUse",
+                msg(
+                    json!({"role": "assistant", "provider": "p", "model": "m", "stopReason": "toolUse",
                     "content": [{"type": "thinking", "thinking": "hmm\nmore\r\n"},
                                 {"type": "text", "text": "ok ```"},
                                 {"type": "toolCall", "id": "c", "name": "bash", "arguments": {"cmd": "ls\u{202e}"}},
-                                {"type": "image", "mimeType": "image/png", "data": "AAAA\nBB=="}]})),
+                                {"type": "image", "mimeType": "image/png", "data": "AAAA\nBB=="}]}),
+                ),
                 format!("a{k}"),
             );
             push(
-                msg(json!({"role": "toolResult", "toolCallId": "c", "toolName": "bash", "isError": k % 2 == 0,
-                    "content": [{"type": "text", "text": "out\n\n"}, {"type": "image", "mimeType": "image/svg", "data": "x"}]})),
+                msg(
+                    json!({"role": "toolResult", "toolCallId": "c", "toolName": "bash", "isError": k % 2 == 0,
+                    "content": [{"type": "text", "text": "out\n\n"}, {"type": "image", "mimeType": "image/svg", "data": "x"}]}),
+                ),
                 format!("t{k}"),
             );
             push(
                 msg(json!({"role": "bashExecution", "command": "make\nall", "output": "done\u{85}", "exitCode": k})),
                 format!("b{k}"),
             );
-            push(json!({"type": "model_change", "provider": "p", "modelId": format!("m{k}")}), format!("m{k}"));
-            push(json!({"type": "label", "targetId": "u0", "label": "x"}), format!("l{k}"));
+            push(
+                json!({"type": "model_change", "provider": "p", "modelId": format!("m{k}")}),
+                format!("m{k}"),
+            );
+            push(
+                json!({"type": "label", "targetId": "u0", "label": "x"}),
+                format!("l{k}"),
+            );
             push(
                 json!({"type": "compaction", "summary": "so far\n", "tokensBefore": 12345, "firstKeptEntryId": "u0"}),
                 format!("c{k}"),
             );
             push(
-                msg(json!({"role": "assistant", "provider": "p", "model": "m", "stopReason": "error",
-                    "errorMessage": "boom", "content": []})),
+                msg(
+                    json!({"role": "assistant", "provider": "p", "model": "m", "stopReason": "error",
+                    "errorMessage": "boom", "content": []}),
+                ),
                 format!("e{k}"),
             );
         }
@@ -718,18 +791,22 @@ mod tests {
             for chunk in [1, 100, 700, 5000] {
                 let path = transcript::plan(&s, &transcript::Options::default()).unwrap().path;
                 assert!(chunk > 1000 || transcript::chunks(&s, &path, chunk).len() > 10);
-                assert_eq!(rendered(&s, format, chunk), one, "{format:?} in pieces of {chunk} bytes");
+                assert_eq!(
+                    rendered(&s, format, chunk),
+                    one,
+                    "{format:?} in pieces of {chunk} bytes"
+                );
             }
         }
         let md = rendered(&s, Format::Md, 1);
-        assert!(md.starts_with("# ask 0 <b>&\\e\\r\\n`x`\n\n- Session: `s1`\n"), "{md}");
+        assert!(md.starts_with("# ask 0 <b>&\\e\n\n- Session: `s1`\n"), "{md}");
         assert_eq!(md.matches("\n---\n\n").count(), 12 * 7);
         assert!(md.contains("> **Thinking**\n>\n> hmm\n> more\n\n"));
         assert!(md.contains("```console\n$ make\nall\ndone\\x85\n```\n\n_exit code 3_\n"));
         let html = rendered(&s, Format::Html, 1);
         assert!(html.contains("<img alt=\"image\" src=\"data:image/png;base64,AAAABB==\">\n"));
         assert!(html.contains("<p class=\"note\">[image image/svg]</p>\n"));
-        assert!(html.contains("<code>bash</code> (1 line) (error)</summary>"));
+        assert!(html.contains("<b>bash</b> <code>c</code> (1 line) (error)</summary>"));
     }
 
     #[test]
