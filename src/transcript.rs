@@ -5,8 +5,7 @@
 //! Text is kept as the session holds it; printers escape it for their format and format
 //! timestamps for their reader.
 
-use crate::session::content::{Block, Content};
-use crate::session::text::{content_text, short_tokens};
+use crate::session::text::short_tokens;
 use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -352,42 +351,110 @@ pub fn render_in_order<E>(
     })
 }
 
-fn str_of(v: &Value, key: &str) -> String {
-    str_ref(v, key).to_owned()
-}
-
 fn str_ref<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// Content blocks (or a string) as parts; blank text and thinking left out.
 pub fn content_parts(content: Option<&Value>) -> Vec<Part> {
-    let owned = |s: Option<&str>| s.unwrap_or("").to_owned();
-    let mut parts: Vec<Part> = Content::of(content)
-        .blocks()
-        .map(|b| match b {
-            Block::Text { text } => Part::Text(owned(text)),
-            Block::Thinking { thinking } => Part::Thinking(owned(thinking)),
-            Block::ToolCall { id, name, arguments } => Part::ToolCall {
-                name: owned(name),
-                id: owned(id),
-                args: serde_json::to_string_pretty(arguments.unwrap_or(&Value::Null)).unwrap_or_default(),
-            },
-            Block::Image { mime_type, data } => Part::Image {
-                mime: owned(mime_type),
-                data: owned(data),
-            },
-            Block::Other { kind, .. } => Part::Note(format!("[{} block]", kind.unwrap_or("untyped"))),
-        })
-        .collect();
+    content_parts_of(content.cloned().unwrap_or(Value::Null))
+}
+
+/// The value at `key` of an object, taken out of it (`Null` when absent).
+fn take(v: &mut Value, key: &str) -> Value {
+    v.get_mut(key).map_or(Value::Null, Value::take)
+}
+
+/// The string at `key` of an object, taken out of it (empty when absent or not a string).
+fn take_str(v: &mut Value, key: &str) -> String {
+    match v.get_mut(key) {
+        Some(Value::String(s)) => std::mem::take(s),
+        _ => String::new(),
+    }
+}
+
+/// One element of a content array as a part, its strings moved out of it: what
+/// [`crate::session::content::Block::of`] reads, owned.
+fn block_part(mut b: Value) -> Part {
+    enum Kind {
+        Text,
+        Thinking,
+        ToolCall,
+        Image,
+    }
+    let kind = match b.get("type").and_then(Value::as_str) {
+        Some("text") => Kind::Text,
+        Some("thinking") => Kind::Thinking,
+        Some("toolCall") => Kind::ToolCall,
+        Some("image") => Kind::Image,
+        other => return Part::Note(format!("[{} block]", other.unwrap_or("untyped"))),
+    };
+    match kind {
+        Kind::Text => Part::Text(take_str(&mut b, "text")),
+        Kind::Thinking => Part::Thinking(take_str(&mut b, "thinking")),
+        Kind::ToolCall => Part::ToolCall {
+            name: take_str(&mut b, "name"),
+            id: take_str(&mut b, "id"),
+            args: serde_json::to_string_pretty(b.get("arguments").unwrap_or(&Value::Null)).unwrap_or_default(),
+        },
+        Kind::Image => Part::Image {
+            mime: take_str(&mut b, "mimeType"),
+            data: take_str(&mut b, "data"),
+        },
+    }
+}
+
+/// [`content_parts`] of a content value given up: its strings are moved, not copied.
+fn content_parts_of(content: Value) -> Vec<Part> {
+    let mut parts: Vec<Part> = match content {
+        Value::String(s) => vec![Part::Text(s)],
+        Value::Array(blocks) => blocks.into_iter().map(block_part).collect(),
+        _ => Vec::new(),
+    };
     parts.retain(|p| !matches!(p, Part::Text(t) | Part::Thinking(t) if jsstr::trim(t).is_empty()));
     parts
+}
+
+/// A tool result's content given up: its text ([`crate::session::text::content_text`] with `\n`) and its images.
+fn result_parts_of(content: Value) -> (String, Vec<Part>) {
+    match content {
+        Value::String(s) => (s, Vec::new()),
+        Value::Array(blocks) => {
+            let mut texts = Vec::new();
+            let mut images = Vec::new();
+            for b in blocks {
+                match block_part(b) {
+                    Part::Text(t) => texts.push(t),
+                    p @ Part::Image { .. } => images.push(p),
+                    _ => {}
+                }
+            }
+            let text = if texts.len() == 1 {
+                texts.pop().unwrap_or_default()
+            } else {
+                texts.join("\n")
+            };
+            (text, images)
+        }
+        _ => (String::new(), Vec::new()),
+    }
 }
 
 /// The section of one entry; `None` for entries a transcript leaves out.
 pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
     let e = &session.entries[idx];
-    let v = session.value(idx);
+    if !matches!(
+        e.kind,
+        EntryKind::Message
+            | EntryKind::CustomMessage
+            | EntryKind::Compaction
+            | EntryKind::BranchSummary
+            | EntryKind::ModelChange
+            | EntryKind::ThinkingLevelChange
+    ) {
+        return None;
+    }
+    let mut v = session.value(idx);
     let mut s = Section {
         class: Class::Note,
         title: String::new(),
@@ -398,30 +465,31 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
     };
     match &e.kind {
         EntryKind::Message => {
-            let m = v.get("message").unwrap_or(&Value::Null);
-            let role = str_ref(m, "role");
-            match role {
+            let mut m = take(&mut v, "message");
+            let m = &mut m;
+            let role = str_ref(m, "role").to_owned();
+            match role.as_str() {
                 "user" => {
                     s.class = Class::User;
                     s.title = "User".into();
-                    s.parts = content_parts(m.get("content"));
+                    s.parts = content_parts_of(take(m, "content"));
                 }
                 "assistant" => {
                     s.class = Class::Assistant;
                     s.title = "Assistant".into();
                     let model = m.get("responseModel").or(m.get("model")).and_then(Value::as_str);
                     if let Some(model) = model {
-                        let provider = str_of(&m, "provider");
+                        let provider = str_ref(m, "provider");
                         s.meta.push(if provider.is_empty() {
                             model.to_owned()
                         } else {
                             format!("{provider}/{model}")
                         });
                     }
-                    s.parts = content_parts(m.get("content"));
-                    let reason = str_of(&m, "stopReason");
-                    if !matches!(reason.as_str(), "" | "stop" | "toolUse") {
-                        let msg = str_of(&m, "errorMessage");
+                    s.parts = content_parts_of(take(m, "content"));
+                    let reason = str_ref(m, "stopReason");
+                    if !matches!(reason, "" | "stop" | "toolUse") {
+                        let msg = str_ref(m, "errorMessage");
                         s.parts.push(Part::Note(if msg.is_empty() {
                             format!("({reason})")
                         } else {
@@ -432,24 +500,21 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
                 "toolResult" => {
                     s.class = Class::Tool;
                     s.title = "Tool result".into();
+                    let (text, images) = result_parts_of(take(m, "content"));
                     s.parts.push(Part::ToolResult {
-                        name: str_of(&m, "toolName"),
-                        id: str_of(&m, "toolCallId"),
+                        name: take_str(m, "toolName"),
+                        id: take_str(m, "toolCallId"),
                         error: m.get("isError").and_then(Value::as_bool) == Some(true),
-                        text: content_text(m.get("content"), "\n"),
+                        text,
                     });
-                    s.parts.extend(
-                        content_parts(m.get("content"))
-                            .into_iter()
-                            .filter(|p| matches!(p, Part::Image { .. })),
-                    );
+                    s.parts.extend(images);
                 }
                 "bashExecution" => {
                     s.class = Class::Bash;
                     s.title = "Bash".into();
                     s.parts.push(Part::Bash {
-                        command: str_of(&m, "command"),
-                        output: str_of(&m, "output"),
+                        command: take_str(m, "command"),
+                        output: take_str(m, "output"),
                         exit: m.get("exitCode").filter(|c| !c.is_null()).map(Value::to_string),
                     });
                 }
@@ -458,7 +523,7 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
                     s.title = "System prompt".into();
                     s.parts.push(Part::Folded {
                         title: "System prompt".into(),
-                        text: str_of(&m, "content"),
+                        text: take_str(m, "content"),
                     });
                 }
                 "compactionSummary" | "branchSummary" => {
@@ -468,7 +533,7 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
                     } else {
                         "Compaction summary".into()
                     };
-                    s.parts.push(Part::Text(str_of(&m, "summary")));
+                    s.parts.push(Part::Text(take_str(m, "summary")));
                 }
                 other => {
                     s.class = Class::Custom;
@@ -477,17 +542,17 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
                         None if other == "custom" => "Custom message".into(),
                         None => other.to_owned(),
                     };
-                    s.parts = content_parts(m.get("content"));
+                    s.parts = content_parts_of(take(m, "content"));
                 }
             }
         }
         EntryKind::CustomMessage => {
             s.class = Class::Custom;
-            s.title = str_of(&v, "customType");
+            s.title = take_str(&mut v, "customType");
             if s.title.is_empty() {
                 s.title = "Custom message".into();
             }
-            s.parts = content_parts(v.get("content"));
+            s.parts = content_parts_of(take(&mut v, "content"));
         }
         EntryKind::Compaction => {
             s.class = Class::Summary;
@@ -497,26 +562,26 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the earlier conversation".into(),
-                text: str_of(&v, "summary"),
+                text: take_str(&mut v, "summary"),
             });
         }
         EntryKind::BranchSummary => {
             s.class = Class::Summary;
             s.title = "Branch summary".into();
-            let from = str_of(&v, "fromId");
+            let from = str_ref(&v, "fromId");
             if !from.is_empty() {
                 s.meta.push(format!("from {from}"));
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the branch left behind".into(),
-                text: str_of(&v, "summary"),
+                text: take_str(&mut v, "summary"),
             });
         }
         EntryKind::ModelChange => {
-            s.title = format!("Model: {}/{}", str_of(&v, "provider"), str_of(&v, "modelId"));
+            s.title = format!("Model: {}/{}", str_ref(&v, "provider"), str_ref(&v, "modelId"));
         }
         EntryKind::ThinkingLevelChange => {
-            s.title = format!("Thinking level: {}", str_of(&v, "thinkingLevel"));
+            s.title = format!("Thinking level: {}", str_ref(&v, "thinkingLevel"));
         }
         _ => return None,
     }
@@ -702,5 +767,27 @@ mod tests {
         assert_eq!(written, 5);
         // Only a few pieces beyond the failed one were started.
         assert!(rendered.into_inner() < 5 + 64);
+    }
+
+    #[test]
+    fn tool_result_text_and_images_as_content_text_reads_them() {
+        let contents = [
+            json!("plain"),
+            json!([]),
+            json!([{"type": "text", "text": "one"}]),
+            json!([{"type": "text", "text": "a"}, {"type": "text"}, {"type": "text", "text": 5},
+                   {"type": "image", "mimeType": "image/png", "data": "AA=="}, {"type": "text", "text": "b\n"}, 3]),
+            json!({"text": "an object"}),
+            json!(null),
+        ];
+        for c in contents {
+            let (text, images) = result_parts_of(c.clone());
+            assert_eq!(text, crate::session::text::content_text(Some(&c), "\n"), "{c}");
+            let want: Vec<Part> = content_parts(Some(&c))
+                .into_iter()
+                .filter(|p| matches!(p, Part::Image { .. }))
+                .collect();
+            assert_eq!(images, want, "{c}");
+        }
     }
 }

@@ -134,37 +134,40 @@ const HTML_SPECIAL: [bool; 256] = {
     t
 };
 
-/// Appends text escaped for HTML content and attribute values.
+/// Appends text escaped for HTML content and attribute values. The text is read 32 bytes
+/// at a time: a mask of where the specials are, built so that the compiler compares the
+/// bytes side by side, then each special in turn.
 fn push_escaped_html(out: &mut String, s: &str) {
     let b = s.as_bytes();
     let mut from = 0;
+    let mut escape = |out: &mut String, i: usize| {
+        out.push_str(&s[from..i]);
+        out.push_str(match b[i] {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            _ => "&#39;",
+        });
+        from = i + 1;
+    };
     let mut at = 0;
-    while at < b.len() {
-        let end = (at + 32).min(b.len());
-        if let Some(block) = b.get(at..at + 32) {
-            let mut any = false;
-            for &c in block {
-                any |= (c == b'&') | (c == b'<') | (c == b'>') | (c == b'"') | (c == b'\'');
-            }
-            if !any {
-                at = end;
-                continue;
-            }
+    while let Some(block) = b.get(at..at + 32) {
+        let mut mask = 0u32;
+        for (j, &c) in block.iter().enumerate() {
+            let special = (c == b'&') | (c == b'<') | (c == b'>') | (c == b'"') | (c == b'\'');
+            mask |= u32::from(special) << j;
         }
-        for (i, &c) in b.iter().enumerate().take(end).skip(at) {
-            if HTML_SPECIAL[c as usize] {
-                out.push_str(&s[from..i]);
-                out.push_str(match c {
-                    b'&' => "&amp;",
-                    b'<' => "&lt;",
-                    b'>' => "&gt;",
-                    b'"' => "&quot;",
-                    _ => "&#39;",
-                });
-                from = i + 1;
-            }
+        while mask != 0 {
+            escape(out, at + mask.trailing_zeros() as usize);
+            mask &= mask - 1;
         }
-        at = end;
+        at += 32;
+    }
+    for i in at..b.len() {
+        if HTML_SPECIAL[b[i] as usize] {
+            escape(out, i);
+        }
     }
     out.push_str(&s[from..]);
 }
