@@ -6,6 +6,8 @@
 //! timestamps for their reader.
 
 use crate::session::text::short_tokens;
+
+mod lean;
 use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -85,7 +87,7 @@ impl Class {
 }
 
 /// One entry of the transcript.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Section {
     pub class: Class,
     pub title: String,
@@ -454,6 +456,17 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
     ) {
         return None;
     }
+    if session.header.format() >= 3
+        && let Ok(s) = lean::section(session, idx)
+    {
+        return Some(s);
+    }
+    section_in_full(session, idx)
+}
+
+/// [`section`] from the entry parsed whole, as `JSON.parse` reads it.
+fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
+    let e = &session.entries[idx];
     let mut v = session.value(idx);
     let mut s = Section {
         class: Class::Note,
@@ -789,5 +802,92 @@ mod tests {
                 .collect();
             assert_eq!(images, want, "{c}");
         }
+    }
+
+    /// The lean read gives every section the full parse gives, or gives up.
+    fn lean_agrees(s: &Session) -> (usize, usize) {
+        let (mut lean_read, mut shown) = (0, 0);
+        for i in 0..s.entries.len() {
+            let full = section_in_full(s, i);
+            if full.is_some() {
+                shown += 1;
+            }
+            if let Ok(lean) = lean::section(s, i) {
+                lean_read += 1;
+                assert_eq!(Some(lean), full, "line {}", s.entries[i].line);
+            }
+            assert_eq!(section(s, i), full, "line {}", s.entries[i].line);
+        }
+        (lean_read, shown)
+    }
+
+    #[test]
+    fn the_lean_read_agrees_with_the_full_parse() {
+        let lines = [
+            r#"{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"assistant","responseModel":null,"model":"m","provider":"p","content":"x"}}"#,
+            r#"{"type":"message","id":"b","parentId":"a","timestamp":"t","message":{"role":"assistant","model":"m","provider":7,"stopReason":"length","errorMessage":null,"content":[{"type":"text","text":"a\n\u00e9\"q\""},{"type":"thinking","thinking":null},{"type":"toolCall","id":"c","name":"n","arguments":{"b":[1,2.50,-0,1e2],"a":"\u2028"}},{"type":"toolCall"},5,null,{"type":7},{"kind":"x"},{"type":"audio","data":"x"},{"type":"image","mimeType":"image/png","data":"AA=="}]}}"#,
+            r#"{"type":"message","id":"c","parentId":"b","timestamp":"t","message":{"role":"toolResult","toolName":"bash","toolCallId":"c","isError":"true","content":[{"type":"text","text":"one"},{"type":"text","text":"two"},{"type":"text"},{"type":"image","mimeType":"image/gif","data":"R0=="}]}}"#,
+            r#"{"type":"message","id":"d","parentId":"c","timestamp":"t","message":{"role":"toolResult","isError":true,"content":{"text":"object"}}}"#,
+            r#"{"type":"message","id":"e","parentId":"d","timestamp":"t","message":{"role":"bashExecution","command":"ls","output":"o","exitCode":1.0}}"#,
+            r#"{"type":"message","id":"f","parentId":"e","timestamp":"t","message":{"role":"bashExecution","command":"ls","exitCode":null}}"#,
+            r#"{"type":"message","id":"g","parentId":"f","timestamp":"t","message":{"role":"bashExecution","command":"ls","output":"x","exitCode":-0}}"#,
+            r#"{"type":"message","id":"h","parentId":"g","timestamp":"t","message":{"role":"system","content":["not a string"]}}"#,
+            r#"{"type":"message","id":"i","parentId":"h","timestamp":"t","message":{"role":"branchSummary","summary":"s"}}"#,
+            r#"{"type":"message","id":"j","parentId":"i","timestamp":"t","message":{"role":"custom","content":"c"}}"#,
+            r#"{"type":"message","id":"k","parentId":"j","timestamp":"t","message":{"role":"hook","customType":null,"content":[]}}"#,
+            r#"{"type":"message","id":"l","parentId":"k","timestamp":"t","message":{"role":7}}"#,
+            r#"{"type":"message","id":"m","parentId":"l","timestamp":"t","message":"text"}"#,
+            r#"{"type":"message","id":"n","parentId":"m","timestamp":"t"}"#,
+            r#"{"type":"message","id":"o","parentId":"n","timestamp":"t","message":{"role":"user","role":"assistant","content":"dup"}}"#,
+            r#"{"type":"message","id":"p","parentId":"o","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"x","text":"y"}]}}"#,
+            r#"{"type":"message","id":"q","parentId":"p","timestamp":"t","message":{"role":"user","content":"lone \ud800 surrogate"}}"#,
+            r#"{"type":"message","id":"r","parentId":"q","timestamp":"t","message":{"\u0072ole":"user","content":"escaped key"}}"#,
+            r#"{"type":"message","id":"s","parentId":"r","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"  "},{"type":"text","text":"\u00a0\ufeff"}]}}"#,
+            r#"{"type":"custom_message","id":"t","parentId":"s","timestamp":"t","customType":"ext","content":[{"type":"text","text":"hi"}]}"#,
+            r#"{"type":"custom_message","id":"u","parentId":"t","timestamp":"t","customType":5}"#,
+            r#"{"type":"compaction","id":"v","parentId":"u","timestamp":"t","summary":"so far","tokensBefore":123456789,"firstKeptEntryId":"a"}"#,
+            r#"{"type":"compaction","id":"w","parentId":"v","timestamp":"t","summary":null,"tokensBefore":"12"}"#,
+            r#"{"type":"branch_summary","id":"x","parentId":"w","timestamp":"t","fromId":"a","summary":"left"}"#,
+            r#"{"type":"model_change","id":"y","parentId":"x","timestamp":"t","provider":"p","modelId":null}"#,
+            r#"{"type":"thinking_level_change","id":"z","parentId":"y","timestamp":"t","thinkingLevel":"high"}"#,
+            r#"{"type":"thinking_level_change","id":"z2","parentId":"z","timestamp":"t","thinkingLevel":"a","thinkingLevel":"b"}"#,
+            r#"{"type":"label","id":"z3","parentId":"z2","timestamp":"t","targetId":"a","label":"x"}"#,
+            "{\"type\":\"message\",\"id\":\"z4\",\"parentId\":\"z3\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"crlf\"}}\r",
+        ];
+        let s = session(&lines);
+        let (lean_read, shown) = lean_agrees(&s);
+        assert_eq!(shown, 28);
+        // Duplicates and the lone surrogate are read in full; so is what is not an object.
+        assert!(lean_read >= 22, "{lean_read} of {shown} read lean");
+        let mut with_invalid = lines.map(str::to_owned).to_vec();
+        with_invalid.push(r#"{"type":"message","id":"z5","parentId":"z4","timestamp":"t","message":{"role":"user","content":"bad XX"}}"#.into());
+        let mut data = br#"{"type":"session","version":3,"id":"s1","timestamp":"t","cwd":"/w"}"#.to_vec();
+        for l in &with_invalid {
+            data.push(b'\n');
+            data.extend_from_slice(
+                &l.as_bytes()
+                    .iter()
+                    .map(|&b| if b == b'X' { 0xff } else { b })
+                    .collect::<Vec<_>>(),
+            );
+        }
+        data.push(b'\n');
+        let s = Session::from_bytes(PathBuf::from("/t.jsonl"), data).unwrap();
+        lean_agrees(&s);
+    }
+
+    #[test]
+    fn the_lean_read_agrees_on_the_corpus() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+        let mut total = (0, 0);
+        for f in std::fs::read_dir(dir).unwrap() {
+            let path = f.unwrap().path();
+            if path.extension().is_some_and(|e| e == "jsonl") {
+                let s = Session::open(&path).unwrap();
+                let (l, n) = lean_agrees(&s);
+                total = (total.0 + l, total.1 + n);
+            }
+        }
+        assert!(total.1 > 100 && total.0 > total.1 / 2, "{total:?}");
     }
 }
