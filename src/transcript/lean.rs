@@ -8,12 +8,15 @@ use super::{Class, Part, Section};
 use crate::session::jsparse;
 use crate::session::text::short_tokens;
 use crate::session::{EntryIdx, EntryKind, Session, jsstr};
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
-/// A field as written: absent (`None`), or its JSON text (`null` included).
+/// A field kept as its JSON text, for the few read with `JSON.parse`'s numbers: absent
+/// (`None`), or its text (`null` included).
 #[derive(Debug, Default, Clone, Copy)]
 struct Field<'a>(Option<&'a RawValue>);
 
@@ -33,19 +36,6 @@ impl<'a> Field<'a> {
         self.0.map(RawValue::get)
     }
 
-    /// The string, when the field is one (`None` when absent or of another type).
-    fn str(self) -> Lean<Option<Cow<'a, str>>> {
-        match self.json() {
-            Some(j) if j.starts_with('"') => serde_json::from_str::<Cow<'a, str>>(j).map(Some).map_err(|_| GiveUp),
-            _ => Ok(None),
-        }
-    }
-
-    /// The string, or empty.
-    fn string(self) -> Lean<String> {
-        Ok(self.str()?.map(Cow::into_owned).unwrap_or_default())
-    }
-
     /// The field as `JSON.parse` reads it (`Null` when absent).
     fn value(self) -> Lean<Value> {
         match self.json() {
@@ -53,145 +43,315 @@ impl<'a> Field<'a> {
             Some(j) => jsparse::parse(j.as_bytes()).map_err(|_| GiveUp),
         }
     }
+}
 
-    fn is_object(self) -> bool {
-        self.json().is_some_and(|j| j.starts_with('{'))
+/// Drains whatever value a visitor was handed that it does not keep.
+fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+    while seq.next_element::<IgnoredAny>()?.is_some() {}
+    Ok(())
+}
+
+fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+    Ok(())
+}
+
+/// A field read as a string: absent, of another type (`null` included), or a string
+/// (borrowed from the line when it has no escapes).
+#[derive(Debug, Default)]
+enum Str<'a> {
+    #[default]
+    Absent,
+    Other,
+    Is(Cow<'a, str>),
+}
+
+impl<'a> Str<'a> {
+    fn get(&self) -> Option<&str> {
+        match self {
+            Str::Is(s) => Some(s),
+            _ => None,
+        }
     }
 
-    fn of<T: Deserialize<'a>>(self) -> Lean<T> {
-        serde_json::from_str(self.json().ok_or(GiveUp)?).map_err(|_| GiveUp)
+    /// The string, or empty.
+    fn or_empty(&self) -> &str {
+        self.get().unwrap_or("")
+    }
+
+    fn into_string(self) -> String {
+        match self {
+            Str::Is(s) => s.into_owned(),
+            _ => String::new(),
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Str<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Str<'a>, E> {
+                Ok(Str::Is(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Str<'a>, E> {
+                Ok(Str::Is(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Str<'a>, E> {
+                Ok(Str::Is(Cow::Owned(v)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Str<'a>, E> {
+                Ok(Str::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Str<'a>, E> {
+                Ok(Str::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Str<'a>, E> {
+                Ok(Str::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Str<'a>, E> {
+                Ok(Str::Other)
+            }
+            fn visit_unit<E>(self) -> Result<Str<'a>, E> {
+                Ok(Str::Other)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Str<'a>, A::Error> {
+                drain_seq(seq).map(|()| Str::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Str<'a>, A::Error> {
+                drain_map(map).map(|()| Str::Other)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// A content field: a string, blocks, or anything else (no content).
+#[derive(Debug, Default)]
+enum Content<'a> {
+    #[default]
+    None,
+    Text(Cow<'a, str>),
+    Blocks(Vec<Block<'a>>),
+}
+
+/// One element of a content array: an object's fields, or anything else.
+#[derive(Debug)]
+enum Block<'a> {
+    Fields(BlockFields<'a>),
+    NotAnObject,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Content<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Content<'a>, E> {
+                Ok(Content::Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Content<'a>, E> {
+                Ok(Content::Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Content<'a>, E> {
+                Ok(Content::Text(Cow::Owned(v)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+            fn visit_unit<E>(self) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'a>, A::Error> {
+                let mut blocks = Vec::new();
+                while let Some(b) = seq.next_element::<Block<'a>>()? {
+                    blocks.push(b);
+                }
+                Ok(Content::Blocks(blocks))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Content<'a>, A::Error> {
+                drain_map(map).map(|()| Content::None)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Block<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Block<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Block<'a>, E> {
+                Ok(Block::NotAnObject)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Block<'a>, E> {
+                Ok(Block::NotAnObject)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Block<'a>, E> {
+                Ok(Block::NotAnObject)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Block<'a>, E> {
+                Ok(Block::NotAnObject)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Block<'a>, E> {
+                Ok(Block::NotAnObject)
+            }
+            fn visit_unit<E>(self) -> Result<Block<'a>, E> {
+                Ok(Block::NotAnObject)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Block<'a>, A::Error> {
+                drain_seq(seq).map(|()| Block::NotAnObject)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Block<'a>, A::Error> {
+                BlockFields::deserialize(MapAccessDeserializer::new(map)).map(Block::Fields)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }
 
 #[derive(Deserialize)]
 struct EntryFields<'a> {
     #[serde(default, borrow)]
-    message: Field<'a>,
+    message: Option<MessageFields<'a>>,
     #[serde(default, borrow, rename = "customType")]
-    custom_type: Field<'a>,
+    custom_type: Str<'a>,
     #[serde(default, borrow)]
-    content: Field<'a>,
+    content: Content<'a>,
     #[serde(default, borrow, rename = "tokensBefore")]
     tokens_before: Field<'a>,
     #[serde(default, borrow)]
-    summary: Field<'a>,
+    summary: Str<'a>,
     #[serde(default, borrow, rename = "fromId")]
-    from_id: Field<'a>,
+    from_id: Str<'a>,
     #[serde(default, borrow)]
-    provider: Field<'a>,
+    provider: Str<'a>,
     #[serde(default, borrow, rename = "modelId")]
-    model_id: Field<'a>,
+    model_id: Str<'a>,
     #[serde(default, borrow, rename = "thinkingLevel")]
-    thinking_level: Field<'a>,
+    thinking_level: Str<'a>,
 }
 
 #[derive(Deserialize)]
 struct MessageFields<'a> {
     #[serde(default, borrow)]
-    role: Field<'a>,
+    role: Str<'a>,
     #[serde(default, borrow)]
-    content: Field<'a>,
+    content: Content<'a>,
     #[serde(default, borrow, rename = "responseModel")]
-    response_model: Field<'a>,
+    response_model: Str<'a>,
     #[serde(default, borrow)]
-    model: Field<'a>,
+    model: Str<'a>,
     #[serde(default, borrow)]
-    provider: Field<'a>,
+    provider: Str<'a>,
     #[serde(default, borrow, rename = "stopReason")]
-    stop_reason: Field<'a>,
+    stop_reason: Str<'a>,
     #[serde(default, borrow, rename = "errorMessage")]
-    error_message: Field<'a>,
+    error_message: Str<'a>,
     #[serde(default, borrow, rename = "toolName")]
-    tool_name: Field<'a>,
+    tool_name: Str<'a>,
     #[serde(default, borrow, rename = "toolCallId")]
-    tool_call_id: Field<'a>,
+    tool_call_id: Str<'a>,
     #[serde(default, borrow, rename = "isError")]
     is_error: Field<'a>,
     #[serde(default, borrow)]
-    command: Field<'a>,
+    command: Str<'a>,
     #[serde(default, borrow)]
-    output: Field<'a>,
+    output: Str<'a>,
     #[serde(default, borrow, rename = "exitCode")]
     exit_code: Field<'a>,
     #[serde(default, borrow, rename = "customType")]
-    custom_type: Field<'a>,
+    custom_type: Str<'a>,
     #[serde(default, borrow)]
-    summary: Field<'a>,
+    summary: Str<'a>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 struct BlockFields<'a> {
     #[serde(default, borrow, rename = "type")]
-    kind: Field<'a>,
+    kind: Str<'a>,
     #[serde(default, borrow)]
-    text: Field<'a>,
+    text: Str<'a>,
     #[serde(default, borrow)]
-    thinking: Field<'a>,
+    thinking: Str<'a>,
     #[serde(default, borrow)]
-    id: Field<'a>,
+    id: Str<'a>,
     #[serde(default, borrow)]
-    name: Field<'a>,
+    name: Str<'a>,
     #[serde(default, borrow)]
     arguments: Field<'a>,
     #[serde(default, borrow, rename = "mimeType")]
-    mime_type: Field<'a>,
+    mime_type: Str<'a>,
     #[serde(default, borrow)]
-    data: Field<'a>,
+    data: Str<'a>,
 }
 
 /// One element of a content array as a part (see `super::block_part`).
-fn block_part(raw: &RawValue) -> Lean<Part> {
-    if !raw.get().starts_with('{') {
+fn block_part(b: Block) -> Lean<Part> {
+    let Block::Fields(b) = b else {
         return Ok(Part::Note("[untyped block]".into()));
-    }
-    let b: BlockFields = serde_json::from_str(raw.get()).map_err(|_| GiveUp)?;
-    Ok(match b.kind.str()?.as_deref() {
-        Some("text") => Part::Text(b.text.string()?),
-        Some("thinking") => Part::Thinking(b.thinking.string()?),
+    };
+    Ok(match b.kind.get() {
+        Some("text") => Part::Text(b.text.into_string()),
+        Some("thinking") => Part::Thinking(b.thinking.into_string()),
         Some("toolCall") => Part::ToolCall {
-            name: b.name.string()?,
-            id: b.id.string()?,
+            name: b.name.into_string(),
+            id: b.id.into_string(),
             args: serde_json::to_string_pretty(&b.arguments.value()?).unwrap_or_default(),
         },
         Some("image") => Part::Image {
-            mime: b.mime_type.string()?,
-            data: b.data.string()?,
+            mime: b.mime_type.into_string(),
+            data: b.data.into_string(),
         },
         other => Part::Note(format!("[{} block]", other.unwrap_or("untyped"))),
     })
 }
 
-/// The blocks of a content field: `None` when it is neither a string nor an array.
-fn blocks(content: Field) -> Lean<Option<Vec<Lean<Part>>>> {
-    match content.json() {
-        Some(j) if j.starts_with('"') => Ok(Some(vec![Ok(Part::Text(content.string()?))])),
-        Some(j) if j.starts_with('[') => {
-            let raws: Vec<&RawValue> = content.of()?;
-            Ok(Some(raws.into_iter().map(block_part).collect()))
-        }
-        _ => Ok(None),
+/// The parts of a content field, blank ones kept.
+fn all_parts(content: Content) -> Lean<Vec<Part>> {
+    match content {
+        Content::None => Ok(Vec::new()),
+        Content::Text(t) => Ok(vec![Part::Text(t.into_owned())]),
+        Content::Blocks(blocks) => blocks.into_iter().map(block_part).collect(),
     }
 }
 
 /// `super::content_parts_of`, read lean.
-fn content_parts(content: Field) -> Lean<Vec<Part>> {
-    let mut parts = Vec::new();
-    for p in blocks(content)?.unwrap_or_default() {
-        parts.push(p?);
-    }
+fn content_parts(content: Content) -> Lean<Vec<Part>> {
+    let mut parts = all_parts(content)?;
     parts.retain(|p| !matches!(p, Part::Text(t) | Part::Thinking(t) if jsstr::trim(t).is_empty()));
     Ok(parts)
 }
 
 /// `super::result_parts_of`, read lean.
-fn result_parts(content: Field) -> Lean<(String, Vec<Part>)> {
-    if content.json().is_some_and(|j| j.starts_with('"')) {
-        return Ok((content.string()?, Vec::new()));
+fn result_parts(content: Content) -> Lean<(String, Vec<Part>)> {
+    if let Content::Text(t) = content {
+        return Ok((t.into_owned(), Vec::new()));
     }
     let mut texts = Vec::new();
     let mut images = Vec::new();
-    for p in blocks(content)?.unwrap_or_default() {
-        match p? {
+    for p in all_parts(content)? {
+        match p {
             Part::Text(t) => texts.push(t),
             p @ Part::Image { .. } => images.push(p),
             _ => {}
@@ -225,12 +385,9 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
     };
     match &e.kind {
         EntryKind::Message => {
-            if !v.message.is_object() {
-                return Err(GiveUp);
-            }
-            let m: MessageFields = v.message.of()?;
-            let role = m.role.str()?.unwrap_or_default();
-            match &*role {
+            let m = v.message.ok_or(GiveUp)?;
+            let role = m.role.or_empty();
+            match role {
                 "user" => {
                     s.class = Class::User;
                     s.title = "User".into();
@@ -240,23 +397,23 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
                     s.class = Class::Assistant;
                     s.title = "Assistant".into();
                     // The response model when the field is there, whatever it holds.
-                    let model = if m.response_model.0.is_some() {
-                        m.response_model
+                    let model = if matches!(m.response_model, Str::Absent) {
+                        &m.model
                     } else {
-                        m.model
+                        &m.response_model
                     };
-                    if let Some(model) = model.str()? {
-                        let provider = m.provider.str()?.unwrap_or_default();
+                    if let Some(model) = model.get() {
+                        let provider = m.provider.or_empty();
                         s.meta.push(if provider.is_empty() {
-                            model.into_owned()
+                            model.to_owned()
                         } else {
                             format!("{provider}/{model}")
                         });
                     }
                     s.parts = content_parts(m.content)?;
-                    let reason = m.stop_reason.str()?.unwrap_or_default();
-                    if !matches!(&*reason, "" | "stop" | "toolUse") {
-                        let msg = m.error_message.str()?.unwrap_or_default();
+                    let reason = m.stop_reason.or_empty();
+                    if !matches!(reason, "" | "stop" | "toolUse") {
+                        let msg = m.error_message.or_empty();
                         s.parts.push(Part::Note(if msg.is_empty() {
                             format!("({reason})")
                         } else {
@@ -269,8 +426,8 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
                     s.title = "Tool result".into();
                     let (text, images) = result_parts(m.content)?;
                     s.parts.push(Part::ToolResult {
-                        name: m.tool_name.string()?,
-                        id: m.tool_call_id.string()?,
+                        name: m.tool_name.into_string(),
+                        id: m.tool_call_id.into_string(),
                         error: m.is_error.json() == Some("true"),
                         text,
                     });
@@ -281,8 +438,8 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
                     s.title = "Bash".into();
                     let exit = m.exit_code.value()?;
                     s.parts.push(Part::Bash {
-                        command: m.command.string()?,
-                        output: m.output.string()?,
+                        command: m.command.into_string(),
+                        output: m.output.into_string(),
                         exit: (m.exit_code.0.is_some() && !exit.is_null()).then(|| exit.to_string()),
                     });
                 }
@@ -291,22 +448,25 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
                     s.title = "System prompt".into();
                     s.parts.push(Part::Folded {
                         title: "System prompt".into(),
-                        text: m.content.string()?,
+                        text: match m.content {
+                            Content::Text(t) => t.into_owned(),
+                            _ => String::new(),
+                        },
                     });
                 }
                 "compactionSummary" | "branchSummary" => {
                     s.class = Class::Summary;
-                    s.title = if &*role == "branchSummary" {
+                    s.title = if role == "branchSummary" {
                         "Branch summary".into()
                     } else {
                         "Compaction summary".into()
                     };
-                    s.parts.push(Part::Text(m.summary.string()?));
+                    s.parts.push(Part::Text(m.summary.into_string()));
                 }
                 other => {
                     s.class = Class::Custom;
-                    s.title = match m.custom_type.str()? {
-                        Some(t) => t.into_owned(),
+                    s.title = match m.custom_type.get() {
+                        Some(t) => t.to_owned(),
                         None if other == "custom" => "Custom message".into(),
                         None => other.to_owned(),
                     };
@@ -316,7 +476,7 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
         }
         EntryKind::CustomMessage => {
             s.class = Class::Custom;
-            s.title = v.custom_type.string()?;
+            s.title = v.custom_type.into_string();
             if s.title.is_empty() {
                 s.title = "Custom message".into();
             }
@@ -330,26 +490,26 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the earlier conversation".into(),
-                text: v.summary.string()?,
+                text: v.summary.into_string(),
             });
         }
         EntryKind::BranchSummary => {
             s.class = Class::Summary;
             s.title = "Branch summary".into();
-            let from = v.from_id.string()?;
+            let from = v.from_id.into_string();
             if !from.is_empty() {
                 s.meta.push(format!("from {from}"));
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the branch left behind".into(),
-                text: v.summary.string()?,
+                text: v.summary.into_string(),
             });
         }
         EntryKind::ModelChange => {
-            s.title = format!("Model: {}/{}", v.provider.string()?, v.model_id.string()?);
+            s.title = format!("Model: {}/{}", v.provider.or_empty(), v.model_id.or_empty());
         }
         EntryKind::ThinkingLevelChange => {
-            s.title = format!("Thinking level: {}", v.thinking_level.string()?);
+            s.title = format!("Thinking level: {}", v.thinking_level.or_empty());
         }
         _ => return Err(GiveUp),
     }
