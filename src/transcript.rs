@@ -298,12 +298,26 @@ pub fn render_in_order<E>(
         spare: Vec::new(),
     });
     let turn = Condvar::new();
+    // A thread that panics stops the others, so that none waits for a piece never
+    // finished or written; the scope then passes the panic on.
+    struct StopOnPanic<'s>(&'s Mutex<State>, &'s Condvar);
+    impl Drop for StopOnPanic<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                if let Ok(mut st) = self.0.lock() {
+                    st.stop = true;
+                }
+                self.1.notify_all();
+            }
+        }
+    }
     let (done_tx, done_rx) = mpsc::channel::<(usize, String)>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let done_tx = done_tx.clone();
             let (state, turn, render) = (&state, &turn, &render);
             scope.spawn(move || {
+                let _guard = StopOnPanic(state, turn);
                 loop {
                     let (k, mut buf) = {
                         let mut st = state.lock().expect("render state");
@@ -325,6 +339,7 @@ pub fn render_in_order<E>(
             });
         }
         drop(done_tx);
+        let _guard = StopOnPanic(&state, &turn);
         let mut waiting: BTreeMap<usize, String> = BTreeMap::new();
         let mut written = 0;
         let stop = |state: &Mutex<State>| {
@@ -889,5 +904,37 @@ mod tests {
             }
         }
         assert!(total.1 > 100 && total.0 > total.1 / 2, "{total:?}");
+    }
+
+    #[test]
+    fn a_panicking_piece_is_passed_on_not_waited_for() {
+        let r = std::panic::catch_unwind(|| {
+            let _: Result<(), ()> = render_in_order(
+                200,
+                |k, out| {
+                    assert!(k != 3, "piece 3 fails");
+                    out.push('x');
+                },
+                |_| Ok(()),
+            );
+        });
+        assert!(r.is_err());
+    }
+
+    #[test]
+    fn a_panicking_write_is_passed_on_not_waited_for() {
+        let r = std::panic::catch_unwind(|| {
+            let mut k = 0;
+            let _: Result<(), ()> = render_in_order(
+                200,
+                |_, out| out.push('x'),
+                |_| {
+                    k += 1;
+                    assert!(k != 3, "the third write fails");
+                    Ok(())
+                },
+            );
+        });
+        assert!(r.is_err());
     }
 }
