@@ -5,10 +5,14 @@
 //! Text is kept as the session holds it; printers escape it for their format and format
 //! timestamps for their reader.
 
-use crate::session::content::{Block, Content};
-use crate::session::text::{content_text, short_tokens};
+use crate::session::text::short_tokens;
+
+mod lean;
 use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
 use serde_json::Value;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::{Condvar, Mutex, mpsc};
 
 /// What to export.
 #[derive(Debug, Clone, Default)]
@@ -83,7 +87,7 @@ impl Class {
 }
 
 /// One entry of the transcript.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Section {
     pub class: Class,
     pub title: String,
@@ -131,6 +135,58 @@ pub fn build(session: &Session, options: &Options) -> Result<Transcript, Session
 
 /// The transcript of the branch ending at `tip` (`None`: an empty branch).
 pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript {
+    let plan = plan_branch(session, tip);
+    let sections = plan.path.iter().filter_map(|&i| section(session, i)).collect();
+    let Head {
+        title,
+        session_id,
+        cwd,
+        created,
+        branch,
+        cycle_at,
+    } = plan.head;
+    Transcript {
+        title,
+        session_id,
+        cwd,
+        created,
+        branch,
+        cycle_at,
+        sections,
+    }
+}
+
+/// What a transcript says before its sections: the [`Transcript`] fields but `sections`.
+#[derive(Debug, Clone)]
+pub struct Head {
+    pub title: String,
+    pub session_id: String,
+    pub cwd: Option<String>,
+    pub created: Option<String>,
+    pub branch: Option<Span>,
+    pub cycle_at: Option<EntryIdx>,
+}
+
+/// A transcript to be written piece by piece: its head, and the branch whose entries become
+/// its sections ([`section`] of each, in order). Nothing of the entries is held.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub head: Head,
+    /// The branch, root first.
+    pub path: Vec<EntryIdx>,
+}
+
+/// The plan of the transcript of the branch ending at `options.rev` (default `@`).
+pub fn plan(session: &Session, options: &Options) -> Result<Plan, SessionError> {
+    let tip = match &options.rev {
+        Some(rev) => revision::resolve(session, rev)?,
+        None => session.at(),
+    };
+    Ok(plan_branch(session, tip))
+}
+
+/// The plan of the transcript of the branch ending at `tip` (`None`: an empty branch).
+pub fn plan_branch(session: &Session, tip: Option<EntryIdx>) -> Plan {
     let (path, cycle_at) = match tip {
         Some(t) => {
             let b = session.branch(t);
@@ -138,20 +194,15 @@ pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript {
         }
         None => (Vec::new(), None),
     };
-    let sections: Vec<Section> = path.iter().filter_map(|&i| section(session, i)).collect();
-    let first_user = sections.iter().filter(|s| s.class == Class::User).find_map(|s| {
-        s.parts.iter().find_map(|p| match p {
-            Part::Text(t) => Some(jsstr::trim(t).lines().next().unwrap_or("").to_owned()),
-            _ => None,
-        })
-    });
-    let title = match (session.name(), first_user) {
-        (Some(n), _) => n.to_owned(),
-        (None, Some(u)) if !u.is_empty() => {
-            let cut: String = u.chars().take(80).collect();
-            if cut.len() < u.len() { format!("{cut}…") } else { cut }
-        }
-        _ => format!("Pi session {}", session.header.id),
+    let title = match session.name() {
+        Some(n) => n.to_owned(),
+        None => match first_user_line(session, &path) {
+            Some(u) if !u.is_empty() => {
+                let cut: String = u.chars().take(80).collect();
+                if cut.len() < u.len() { format!("{cut}…") } else { cut }
+            }
+            _ => format!("Pi session {}", session.header.id),
+        },
     };
     let h = &session.header;
     let branch = match (path.first(), path.last()) {
@@ -162,49 +213,276 @@ pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript {
         }),
         _ => None,
     };
-    Transcript {
-        title,
-        session_id: h.id.clone(),
-        cwd: h.cwd.clone(),
-        created: h.timestamp.clone(),
-        branch,
-        cycle_at,
-        sections,
+    Plan {
+        head: Head {
+            title,
+            session_id: h.id.clone(),
+            cwd: h.cwd.clone(),
+            created: h.timestamp.clone(),
+            branch,
+            cycle_at,
+        },
+        path,
     }
 }
 
-fn str_of(v: &Value, key: &str) -> String {
-    v.get(key).and_then(Value::as_str).unwrap_or("").to_owned()
+/// The first line of the first text of the first user section that has one (trimmed as
+/// JavaScript trims). Only user messages are parsed, up to the first with text.
+fn first_user_line(session: &Session, path: &[EntryIdx]) -> Option<String> {
+    path.iter()
+        .filter(|&&i| {
+            let e = &session.entries[i];
+            e.kind == EntryKind::Message && e.role().is_none_or(|r| *r == crate::session::Role::User)
+        })
+        .filter_map(|&i| section(session, i))
+        .filter(|s| s.class == Class::User)
+        .find_map(|s| {
+            s.parts.iter().find_map(|p| match p {
+                Part::Text(t) => Some(jsstr::trim(t).lines().next().unwrap_or("").to_owned()),
+                _ => None,
+            })
+        })
+}
+
+/// `path` cut into consecutive pieces of at least `chunk_bytes` bytes of session lines each
+/// (the last may be smaller; every piece has an entry): the units a transcript is rendered in.
+pub fn chunks(session: &Session, path: &[EntryIdx], chunk_bytes: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    let mut bytes = 0usize;
+    for (k, &i) in path.iter().enumerate() {
+        let e = &session.entries[i];
+        bytes += (e.end - e.start) as usize + 1;
+        if bytes >= chunk_bytes {
+            out.push(from..k + 1);
+            from = k + 1;
+            bytes = 0;
+        }
+    }
+    if from < path.len() {
+        out.push(from..path.len());
+    }
+    out
+}
+
+/// Renders pieces `0..n` with `render` on every core and hands each one's text to `write`
+/// in order, as soon as those before it are written. Only a few pieces are held at once:
+/// a piece is started only when fewer than two per thread are waiting to be written. The
+/// first error of `write` stops the work and is returned.
+pub fn render_in_order<E>(
+    n: usize,
+    render: impl Fn(usize, &mut String) + Sync,
+    mut write: impl FnMut(&str) -> Result<(), E>,
+) -> Result<(), E> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(n);
+    if threads <= 1 {
+        let mut buf = String::new();
+        for k in 0..n {
+            buf.clear();
+            render(k, &mut buf);
+            write(&buf)?;
+        }
+        return Ok(());
+    }
+    let window = 2 * threads;
+    struct State {
+        next: usize,
+        written: usize,
+        stop: bool,
+        spare: Vec<String>,
+    }
+    let state = Mutex::new(State {
+        next: 0,
+        written: 0,
+        stop: false,
+        spare: Vec::new(),
+    });
+    let turn = Condvar::new();
+    // A thread that panics stops the others, so that none waits for a piece never
+    // finished or written; the scope then passes the panic on.
+    struct StopOnPanic<'s>(&'s Mutex<State>, &'s Condvar);
+    impl Drop for StopOnPanic<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                if let Ok(mut st) = self.0.lock() {
+                    st.stop = true;
+                }
+                self.1.notify_all();
+            }
+        }
+    }
+    let (done_tx, done_rx) = mpsc::channel::<(usize, String)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let done_tx = done_tx.clone();
+            let (state, turn, render) = (&state, &turn, &render);
+            scope.spawn(move || {
+                let _guard = StopOnPanic(state, turn);
+                loop {
+                    let (k, mut buf) = {
+                        let mut st = state.lock().expect("render state");
+                        while !st.stop && st.next < n && st.next >= st.written + window {
+                            st = turn.wait(st).expect("render state");
+                        }
+                        if st.stop || st.next >= n {
+                            return;
+                        }
+                        st.next += 1;
+                        (st.next - 1, st.spare.pop().unwrap_or_default())
+                    };
+                    buf.clear();
+                    render(k, &mut buf);
+                    if done_tx.send((k, buf)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let _guard = StopOnPanic(&state, &turn);
+        let mut waiting: BTreeMap<usize, String> = BTreeMap::new();
+        let mut written = 0;
+        let stop = |state: &Mutex<State>| {
+            state.lock().expect("render state").stop = true;
+            turn.notify_all();
+        };
+        while written < n {
+            let Ok((k, text)) = done_rx.recv() else {
+                break; // a worker panicked; the scope reports it
+            };
+            waiting.insert(k, text);
+            while let Some(text) = waiting.remove(&written) {
+                if let Err(e) = write(&text) {
+                    stop(&state);
+                    return Err(e);
+                }
+                written += 1;
+                let mut st = state.lock().expect("render state");
+                st.written = written;
+                st.spare.push(text);
+                drop(st);
+                turn.notify_all();
+            }
+        }
+        Ok(())
+    })
+}
+
+fn str_ref<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// Content blocks (or a string) as parts; blank text and thinking left out.
 pub fn content_parts(content: Option<&Value>) -> Vec<Part> {
-    let owned = |s: Option<&str>| s.unwrap_or("").to_owned();
-    let mut parts: Vec<Part> = Content::of(content)
-        .blocks()
-        .map(|b| match b {
-            Block::Text { text } => Part::Text(owned(text)),
-            Block::Thinking { thinking } => Part::Thinking(owned(thinking)),
-            Block::ToolCall { id, name, arguments } => Part::ToolCall {
-                name: owned(name),
-                id: owned(id),
-                args: serde_json::to_string_pretty(arguments.unwrap_or(&Value::Null)).unwrap_or_default(),
-            },
-            Block::Image { mime_type, data } => Part::Image {
-                mime: owned(mime_type),
-                data: owned(data),
-            },
-            Block::Other { kind, .. } => Part::Note(format!("[{} block]", kind.unwrap_or("untyped"))),
-        })
-        .collect();
+    content_parts_of(content.cloned().unwrap_or(Value::Null))
+}
+
+/// The value at `key` of an object, taken out of it (`Null` when absent).
+fn take(v: &mut Value, key: &str) -> Value {
+    v.get_mut(key).map_or(Value::Null, Value::take)
+}
+
+/// The string at `key` of an object, taken out of it (empty when absent or not a string).
+fn take_str(v: &mut Value, key: &str) -> String {
+    match v.get_mut(key) {
+        Some(Value::String(s)) => std::mem::take(s),
+        _ => String::new(),
+    }
+}
+
+/// One element of a content array as a part, its strings moved out of it: what
+/// [`crate::session::content::Block::of`] reads, owned.
+fn block_part(mut b: Value) -> Part {
+    enum Kind {
+        Text,
+        Thinking,
+        ToolCall,
+        Image,
+    }
+    let kind = match b.get("type").and_then(Value::as_str) {
+        Some("text") => Kind::Text,
+        Some("thinking") => Kind::Thinking,
+        Some("toolCall") => Kind::ToolCall,
+        Some("image") => Kind::Image,
+        other => return Part::Note(format!("[{} block]", other.unwrap_or("untyped"))),
+    };
+    match kind {
+        Kind::Text => Part::Text(take_str(&mut b, "text")),
+        Kind::Thinking => Part::Thinking(take_str(&mut b, "thinking")),
+        Kind::ToolCall => Part::ToolCall {
+            name: take_str(&mut b, "name"),
+            id: take_str(&mut b, "id"),
+            args: serde_json::to_string_pretty(b.get("arguments").unwrap_or(&Value::Null)).unwrap_or_default(),
+        },
+        Kind::Image => Part::Image {
+            mime: take_str(&mut b, "mimeType"),
+            data: take_str(&mut b, "data"),
+        },
+    }
+}
+
+/// [`content_parts`] of a content value given up: its strings are moved, not copied.
+fn content_parts_of(content: Value) -> Vec<Part> {
+    let mut parts: Vec<Part> = match content {
+        Value::String(s) => vec![Part::Text(s)],
+        Value::Array(blocks) => blocks.into_iter().map(block_part).collect(),
+        _ => Vec::new(),
+    };
     parts.retain(|p| !matches!(p, Part::Text(t) | Part::Thinking(t) if jsstr::trim(t).is_empty()));
     parts
+}
+
+/// A tool result's content given up: its text ([`crate::session::text::content_text`] with `\n`) and its images.
+fn result_parts_of(content: Value) -> (String, Vec<Part>) {
+    match content {
+        Value::String(s) => (s, Vec::new()),
+        Value::Array(blocks) => {
+            let mut texts = Vec::new();
+            let mut images = Vec::new();
+            for b in blocks {
+                match block_part(b) {
+                    Part::Text(t) => texts.push(t),
+                    p @ Part::Image { .. } => images.push(p),
+                    _ => {}
+                }
+            }
+            let text = if texts.len() == 1 {
+                texts.pop().unwrap_or_default()
+            } else {
+                texts.join("\n")
+            };
+            (text, images)
+        }
+        _ => (String::new(), Vec::new()),
+    }
 }
 
 /// The section of one entry; `None` for entries a transcript leaves out.
 pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
     let e = &session.entries[idx];
-    let v = session.value(idx);
+    if !matches!(
+        e.kind,
+        EntryKind::Message
+            | EntryKind::CustomMessage
+            | EntryKind::Compaction
+            | EntryKind::BranchSummary
+            | EntryKind::ModelChange
+            | EntryKind::ThinkingLevelChange
+    ) {
+        return None;
+    }
+    if session.header.format() >= 3
+        && let Ok(s) = lean::section(session, idx)
+    {
+        return Some(s);
+    }
+    section_in_full(session, idx)
+}
+
+/// [`section`] from the entry parsed whole, as `JSON.parse` reads it.
+fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
+    let e = &session.entries[idx];
+    let mut v = session.value(idx);
     let mut s = Section {
         class: Class::Note,
         title: String::new(),
@@ -215,30 +493,31 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
     };
     match &e.kind {
         EntryKind::Message => {
-            let m = v.get("message").cloned().unwrap_or(Value::Null);
-            let role = str_of(&m, "role");
+            let mut m = take(&mut v, "message");
+            let m = &mut m;
+            let role = str_ref(m, "role").to_owned();
             match role.as_str() {
                 "user" => {
                     s.class = Class::User;
                     s.title = "User".into();
-                    s.parts = content_parts(m.get("content"));
+                    s.parts = content_parts_of(take(m, "content"));
                 }
                 "assistant" => {
                     s.class = Class::Assistant;
                     s.title = "Assistant".into();
                     let model = m.get("responseModel").or(m.get("model")).and_then(Value::as_str);
                     if let Some(model) = model {
-                        let provider = str_of(&m, "provider");
+                        let provider = str_ref(m, "provider");
                         s.meta.push(if provider.is_empty() {
                             model.to_owned()
                         } else {
                             format!("{provider}/{model}")
                         });
                     }
-                    s.parts = content_parts(m.get("content"));
-                    let reason = str_of(&m, "stopReason");
-                    if !matches!(reason.as_str(), "" | "stop" | "toolUse") {
-                        let msg = str_of(&m, "errorMessage");
+                    s.parts = content_parts_of(take(m, "content"));
+                    let reason = str_ref(m, "stopReason");
+                    if !matches!(reason, "" | "stop" | "toolUse") {
+                        let msg = str_ref(m, "errorMessage");
                         s.parts.push(Part::Note(if msg.is_empty() {
                             format!("({reason})")
                         } else {
@@ -249,24 +528,21 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
                 "toolResult" => {
                     s.class = Class::Tool;
                     s.title = "Tool result".into();
+                    let (text, images) = result_parts_of(take(m, "content"));
                     s.parts.push(Part::ToolResult {
-                        name: str_of(&m, "toolName"),
-                        id: str_of(&m, "toolCallId"),
+                        name: take_str(m, "toolName"),
+                        id: take_str(m, "toolCallId"),
                         error: m.get("isError").and_then(Value::as_bool) == Some(true),
-                        text: content_text(m.get("content"), "\n"),
+                        text,
                     });
-                    s.parts.extend(
-                        content_parts(m.get("content"))
-                            .into_iter()
-                            .filter(|p| matches!(p, Part::Image { .. })),
-                    );
+                    s.parts.extend(images);
                 }
                 "bashExecution" => {
                     s.class = Class::Bash;
                     s.title = "Bash".into();
                     s.parts.push(Part::Bash {
-                        command: str_of(&m, "command"),
-                        output: str_of(&m, "output"),
+                        command: take_str(m, "command"),
+                        output: take_str(m, "output"),
                         exit: m.get("exitCode").filter(|c| !c.is_null()).map(Value::to_string),
                     });
                 }
@@ -275,7 +551,7 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
                     s.title = "System prompt".into();
                     s.parts.push(Part::Folded {
                         title: "System prompt".into(),
-                        text: str_of(&m, "content"),
+                        text: take_str(m, "content"),
                     });
                 }
                 "compactionSummary" | "branchSummary" => {
@@ -285,7 +561,7 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
                     } else {
                         "Compaction summary".into()
                     };
-                    s.parts.push(Part::Text(str_of(&m, "summary")));
+                    s.parts.push(Part::Text(take_str(m, "summary")));
                 }
                 other => {
                     s.class = Class::Custom;
@@ -294,17 +570,17 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
                         None if other == "custom" => "Custom message".into(),
                         None => other.to_owned(),
                     };
-                    s.parts = content_parts(m.get("content"));
+                    s.parts = content_parts_of(take(m, "content"));
                 }
             }
         }
         EntryKind::CustomMessage => {
             s.class = Class::Custom;
-            s.title = str_of(&v, "customType");
+            s.title = take_str(&mut v, "customType");
             if s.title.is_empty() {
                 s.title = "Custom message".into();
             }
-            s.parts = content_parts(v.get("content"));
+            s.parts = content_parts_of(take(&mut v, "content"));
         }
         EntryKind::Compaction => {
             s.class = Class::Summary;
@@ -314,26 +590,26 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the earlier conversation".into(),
-                text: str_of(&v, "summary"),
+                text: take_str(&mut v, "summary"),
             });
         }
         EntryKind::BranchSummary => {
             s.class = Class::Summary;
             s.title = "Branch summary".into();
-            let from = str_of(&v, "fromId");
+            let from = str_ref(&v, "fromId");
             if !from.is_empty() {
                 s.meta.push(format!("from {from}"));
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the branch left behind".into(),
-                text: str_of(&v, "summary"),
+                text: take_str(&mut v, "summary"),
             });
         }
         EntryKind::ModelChange => {
-            s.title = format!("Model: {}/{}", str_of(&v, "provider"), str_of(&v, "modelId"));
+            s.title = format!("Model: {}/{}", str_ref(&v, "provider"), str_ref(&v, "modelId"));
         }
         EntryKind::ThinkingLevelChange => {
-            s.title = format!("Thinking level: {}", str_of(&v, "thinkingLevel"));
+            s.title = format!("Thinking level: {}", str_ref(&v, "thinkingLevel"));
         }
         _ => return None,
     }
@@ -446,5 +722,219 @@ mod tests {
         assert_eq!(t.title, "Pi session s1");
         assert_eq!(t.branch, None);
         assert!(t.sections.is_empty());
+    }
+
+    #[test]
+    fn chunks_cover_the_path_in_order() {
+        let lines: Vec<String> = (0..10)
+            .map(|k| {
+                let parent = if k == 0 { "null".to_owned() } else { format!("\"e{}\"", k - 1) };
+                format!(r#"{{"type":"model_change","id":"e{k}","parentId":{parent},"timestamp":"t","provider":"p","modelId":"{}"}}"#, "x".repeat(k * 10))
+            })
+            .collect();
+        let s = session(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+        let path = s.branch(s.leaf().unwrap()).path;
+        assert_eq!(chunks(&s, &path, 1), (0..10).map(|k| k..k + 1).collect::<Vec<_>>());
+        assert_eq!(chunks(&s, &path, usize::MAX), vec![0..10]);
+        assert_eq!(chunks(&s, &[], 1), Vec::<Range<usize>>::new());
+        let size = |r: &Range<usize>| -> usize {
+            path[r.clone()]
+                .iter()
+                .map(|&i| (s.entries[i].end - s.entries[i].start) as usize + 1)
+                .sum()
+        };
+        let pieces = chunks(&s, &path, 300);
+        assert!(pieces.len() > 2);
+        assert_eq!(pieces.first().unwrap().start, 0);
+        assert_eq!(pieces.last().unwrap().end, 10);
+        for w in pieces.windows(2) {
+            assert_eq!(w[0].end, w[1].start);
+            assert!(size(&w[0]) >= 300);
+        }
+    }
+
+    #[test]
+    fn pieces_are_written_in_order() {
+        for n in [0, 1, 2, 3, 17, 200] {
+            let mut got = String::new();
+            let ok: Result<(), ()> = render_in_order(
+                n,
+                |k, out| {
+                    // Uneven work, so that pieces finish out of order.
+                    if k % 7 == 0 {
+                        std::thread::sleep(std::time::Duration::from_millis(2));
+                    }
+                    out.push_str(&format!("{k},"));
+                },
+                |t| {
+                    got.push_str(t);
+                    Ok(())
+                },
+            );
+            assert_eq!(ok, Ok(()));
+            assert_eq!(got, (0..n).map(|k| format!("{k},")).collect::<String>());
+        }
+    }
+
+    #[test]
+    fn a_failed_write_stops_the_rendering() {
+        let rendered = std::sync::atomic::AtomicUsize::new(0);
+        let mut written = 0;
+        let r = render_in_order(
+            10_000,
+            |_, out| {
+                rendered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                out.push('x');
+            },
+            |_| {
+                written += 1;
+                if written == 5 { Err("full") } else { Ok(()) }
+            },
+        );
+        assert_eq!(r, Err("full"));
+        assert_eq!(written, 5);
+        // Only a few pieces beyond the failed one were started.
+        assert!(rendered.into_inner() < 5 + 64);
+    }
+
+    #[test]
+    fn tool_result_text_and_images_as_content_text_reads_them() {
+        let contents = [
+            json!("plain"),
+            json!([]),
+            json!([{"type": "text", "text": "one"}]),
+            json!([{"type": "text", "text": "a"}, {"type": "text"}, {"type": "text", "text": 5},
+                   {"type": "image", "mimeType": "image/png", "data": "AA=="}, {"type": "text", "text": "b\n"}, 3]),
+            json!({"text": "an object"}),
+            json!(null),
+        ];
+        for c in contents {
+            let (text, images) = result_parts_of(c.clone());
+            assert_eq!(text, crate::session::text::content_text(Some(&c), "\n"), "{c}");
+            let want: Vec<Part> = content_parts(Some(&c))
+                .into_iter()
+                .filter(|p| matches!(p, Part::Image { .. }))
+                .collect();
+            assert_eq!(images, want, "{c}");
+        }
+    }
+
+    /// The lean read gives every section the full parse gives, or gives up.
+    fn lean_agrees(s: &Session) -> (usize, usize) {
+        let (mut lean_read, mut shown) = (0, 0);
+        for i in 0..s.entries.len() {
+            let full = section_in_full(s, i);
+            if full.is_some() {
+                shown += 1;
+            }
+            if let Ok(lean) = lean::section(s, i) {
+                lean_read += 1;
+                assert_eq!(Some(lean), full, "line {}", s.entries[i].line);
+            }
+            assert_eq!(section(s, i), full, "line {}", s.entries[i].line);
+        }
+        (lean_read, shown)
+    }
+
+    #[test]
+    fn the_lean_read_agrees_with_the_full_parse() {
+        let lines = [
+            r#"{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"assistant","responseModel":null,"model":"m","provider":"p","content":"x"}}"#,
+            r#"{"type":"message","id":"b","parentId":"a","timestamp":"t","message":{"role":"assistant","model":"m","provider":7,"stopReason":"length","errorMessage":null,"content":[{"type":"text","text":"a\n\u00e9\"q\""},{"type":"thinking","thinking":null},{"type":"toolCall","id":"c","name":"n","arguments":{"b":[1,2.50,-0,1e2],"a":"\u2028"}},{"type":"toolCall"},5,null,{"type":7},{"kind":"x"},{"type":"audio","data":"x"},{"type":"image","mimeType":"image/png","data":"AA=="}]}}"#,
+            r#"{"type":"message","id":"c","parentId":"b","timestamp":"t","message":{"role":"toolResult","toolName":"bash","toolCallId":"c","isError":"true","content":[{"type":"text","text":"one"},{"type":"text","text":"two"},{"type":"text"},{"type":"image","mimeType":"image/gif","data":"R0=="}]}}"#,
+            r#"{"type":"message","id":"d","parentId":"c","timestamp":"t","message":{"role":"toolResult","isError":true,"content":{"text":"object"}}}"#,
+            r#"{"type":"message","id":"e","parentId":"d","timestamp":"t","message":{"role":"bashExecution","command":"ls","output":"o","exitCode":1.0}}"#,
+            r#"{"type":"message","id":"f","parentId":"e","timestamp":"t","message":{"role":"bashExecution","command":"ls","exitCode":null}}"#,
+            r#"{"type":"message","id":"g","parentId":"f","timestamp":"t","message":{"role":"bashExecution","command":"ls","output":"x","exitCode":-0}}"#,
+            r#"{"type":"message","id":"h","parentId":"g","timestamp":"t","message":{"role":"system","content":["not a string"]}}"#,
+            r#"{"type":"message","id":"i","parentId":"h","timestamp":"t","message":{"role":"branchSummary","summary":"s"}}"#,
+            r#"{"type":"message","id":"j","parentId":"i","timestamp":"t","message":{"role":"custom","content":"c"}}"#,
+            r#"{"type":"message","id":"k","parentId":"j","timestamp":"t","message":{"role":"hook","customType":null,"content":[]}}"#,
+            r#"{"type":"message","id":"l","parentId":"k","timestamp":"t","message":{"role":7}}"#,
+            r#"{"type":"message","id":"m","parentId":"l","timestamp":"t","message":"text"}"#,
+            r#"{"type":"message","id":"n","parentId":"m","timestamp":"t"}"#,
+            r#"{"type":"message","id":"o","parentId":"n","timestamp":"t","message":{"role":"user","role":"assistant","content":"dup"}}"#,
+            r#"{"type":"message","id":"p","parentId":"o","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"x","text":"y"}]}}"#,
+            r#"{"type":"message","id":"q","parentId":"p","timestamp":"t","message":{"role":"user","content":"lone \ud800 surrogate"}}"#,
+            r#"{"type":"message","id":"r","parentId":"q","timestamp":"t","message":{"\u0072ole":"user","content":"escaped key"}}"#,
+            r#"{"type":"message","id":"s","parentId":"r","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"  "},{"type":"text","text":"\u00a0\ufeff"}]}}"#,
+            r#"{"type":"custom_message","id":"t","parentId":"s","timestamp":"t","customType":"ext","content":[{"type":"text","text":"hi"}]}"#,
+            r#"{"type":"custom_message","id":"u","parentId":"t","timestamp":"t","customType":5}"#,
+            r#"{"type":"compaction","id":"v","parentId":"u","timestamp":"t","summary":"so far","tokensBefore":123456789,"firstKeptEntryId":"a"}"#,
+            r#"{"type":"compaction","id":"w","parentId":"v","timestamp":"t","summary":null,"tokensBefore":"12"}"#,
+            r#"{"type":"branch_summary","id":"x","parentId":"w","timestamp":"t","fromId":"a","summary":"left"}"#,
+            r#"{"type":"model_change","id":"y","parentId":"x","timestamp":"t","provider":"p","modelId":null}"#,
+            r#"{"type":"thinking_level_change","id":"z","parentId":"y","timestamp":"t","thinkingLevel":"high"}"#,
+            r#"{"type":"thinking_level_change","id":"z2","parentId":"z","timestamp":"t","thinkingLevel":"a","thinkingLevel":"b"}"#,
+            r#"{"type":"label","id":"z3","parentId":"z2","timestamp":"t","targetId":"a","label":"x"}"#,
+            "{\"type\":\"message\",\"id\":\"z4\",\"parentId\":\"z3\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"crlf\"}}\r",
+        ];
+        let s = session(&lines);
+        let (lean_read, shown) = lean_agrees(&s);
+        assert_eq!(shown, 28);
+        // Duplicates and the lone surrogate are read in full; so is what is not an object.
+        assert!(lean_read >= 22, "{lean_read} of {shown} read lean");
+        let mut with_invalid = lines.map(str::to_owned).to_vec();
+        with_invalid.push(r#"{"type":"message","id":"z5","parentId":"z4","timestamp":"t","message":{"role":"user","content":"bad XX"}}"#.into());
+        let mut data = br#"{"type":"session","version":3,"id":"s1","timestamp":"t","cwd":"/w"}"#.to_vec();
+        for l in &with_invalid {
+            data.push(b'\n');
+            data.extend_from_slice(
+                &l.as_bytes()
+                    .iter()
+                    .map(|&b| if b == b'X' { 0xff } else { b })
+                    .collect::<Vec<_>>(),
+            );
+        }
+        data.push(b'\n');
+        let s = Session::from_bytes(PathBuf::from("/t.jsonl"), data).unwrap();
+        lean_agrees(&s);
+    }
+
+    #[test]
+    fn the_lean_read_agrees_on_the_corpus() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+        let mut total = (0, 0);
+        for f in std::fs::read_dir(dir).unwrap() {
+            let path = f.unwrap().path();
+            if path.extension().is_some_and(|e| e == "jsonl") {
+                let s = Session::open(&path).unwrap();
+                let (l, n) = lean_agrees(&s);
+                total = (total.0 + l, total.1 + n);
+            }
+        }
+        assert!(total.1 > 100 && total.0 > total.1 / 2, "{total:?}");
+    }
+
+    #[test]
+    fn a_panicking_piece_is_passed_on_not_waited_for() {
+        let r = std::panic::catch_unwind(|| {
+            let _: Result<(), ()> = render_in_order(
+                200,
+                |k, out| {
+                    assert!(k != 3, "piece 3 fails");
+                    out.push('x');
+                },
+                |_| Ok(()),
+            );
+        });
+        assert!(r.is_err());
+    }
+
+    #[test]
+    fn a_panicking_write_is_passed_on_not_waited_for() {
+        let r = std::panic::catch_unwind(|| {
+            let mut k = 0;
+            let _: Result<(), ()> = render_in_order(
+                200,
+                |_, out| out.push('x'),
+                |_| {
+                    k += 1;
+                    assert!(k != 3, "the third write fails");
+                    Ok(())
+                },
+            );
+        });
+        assert!(r.is_err());
     }
 }

@@ -123,6 +123,11 @@ impl Output {
         self.line(&pi_session::session::jsjson::stringify(record))
     }
 
+    /// Bytes as they are, no newline added: for output written piece by piece.
+    pub fn raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.writer().write_all(bytes)
+    }
+
     pub fn raw_line(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let w = self.writer();
         w.write_all(bytes)?;

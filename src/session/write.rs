@@ -159,6 +159,16 @@ pub fn create_new_file(dest: &Path, bytes: &[u8]) -> Result<(), SessionError> {
 /// is replaced by renaming the fsynced temp file over it (keeping its permissions), so
 /// `dest` holds either the old bytes or the new ones, never a mix.
 pub fn write_file(dest: &Path, bytes: &[u8], replace: bool) -> Result<(), SessionError> {
+    write_file_with(dest, replace, |f| f.write_all(bytes))
+}
+
+/// [`write_file`] with the bytes written by `fill` (into the temp file, which is then
+/// fsynced and placed): for output made piece by piece.
+pub fn write_file_with(
+    dest: &Path,
+    replace: bool,
+    fill: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<(), SessionError> {
     let dir = match dest.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -176,7 +186,7 @@ pub fn write_file(dest: &Path, bytes: &[u8], replace: bool) -> Result<(), Sessio
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let write = || -> io::Result<()> {
         let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(bytes)?;
+        fill(&mut f)?;
         if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
             f.set_permissions(meta.permissions())?;
         }

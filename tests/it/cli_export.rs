@@ -281,3 +281,52 @@ fn content_blocks_of_every_shape() {
     assert!(html.contains("<p class=\"note\">[image image/svg+xml]</p>"), "{html}");
     assert!(!html.contains("data:image/svg"));
 }
+
+/// A branch of several megabytes is rendered in several pieces on worker threads: every
+/// section comes out once, in branch order, and stdout and `-o` get the same bytes.
+#[test]
+fn a_long_branch_exports_whole_and_in_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("long.jsonl");
+    let mut data =
+        String::from(r#"{"type":"session","version":3,"id":"long","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#);
+    data.push('\n');
+    let n = 3000;
+    let filler = "lorem \"ipsum\" <dolor> & sit ämet 日本語\n".repeat(50);
+    for k in 0..n {
+        let parent = if k == 0 {
+            Value::Null
+        } else {
+            json!(format!("e{}", k - 1))
+        };
+        let role = if k % 2 == 0 { "user" } else { "assistant" };
+        let line = json!({"type": "message", "id": format!("e{k}"), "parentId": parent,
+                          "timestamp": "2026-01-01T00:00:01.000Z",
+                          "message": {"role": role, "content": [{"type": "text", "text": format!("entry {k}\n{filler}")}]}});
+        data.push_str(&format!("{line}\n"));
+    }
+    assert!(data.len() > 5 << 20, "spans several pieces");
+    fs::write(&file, &data).unwrap();
+    for format in ["md", "html"] {
+        let stdout = run_ok(&file, &["export", "--format", format]);
+        let dest = tmp.path().join(format!("out.{format}"));
+        run_ok(&file, &["export", "-o", dest.to_str().unwrap()]);
+        assert_eq!(fs::read_to_string(&dest).unwrap(), stdout, "{format}");
+        let mut at = 0;
+        for k in 0..n {
+            let needle = format!("entry {k}\n");
+            let found = stdout[at..]
+                .find(&needle)
+                .unwrap_or_else(|| panic!("entry {k} in order ({format})"));
+            at += found + needle.len();
+        }
+        // Each entry once, and the title (from the first one) once in Markdown, twice in HTML.
+        let titles = if format == "md" { 1 } else { 2 };
+        assert_eq!(stdout.matches("entry ").count(), n + titles, "{format}");
+        assert!(stdout.ends_with(if format == "md" {
+            "sit ämet 日本語\n"
+        } else {
+            "</html>\n"
+        }));
+    }
+}

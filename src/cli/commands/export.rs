@@ -2,8 +2,11 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_block, escape_line, local_time};
 use crate::cli::session_arg::{open_session, warn_cycle};
 use anyhow::Result;
+use pi_session::session::Session;
 use pi_session::session::write;
-use pi_session::transcript::{self, Class, Part, Transcript};
+use pi_session::transcript::{self, Class, Head, Part, Plan, Section};
+use std::borrow::Cow;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Export a branch as a readable transcript: Markdown, or one self-contained HTML file.
@@ -38,38 +41,152 @@ pub enum Format {
     Html,
 }
 
+/// Bytes that may start a character `clean` or `line` changes: C0 controls, DEL, and the
+/// first bytes of C1 controls (`C2`), of the bidirectional controls (`E2`) and of the
+/// stand-ins for lone surrogates (`F4`).
+const SUSPECT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t[0xe2] = true;
+    t[0xf4] = true;
+    t
+};
+
+/// Whether a byte of `block` is in [`SUSPECT`] (`\n` and `\t` not counted with `lines`):
+/// written so that the compiler checks the block's bytes side by side.
+fn block_suspect(block: &[u8; 32], lines: bool) -> bool {
+    let mut any = false;
+    for &b in block {
+        let control = b < 0x20 && !(lines && (b == b'\n' || b == b'\t'));
+        any |= control | (b == 0x7f) | (b == 0xc2) | (b == 0xe2) | (b == 0xf4);
+    }
+    any
+}
+
+/// Whether `s` has no character that `escape_line` (with `lines`: `escape_block`) changes,
+/// and no `\r`: most session text needs no change, and is read 32 bytes at a time.
+fn is_plain(s: &str, lines: bool) -> bool {
+    let b = s.as_bytes();
+    let mut at = 0;
+    while at < b.len() {
+        let end = (at + 32).min(b.len());
+        if let Some(block) = b.get(at..at + 32)
+            && !block_suspect(block.try_into().expect("32 bytes"), lines)
+        {
+            at = end;
+            continue;
+        }
+        for i in at..end {
+            let c = b[i];
+            if !SUSPECT[c as usize] {
+                continue;
+            }
+            let next = |k: usize| b.get(i + k).copied().unwrap_or(0);
+            let unsafe_char = match c {
+                b'\n' | b'\t' => !lines,
+                0xc2 => (0x80..=0x9f).contains(&next(1)),
+                0xe2 => {
+                    (next(1) == 0x80 && (0xaa..=0xae).contains(&next(2)))
+                        || (next(1) == 0x81 && (0xa6..=0xa9).contains(&next(2)))
+                }
+                0xf4 => next(1) == 0x8f && next(2) >= 0xa0,
+                _ => true,
+            };
+            if unsafe_char {
+                return false;
+            }
+        }
+        at = end;
+    }
+    true
+}
+
 /// Session text made safe to print: CRLF as LF, control characters escaped (tab and LF kept).
-fn clean(s: &str) -> std::borrow::Cow<'_, str> {
-    // Most text is printable ASCII, tabs and newlines: nothing to change.
-    if s.bytes().all(|b| matches!(b, b'\n' | b'\t' | 0x20..=0x7e)) {
+fn clean(s: &str) -> Cow<'_, str> {
+    if is_plain(s, true) {
         return s.into();
     }
     escape_block(&s.replace("\r\n", "\n")).into()
 }
 
-/// Text escaped for HTML content and attribute values; never a raw control character.
-fn html(s: &str) -> String {
-    let s = clean(s);
-    if !s.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'')) {
-        return s.into_owned();
+/// Session text for one line: every control character escaped.
+fn line(s: &str) -> Cow<'_, str> {
+    if is_plain(s, false) {
+        return s.into();
     }
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    escape_line(s).into()
 }
 
-/// One-line text for HTML (headings, summaries).
-fn html_line(s: &str) -> String {
-    html(&escape_line(s))
+/// Bytes HTML escapes.
+const HTML_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'&' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'>' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\'' as usize] = true;
+    t
+};
+
+/// Appends text escaped for HTML content and attribute values. The text is read 32 bytes
+/// at a time: a mask of where the specials are, built so that the compiler compares the
+/// bytes side by side, then each special in turn.
+fn push_escaped_html(out: &mut String, s: &str) {
+    let b = s.as_bytes();
+    let mut from = 0;
+    let mut escape = |out: &mut String, i: usize| {
+        out.push_str(&s[from..i]);
+        out.push_str(match b[i] {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            _ => "&#39;",
+        });
+        from = i + 1;
+    };
+    let mut at = 0;
+    while let Some(block) = b.get(at..at + 32) {
+        let mut mask = 0u32;
+        for (j, &c) in block.iter().enumerate() {
+            let special = (c == b'&') | (c == b'<') | (c == b'>') | (c == b'"') | (c == b'\'');
+            mask |= u32::from(special) << j;
+        }
+        while mask != 0 {
+            escape(out, at + mask.trailing_zeros() as usize);
+            mask &= mask - 1;
+        }
+        at += 32;
+    }
+    for i in at..b.len() {
+        if HTML_SPECIAL[b[i] as usize] {
+            escape(out, i);
+        }
+    }
+    out.push_str(&s[from..]);
+}
+
+/// Appends text escaped for HTML content and attribute values; never a raw control character.
+fn push_html(out: &mut String, s: &str) {
+    push_escaped_html(out, &clean(s));
+}
+
+/// Appends one-line text for HTML (headings, summaries).
+fn push_html_line(out: &mut String, s: &str) {
+    push_escaped_html(out, &line(s));
+}
+
+#[cfg(test)]
+fn html(s: &str) -> String {
+    let mut out = String::new();
+    push_html(&mut out, s);
+    out
 }
 
 /// An image Pi stored inline, if it is a plain raster image in base64.
@@ -82,7 +199,7 @@ fn safe_image(mime: &str, data: &str) -> bool {
 }
 
 /// The header lines of the transcript: what, where, when, which branch, by whom.
-fn info(t: &Transcript) -> Vec<(&'static str, String)> {
+fn info(t: &Head) -> Vec<(&'static str, String)> {
     let mut info = vec![("Session", t.session_id.clone())];
     if let Some(cwd) = &t.cwd {
         info.push(("Directory", cwd.clone()));
@@ -99,101 +216,150 @@ fn info(t: &Transcript) -> Vec<(&'static str, String)> {
 fn fence_for(s: &str, min: usize) -> String {
     let mut longest = 0;
     let mut run = 0;
-    for c in s.bytes() {
-        if c == b'`' {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
+    let mut last = usize::MAX;
+    for i in memchr::memchr_iter(b'`', s.as_bytes()) {
+        run = if last.wrapping_add(1) == i { run + 1 } else { 1 };
+        longest = longest.max(run);
+        last = i;
     }
     "`".repeat((longest + 1).max(min))
 }
 
-fn md_code(s: &str) -> String {
-    let s = escape_line(s);
+fn push_md_code(md: &mut String, s: &str) {
+    let s = line(s);
     let f = fence_for(&s, 1);
-    if s.starts_with('`') || s.ends_with('`') {
-        format!("{f} {s} {f}")
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
     } else {
-        format!("{f}{s}{f}")
+        ""
+    };
+    for piece in [&f, pad, &s, pad, &f] {
+        md.push_str(piece);
     }
 }
 
-fn md_block(s: &str, lang: &str) -> String {
+#[cfg(test)]
+fn md_code(s: &str) -> String {
+    let mut out = String::new();
+    push_md_code(&mut out, s);
+    out
+}
+
+fn push_md_block(md: &mut String, s: &str, lang: &str) {
     let s = clean(s);
     let f = fence_for(&s, 3);
-    format!("{f}{lang}\n{}\n{f}\n", s.trim_end_matches('\n'))
+    for piece in [&f, lang, "\n", s.trim_end_matches('\n'), "\n", &f, "\n"] {
+        md.push_str(piece);
+    }
 }
 
-fn markdown(doc: &Transcript) -> String {
-    let mut md = format!("# {}\n\n", escape_line(&doc.title));
+fn md_head(doc: &Head, md: &mut String) {
+    md.push_str("# ");
+    md.push_str(&line(&doc.title));
+    md.push_str("\n\n");
     for (k, v) in &info(doc) {
-        let v = if matches!(*k, "Session" | "Directory") {
-            md_code(v)
+        md.push_str("- ");
+        md.push_str(k);
+        md.push_str(": ");
+        if matches!(*k, "Session" | "Directory") {
+            push_md_code(md, v);
         } else {
-            escape_line(v)
-        };
-        md.push_str(&format!("- {k}: {v}\n"));
-    }
-    for s in &doc.sections {
-        md.push_str("\n---\n\n");
-        if s.class == Class::Note {
-            md.push_str(&format!(
-                "_{}_ · {} · {}\n",
-                escape_line(&s.title),
-                local_time(s.timestamp.as_deref()),
-                md_code(&s.id)
-            ));
-            continue;
+            md.push_str(&line(v));
         }
-        md.push_str(&format!("## {}\n\n", escape_line(&s.title)));
-        let mut meta = vec![local_time(s.timestamp.as_deref())];
-        meta.extend(s.meta.iter().map(|m| escape_line(m)));
-        meta.push(md_code(&s.id));
-        md.push_str(&format!("_{}_\n\n", meta.join(" · ")));
-        for p in &s.parts {
-            match p {
-                Part::Text(t) => md.push_str(&format!("{}\n\n", clean(t).trim_end())),
-                Part::Thinking(t) => {
-                    let quoted: Vec<String> = clean(t).trim_end().lines().map(|l| format!("> {l}")).collect();
-                    md.push_str(&format!("> **Thinking**\n>\n{}\n\n", quoted.join("\n")));
-                }
-                Part::ToolCall { name, id, args } => {
-                    md.push_str(&format!("**→ {}** {}\n\n", md_code(name), md_code(id)));
-                    md.push_str(&md_block(args, "json"));
-                    md.push('\n');
-                }
-                Part::ToolResult { name, id, error, text } => {
-                    let err = if *error { " (error)" } else { "" };
-                    md.push_str(&format!("**← {}** {}{err}\n\n", md_code(name), md_code(id)));
-                    md.push_str(&md_block(text, "text"));
-                    md.push('\n');
-                }
-                Part::Bash { command, output, exit } => {
-                    md.push_str(&md_block(&format!("$ {command}\n{output}"), "console"));
-                    if let Some(code) = exit {
-                        md.push_str(&format!("\n_exit code {}_\n", escape_line(code)));
-                    }
-                    md.push('\n');
-                }
-                Part::Image { mime, .. } => md.push_str(&format!("_[image {}]_\n\n", escape_line(mime))),
-                Part::Folded { title, text } => {
-                    md.push_str(&format!("**{}**\n\n", escape_line(title)));
-                    md.push_str(&md_block(text, "text"));
-                    md.push('\n');
-                }
-                Part::Note(n) => md.push_str(&format!("_{}_\n\n", escape_line(n))),
-            }
-        }
-        while md.ends_with("\n\n") {
-            md.pop();
-        }
-    }
-    if !md.ends_with('\n') {
         md.push('\n');
     }
-    md
+}
+
+fn md_section(s: &Section, md: &mut String) {
+    md.push_str("\n---\n\n");
+    if s.class == Class::Note {
+        md.push('_');
+        md.push_str(&line(&s.title));
+        md.push_str("_ · ");
+        md.push_str(&local_time(s.timestamp.as_deref()));
+        md.push_str(" · ");
+        push_md_code(md, &s.id);
+        md.push('\n');
+        return;
+    }
+    md.push_str("## ");
+    md.push_str(&line(&s.title));
+    md.push_str("\n\n_");
+    md.push_str(&local_time(s.timestamp.as_deref()));
+    for m in &s.meta {
+        md.push_str(" · ");
+        md.push_str(&line(m));
+    }
+    md.push_str(" · ");
+    push_md_code(md, &s.id);
+    md.push_str("_\n\n");
+    for p in &s.parts {
+        match p {
+            Part::Text(t) => {
+                md.push_str(clean(t).trim_end());
+                md.push_str("\n\n");
+            }
+            Part::Thinking(t) => {
+                md.push_str("> **Thinking**\n>\n");
+                let t = clean(t);
+                for (i, l) in t.trim_end().lines().enumerate() {
+                    if i > 0 {
+                        md.push('\n');
+                    }
+                    md.push_str("> ");
+                    md.push_str(l);
+                }
+                md.push_str("\n\n");
+            }
+            Part::ToolCall { name, id, args } => {
+                md.push_str("**→ ");
+                push_md_code(md, name);
+                md.push_str("** ");
+                push_md_code(md, id);
+                md.push_str("\n\n");
+                push_md_block(md, args, "json");
+                md.push('\n');
+            }
+            Part::ToolResult { name, id, error, text } => {
+                md.push_str("**← ");
+                push_md_code(md, name);
+                md.push_str("** ");
+                push_md_code(md, id);
+                md.push_str(if *error { " (error)\n\n" } else { "\n\n" });
+                push_md_block(md, text, "text");
+                md.push('\n');
+            }
+            Part::Bash { command, output, exit } => {
+                push_md_block(md, &format!("$ {command}\n{output}"), "console");
+                if let Some(code) = exit {
+                    md.push_str("\n_exit code ");
+                    md.push_str(&line(code));
+                    md.push_str("_\n");
+                }
+                md.push('\n');
+            }
+            Part::Image { mime, .. } => {
+                md.push_str("_[image ");
+                md.push_str(&line(mime));
+                md.push_str("]_\n\n");
+            }
+            Part::Folded { title, text } => {
+                md.push_str("**");
+                md.push_str(&line(title));
+                md.push_str("**\n\n");
+                push_md_block(md, text, "text");
+                md.push('\n');
+            }
+            Part::Note(n) => {
+                md.push('_');
+                md.push_str(&line(n));
+                md.push_str("_\n\n");
+            }
+        }
+    }
+    while md.ends_with("\n\n") {
+        md.pop();
+    }
 }
 
 const CSS: &str = "
@@ -233,8 +399,7 @@ details.thinking .text { color: var(--muted); font-style: italic; }
 img { max-width: 100%; border-radius: 4px; }
 ";
 
-fn html_doc(doc: &Transcript) -> String {
-    let mut h = String::new();
+fn html_head(doc: &Head, h: &mut String) {
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h.push_str(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; \
@@ -245,91 +410,186 @@ fn html_doc(doc: &Transcript) -> String {
         "<meta name=\"generator\" content=\"pi-session {}\">\n",
         env!("CARGO_PKG_VERSION")
     ));
-    h.push_str(&format!("<title>{}</title>\n", html_line(&doc.title)));
+    h.push_str("<title>");
+    push_html_line(h, &doc.title);
+    h.push_str("</title>\n");
     h.push_str(&format!("<style>{CSS}</style>\n</head>\n<body>\n<header>\n"));
-    h.push_str(&format!("<h1>{}</h1>\n<dl class=\"info\">\n", html_line(&doc.title)));
+    h.push_str("<h1>");
+    push_html_line(h, &doc.title);
+    h.push_str("</h1>\n<dl class=\"info\">\n");
     for (k, v) in &info(doc) {
-        h.push_str(&format!("<dt>{k}</dt><dd>{}</dd>\n", html_line(v)));
+        h.push_str("<dt>");
+        h.push_str(k);
+        h.push_str("</dt><dd>");
+        push_html_line(h, v);
+        h.push_str("</dd>\n");
     }
     h.push_str("</dl>\n</header>\n<main>\n");
-    for s in &doc.sections {
-        let anchor = html_line(&format!("e-{}", s.id));
-        h.push_str(&format!("<article class=\"{}\" id=\"{anchor}\">\n", s.class.as_str()));
-        let mut meta = vec![html_line(&local_time(s.timestamp.as_deref()))];
-        meta.extend(s.meta.iter().map(|m| html_line(m)));
-        h.push_str(&format!(
-            "<div class=\"head\"><span class=\"who\">{}</span><span class=\"meta\">{}</span>\
-             <a class=\"id\" href=\"#{anchor}\">{}</a></div>\n",
-            html_line(&s.title),
-            meta.join(" · "),
-            html_line(&s.id)
-        ));
-        for p in &s.parts {
-            h.push_str(&html_part(p));
-        }
-        h.push_str("</article>\n");
-    }
-    h.push_str("</main>\n</body>\n</html>\n");
-    h
 }
 
-fn html_part(p: &Part) -> String {
-    let lines = |t: &str| {
-        let n = t.trim_end_matches('\n').lines().count();
-        if n == 1 {
-            "1 line".to_owned()
-        } else {
-            format!("{n} lines")
-        }
-    };
-    match p {
-        Part::Text(t) => format!("<div class=\"text\">{}</div>\n", html(t.trim_end())),
-        Part::Thinking(t) => format!(
-            "<details class=\"thinking\"><summary>Thinking</summary><div class=\"text\">{}</div></details>\n",
-            html(t.trim_end())
-        ),
-        Part::ToolCall { name, id, args } => format!(
-            "<details class=\"tool-call\"><summary>→ <b>{}</b> <code>{}</code></summary><pre>\n{}</pre></details>\n",
-            html_line(name),
-            html_line(id),
-            html(args)
-        ),
-        Part::ToolResult { name, id, error, text } => format!(
-            "<details class=\"tool-result{}\"><summary>← <b>{}</b> <code>{}</code> ({}){}</summary><pre>\n{}</pre></details>\n",
-            if *error { " error" } else { "" },
-            html_line(name),
-            html_line(id),
-            lines(text),
-            if *error { " (error)" } else { "" },
-            html(text.trim_end())
-        ),
-        Part::Bash { command, output, exit } => {
-            let first = command.lines().next().unwrap_or("");
-            let code = exit
-                .as_deref()
-                .map(|c| format!(" (exit code {})", html_line(c)))
-                .unwrap_or_default();
-            format!(
-                "<details class=\"bash\"><summary>$ <code>{}</code>{code}</summary><pre>\n$ {}\n{}</pre></details>\n",
-                html_line(first),
-                html(command),
-                html(output.trim_end())
-            )
-        }
-        Part::Image { mime, data } if safe_image(mime, data) => {
-            let data: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-            format!("<img alt=\"image\" src=\"data:{mime};base64,{data}\">\n")
-        }
-        Part::Image { mime, .. } => format!("<p class=\"note\">[image {}]</p>\n", html_line(mime)),
-        Part::Folded { title, text } => format!(
-            "<details class=\"folded\"><summary>{} ({})</summary><div class=\"text\">{}</div></details>\n",
-            html_line(title),
-            lines(text),
-            html(text.trim_end())
-        ),
-        Part::Note(n) => format!("<p class=\"note\">{}</p>\n", html_line(n)),
+const HTML_FOOT: &str = "</main>\n</body>\n</html>\n";
+
+fn html_section(s: &Section, h: &mut String) {
+    let mut anchor = String::new();
+    push_html_line(&mut anchor, &format!("e-{}", s.id));
+    h.push_str("<article class=\"");
+    h.push_str(s.class.as_str());
+    h.push_str("\" id=\"");
+    h.push_str(&anchor);
+    h.push_str("\">\n<div class=\"head\"><span class=\"who\">");
+    push_html_line(h, &s.title);
+    h.push_str("</span><span class=\"meta\">");
+    push_html_line(h, &local_time(s.timestamp.as_deref()));
+    for m in &s.meta {
+        h.push_str(" · ");
+        push_html_line(h, m);
+    }
+    h.push_str("</span><a class=\"id\" href=\"#");
+    h.push_str(&anchor);
+    h.push_str("\">");
+    push_html_line(h, &s.id);
+    h.push_str("</a></div>\n");
+    for p in &s.parts {
+        html_part(p, h);
+    }
+    h.push_str("</article>\n");
+}
+
+/// `N lines` of a text (`1 line`), trailing newlines not counted.
+fn push_lines(h: &mut String, t: &str) {
+    let n = t.trim_end_matches('\n').lines().count();
+    if n == 1 {
+        h.push_str("1 line");
+    } else {
+        h.push_str(&n.to_string());
+        h.push_str(" lines");
     }
 }
+
+fn html_part(p: &Part, h: &mut String) {
+    match p {
+        Part::Text(t) => {
+            h.push_str("<div class=\"text\">");
+            push_html(h, t.trim_end());
+            h.push_str("</div>\n");
+        }
+        Part::Thinking(t) => {
+            h.push_str("<details class=\"thinking\"><summary>Thinking</summary><div class=\"text\">");
+            push_html(h, t.trim_end());
+            h.push_str("</div></details>\n");
+        }
+        Part::ToolCall { name, id, args } => {
+            h.push_str("<details class=\"tool-call\"><summary>→ <b>");
+            push_html_line(h, name);
+            h.push_str("</b> <code>");
+            push_html_line(h, id);
+            h.push_str("</code></summary><pre>\n");
+            push_html(h, args);
+            h.push_str("</pre></details>\n");
+        }
+        Part::ToolResult { name, id, error, text } => {
+            h.push_str(if *error {
+                "<details class=\"tool-result error\"><summary>← <b>"
+            } else {
+                "<details class=\"tool-result\"><summary>← <b>"
+            });
+            push_html_line(h, name);
+            h.push_str("</b> <code>");
+            push_html_line(h, id);
+            h.push_str("</code> (");
+            push_lines(h, text);
+            h.push_str(if *error {
+                ") (error)</summary><pre>\n"
+            } else {
+                ")</summary><pre>\n"
+            });
+            push_html(h, text.trim_end());
+            h.push_str("</pre></details>\n");
+        }
+        Part::Bash { command, output, exit } => {
+            h.push_str("<details class=\"bash\"><summary>$ <code>");
+            push_html_line(h, command.lines().next().unwrap_or(""));
+            h.push_str("</code>");
+            if let Some(c) = exit.as_deref() {
+                h.push_str(" (exit code ");
+                push_html_line(h, c);
+                h.push(')');
+            }
+            h.push_str("</summary><pre>\n$ ");
+            push_html(h, command);
+            h.push('\n');
+            push_html(h, output.trim_end());
+            h.push_str("</pre></details>\n");
+        }
+        Part::Image { mime, data } if safe_image(mime, data) => {
+            h.push_str("<img alt=\"image\" src=\"data:");
+            h.push_str(mime);
+            h.push_str(";base64,");
+            h.extend(data.chars().filter(|c| !c.is_ascii_whitespace()));
+            h.push_str("\">\n");
+        }
+        Part::Image { mime, .. } => {
+            h.push_str("<p class=\"note\">[image ");
+            push_html_line(h, mime);
+            h.push_str("]</p>\n");
+        }
+        Part::Folded { title, text } => {
+            h.push_str("<details class=\"folded\"><summary>");
+            push_html_line(h, title);
+            h.push_str(" (");
+            push_lines(h, text);
+            h.push_str(")</summary><div class=\"text\">");
+            push_html(h, text.trim_end());
+            h.push_str("</div></details>\n");
+        }
+        Part::Note(n) => {
+            h.push_str("<p class=\"note\">");
+            push_html_line(h, n);
+            h.push_str("</p>\n");
+        }
+    }
+}
+
+/// Writes the transcript of `plan` in `format` to `write`, piece by piece: the branch is
+/// rendered `chunk_bytes` of session lines at a time on every core, and written in order.
+fn render(
+    session: &Session,
+    plan: &Plan,
+    format: Format,
+    chunk_bytes: usize,
+    mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut head = String::new();
+    match format {
+        Format::Md => md_head(&plan.head, &mut head),
+        Format::Html => html_head(&plan.head, &mut head),
+    }
+    write(head.as_bytes())?;
+    drop(head);
+    let pieces = transcript::chunks(session, &plan.path, chunk_bytes);
+    transcript::render_in_order(
+        pieces.len(),
+        |k, out| {
+            for &i in &plan.path[pieces[k].clone()] {
+                if let Some(s) = transcript::section(session, i) {
+                    match format {
+                        Format::Md => md_section(&s, out),
+                        Format::Html => html_section(&s, out),
+                    }
+                }
+            }
+        },
+        |text| write(text.as_bytes()),
+    )?;
+    // Markdown ends with the newline of its last line; HTML with its closing tags.
+    if format == Format::Html {
+        write(HTML_FOOT.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Session lines rendered per piece of the transcript.
+const CHUNK_BYTES: usize = 2 << 20;
 
 fn format_of(args: &Args) -> Format {
     if let Some(f) = args.format {
@@ -349,15 +609,14 @@ fn format_of(args: &Args) -> Format {
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let session = open_session(global)?;
     let options = transcript::Options { rev: args.rev.clone() };
-    let doc = transcript::build(&session, &options)?;
-    warn_cycle(&session, doc.cycle_at);
-    let text = match format_of(args) {
-        Format::Md => markdown(&doc),
-        Format::Html => html_doc(&doc),
-    };
+    let plan = transcript::plan(&session, &options)?;
+    warn_cycle(&session, plan.head.cycle_at);
+    let format = format_of(args);
     match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
-        Some(path) => write::write_file(path, text.as_bytes(), args.force)?,
-        None => out.raw_line(text.trim_end_matches('\n').as_bytes())?,
+        Some(path) => write::write_file_with(path, args.force, |f| {
+            render(&session, &plan, format, CHUNK_BYTES, |b| f.write_all(b))
+        })?,
+        None => render(&session, &plan, format, CHUNK_BYTES, |b| out.raw(b))?,
     }
     Ok(())
 }
@@ -372,12 +631,194 @@ mod tests {
             html("<script>alert('x\"&')</script>\x1b\x00\r\n"),
             "&lt;script&gt;alert(&#39;x&quot;&amp;&#39;)&lt;/script&gt;\\e\\x00\n"
         );
+        // Long text, read in blocks: specials and controls anywhere in them.
+        for k in 0..70 {
+            let mut t = "ab日本語cd".repeat(9);
+            let at = t.char_indices().nth(k).map_or(t.len(), |(i, _)| i);
+            t.insert_str(at, "<&'\x1b\"");
+            let want = t
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('\'', "&#39;")
+                .replace('"', "&quot;")
+                .replace('\x1b', "\\e");
+            assert_eq!(html(&t), want);
+        }
     }
 
     #[test]
     fn fences_outgrow_content() {
         assert_eq!(fence_for("a ``` b", 3), "````");
+        assert_eq!(fence_for("`", 1), "``");
+        assert_eq!(fence_for("`a``b`````c``", 1), "``````");
+        assert_eq!(fence_for("", 3), "```");
+        let long = format!("{}{}{}", "x".repeat(40), "`".repeat(5), "x".repeat(40));
+        assert_eq!(fence_for(&long, 3), "``````");
         assert_eq!(md_code("a`b"), "``a`b``");
         assert_eq!(md_code("`x"), "`` `x ``");
+    }
+
+    /// Every character `clean` or `line` could meet near the ones that matter, alone and
+    /// between others: the byte scan agrees with the character-by-character escapes.
+    #[test]
+    fn the_byte_scan_agrees_with_the_escapes() {
+        let chars = (0..0x3000u32)
+            .chain(0xfff0..0x10010)
+            .chain(0x10_f000..=0x10_ffff)
+            .filter_map(char::from_u32);
+        for c in chars {
+            for s in [c.to_string(), format!("a{c}b"), format!("{c}\r\n{c}\n")] {
+                assert_eq!(clean(&s), escape_block(&s.replace("\r\n", "\n")), "{:x}", c as u32);
+                assert_eq!(line(&s), escape_line(&s), "{:x}", c as u32);
+            }
+        }
+        let lone = char::from_u32(pi_session::session::jsparse::LONE_SURROGATE_BASE).unwrap();
+        assert_eq!(line(&format!("x{lone}")), "x\u{fffd}");
+        assert_eq!(clean("a\u{202e}b\r\nc\rd\t"), "a\\u{202e}b\nc\\rd\t");
+    }
+
+    fn session_of(lines: &[serde_json::Value]) -> Session {
+        let mut data = String::from(
+            r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+        );
+        data.push('\n');
+        for l in lines {
+            data.push_str(&l.to_string());
+            data.push('\n');
+        }
+        Session::from_bytes(PathBuf::from("/t.jsonl"), data.into_bytes()).unwrap()
+    }
+
+    /// A branch of every kind of section, with text that needs escaping.
+    fn mixed_session() -> Session {
+        use serde_json::json;
+        let mut lines = Vec::new();
+        let mut parent = serde_json::Value::Null;
+        let mut push = |mut v: serde_json::Value, id: String| {
+            v["id"] = json!(id);
+            v["parentId"] = parent.clone();
+            v["timestamp"] = json!("2026-01-01T00:00:01.000Z");
+            parent = json!(id);
+            lines.push(v);
+        };
+        for k in 0..12 {
+            let msg = |m: serde_json::Value| json!({"type": "message", "message": m});
+            push(
+                msg(json!({"role": "user", "content": format!("ask {k} <b>&\u{1b}\r\n`x`")})),
+                format!("u{k}"),
+            );
+            push(
+                msg(
+                    json!({"role": "assistant", "provider": "p", "model": "m", "stopReason": "toolUse",
+                    "content": [{"type": "thinking", "thinking": "hmm\nmore\r\n"},
+                                {"type": "text", "text": "ok ```"},
+                                {"type": "toolCall", "id": "c", "name": "bash", "arguments": {"cmd": "ls\u{202e}"}},
+                                {"type": "image", "mimeType": "image/png", "data": "AAAA\nBB=="}]}),
+                ),
+                format!("a{k}"),
+            );
+            push(
+                msg(
+                    json!({"role": "toolResult", "toolCallId": "c", "toolName": "bash", "isError": k % 2 == 0,
+                    "content": [{"type": "text", "text": "out\n\n"}, {"type": "image", "mimeType": "image/svg", "data": "x"}]}),
+                ),
+                format!("t{k}"),
+            );
+            push(
+                msg(json!({"role": "bashExecution", "command": "make\nall", "output": "done\u{85}", "exitCode": k})),
+                format!("b{k}"),
+            );
+            push(
+                json!({"type": "model_change", "provider": "p", "modelId": format!("m{k}")}),
+                format!("m{k}"),
+            );
+            push(
+                json!({"type": "label", "targetId": "u0", "label": "x"}),
+                format!("l{k}"),
+            );
+            push(
+                json!({"type": "compaction", "summary": "so far\n", "tokensBefore": 12345, "firstKeptEntryId": "u0"}),
+                format!("c{k}"),
+            );
+            push(
+                msg(
+                    json!({"role": "assistant", "provider": "p", "model": "m", "stopReason": "error",
+                    "errorMessage": "boom", "content": []}),
+                ),
+                format!("e{k}"),
+            );
+        }
+        session_of(&lines)
+    }
+
+    fn rendered(session: &Session, format: Format, chunk_bytes: usize) -> String {
+        let plan = transcript::plan(session, &transcript::Options::default()).unwrap();
+        let mut out = Vec::new();
+        render(session, &plan, format, chunk_bytes, |b| {
+            out.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The transcript as one string, section after section: what `render` must write
+    /// whatever the pieces.
+    fn whole(session: &Session, format: Format) -> String {
+        let t = transcript::build(session, &transcript::Options::default()).unwrap();
+        let plan = transcript::plan(session, &transcript::Options::default()).unwrap();
+        let mut out = String::new();
+        match format {
+            Format::Md => md_head(&plan.head, &mut out),
+            Format::Html => html_head(&plan.head, &mut out),
+        }
+        for s in &t.sections {
+            match format {
+                Format::Md => md_section(s, &mut out),
+                Format::Html => html_section(s, &mut out),
+            }
+        }
+        if format == Format::Html {
+            out.push_str(HTML_FOOT);
+        }
+        out
+    }
+
+    #[test]
+    fn a_branch_in_many_pieces_renders_as_in_one() {
+        let s = mixed_session();
+        for format in [Format::Md, Format::Html] {
+            let one = rendered(&s, format, usize::MAX);
+            assert_eq!(one, whole(&s, format));
+            assert!(one.ends_with(if format == Format::Md { "_\n" } else { "</html>\n" }));
+            for chunk in [1, 100, 700, 5000] {
+                let path = transcript::plan(&s, &transcript::Options::default()).unwrap().path;
+                assert!(chunk > 1000 || transcript::chunks(&s, &path, chunk).len() > 10);
+                assert_eq!(
+                    rendered(&s, format, chunk),
+                    one,
+                    "{format:?} in pieces of {chunk} bytes"
+                );
+            }
+        }
+        let md = rendered(&s, Format::Md, 1);
+        assert!(md.starts_with("# ask 0 <b>&\\e\n\n- Session: `s1`\n"), "{md}");
+        assert_eq!(md.matches("\n---\n\n").count(), 12 * 7);
+        assert!(md.contains("> **Thinking**\n>\n> hmm\n> more\n\n"));
+        assert!(md.contains("```console\n$ make\nall\ndone\\x85\n```\n\n_exit code 3_\n"));
+        let html = rendered(&s, Format::Html, 1);
+        assert!(html.contains("<img alt=\"image\" src=\"data:image/png;base64,AAAABB==\">\n"));
+        assert!(html.contains("<p class=\"note\">[image image/svg]</p>\n"));
+        assert!(html.contains("<b>bash</b> <code>c</code> (1 line) (error)</summary>"));
+    }
+
+    #[test]
+    fn an_empty_branch_is_the_head_alone() {
+        let s = session_of(&[]);
+        assert_eq!(rendered(&s, Format::Md, 1), whole(&s, Format::Md));
+        let md = rendered(&s, Format::Md, 1);
+        assert!(md.starts_with("# Pi session s1\n\n") && !md.contains("---"), "{md}");
+        assert!(md.ends_with(&format!("- Exported by: pi-session {}\n", env!("CARGO_PKG_VERSION"))));
+        assert!(rendered(&s, Format::Html, 1).ends_with("<main>\n</main>\n</body>\n</html>\n"));
     }
 }
