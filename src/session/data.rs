@@ -30,7 +30,8 @@ fn kind_of(t: FileType) -> &'static str {
     }
 }
 
-fn not_regular(t: FileType) -> std::io::Error {
+/// The error for a path that is `t` where a regular file is needed.
+pub fn not_regular(t: FileType) -> std::io::Error {
     std::io::Error::new(
         std::io::ErrorKind::InvalidInput,
         format!("it is {}, not a regular file", kind_of(t)),

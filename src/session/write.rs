@@ -179,6 +179,14 @@ pub fn write_file_with(
             path: dest.to_path_buf(),
         });
     }
+    // Replacing is for files: a rename over a device, a FIFO or a folder would put a file
+    // where the system (or the user) expects something else.
+    if let Some(t) = existing.as_ref().map(fs::Metadata::file_type)
+        && !t.is_file()
+        && !t.is_symlink()
+    {
+        return Err(SessionError::write(dest, super::data::not_regular(t)));
+    }
     let name = dest
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -330,3 +330,46 @@ fn a_long_branch_exports_whole_and_in_order() {
         }));
     }
 }
+
+/// `--force` replaces files only: a FIFO (or a device, a folder) at the output path is
+/// refused and left as it is.
+#[cfg(unix)]
+#[test]
+fn force_never_replaces_what_is_not_a_file() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let s = session(dir.path());
+    let fifo = dir.path().join("pipe");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let folder = dir.path().join("folder");
+    fs::create_dir(&folder).unwrap();
+    for dest in [&fifo, &folder] {
+        let out = cmd()
+            .arg("-s")
+            .arg(&s)
+            .arg("export")
+            .arg("-o")
+            .arg(dest)
+            .arg("--force")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{dest:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(folder.is_dir());
+    // Nothing left behind: no temp file beside them.
+    let names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}

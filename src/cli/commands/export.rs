@@ -570,13 +570,18 @@ fn render(
     transcript::render_in_order(
         pieces.len(),
         |k, out| {
-            for &i in &plan.path[pieces[k].clone()] {
+            let piece = &plan.path[pieces[k].clone()];
+            for &i in piece {
                 if let Some(s) = transcript::section(session, i) {
                     match format {
                         Format::Md => md_section(&s, out),
                         Format::Html => html_section(&s, out),
                     }
                 }
+            }
+            // A large file's lines need not stay in memory once rendered.
+            if let (Some(&first), Some(&last)) = (piece.iter().min(), piece.iter().max()) {
+                session.release_entries(first..last + 1);
             }
         },
         |text| write(text.as_bytes()),
