@@ -271,7 +271,9 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
     let mut header: Option<Header> = None;
     // Pi's v1 migration resolves `firstKeptEntryIndex` against the array of parsed lines
     // (header included), so remember which entry each parsed line became.
+    // (Only format 1 files need it; the header, which comes first, says.)
     let mut parsed: Vec<Option<usize>> = Vec::new();
+    let mut v1 = false;
     let mut v1_first_kept_index: Vec<(usize, f64)> = Vec::new();
 
     let len = data.len();
@@ -331,7 +333,16 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
                     if let Some(index) = p.first_kept_entry_index {
                         v1_first_kept_index.push((entries.len(), index));
                     }
-                    parsed.push(Some(entries.len()));
+                    if v1 {
+                        parsed.push(Some(entries.len()));
+                    }
+                    if entries.len() == entries.capacity() {
+                        // Grow to the count the file so far predicts (a little over), not
+                        // to double: the index of a large file is its largest allocation.
+                        let predicted = (entries.len() as u64 * len as u64 / (end as u64).max(1)) as usize;
+                        let want = (predicted + predicted / 16 + 64).max(entries.len() + 64);
+                        entries.reserve_exact(want - entries.len());
+                    }
                     entries.push(intern(&mut ids, id_texts, p, line_no));
                     return Ok(());
                 }
@@ -351,7 +362,10 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
                             timestamp: skim.timestamp.as_deref().map(Into::into),
                             parent_session: skim.parent_session.as_deref().map(Into::into),
                         });
-                        parsed.push(None);
+                        v1 = header.as_ref().is_some_and(|h| h.format() < 2);
+                        if v1 {
+                            parsed.push(None);
+                        }
                         return Ok(());
                     }
                     None => {
@@ -364,7 +378,9 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
                 }
             }
             report.extra_headers.push(line_no);
-            parsed.push(None);
+            if v1 {
+                parsed.push(None);
+            }
             Ok(())
         },
     )?;
