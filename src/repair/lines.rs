@@ -16,6 +16,9 @@ pub struct LineState<'a> {
     /// The normalized JSON objects this line holds (usually one; none when dropped; more
     /// when a lost newline glued lines together).
     pub objects: Vec<Cow<'a, str>>,
+    /// For a line the loader read as one object, as it is: whether that object is a
+    /// `session` line (so its type need not be read again).
+    pub known_session: Option<bool>,
 }
 
 impl LineState<'_> {
@@ -34,8 +37,17 @@ impl LineState<'_> {
     }
 }
 
-/// Splits `data` into lines and normalizes each, collecting findings.
-pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineState<'a>> {
+/// What loading the same bytes found about each line, by line number: [`NOT_KNOWN`], or
+/// the line is one object, a `session` line ([`SESSION`]) or not ([`ENTRY`]).
+pub type Known = [u8];
+pub const NOT_KNOWN: u8 = 0;
+pub const ENTRY: u8 = 1;
+pub const SESSION: u8 = 2;
+
+/// Splits `data` into lines and normalizes each, collecting findings. `known`: what the
+/// loader found reading the same bytes (line by line, see [`Known`]): a line it read as one
+/// object, valid UTF-8 and unchanged here, is not parsed again.
+pub fn read_lines<'a>(data: &'a [u8], known: Option<&Known>, findings: &mut Vec<Finding>) -> Vec<LineState<'a>> {
     let mut out = Vec::new();
     let mut crlf = Vec::new();
     let mut blank = Vec::new();
@@ -112,10 +124,17 @@ pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineSt
                 number,
                 raw,
                 objects: Vec::new(),
+                known_session: None,
             });
             continue;
         }
+        let kind = known.and_then(|k| k.get(number as usize)).copied().unwrap_or(NOT_KNOWN);
+        let known_session =
+            (kind != NOT_KNOWN && fixes.is_empty() && matches!(text, Cow::Borrowed(_))).then_some(kind == SESSION);
         let objects: Vec<Cow<'a, str>> = match &text {
+            // The loader read this line (the same bytes, less the CR stripped above) as one
+            // object, as `parse_objects` reads it: only its trailing CRs go.
+            Cow::Borrowed(t) if known_session.is_some() => vec![Cow::Borrowed(&t[one_object(t)])],
             Cow::Borrowed(t) => parse_objects(t).into_iter().map(|r| Cow::Borrowed(&t[r])).collect(),
             Cow::Owned(t) => parse_objects(t)
                 .into_iter()
@@ -167,7 +186,12 @@ pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineSt
                 "end it with a newline",
             ));
         }
-        out.push(LineState { number, raw, objects });
+        out.push(LineState {
+            number,
+            raw,
+            objects,
+            known_session,
+        });
     }
     if !crlf.is_empty() {
         findings.push(
@@ -207,11 +231,7 @@ pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineSt
 fn parse_objects(text: &str) -> Vec<std::ops::Range<usize>> {
     let trimmed = text.trim_matches(is_json_whitespace);
     if trimmed.starts_with('{') && jsparse::parse(text.as_bytes()).is_ok_and(|v| v.is_object()) {
-        // The line is fine as it is; only trailing CRs (which would read as CRLF again) go.
-        if text.ends_with('\r') {
-            return std::iter::once(0..text.trim_end_matches(is_json_whitespace).len()).collect();
-        }
-        return std::iter::once(0..text.len()).collect();
+        return vec![one_object(text)];
     }
     let mut objects = Vec::new();
     let mut at = 0;
@@ -230,6 +250,16 @@ fn parse_objects(text: &str) -> Vec<std::ops::Range<usize>> {
         at += len;
     }
     objects
+}
+
+/// A line that is one object: the line as it is, except that trailing CRs (which would
+/// read as CRLF again) go.
+fn one_object(text: &str) -> std::ops::Range<usize> {
+    if text.ends_with('\r') {
+        0..text.trim_end_matches(is_json_whitespace).len()
+    } else {
+        0..text.len()
+    }
 }
 
 fn is_json_whitespace(c: char) -> bool {
