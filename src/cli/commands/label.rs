@@ -4,8 +4,10 @@ use crate::cli::session_arg::open_session;
 use crate::cli::write_args::{WriteArgs, open_writer_tip, show_dry_run};
 use anyhow::Result;
 use pi_session::session::append::{entry_line, new_entry_id, now_timestamp};
+use pi_session::session::data::Data;
 use pi_session::session::tree::LabelRecord;
-use pi_session::session::{SessionError, revision, text};
+use pi_session::session::{Detail, EntryIdx, Session, SessionError, revision, scan, text};
+use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 /// Set, clear or list labels: names for entries that work as revisions.
@@ -86,13 +88,15 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     // Reads only the end of the file unless the revision needs more: a label entry follows
     // its target, so the target's current label is always within what was read. A new name
-    // needs the whole file, to know which other entry may have it.
-    let (mut writer, target) = open_writer_tip(global, &args.write, args.dry_run, |session| {
+    // needs the labels of the whole file, to know which other entry may have it: the part
+    // not read is searched for label entries (see `NameCheck::of_tip`).
+    let (mut writer, (target, check)) = open_writer_tip(global, &args.write, args.dry_run, |session| {
         let target = revision::resolve_entry(session, rev)?;
-        if name.is_some() && !session.is_complete() {
-            return Err(SessionError::NeedMore.into());
-        }
-        Ok(target)
+        let check = match name {
+            Some(name) => Some(NameCheck::of(session, target, name)?),
+            None => None,
+        };
+        Ok((target, check))
     })?;
     let session = &writer.session;
     let target_id = session.id_str(target).ok_or_else(|| {
@@ -101,7 +105,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             session.entries[target].line
         ))
     })?;
-    let current = session.label_of(target).map(str::to_owned);
+    let current = match &check {
+        Some(c) => c.current.clone(),
+        None => session.label_of(target).map(str::to_owned),
+    };
     if args.delete && current.is_none() {
         eprintln!("{} has no label: nothing to do", escape_line(target_id));
         return Ok(());
@@ -117,12 +124,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             );
             return Ok(());
         }
-        holders = session
-            .targets_labelled(name)
-            .into_iter()
-            .filter(|&sym| session.lookup_sym(sym).is_some_and(|i| i != target))
-            .map(|sym| session.ids().name(sym).to_owned())
-            .collect();
+        let check = check.as_ref().expect("checked with the name");
+        holders = check.holders.clone();
         if !holders.is_empty() && !args.force {
             let holder = &holders[0];
             let what = session
@@ -134,7 +137,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 format!("a name is on one entry at a time; add --force to move it to {target_id}"),
             ));
         }
-        warn_ambiguous(session, name, target_id);
+        warn_ambiguous(check.shadows_id, name);
     }
     // Pi keeps one label per entry: clearing the name on its other entries, then setting it
     // here, leaves Pi (and every revision) with the name on this entry only.
@@ -224,9 +227,105 @@ fn check_name(name: &str) -> Result<(), SessionError> {
     Ok(())
 }
 
-fn warn_ambiguous(session: &pi_session::session::Session, name: &str, target: &str) {
-    let shadows_id = session.ids().iter().any(|(_, id)| id.starts_with(name) && id != target);
-    if name.len() >= revision::MIN_PREFIX_LEN && shadows_id {
+/// What a new NAME for the target meets in the whole file.
+struct NameCheck {
+    /// The target's current label.
+    current: Option<String>,
+    /// The other entries NAME labels now, in the order they were labelled.
+    holders: Vec<String>,
+    /// NAME is long enough to be an id prefix, and some other id starts with it.
+    shadows_id: bool,
+}
+
+impl NameCheck {
+    fn of(session: &Session, target: EntryIdx, name: &str) -> Result<NameCheck> {
+        if !session.is_complete() {
+            return NameCheck::of_tip(session, target, name);
+        }
+        let target_id = session.id_str(target).unwrap_or_default();
+        Ok(NameCheck {
+            current: session.label_of(target).map(str::to_owned),
+            holders: session
+                .targets_labelled(name)
+                .into_iter()
+                .filter(|&sym| session.lookup_sym(sym).is_some_and(|i| i != target))
+                .map(|sym| session.ids().name(sym).to_owned())
+                .collect(),
+            shadows_id: name.len() >= revision::MIN_PREFIX_LEN
+                && session
+                    .ids()
+                    .iter()
+                    .any(|(_, id)| id.starts_with(name) && id != target_id),
+        })
+    }
+
+    /// For a session read from the end: the part before it is searched for the lines that
+    /// can matter (label entries, and ids that start with NAME) instead of being loaded;
+    /// together with the entries read, they give what a whole read gives. An entry NAME
+    /// labels before the part read needs more of the file (its preview is shown).
+    fn of_tip(session: &Session, target: EntryIdx, name: &str) -> Result<NameCheck> {
+        let target_id = session.id_str(target).unwrap_or_default();
+        let from = session.header.end as usize + 1;
+        let to = session.read_from().expect("read from the end") as usize;
+        let data = Data::open(&session.path).map_err(|e| SessionError::io(&session.path, e))?;
+        let before = data.get(from..to).ok_or(SessionError::NeedMore)?;
+        let prefix = name.len() >= revision::MIN_PREFIX_LEN;
+        let needles: &[&str] = if prefix { &["label", name] } else { &["label"] };
+        let lines = scan::scan(before, needles);
+
+        // Labels as loading sets them: in file order, the last label entry for a target wins;
+        // an empty or missing label clears.
+        let mut labels: FxHashMap<String, (String, usize)> = FxHashMap::default();
+        let mut order = 0;
+        let mut apply = |target: Option<&str>, label: Option<&str>| {
+            let Some(target) = target.filter(|t| !t.is_empty()) else {
+                return;
+            };
+            match label.filter(|l| !l.is_empty()) {
+                Some(l) => {
+                    labels.insert(target.to_owned(), (l.to_owned(), order));
+                    order += 1;
+                }
+                None => {
+                    labels.remove(target);
+                }
+            }
+        };
+        for l in lines.iter().filter(|l| l.kind.as_deref() == Some("label")) {
+            apply(l.target_id.as_deref(), l.label.as_deref());
+        }
+        for e in &session.entries {
+            if let Detail::Label { target: Some(t), label } = &e.detail {
+                apply(Some(session.ids().name(*t)), label.as_deref());
+            }
+        }
+        let mut named: Vec<(&String, usize)> = labels
+            .iter()
+            .filter(|(_, (l, _))| l == name)
+            .map(|(t, (_, o))| (t, *o))
+            .collect();
+        named.sort_by_key(|&(_, o)| o);
+        let mut holders = Vec::new();
+        for (t, _) in named {
+            match session.lookup(t) {
+                Some(i) if i == target => {}
+                Some(_) => holders.push(t.clone()),
+                // Whether that entry exists, and what it says, is in the part not read.
+                None => return Err(SessionError::NeedMore.into()),
+            }
+        }
+        let shadows = |id: &str| id.starts_with(name) && id != target_id;
+        Ok(NameCheck {
+            current: labels.get(target_id).map(|(l, _)| l.clone()),
+            holders,
+            shadows_id: prefix
+                && (session.ids().iter().any(|(_, id)| shadows(id)) || lines.iter().flat_map(|l| l.ids()).any(shadows)),
+        })
+    }
+}
+
+fn warn_ambiguous(shadows_id: bool, name: &str) {
+    if shadows_id {
         eprintln!(
             "warning: '{}' is also the beginning of an entry id; as a revision, an exact id wins over a label \
              and a label over a prefix (use label:{} to be explicit)",
