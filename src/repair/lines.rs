@@ -75,7 +75,8 @@ pub fn read_lines<'a>(data: &'a [u8], known: Option<&Known>, findings: &mut Vec<
             fixes.push("bom");
         }
         let without_nuls: Vec<u8>;
-        if bytes.contains(&0) {
+        let nul = memchr::memchr(0, bytes).is_some();
+        if nul {
             without_nuls = bytes.iter().copied().filter(|&b| b != 0).collect();
             let only_nuls = without_nuls.iter().all(u8::is_ascii_whitespace);
             findings.push(Finding::defect(
@@ -97,15 +98,15 @@ pub fn read_lines<'a>(data: &'a [u8], known: Option<&Known>, findings: &mut Vec<
             bytes = rest;
             crlf.push(number);
         }
-        let borrowed = !raw.contains(&0);
-        let text: Cow<'a, str> = match simdutf8::basic::from_utf8(bytes) {
-            Ok(_) if borrowed => {
-                // `bytes` is a piece of `raw`, which lives in `data`.
-                let from = bytes.as_ptr() as usize - raw.as_ptr() as usize;
-                let piece = &raw[from..from + bytes.len()];
-                Cow::Borrowed(std::str::from_utf8(piece).expect("checked"))
-            }
-            Ok(t) => Cow::Owned(t.to_owned()),
+        let valid = if nul {
+            simdutf8::basic::from_utf8(bytes).map(|t| Cow::Owned(t.to_owned()))
+        } else {
+            // `bytes` is a piece of `raw`, which lives in `data`.
+            let from = bytes.as_ptr() as usize - raw.as_ptr() as usize;
+            simdutf8::basic::from_utf8(&raw[from..from + bytes.len()]).map(Cow::Borrowed)
+        };
+        let text: Cow<'a, str> = match valid {
+            Ok(t) => t,
             Err(_) => {
                 findings.push(Finding::defect(
                     "invalid-utf8",
@@ -117,7 +118,7 @@ pub fn read_lines<'a>(data: &'a [u8], known: Option<&Known>, findings: &mut Vec<
             }
         };
         if text.trim().is_empty() {
-            if !raw.contains(&0) {
+            if !nul {
                 blank.push(number);
             }
             out.push(LineState {
