@@ -550,12 +550,16 @@ fn unusual_labels_file(dir: &Path, filler: usize) -> std::path::PathBuf {
         msg("e0000001", "null", "first"),
         // `early` on e0000001, with spaces and escaped letters in key, type and name.
         r#"{ "\u0074ype" : "lab\u0065l" , "id" : "e0000002", "parentId" : "e0000001", "timestamp":"2026-03-04T15:00:02.000Z", "targetId" : "e0000001", "label" : "\u0065arly" }"#.to_owned(),
-        // `gone` set on the entry with the escaped id below, then cleared by an entry whose
-        // label is empty, written with escapes.
+        // `gone` set on the entry with the escaped id below, then cleared by a label entry
+        // without a label, written with escapes only.
         r#"{"type":"label","id":"e0000003","parentId":"e0000002","timestamp":"2026-03-04T15:00:03.000Z","targetId":"abcd0006","label":"gone"}"#.to_owned(),
-        r#"{"label":"","targetId":"\u0061bcd0006","type":"\u006C\u0061\u0062\u0065\u006C","id":"e0000004","parentId":"e0000003","timestamp":"2026-03-04T15:00:04.000Z"}"#.to_owned(),
+        r#"{"targetId":"\u0061bcd0006","type":"\u006C\u0061\u0062\u0065\u006C","id":"e0000004","parentId":"e0000003","timestamp":"2026-03-04T15:00:04.000Z"}"#.to_owned(),
+        // `hi` on an early filler entry, with no `label` in the line as written.
+        r#"{"\u0074ype":"l\u0061bel","\u006cabel":"hi","targetId":"f0000001","id":"e0000008","parentId":"e0000004","timestamp":"2026-03-04T15:00:04.000Z"}"#.to_owned(),
         // `ahead` on an entry that only comes near the end (a label entry before its target).
         r#"{"type":"label","id":"e0000005","parentId":"e0000004","timestamp":"2026-03-04T15:00:05.000Z","targetId":"f0000099","label":"ahead"}"#.to_owned(),
+        // `nowhere` on an entry that is in no line: it labels nothing.
+        r#"{"type":"label","id":"e0000007","parentId":"e0000005","timestamp":"2026-03-04T15:00:05.000Z","targetId":"0000dead","label":"nowhere"}"#.to_owned(),
         // An entry id, written with escapes, that `abcd` begins.
         msg("\\u0061bcd0006", "\"e0000005\"", "an id written with escapes"),
         // Not JSON, and JSON that is not an entry: neither is a label, whatever they say.
@@ -565,7 +569,7 @@ fn unusual_labels_file(dir: &Path, filler: usize) -> std::path::PathBuf {
         s.push_str(&l);
         s.push('\n');
     }
-    let mut parent = "abcd0006".to_owned();
+    let mut parent = "\\u0061bcd0006".to_owned();
     for i in 0..filler {
         let id = if i + 1 == filler {
             "f0000099".to_owned()
@@ -629,7 +633,7 @@ fn label_with_tip(file: &Path, tip: &str, args: &[&str]) -> (i32, String, String
 fn a_new_name_is_checked_against_labels_before_the_part_read_as_a_whole_read_checks_it() {
     let dir = tempfile::tempdir().unwrap();
     let file = unusual_labels_file(dir.path(), 40);
-    let cases: [&[&str]; 10] = [
+    let cases: [&[&str]; 12] = [
         // On e0000001, far from the end: refused (its preview is then read).
         &["@", "early"],
         &["@", "early", "--force"],
@@ -643,6 +647,8 @@ fn a_new_name_is_checked_against_labels_before_the_part_read_as_a_whole_read_che
         &["@", "abcd"],
         &["@", "fresh"],
         &["@", "broken"],
+        &["@", "nowhere"],
+        &["@", "hi"],
         &["@~2", "early", "--dry-run"],
     ];
     for args in cases {
@@ -655,7 +661,10 @@ fn a_new_name_is_checked_against_labels_before_the_part_read_as_a_whole_read_che
     // What the cases rest on, as a whole read sees it.
     let (code, _, stderr, _) = label_with_tip(&file, "100000000000", &["@", "early"]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("'early' already labels e0000001"), "{stderr}");
+    assert!(stderr.contains("'early' already labels e0000001 (first)"), "{stderr}");
+    let (code, _, stderr, _) = label_with_tip(&file, "100000000000", &["@", "hi"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("'hi' already labels f0000001"), "{stderr}");
     let (code, _, stderr, _) = label_with_tip(&file, "100000000000", &["@", "abcd"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("is also the beginning of an entry id"), "{stderr}");

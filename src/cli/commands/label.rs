@@ -128,9 +128,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         holders = check.holders.clone();
         if !holders.is_empty() && !args.force {
             let holder = &holders[0];
-            let what = session
-                .lookup(holder)
-                .map(|i| format!(" ({})", one_line(&text::preview(session, i))))
+            let what = check
+                .first_holder_preview
+                .as_ref()
+                .map(|p| format!(" ({})", one_line(p)))
                 .unwrap_or_default();
             return Err(crate::cli::exit::CommandError::refused(
                 format!("'{name}' already labels {holder}{}", fit(&what, 60)),
@@ -235,6 +236,8 @@ struct NameCheck {
     holders: Vec<String>,
     /// NAME is long enough to be an id prefix, and some other id starts with it.
     shadows_id: bool,
+    /// The preview of the first holder's entry.
+    first_holder_preview: Option<String>,
 }
 
 impl NameCheck {
@@ -243,14 +246,19 @@ impl NameCheck {
             return NameCheck::of_tip(session, target, name);
         }
         let target_id = session.id_str(target).unwrap_or_default();
+        let holders: Vec<String> = session
+            .targets_labelled(name)
+            .into_iter()
+            .filter(|&sym| session.lookup_sym(sym).is_some_and(|i| i != target))
+            .map(|sym| session.ids().name(sym).to_owned())
+            .collect();
         Ok(NameCheck {
             current: session.label_of(target).map(str::to_owned),
-            holders: session
-                .targets_labelled(name)
-                .into_iter()
-                .filter(|&sym| session.lookup_sym(sym).is_some_and(|i| i != target))
-                .map(|sym| session.ids().name(sym).to_owned())
-                .collect(),
+            first_holder_preview: holders
+                .first()
+                .and_then(|h| session.lookup(h))
+                .map(|i| text::preview(session, i)),
+            holders,
             shadows_id: name.len() >= revision::MIN_PREFIX_LEN
                 && session
                     .ids()
@@ -262,7 +270,7 @@ impl NameCheck {
     /// For a session read from the end: the part before it is searched for the lines that
     /// can matter (label entries, and ids that start with NAME) instead of being loaded;
     /// together with the entries read, they give what a whole read gives. An entry NAME
-    /// labels before the part read needs more of the file (its preview is shown).
+    /// labels that is not in the part read is searched for the same way.
     fn of_tip(session: &Session, target: EntryIdx, name: &str) -> Result<NameCheck> {
         let target_id = session.id_str(target).unwrap_or_default();
         let from = session.header.end as usize + 1;
@@ -305,23 +313,63 @@ impl NameCheck {
             .map(|(t, (_, o))| (t, *o))
             .collect();
         named.sort_by_key(|&(_, o)| o);
+        // The entries NAME labels: in the part read, or else (the last entry with the id, as
+        // ids resolve) before it; a label of an entry that is nowhere labels nothing.
+        let far: Vec<&str> = named
+            .iter()
+            .filter(|(t, _)| session.lookup(t).is_none())
+            .map(|(t, _)| t.as_str())
+            .collect();
+        let far_lines = if far.is_empty() {
+            Vec::new()
+        } else {
+            scan::scan(before, &far)
+        };
+        let far_entry = |t: &str| {
+            far_lines
+                .iter()
+                .rev()
+                .find(|l| l.kind.as_deref() != Some("session") && l.id.as_deref() == Some(t))
+        };
         let mut holders = Vec::new();
-        for (t, _) in named {
-            match session.lookup(t) {
-                Some(i) if i == target => {}
-                Some(_) => holders.push(t.clone()),
-                // Whether that entry exists, and what it says, is in the part not read.
-                None => return Err(SessionError::NeedMore.into()),
+        let mut first_holder_preview = None;
+        for (t, _) in &named {
+            let preview = match session.lookup(t) {
+                Some(i) if i == target => continue,
+                Some(i) => text::preview(session, i),
+                None => match far_entry(t) {
+                    Some(l) => preview_of_line(session, before, l.offset)?,
+                    None => continue,
+                },
+            };
+            if holders.is_empty() {
+                first_holder_preview = Some(preview);
             }
+            holders.push((*t).clone());
         }
         let shadows = |id: &str| id.starts_with(name) && id != target_id;
         Ok(NameCheck {
             current: labels.get(target_id).map(|(l, _)| l.clone()),
             holders,
+            first_holder_preview,
             shadows_id: prefix
                 && (session.ids().iter().any(|(_, id)| shadows(id)) || lines.iter().flat_map(|l| l.ids()).any(shadows)),
         })
     }
+}
+
+/// The preview of the entry on the line at `offset` in `before` (the part of the file before
+/// what `session` read): that line read on its own, under the session's header.
+fn preview_of_line(session: &Session, before: &[u8], offset: usize) -> Result<String> {
+    let end = memchr::memchr(b'\n', &before[offset..]).map_or(before.len(), |i| offset + i);
+    let header = session.line_bytes(session.header.start, session.header.end);
+    let mut bytes = Vec::with_capacity(header.len() + end - offset + 2);
+    bytes.extend_from_slice(header);
+    bytes.push(b'\n');
+    bytes.extend_from_slice(&before[offset..end]);
+    bytes.push(b'\n');
+    let one = Session::from_bytes(session.path.clone(), bytes)?;
+    Ok(one.entries.first().map(|_| text::preview(&one, 0)).unwrap_or_default())
 }
 
 fn warn_ambiguous(shadows_id: bool, name: &str) {
