@@ -83,6 +83,10 @@ struct Filter {
     units: Vec<u16>,
     /// A needle holds U+FFFD, which invalid UTF-8 reads as: every line may hold it.
     every_line: bool,
+    /// A needle holds a character a two-character escape stands for (`"`, `\`, `/`, or a
+    /// control character): every backslash is then looked at, not only `\u`.
+    short_escapes: bool,
+    unicode_escape: memchr::memmem::Finder<'static>,
 }
 
 impl Filter {
@@ -96,6 +100,10 @@ impl Filter {
                 .map(|n| memchr::memmem::Finder::new(n.as_bytes()).into_owned())
                 .collect(),
             every_line: needles.iter().any(|n| n.contains('\u{fffd}') || n.is_empty()),
+            short_escapes: units
+                .iter()
+                .any(|&u| u < 0x20 || u == u16::from(b'"') || u == u16::from(b'\\') || u == u16::from(b'/')),
+            unicode_escape: memchr::memmem::Finder::new(b"\\u").into_owned(),
             units,
         }
     }
@@ -109,6 +117,18 @@ impl Filter {
     /// from the start of the line, so `\\u0061` is an escaped backslash and then text, as
     /// in JSON (a backslash outside a string makes the line no JSON at all).
     fn escapes_a_needle_char(&self, line: &[u8]) -> bool {
+        if !self.short_escapes {
+            // Only `\uXXXX` can stand for a needle's character. A `\u` after an odd run of
+            // backslashes is an escaped backslash and a `u`, not an escape.
+            return self.unicode_escape.find_iter(line).any(|p| {
+                let run = line[..p].iter().rev().take_while(|&&b| b == b'\\').count();
+                run % 2 == 0
+                    && line
+                        .get(p + 2..p + 6)
+                        .and_then(hex4)
+                        .is_some_and(|u| self.units.binary_search(&u).is_ok())
+            });
+        }
         let mut at = 0;
         while let Some(i) = memchr::memchr(b'\\', &line[at..]) {
             let p = at + i;
@@ -224,6 +244,14 @@ mod tests {
         assert_eq!(kinds(data, &["z\"z"]), [Some("message".to_owned())]);
         // An escaped backslash, then text: no escape of `a`.
         assert!(kinds("{\"type\":\"note\",\"t\":\"\\\\u0061\"}\n", &["a"]).is_empty());
+        // An escaped backslash, then an escape of `a`.
+        assert_eq!(
+            kinds(r#"{"type":"note","t":"\\\u0061"}"#, &["a"]),
+            [Some("note".to_owned())]
+        );
+        // A needle with a character a short escape stands for: every escape is looked at.
+        assert_eq!(kinds(r#"{"type":"note","t":"\/"}"#, &["z/"]), [Some("note".to_owned())]);
+        assert!(kinds(r#"{"type":"note","t":"\\\n"}"#, &["z/"]).is_empty());
         assert_eq!(
             kinds("{\"type\":\"note\",\"t\":\"\\u0061\"}\n", &["a"]),
             [Some("note".to_owned())]
