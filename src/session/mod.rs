@@ -19,7 +19,7 @@ mod load;
 pub mod locate;
 pub mod rawjson;
 pub mod revision;
-pub mod scan;
+pub mod line_search;
 pub mod skim;
 pub mod text;
 pub mod tip;

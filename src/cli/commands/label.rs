@@ -6,7 +6,7 @@ use anyhow::Result;
 use pi_session::session::append::{entry_line, new_entry_id, now_timestamp};
 use pi_session::session::data::Data;
 use pi_session::session::tree::LabelRecord;
-use pi_session::session::{Detail, EntryIdx, Session, SessionError, revision, scan, text};
+use pi_session::session::{Detail, EntryIdx, Session, SessionError, line_search, revision, text};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
@@ -279,7 +279,7 @@ impl NameCheck {
         let before = data.get(from..to).ok_or(SessionError::NeedMore)?;
         let prefix = name.len() >= revision::MIN_PREFIX_LEN;
         let needles: &[&str] = if prefix { &["label", name] } else { &["label"] };
-        let lines = scan::scan(before, needles);
+        let lines = line_search::scan(before, needles);
 
         // Labels as loading sets them: in file order, the last label entry for a target wins;
         // an empty or missing label clears.
@@ -323,7 +323,7 @@ impl NameCheck {
         let far_lines = if far.is_empty() {
             Vec::new()
         } else {
-            scan::scan(before, &far)
+            line_search::scan(before, &far)
         };
         let far_entry = |t: &str| {
             far_lines
