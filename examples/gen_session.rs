@@ -13,12 +13,17 @@
 //! - `large-entries`: the earlier shape, every tool result hundreds of lines of code (about
 //!   10 KB an entry, 27,000 entries per 256 MiB).
 //!
+//! Like Pi's, the files have no defect `repair --check` would find: an id that collides with
+//! one already written is drawn again, and a compaction keeps from a prompt on its own branch
+//! (after the branch's previous compaction). `tests/it/gen_session.rs` includes this file as a
+//! module and checks both shapes.
+//!
 //! cargo run --release --example gen_session -- --size 256M --out /tmp/s256.jsonl [--seed N] [--shape realistic|large-entries]
 
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
 
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -34,6 +39,9 @@ impl Rng {
     fn id(&mut self) -> String {
         format!("{:08x}", self.next() as u32)
     }
+    pub fn id32(&mut self) -> u32 {
+        self.next() as u32
+    }
     /// Uniform in [0, 1).
     fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
@@ -44,6 +52,17 @@ impl Rng {
         // Box–Muller.
         let z = (-2.0 * (1.0 - self.unit()).ln()).sqrt() * (std::f64::consts::TAU * self.unit()).cos();
         (median * (sigma * z).exp()).round().max(1.0) as usize
+    }
+}
+
+/// A new 8-hex-digit entry id, drawn again while it collides with one already written
+/// (Pi's generator retries the same way, so real sessions never repeat an id).
+pub fn fresh_id(rng: &mut Rng, taken: &mut std::collections::HashSet<u32>) -> String {
+    loop {
+        let id = rng.id32();
+        if taken.insert(id) {
+            return format!("{id:08x}");
+        }
     }
 }
 
@@ -148,6 +167,8 @@ struct Writer {
     ms: u64,
     parent: Option<String>,
     rng: Rng,
+    /// Every id written so far: a new id that collides is drawn again, as Pi does.
+    ids: std::collections::HashSet<u32>,
 }
 
 impl Writer {
@@ -160,6 +181,7 @@ impl Writer {
             ms: 1_793_613_600_000,
             parent: None,
             rng: Rng(seed | 1),
+            ids: std::collections::HashSet::new(),
         };
         let ts = iso(w.ms);
         w.put(&json!({"type":"session","version":3,"id":"0196a0b0-1111-7222-8333-944455556666","timestamp":ts,"cwd":"/home/user/proj"}));
@@ -176,7 +198,7 @@ impl Writer {
     /// Appends an entry of `kind` with the fields of `rest` under the current parent.
     fn entry(&mut self, kind: &str, rest: Value) -> String {
         self.ms += 1000 + self.rng.below(4000);
-        let id = self.rng.id();
+        let id = fresh_id(&mut self.rng, &mut self.ids);
         let mut v = json!({"type": kind, "id": id, "parentId": self.parent, "timestamp": iso(self.ms)});
         for (k, x) in rest.as_object().unwrap() {
             v.as_object_mut().unwrap().insert(k.clone(), x.clone());
@@ -207,7 +229,7 @@ fn iso(ms: u64) -> String {
 }
 
 /// Sessions shaped like the corpus's real ones (see the module docs).
-fn realistic(size: u64, out: &str, seed: u64) {
+pub fn realistic(size: u64, out: &str, seed: u64) {
     let mut s = Writer::new(out, seed);
     s.entry(
         "model_change",
@@ -215,9 +237,12 @@ fn realistic(size: u64, out: &str, seed: u64) {
     );
     s.entry("thinking_level_change", json!({"thinkingLevel":"medium"}));
     let mut turn = 0u64;
-    let mut user_ids: Vec<String> = Vec::new();
+    // The user prompts on the current branch, and where on it each of its compactions
+    // came (the number of prompts before it): a compaction keeps from a prompt after the
+    // previous one on its own branch, as Pi's do.
+    let mut path_users: Vec<String> = Vec::new();
+    let mut compacted_at: Vec<usize> = Vec::new();
     let mut since_compaction = 0u64;
-    let mut kept: Vec<String> = Vec::new();
     while s.written < size {
         turn += 1;
         // Pi records a thinking-level change often (about one entry in ten of the corpus).
@@ -232,8 +257,7 @@ fn realistic(size: u64, out: &str, seed: u64) {
             "message",
             json!({"message":{"role":"user","content":[{"type":"text","text":prompt}],"timestamp":t}}),
         );
-        user_ids.push(user.clone());
-        kept.push(user);
+        path_users.push(user);
         let start = s.written;
         let calls = 1 + s.rng.below(8);
         for c in 0..calls {
@@ -295,10 +319,16 @@ fn realistic(size: u64, out: &str, seed: u64) {
             s.entry("label", json!({"targetId":answer,"label":name}));
         }
         // A branch point every thirty-odd turns: back to a recent prompt, keeping a summary.
-        if s.rng.below(35) == 0 && user_ids.len() > 2 {
+        if s.rng.below(35) == 0 && path_users.len() > 2 {
             let from = s.parent.clone();
-            let back = user_ids[user_ids.len() - 1 - s.rng.below(user_ids.len().min(6) as u64) as usize].clone();
-            s.parent = Some(back);
+            let at = path_users.len() - 1 - s.rng.below(path_users.len().min(6) as u64) as usize;
+            s.parent = Some(path_users[at].clone());
+            // The new branch leaves behind the prompts after `at`, and the compactions that
+            // came after them.
+            path_users.truncate(at + 1);
+            while compacted_at.last().is_some_and(|&c| c > at) {
+                compacted_at.pop();
+            }
             let n = s.rng.size(1200.0, 2000.0);
             let summary = format!("## Goal\n{}", filler(&mut s.rng, n));
             s.entry(
@@ -308,6 +338,7 @@ fn realistic(size: u64, out: &str, seed: u64) {
             );
         }
         // Compaction once the context nears 200k tokens (about 800 KB of text).
+        let kept = &path_users[compacted_at.last().copied().unwrap_or(0)..];
         if since_compaction > 800_000 && kept.len() > 4 {
             let keep = kept[kept.len() - 3].clone();
             let n = s.rng.size(3500.0, 4500.0);
@@ -319,7 +350,7 @@ fn realistic(size: u64, out: &str, seed: u64) {
                 "details":{"readFiles":["src/a.rs"],"modifiedFiles":["src/b.rs"]}, "fromHook": false}),
             );
             since_compaction = 0;
-            kept.clear();
+            compacted_at.push(path_users.len());
         }
     }
     s.w.flush().unwrap();
@@ -332,7 +363,7 @@ fn realistic(size: u64, out: &str, seed: u64) {
 }
 
 /// The earlier benchmark shape: large tool results in every turn.
-fn large_entries(size: u64, out: &str, seed: u64) {
+pub fn large_entries(size: u64, out: &str, seed: u64) {
     let mut rng = Rng(seed | 1);
     let file = std::fs::File::create(out).expect("create");
     let mut w = BufWriter::with_capacity(1 << 20, file);
@@ -359,15 +390,16 @@ fn large_entries(size: u64, out: &str, seed: u64) {
     let mut branch_points: Vec<String> = Vec::new();
     let mut turn = 0u64;
     let mut since_compaction: Vec<String> = Vec::new();
-    let entry = |rest: Value,
-                 kind: &str,
-                 w: &mut BufWriter<std::fs::File>,
-                 written: &mut u64,
-                 parent: &mut Option<String>,
-                 rng: &mut Rng,
-                 ms: &mut u64| {
+    let mut ids = std::collections::HashSet::new();
+    let mut entry = |rest: Value,
+                     kind: &str,
+                     w: &mut BufWriter<std::fs::File>,
+                     written: &mut u64,
+                     parent: &mut Option<String>,
+                     rng: &mut Rng,
+                     ms: &mut u64| {
         *ms += 1000 + rng.below(4000);
-        let id = rng.id();
+        let id = fresh_id(rng, &mut ids);
         let mut v = json!({"type": kind, "id": id, "parentId": parent, "timestamp": iso(*ms)});
         for (k, x) in rest.as_object().unwrap() {
             v.as_object_mut().unwrap().insert(k.clone(), x.clone());

@@ -67,8 +67,8 @@ impl<'a> FileRecord<'a> {
 pub enum Original {
     /// It loaded as a session (which holds its bytes).
     Loaded(Box<Session>),
-    /// It did not load; its bytes.
-    Read(Vec<u8>),
+    /// It did not load; its bytes (mapped where it is large).
+    Read(crate::session::data::Data),
 }
 
 impl Original {
@@ -95,15 +95,20 @@ pub fn lock_and_plan(path: &Path, check: bool, read_only: bool) -> Result<(Locke
     let data = file.map_all()?;
     match Session::from_data(path.to_path_buf(), data) {
         Ok(session) => {
-            let plan = match super::clean_plan(&session) {
-                Some(plan) => plan,
-                None if check => super::plan::check_only(path, session.bytes(), Some(&session))?,
-                None => super::plan_loaded(&session)?,
+            let plan = if check {
+                super::plan::check_only(path, session.bytes(), Some(&session))?
+            } else {
+                match super::clean_plan(&session) {
+                    Some(plan) => plan,
+                    None => super::plan_loaded(&session)?,
+                }
             };
             Ok((file, Original::Loaded(Box::new(session)), plan))
         }
         Err(_) => {
-            let data = file.read_all()?;
+            // Mapped again (a small file is read, from its start).
+            std::io::Seek::rewind(&mut file.file()).map_err(|e| SessionError::io(path, e))?;
+            let data = file.map_all()?;
             let plan = if check {
                 super::plan::check_only(path, &data, None)?
             } else {

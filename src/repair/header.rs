@@ -35,20 +35,22 @@ fn kind_of(obj: &str) -> Option<(Option<String>, bool)> {
 
 /// Finds the header among the objects, moving, fixing or making it as needed.
 pub fn place<'l>(path: &Path, lines: &'l [LineState<'_>], findings: &mut Vec<Finding>) -> Option<Placed<'l>> {
-    let objects: Vec<(u32, &'l str)> = lines
+    // (line, object, whether it is a `session` line when the loader said so).
+    let objects: Vec<(u32, &'l str, Option<bool>)> = lines
         .iter()
-        .flat_map(|l| l.objects.iter().map(move |o| (l.number, &**o)))
+        .flat_map(|l| l.objects.iter().map(move |o| (l.number, &**o, l.known_session)))
         .collect();
     if objects.is_empty() {
         return None;
     }
-    let header_pos = objects
-        .iter()
-        .position(|(_, o)| kind_of(o).is_some_and(|(k, _)| k.as_deref() == Some("session")));
+    let is_session = |o: &str, known: Option<bool>| {
+        known.unwrap_or_else(|| kind_of(o).is_some_and(|(k, _)| k.as_deref() == Some("session")))
+    };
+    let header_pos = objects.iter().position(|&(_, o, known)| is_session(o, known));
     let mut header_changed = false;
     let header = match header_pos {
         Some(p) => {
-            let (line, obj) = objects[p];
+            let (line, obj, _) = objects[p];
             if p != 0 {
                 findings.push(Finding::defect(
                     "misplaced-header",
@@ -87,21 +89,21 @@ pub fn place<'l>(path: &Path, lines: &'l [LineState<'_>], findings: &mut Vec<Fin
     };
     let mut entries = Vec::new();
     let mut dropped_lines = Vec::new();
-    for (k, (line, obj)) in objects.iter().enumerate() {
+    for (k, &(line, obj, known)) in objects.iter().enumerate() {
         if Some(k) == header_pos {
             continue;
         }
-        if kind_of(obj).is_some_and(|(kind, _)| kind.as_deref() == Some("session")) {
+        if is_session(obj, known) {
             findings.push(Finding::defect(
                 "extra-header",
-                Some(*line),
+                Some(line),
                 "a second session header; Pi ignores it",
                 "drop it (kept in the .rejects file)",
             ));
-            dropped_lines.push(*line);
+            dropped_lines.push(line);
             continue;
         }
-        entries.push((*line, *obj));
+        entries.push((line, obj));
     }
     let header_as_is = header_pos == Some(0)
         && !header_changed
@@ -142,12 +144,14 @@ fn session_id_for(path: &Path) -> String {
 
 /// A header for a file that has none: id from the file name, timestamp from the first
 /// entry, cwd from the entries themselves or from Pi's name for the session folder.
-fn synthesize(path: &Path, objects: &[(u32, &str)]) -> String {
+fn synthesize(path: &Path, objects: &[(u32, &str, Option<bool>)]) -> String {
     let field = |get: fn(&skim::Skim<'_>) -> Option<String>| {
-        objects.iter().find_map(|(_, o)| match skim::read_line(o.as_bytes()) {
-            skim::LineRead::Object(s) => get(&s),
-            _ => None,
-        })
+        objects
+            .iter()
+            .find_map(|(_, o, _)| match skim::read_line(o.as_bytes()) {
+                skim::LineRead::Object(s) => get(&s),
+                _ => None,
+            })
     };
     let timestamp = field(|s| s.timestamp.as_deref().map(str::to_owned)).unwrap_or_else(now_timestamp);
     let cwd = field(|s| s.cwd.as_deref().map(str::to_owned))

@@ -16,6 +16,9 @@ pub struct LineState<'a> {
     /// The normalized JSON objects this line holds (usually one; none when dropped; more
     /// when a lost newline glued lines together).
     pub objects: Vec<Cow<'a, str>>,
+    /// For a line the loader read as one object, as it is: whether that object is a
+    /// `session` line (so its type need not be read again).
+    pub known_session: Option<bool>,
 }
 
 impl LineState<'_> {
@@ -34,8 +37,17 @@ impl LineState<'_> {
     }
 }
 
-/// Splits `data` into lines and normalizes each, collecting findings.
-pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineState<'a>> {
+/// What loading the same bytes found about each line, by line number: [`NOT_KNOWN`], or
+/// the line is one object, a `session` line ([`SESSION`]) or not ([`ENTRY`]).
+pub type Known = [u8];
+pub const NOT_KNOWN: u8 = 0;
+pub const ENTRY: u8 = 1;
+pub const SESSION: u8 = 2;
+
+/// Splits `data` into lines and normalizes each, collecting findings. `known`: what the
+/// loader found reading the same bytes (line by line, see [`Known`]): a line it read as one
+/// object, valid UTF-8 and unchanged here, is not parsed again.
+pub fn read_lines<'a>(data: &'a [u8], known: Option<&Known>, findings: &mut Vec<Finding>) -> Vec<LineState<'a>> {
     let mut out = Vec::new();
     let mut crlf = Vec::new();
     let mut blank = Vec::new();
@@ -63,7 +75,8 @@ pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineSt
             fixes.push("bom");
         }
         let without_nuls: Vec<u8>;
-        if bytes.contains(&0) {
+        let nul = memchr::memchr(0, bytes).is_some();
+        if nul {
             without_nuls = bytes.iter().copied().filter(|&b| b != 0).collect();
             let only_nuls = without_nuls.iter().all(u8::is_ascii_whitespace);
             findings.push(Finding::defect(
@@ -85,15 +98,15 @@ pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineSt
             bytes = rest;
             crlf.push(number);
         }
-        let borrowed = !raw.contains(&0);
-        let text: Cow<'a, str> = match simdutf8::basic::from_utf8(bytes) {
-            Ok(_) if borrowed => {
-                // `bytes` is a piece of `raw`, which lives in `data`.
-                let from = bytes.as_ptr() as usize - raw.as_ptr() as usize;
-                let piece = &raw[from..from + bytes.len()];
-                Cow::Borrowed(std::str::from_utf8(piece).expect("checked"))
-            }
-            Ok(t) => Cow::Owned(t.to_owned()),
+        let valid = if nul {
+            simdutf8::basic::from_utf8(bytes).map(|t| Cow::Owned(t.to_owned()))
+        } else {
+            // `bytes` is a piece of `raw`, which lives in `data`.
+            let from = bytes.as_ptr() as usize - raw.as_ptr() as usize;
+            simdutf8::basic::from_utf8(&raw[from..from + bytes.len()]).map(Cow::Borrowed)
+        };
+        let text: Cow<'a, str> = match valid {
+            Ok(t) => t,
             Err(_) => {
                 findings.push(Finding::defect(
                     "invalid-utf8",
@@ -105,17 +118,24 @@ pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineSt
             }
         };
         if text.trim().is_empty() {
-            if !raw.contains(&0) {
+            if !nul {
                 blank.push(number);
             }
             out.push(LineState {
                 number,
                 raw,
                 objects: Vec::new(),
+                known_session: None,
             });
             continue;
         }
+        let kind = known.and_then(|k| k.get(number as usize)).copied().unwrap_or(NOT_KNOWN);
+        let known_session =
+            (kind != NOT_KNOWN && fixes.is_empty() && matches!(text, Cow::Borrowed(_))).then_some(kind == SESSION);
         let objects: Vec<Cow<'a, str>> = match &text {
+            // The loader read this line (the same bytes, less the CR stripped above) as one
+            // object, as `parse_objects` reads it: only its trailing CRs go.
+            Cow::Borrowed(t) if known_session.is_some() => vec![Cow::Borrowed(&t[one_object(t)])],
             Cow::Borrowed(t) => parse_objects(t).into_iter().map(|r| Cow::Borrowed(&t[r])).collect(),
             Cow::Owned(t) => parse_objects(t)
                 .into_iter()
@@ -167,7 +187,12 @@ pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineSt
                 "end it with a newline",
             ));
         }
-        out.push(LineState { number, raw, objects });
+        out.push(LineState {
+            number,
+            raw,
+            objects,
+            known_session,
+        });
     }
     if !crlf.is_empty() {
         findings.push(
@@ -207,11 +232,7 @@ pub fn read_lines<'a>(data: &'a [u8], findings: &mut Vec<Finding>) -> Vec<LineSt
 fn parse_objects(text: &str) -> Vec<std::ops::Range<usize>> {
     let trimmed = text.trim_matches(is_json_whitespace);
     if trimmed.starts_with('{') && jsparse::parse(text.as_bytes()).is_ok_and(|v| v.is_object()) {
-        // The line is fine as it is; only trailing CRs (which would read as CRLF again) go.
-        if text.ends_with('\r') {
-            return std::iter::once(0..text.trim_end_matches(is_json_whitespace).len()).collect();
-        }
-        return std::iter::once(0..text.len()).collect();
+        return vec![one_object(text)];
     }
     let mut objects = Vec::new();
     let mut at = 0;
@@ -230,6 +251,16 @@ fn parse_objects(text: &str) -> Vec<std::ops::Range<usize>> {
         at += len;
     }
     objects
+}
+
+/// A line that is one object: the line as it is, except that trailing CRs (which would
+/// read as CRLF again) go.
+fn one_object(text: &str) -> std::ops::Range<usize> {
+    if text.ends_with('\r') {
+        0..text.trim_end_matches(is_json_whitespace).len()
+    } else {
+        0..text.len()
+    }
 }
 
 fn is_json_whitespace(c: char) -> bool {

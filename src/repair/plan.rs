@@ -48,7 +48,7 @@ impl Plan {
 /// the tree): only its warnings. `None` when there is something to repair; then [`plan`]
 /// examines the bytes.
 pub fn clean_plan(session: &Session) -> Option<Plan> {
-    if !session.is_complete() || !session.report.lines_clean() || session.header.line != 1 || !session.is_valid_utf8() {
+    if !lines_clean(session) {
         return None;
     }
     let mut findings = Vec::new();
@@ -62,6 +62,37 @@ pub fn clean_plan(session: &Session) -> Option<Plan> {
         rejects: Vec::new(),
         after: Some(reading(session)),
     })
+}
+
+/// Whether the line pass would find nothing in the file `session` was loaded from: every
+/// line one object as it is (nothing skipped, no CRs, no blank lines, valid UTF-8), the
+/// header first, the format current. Then the file as loaded is the file as repair reads
+/// it, and only the tree can hold defects.
+fn lines_clean(session: &Session) -> bool {
+    session.is_complete() && session.report.lines_clean() && session.header.line == 1 && session.is_valid_utf8()
+}
+
+/// What the loader found on each line of the file `s` was loaded from (see
+/// [`super::lines::Known`]).
+fn known_lines(s: &Session) -> Vec<u8> {
+    use super::lines::{ENTRY, SESSION};
+    let last = s
+        .entries
+        .iter()
+        .map(|e| e.line)
+        .chain(s.report.extra_headers.iter().copied())
+        .chain([s.header.line])
+        .max()
+        .unwrap_or(0);
+    let mut known = vec![super::lines::NOT_KNOWN; last as usize + 1];
+    known[s.header.line as usize] = SESSION;
+    for &l in &s.report.extra_headers {
+        known[l as usize] = SESSION;
+    }
+    for e in &s.entries {
+        known[e.line as usize] = ENTRY;
+    }
+    known
 }
 
 /// Examines `data` (the bytes of `path`) and plans its repair.
@@ -81,6 +112,20 @@ pub fn plan_loaded(session: &Session) -> Result<Plan, SessionError> {
 /// `data`, if it loaded.
 pub fn check_only(path: &Path, data: &[u8], loaded: Option<&Session>) -> Result<Plan, SessionError> {
     let mut findings = Vec::new();
+    if let Some(session) = loaded.filter(|s| lines_clean(s)) {
+        // The line pass would find nothing and read the file as loaded: only the tree is
+        // examined.
+        decide(session, &mut findings);
+        findings.sort_by_key(|f| f.line.unwrap_or(0));
+        let after = findings.is_empty().then(|| reading(session));
+        findings.extend(tool_warnings(session));
+        return Ok(Plan {
+            findings,
+            output: None,
+            rejects: Vec::new(),
+            after,
+        });
+    }
     let Pass { session, .. } = repaired(path, data, loaded, false, &mut findings)?;
     let after = findings.is_empty().then(|| reading(&session));
     findings.sort_by_key(|f| f.line.unwrap_or(0));
@@ -179,7 +224,12 @@ fn repaired<'a>(
     build: bool,
     findings: &mut Vec<Finding>,
 ) -> Result<Pass<'a>, SessionError> {
-    let lines = read_lines(data, findings);
+    // Only a session loaded from these bytes as a whole file, numbered from line 1.
+    let known = loaded
+        .filter(|s| s.is_complete() && (std::ptr::eq(s.bytes(), data) || s.bytes() == data))
+        .map(known_lines);
+    let lines = read_lines(data, known.as_deref(), findings);
+    drop(known);
     let placed = place(path, &lines, findings).ok_or_else(|| SessionError::NotASession {
         path: path.to_path_buf(),
         reason: "no line holds a JSON object: there is nothing to repair".into(),

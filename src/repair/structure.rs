@@ -38,9 +38,10 @@ pub fn decide(session: &Session, findings: &mut Vec<Finding>) -> Decisions {
     let n = session.entries.len();
     let mut keep = vec![true; n];
     let mut new_id: Vec<Option<String>> = vec![None; n];
-    let mut taken: FxHashSet<String> = session.ids().iter().map(|(_, s)| s.to_owned()).collect();
+    // Ids made here; with every id the file names, they are taken.
+    let mut taken: FxHashSet<String> = FxHashSet::default();
     let fresh = |taken: &mut FxHashSet<String>| {
-        let id = new_entry_id(|c| taken.contains(c));
+        let id = new_entry_id(|c| session.ids().get(c).is_some() || taken.contains(c));
         taken.insert(id.clone());
         id
     };
@@ -89,11 +90,12 @@ pub fn decide(session: &Session, findings: &mut Vec<Finding>) -> Decisions {
     // Duplicate ids: the last entry keeps the id (Pi resolves every reference to it); the
     // others get fresh ids. A child written before the later duplicate existed meant the
     // earlier one, and goes back to it, unless it is on the branch Pi continues today.
-    let protected: FxHashSet<EntryIdx> = session
-        .leaf()
-        .map(|l| session.branch(l).path.into_iter().collect())
-        .unwrap_or_default();
-    for (sym, group) in session.duplicate_ids() {
+    let duplicates = duplicate_ids(session);
+    let protected: FxHashSet<EntryIdx> = match session.leaf() {
+        Some(l) if !duplicates.is_empty() => session.branch(l).path.into_iter().collect(),
+        _ => FxHashSet::default(),
+    };
+    for (sym, group) in duplicates {
         let name = session.ids().name(sym).to_owned();
         let last = *group.last().expect("a group");
         let mut renamed: Vec<(EntryIdx, String)> = Vec::new();
@@ -273,6 +275,18 @@ pub fn decide(session: &Session, findings: &mut Vec<Finding>) -> Decisions {
     }
 }
 
+/// Every id that more than one entry carries, with those entries, in the order of their
+/// first entries ([`Session::duplicate_ids`], without a list per id when there are none:
+/// an entry is a duplicate when its id resolves to a later entry).
+fn duplicate_ids(session: &Session) -> Vec<(crate::session::Sym, Vec<EntryIdx>)> {
+    let any = session
+        .entries
+        .iter()
+        .enumerate()
+        .any(|(i, e)| e.id.is_some_and(|id| session.lookup_sym(id) != Some(i)));
+    if any { session.duplicate_ids() } else { Vec::new() }
+}
+
 fn is_ancestor(parent: &[Parent], candidate: EntryIdx, of: EntryIdx, n: usize) -> bool {
     let mut cur = of;
     for _ in 0..=n {
@@ -291,11 +305,12 @@ fn break_cycles(session: &Session, keep: &[bool], parent: &mut [Parent], finding
     let n = parent.len();
     // 0 unvisited, 1 on the current walk, 2 done.
     let mut state = vec![0u8; n];
+    let mut walk = Vec::new();
     for start in 0..n {
         if state[start] != 0 || !keep[start] {
             continue;
         }
-        let mut walk = Vec::new();
+        walk.clear();
         let mut cur = start;
         loop {
             if state[cur] == 2 {
@@ -339,7 +354,7 @@ fn break_cycles(session: &Session, keep: &[bool], parent: &mut [Parent], finding
                 Parent::Root => break,
             }
         }
-        for w in walk {
+        for &w in &walk {
             state[w] = 2;
         }
     }
@@ -360,12 +375,25 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
     let n = session.entries.len();
     let infos: Vec<&Tools> = (0..n).map(|i| tool_info(session, i)).collect();
     let mut findings = Vec::new();
-    let mut children: Vec<Vec<EntryIdx>> = vec![Vec::new(); n];
-    for i in 0..n {
-        if let Some(p) = session.parent(i) {
-            children[p].push(i);
+    // The children of entry `p`: `child[first[p]..first[p + 1]]`, in file order.
+    let parents: Vec<Option<EntryIdx>> = (0..n).map(|i| session.parent(i)).collect();
+    let mut first = vec![0usize; n + 1];
+    for p in parents.iter().flatten() {
+        first[p + 1] += 1;
+    }
+    for k in 0..n {
+        first[k + 1] += first[k];
+    }
+    let mut child = vec![0 as EntryIdx; first[n]];
+    let mut fill = first.clone();
+    for (i, p) in parents.iter().enumerate() {
+        if let Some(p) = *p {
+            child[fill[p]] = i;
+            fill[p] += 1;
         }
     }
+    drop(fill);
+    let children = |p: EntryIdx| &child[first[p]..first[p + 1]];
     let is_msg = |i: EntryIdx| session.entries[i].kind == EntryKind::Message;
     for i in 0..n {
         let Tools::ResultOf(call_id) = infos[i] else { continue };
@@ -409,7 +437,7 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
         }
         // Results follow the call: descend through tool results and bookkeeping entries.
         let mut answered: FxHashSet<&str> = FxHashSet::default();
-        let mut stack: Vec<EntryIdx> = children[i].clone();
+        let mut stack: Vec<EntryIdx> = children(i).to_vec();
         let mut seen = 0;
         while let Some(c) = stack.pop() {
             seen += 1;
@@ -421,7 +449,7 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
             } else if is_msg(c) {
                 continue;
             }
-            stack.extend(children[c].iter().copied());
+            stack.extend(children(c).iter().copied());
         }
         let missing: Vec<&str> = calls.iter().map(|c| &**c).filter(|c| !answered.contains(c)).collect();
         if !missing.is_empty() {

@@ -14,6 +14,7 @@ pub mod jsdate;
 pub mod jsjson;
 pub mod jsparse;
 pub mod jsstr;
+pub mod line_search;
 pub mod listing;
 mod load;
 pub mod locate;
@@ -376,6 +377,12 @@ impl Session {
     /// Whether the whole file was read (not only its end).
     pub fn is_complete(&self) -> bool {
         self.tail_from.is_none()
+    }
+
+    /// For a session read from the end: the file offset where the part read starts (a line
+    /// start; what comes before it, after the header, was not read).
+    pub fn read_from(&self) -> Option<u64> {
+        self.tail_from
     }
 
     /// In a session read from the end, a missing parent may just not have been read: the

@@ -532,3 +532,147 @@ fn json_records_write_lone_surrogates_as_javascript_does() {
     let out = common::run_ok(&file, &["label", "--list"]);
     assert!(out.contains("cut \u{fffd}"), "{out}");
 }
+
+/// A session whose first entries (far from its end) hold label entries and ids written the
+/// way Pi never writes them (spaces, escapes, a label entry before its target, keys in
+/// another order), then `filler` plain messages, so a small first read of the end
+/// (`PI_SESSION_TIP_BYTES`) reaches none of them.
+fn unusual_labels_file(dir: &Path, filler: usize) -> std::path::PathBuf {
+    let mut s = String::new();
+    s.push_str(r#"{"type":"session","version":3,"id":"0195e0c1-aaaa-7bbb-8ccc-dddddddddddd","timestamp":"2026-03-04T15:00:00.000Z","cwd":"/p"}"#);
+    s.push('\n');
+    let msg = |id: &str, parent: &str, text: &str| {
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-03-04T15:00:01.000Z","message":{{"role":"user","content":[{{"type":"text","text":"{text}"}}],"timestamp":1772636401000}}}}"#
+        )
+    };
+    let lines = [
+        msg("e0000001", "null", "first"),
+        // `early` on e0000001, with spaces and escaped letters in key, type and name.
+        r#"{ "\u0074ype" : "lab\u0065l" , "id" : "e0000002", "parentId" : "e0000001", "timestamp":"2026-03-04T15:00:02.000Z", "targetId" : "e0000001", "label" : "\u0065arly" }"#.to_owned(),
+        // `gone` set on the entry with the escaped id below, then cleared by a label entry
+        // without a label, written with escapes only.
+        r#"{"type":"label","id":"e0000003","parentId":"e0000002","timestamp":"2026-03-04T15:00:03.000Z","targetId":"abcd0006","label":"gone"}"#.to_owned(),
+        r#"{"targetId":"\u0061bcd0006","type":"\u006C\u0061\u0062\u0065\u006C","id":"e0000004","parentId":"e0000003","timestamp":"2026-03-04T15:00:04.000Z"}"#.to_owned(),
+        // `hi` on an early filler entry, with no `label` in the line as written.
+        r#"{"\u0074ype":"l\u0061bel","\u006cabel":"hi","targetId":"f0000001","id":"e0000008","parentId":"e0000004","timestamp":"2026-03-04T15:00:04.000Z"}"#.to_owned(),
+        // `ahead` on an entry that only comes near the end (a label entry before its target).
+        r#"{"type":"label","id":"e0000005","parentId":"e0000004","timestamp":"2026-03-04T15:00:05.000Z","targetId":"f0000099","label":"ahead"}"#.to_owned(),
+        // `nowhere` on an entry that is in no line: it labels nothing.
+        r#"{"type":"label","id":"e0000007","parentId":"e0000005","timestamp":"2026-03-04T15:00:05.000Z","targetId":"0000dead","label":"nowhere"}"#.to_owned(),
+        // An entry id, written with escapes, that `abcd` begins.
+        msg("\\u0061bcd0006", "\"e0000005\"", "an id written with escapes"),
+        // Not JSON, and JSON that is not an entry: neither is a label, whatever they say.
+        r#"{"type":"label","targetId":"e0000001","label":"broken""#.to_owned(),
+    ];
+    for l in lines {
+        s.push_str(&l);
+        s.push('\n');
+    }
+    let mut parent = "\\u0061bcd0006".to_owned();
+    for i in 0..filler {
+        let id = if i + 1 == filler {
+            "f0000099".to_owned()
+        } else {
+            format!("f{i:07}")
+        };
+        s.push_str(&msg(&id, &format!("\"{parent}\""), &"x".repeat(200)));
+        s.push('\n');
+        parent = id;
+    }
+    let path = dir.join("unusual.jsonl");
+    fs::write(&path, s).unwrap();
+    path
+}
+
+/// `label ARGS…` on a copy of `file`, reading `tip` bytes of the end first; (exit code,
+/// stdout, stderr with the copy's path as FILE, the lines appended without id and time).
+fn label_with_tip(file: &Path, tip: &str, args: &[&str]) -> (i32, String, String, Vec<Value>) {
+    let (_dir, copy) = temp_copy(file);
+    let before = fs::read_to_string(&copy).unwrap();
+    let out = common::cmd()
+        .env("PI_SESSION_TIP_BYTES", tip)
+        .arg("-s")
+        .arg(&copy)
+        .arg("label")
+        .args(args)
+        .output()
+        .unwrap();
+    let after = fs::read_to_string(&copy).unwrap();
+    assert!(after.starts_with(&before), "{args:?}: old bytes changed");
+    let mut previous = Value::Null;
+    let appended = after[before.len()..]
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let o = v.as_object_mut().unwrap();
+            if o["parentId"] == previous {
+                o.insert("parentId".into(), json!("(the line before)"));
+            }
+            previous = o.remove("id").unwrap();
+            o.remove("timestamp");
+            v
+        })
+        .collect();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        // A read of the end does not see (nor warn about) unreadable lines before it.
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.contains("unreadable line"))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+            .replace(&copy.display().to_string(), "FILE"),
+        appended,
+    )
+}
+
+#[test]
+fn a_new_name_is_checked_against_labels_before_the_part_read_as_a_whole_read_checks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = unusual_labels_file(dir.path(), 40);
+    let cases: [&[&str]; 12] = [
+        // On e0000001, far from the end: refused (its preview is then read).
+        &["@", "early"],
+        &["@", "early", "--force"],
+        // Cleared before the part read: free.
+        &["@", "gone"],
+        // On the leaf already (set before the leaf was written).
+        &["f0000099", "ahead"],
+        &["@", "ahead"],
+        &["@~3", "ahead", "--force"],
+        // Begins an id written with escapes, far from the end: warned about.
+        &["@", "abcd"],
+        &["@", "fresh"],
+        &["@", "broken"],
+        &["@", "nowhere"],
+        &["@", "hi"],
+        &["@~2", "early", "--dry-run"],
+    ];
+    for args in cases {
+        let whole = label_with_tip(&file, "100000000000", args);
+        for tip in ["300", "2000"] {
+            let part = label_with_tip(&file, tip, args);
+            assert_eq!(part, whole, "{args:?} tip={tip}");
+        }
+    }
+    // What the cases rest on, as a whole read sees it.
+    let (code, _, stderr, _) = label_with_tip(&file, "100000000000", &["@", "early"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("'early' already labels e0000001 (first)"), "{stderr}");
+    let (code, _, stderr, _) = label_with_tip(&file, "100000000000", &["@", "hi"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("'hi' already labels f0000001"), "{stderr}");
+    let (code, _, stderr, _) = label_with_tip(&file, "100000000000", &["@", "abcd"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("is also the beginning of an entry id"), "{stderr}");
+    let (code, _, stderr, appended) = label_with_tip(&file, "100000000000", &["@", "ahead"]);
+    assert_eq!((code, appended.len()), (0, 0), "{stderr}");
+    assert!(stderr.contains("already labelled ahead"), "{stderr}");
+    let (code, _, _, appended) = label_with_tip(&file, "100000000000", &["@", "gone"]);
+    assert_eq!((code, appended.len()), (0, 1));
+    let (_, _, _, appended) = label_with_tip(&file, "100000000000", &["@~3", "ahead", "--force"]);
+    assert_eq!(appended.len(), 2, "the name moves: cleared on f0000099, set on @~3");
+}

@@ -4,8 +4,10 @@ use crate::cli::session_arg::open_session;
 use crate::cli::write_args::{WriteArgs, open_writer_tip, show_dry_run};
 use anyhow::Result;
 use pi_session::session::append::{entry_line, new_entry_id, now_timestamp};
+use pi_session::session::data::Data;
 use pi_session::session::tree::LabelRecord;
-use pi_session::session::{SessionError, revision, text};
+use pi_session::session::{Detail, EntryIdx, Session, SessionError, line_search, revision, text};
+use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 /// Set, clear or list labels: names for entries that work as revisions.
@@ -86,13 +88,15 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     // Reads only the end of the file unless the revision needs more: a label entry follows
     // its target, so the target's current label is always within what was read. A new name
-    // needs the whole file, to know which other entry may have it.
-    let (mut writer, target) = open_writer_tip(global, &args.write, args.dry_run, |session| {
+    // needs the labels of the whole file, to know which other entry may have it: the part
+    // not read is searched for label entries (see `NameCheck::of_tip`).
+    let (mut writer, (target, check)) = open_writer_tip(global, &args.write, args.dry_run, |session| {
         let target = revision::resolve_entry(session, rev)?;
-        if name.is_some() && !session.is_complete() {
-            return Err(SessionError::NeedMore.into());
-        }
-        Ok(target)
+        let check = match name {
+            Some(name) => Some(NameCheck::of(session, target, name)?),
+            None => None,
+        };
+        Ok((target, check))
     })?;
     let session = &writer.session;
     let target_id = session.id_str(target).ok_or_else(|| {
@@ -101,7 +105,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             session.entries[target].line
         ))
     })?;
-    let current = session.label_of(target).map(str::to_owned);
+    let current = match &check {
+        Some(c) => c.current.clone(),
+        None => session.label_of(target).map(str::to_owned),
+    };
     if args.delete && current.is_none() {
         eprintln!("{} has no label: nothing to do", escape_line(target_id));
         return Ok(());
@@ -117,24 +124,21 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             );
             return Ok(());
         }
-        holders = session
-            .targets_labelled(name)
-            .into_iter()
-            .filter(|&sym| session.lookup_sym(sym).is_some_and(|i| i != target))
-            .map(|sym| session.ids().name(sym).to_owned())
-            .collect();
+        let check = check.as_ref().expect("checked with the name");
+        holders = check.holders.clone();
         if !holders.is_empty() && !args.force {
             let holder = &holders[0];
-            let what = session
-                .lookup(holder)
-                .map(|i| format!(" ({})", one_line(&text::preview(session, i))))
+            let what = check
+                .first_holder_preview
+                .as_ref()
+                .map(|p| format!(" ({})", one_line(p)))
                 .unwrap_or_default();
             return Err(crate::cli::exit::CommandError::refused(
                 format!("'{name}' already labels {holder}{}", fit(&what, 60)),
                 format!("a name is on one entry at a time; add --force to move it to {target_id}"),
             ));
         }
-        warn_ambiguous(session, name, target_id);
+        warn_ambiguous(check.shadows_id, name);
     }
     // Pi keeps one label per entry: clearing the name on its other entries, then setting it
     // here, leaves Pi (and every revision) with the name on this entry only.
@@ -224,9 +228,152 @@ fn check_name(name: &str) -> Result<(), SessionError> {
     Ok(())
 }
 
-fn warn_ambiguous(session: &pi_session::session::Session, name: &str, target: &str) {
-    let shadows_id = session.ids().iter().any(|(_, id)| id.starts_with(name) && id != target);
-    if name.len() >= revision::MIN_PREFIX_LEN && shadows_id {
+/// What a new NAME for the target meets in the whole file.
+struct NameCheck {
+    /// The target's current label.
+    current: Option<String>,
+    /// The other entries NAME labels now, in the order they were labelled.
+    holders: Vec<String>,
+    /// NAME is long enough to be an id prefix, and some other id starts with it.
+    shadows_id: bool,
+    /// The preview of the first holder's entry.
+    first_holder_preview: Option<String>,
+}
+
+impl NameCheck {
+    fn of(session: &Session, target: EntryIdx, name: &str) -> Result<NameCheck> {
+        if !session.is_complete() {
+            return NameCheck::of_tip(session, target, name);
+        }
+        let target_id = session.id_str(target).unwrap_or_default();
+        let holders: Vec<String> = session
+            .targets_labelled(name)
+            .into_iter()
+            .filter(|&sym| session.lookup_sym(sym).is_some_and(|i| i != target))
+            .map(|sym| session.ids().name(sym).to_owned())
+            .collect();
+        Ok(NameCheck {
+            current: session.label_of(target).map(str::to_owned),
+            first_holder_preview: holders
+                .first()
+                .and_then(|h| session.lookup(h))
+                .map(|i| text::preview(session, i)),
+            holders,
+            shadows_id: name.len() >= revision::MIN_PREFIX_LEN
+                && session
+                    .ids()
+                    .iter()
+                    .any(|(_, id)| id.starts_with(name) && id != target_id),
+        })
+    }
+
+    /// For a session read from the end: the part before it is searched for the lines that
+    /// can matter (label entries, and ids that start with NAME) instead of being loaded;
+    /// together with the entries read, they give what a whole read gives. An entry NAME
+    /// labels that is not in the part read is searched for the same way.
+    fn of_tip(session: &Session, target: EntryIdx, name: &str) -> Result<NameCheck> {
+        let target_id = session.id_str(target).unwrap_or_default();
+        let from = session.header.end as usize + 1;
+        let to = session.read_from().expect("read from the end") as usize;
+        let data = Data::open(&session.path).map_err(|e| SessionError::io(&session.path, e))?;
+        let before = data.get(from..to).ok_or(SessionError::NeedMore)?;
+        let prefix = name.len() >= revision::MIN_PREFIX_LEN;
+        let needles: &[&str] = if prefix { &["label", name] } else { &["label"] };
+        let lines = line_search::scan(before, needles);
+
+        // Labels as loading sets them: in file order, the last label entry for a target wins;
+        // an empty or missing label clears.
+        let mut labels: FxHashMap<String, (String, usize)> = FxHashMap::default();
+        let mut order = 0;
+        let mut apply = |target: Option<&str>, label: Option<&str>| {
+            let Some(target) = target.filter(|t| !t.is_empty()) else {
+                return;
+            };
+            match label.filter(|l| !l.is_empty()) {
+                Some(l) => {
+                    labels.insert(target.to_owned(), (l.to_owned(), order));
+                    order += 1;
+                }
+                None => {
+                    labels.remove(target);
+                }
+            }
+        };
+        for l in lines.iter().filter(|l| l.kind.as_deref() == Some("label")) {
+            apply(l.target_id.as_deref(), l.label.as_deref());
+        }
+        for e in &session.entries {
+            if let Detail::Label { target: Some(t), label } = &e.detail {
+                apply(Some(session.ids().name(*t)), label.as_deref());
+            }
+        }
+        let mut named: Vec<(&String, usize)> = labels
+            .iter()
+            .filter(|(_, (l, _))| l == name)
+            .map(|(t, (_, o))| (t, *o))
+            .collect();
+        named.sort_by_key(|&(_, o)| o);
+        // The entries NAME labels: in the part read, or else (the last entry with the id, as
+        // ids resolve) before it; a label of an entry that is nowhere labels nothing.
+        let far: Vec<&str> = named
+            .iter()
+            .filter(|(t, _)| session.lookup(t).is_none())
+            .map(|(t, _)| t.as_str())
+            .collect();
+        let far_lines = if far.is_empty() {
+            Vec::new()
+        } else {
+            line_search::scan(before, &far)
+        };
+        let far_entry = |t: &str| {
+            far_lines
+                .iter()
+                .rev()
+                .find(|l| l.kind.as_deref() != Some("session") && l.id.as_deref() == Some(t))
+        };
+        let mut holders = Vec::new();
+        let mut first_holder_preview = None;
+        for (t, _) in &named {
+            let preview = match session.lookup(t) {
+                Some(i) if i == target => continue,
+                Some(i) => text::preview(session, i),
+                None => match far_entry(t) {
+                    Some(l) => preview_of_line(session, before, l.offset)?,
+                    None => continue,
+                },
+            };
+            if holders.is_empty() {
+                first_holder_preview = Some(preview);
+            }
+            holders.push((*t).clone());
+        }
+        let shadows = |id: &str| id.starts_with(name) && id != target_id;
+        Ok(NameCheck {
+            current: labels.get(target_id).map(|(l, _)| l.clone()),
+            holders,
+            first_holder_preview,
+            shadows_id: prefix
+                && (session.ids().iter().any(|(_, id)| shadows(id)) || lines.iter().flat_map(|l| l.ids()).any(shadows)),
+        })
+    }
+}
+
+/// The preview of the entry on the line at `offset` in `before` (the part of the file before
+/// what `session` read): that line read on its own, under the session's header.
+fn preview_of_line(session: &Session, before: &[u8], offset: usize) -> Result<String> {
+    let end = memchr::memchr(b'\n', &before[offset..]).map_or(before.len(), |i| offset + i);
+    let header = session.line_bytes(session.header.start, session.header.end);
+    let mut bytes = Vec::with_capacity(header.len() + end - offset + 2);
+    bytes.extend_from_slice(header);
+    bytes.push(b'\n');
+    bytes.extend_from_slice(&before[offset..end]);
+    bytes.push(b'\n');
+    let one = Session::from_bytes(session.path.clone(), bytes)?;
+    Ok(one.entries.first().map(|_| text::preview(&one, 0)).unwrap_or_default())
+}
+
+fn warn_ambiguous(shadows_id: bool, name: &str) {
+    if shadows_id {
         eprintln!(
             "warning: '{}' is also the beginning of an entry id; as a revision, an exact id wins over a label \
              and a label over a prefix (use label:{} to be explicit)",
