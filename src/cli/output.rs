@@ -395,11 +395,23 @@ pub fn local_time(ts: Option<&str>) -> String {
     let Some(ms) = ts.and_then(pi_session::session::jsdate::parse_date_ms) else {
         return "????-??-?? ??:??:??".into();
     };
+    // The system's zone is looked up once per process (the lookup is not free, and a
+    // listing formats a time per row).
+    static ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
+    let zone = ZONE.get_or_init(jiff::tz::TimeZone::system);
     match jiff::Timestamp::from_millisecond(ms) {
-        Ok(t) => t
-            .to_zoned_datetime(jiff::tz::TimeZone::system())
-            .strftime("%Y-%m-%d %H:%M:%S")
-            .to_string(),
+        Ok(t) => {
+            let d = zone.to_datetime(t);
+            format!(
+                "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+                d.year(),
+                d.month(),
+                d.day(),
+                d.hour(),
+                d.minute(),
+                d.second()
+            )
+        }
         Err(_) => "????-??-?? ??:??:??".into(),
     }
 }
