@@ -369,9 +369,17 @@ impl Session {
             pieces.push(start..end);
             start = end;
         }
-        crate::parallel::par_map(&pieces, |r| simdutf8::basic::from_utf8(&data[r.clone()]).is_ok(), || {})
-            .into_iter()
-            .all(|ok| ok)
+        crate::parallel::par_map(
+            &pieces,
+            |r| {
+                let ok = simdutf8::basic::from_utf8(&data[r.clone()]).is_ok();
+                self.data.release(r.start, r.end);
+                ok
+            },
+            || {},
+        )
+        .into_iter()
+        .all(|ok| ok)
     }
 
     /// Whether the whole file was read (not only its end).
