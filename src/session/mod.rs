@@ -17,6 +17,7 @@ pub mod jsstr;
 pub mod listing;
 mod load;
 pub mod locate;
+pub mod preview;
 pub mod rawjson;
 pub mod revision;
 pub mod scan;
