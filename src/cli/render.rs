@@ -288,3 +288,40 @@ pub fn entry_body(out: &Output, session: &Session, idx: EntryIdx, max_chars: Opt
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::output::fit;
+
+    #[test]
+    fn previews_fitted_from_their_start_equal_the_whole_fitted() {
+        let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#;
+        let texts = [
+            "short".to_owned(),
+            "word ".repeat(200),
+            format!("a{}b{}c", " ".repeat(300), "\\t".repeat(300)),
+            format!("x{}y", "\\u0301".repeat(400)),
+            "日本語".repeat(100),
+            "\\u001b[31m".repeat(60),
+            format!("{}z", "\\n".repeat(500)),
+            format!("{}\\nsecond line", "q".repeat(50)),
+        ];
+        let mut text = format!("{header}\n");
+        for (i, t) in texts.iter().enumerate() {
+            text.push_str(&format!(
+                r#"{{"type":"message","id":"e{i}","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{{"role":"assistant","content":[{{"type":"text","text":"{t}"}},{{"type":"toolCall","name":"write","arguments":{{"content":"{t}"}}}}]}}}}"#
+            ));
+            text.push('\n');
+        }
+        let session = Session::from_bytes("t.jsonl".into(), text.into_bytes()).unwrap();
+        for idx in 0..session.entries.len() {
+            let whole = one_line(&text::preview(&session, idx));
+            for room in [8, 10, 31, 80, 200, 1000, usize::MAX - 5] {
+                let mut mine = String::new();
+                fit_preview_into(&mut mine, &session, idx, room);
+                assert_eq!(mine, fit(&whole, room), "entry {idx}, room {room}");
+            }
+        }
+    }
+}
