@@ -30,7 +30,9 @@ pub struct Shape<'a> {
 /// The preview text with a budget of characters.
 struct Out {
     s: String,
+    /// Characters left in the budget (`usize::MAX` less what was pushed, without one).
     left: usize,
+    limited: bool,
     cut: bool,
 }
 
@@ -39,12 +41,17 @@ impl Out {
         Out {
             s: String::new(),
             left: budget.unwrap_or(usize::MAX),
+            limited: budget.is_some(),
             cut: false,
         }
     }
 
     fn push(&mut self, t: &str) {
         if self.cut || t.is_empty() {
+            return;
+        }
+        if !self.limited {
+            self.s.push_str(t);
             return;
         }
         if t.len() <= self.left {
@@ -68,6 +75,15 @@ impl Out {
 
     fn done(&self) -> bool {
         self.cut
+    }
+
+    /// How many characters of a string to decode: one past the budget, or all.
+    fn want(&self, extra: usize) -> usize {
+        if self.limited {
+            self.left.saturating_add(extra)
+        } else {
+            usize::MAX
+        }
     }
 }
 
@@ -295,7 +311,7 @@ impl FirstLine {
         if self.done || out.done() {
             return Ok(());
         }
-        if out.left == usize::MAX {
+        if !out.limited {
             return self.feed_lines(out, s);
         }
         // Enough for the budget past some leading whitespace; all of it when that is not.
@@ -398,11 +414,7 @@ fn value_text(raw: &[u8]) -> Scan<String> {
 fn push_compact(out: &mut Out, raw: &[u8]) -> Scan<()> {
     if raw.first() == Some(&b'"') {
         let (s, _) = scan::string(raw, 0)?;
-        let max = if out.left == usize::MAX {
-            usize::MAX
-        } else {
-            out.left.saturating_add(1)
-        };
+        let max = out.want(1);
         out.push(&decode(&s, max)?);
     } else {
         out.push(&value_text(raw)?);
@@ -668,7 +680,7 @@ fn message_preview(out: &mut Out, m: &MessageParts<'_>, role: Option<&Role>) -> 
         Some(Role::BashExecution) => {
             out.push("$ ");
             if let Some(command) = &m.command {
-                out.push(&decode(command, out.left.saturating_add(1))?);
+                out.push(&decode(command, out.want(1))?);
             }
         }
         Some(Role::System) => out.push("system prompt"),
