@@ -203,11 +203,60 @@ fn message_at(b: &[u8], p: usize) -> Scan<(MessageParts<'_>, usize)> {
 
 /// The first `max` characters of a string's value, or all of it.
 fn decode<'a>(s: &RawStr<'a>, max: usize) -> Scan<Cow<'a, str>> {
-    if max == usize::MAX {
-        whole(s)
-    } else {
-        s.decode_prefix(max)
+    if max == usize::MAX { whole(s) } else { prefix(s, max) }
+}
+
+/// The first `max` characters of a string's value (all of it when shorter), as
+/// [`RawStr::decode_prefix`] gives them, with the text between escapes copied a run at a time.
+fn prefix<'a>(s: &RawStr<'a>, max: usize) -> Scan<Cow<'a, str>> {
+    if !s.escaped {
+        return s.decode_prefix(max);
     }
+    let b = s.bytes;
+    let mut out = String::with_capacity(b.len().min(max.saturating_mul(4)));
+    let mut chars = 0;
+    let mut i = 0;
+    while i < b.len() && chars < max {
+        let end = memchr::memchr(b'\\', &b[i..]).map_or(b.len(), |at| i + at);
+        if end > i {
+            let run = simdutf8::basic::from_utf8(&b[i..end]).map_err(|_| Bail)?;
+            let room = max - chars;
+            // No character is shorter than a byte: a run no longer than the room fits.
+            let n = if run.len() <= room {
+                run.chars().count()
+            } else {
+                usize::MAX
+            };
+            if n <= room {
+                out.push_str(run);
+                chars += n;
+            } else {
+                let cut = run.char_indices().nth(room).map_or(run.len(), |(at, _)| at);
+                out.push_str(&run[..cut]);
+                chars += run[..cut].chars().count();
+            }
+            i = end;
+            continue;
+        }
+        // One escape, decoded on its own bytes.
+        let len = match b.get(i + 1) {
+            Some(b'u') => {
+                let unit = hex4(&b[i + 2..])?;
+                if (0xD800..=0xDBFF).contains(&unit) { 12 } else { 6 }
+            }
+            Some(_) => 2,
+            None => return Err(Bail),
+        };
+        let escape = b.get(i..i + len).ok_or(Bail)?;
+        let c = whole(&RawStr {
+            bytes: escape,
+            escaped: true,
+        })?;
+        out.push_str(&c);
+        chars += 1;
+        i += len;
+    }
+    Ok(Cow::Owned(out))
 }
 
 fn hex4(b: &[u8]) -> Scan<u32> {
@@ -316,7 +365,7 @@ impl FirstLine {
         }
         // Enough for the budget past some leading whitespace; all of it when that is not.
         let want = out.left.saturating_add(64);
-        let head = s.decode_prefix(want)?;
+        let head = prefix(s, want)?;
         let complete = head.chars().count() < want;
         if complete {
             self.feed(out, &head);
@@ -730,7 +779,7 @@ pub fn assistant_visibility(line: &[u8]) -> Scan<(bool, Option<String>)> {
 /// Whether a string's value is all JavaScript whitespace (`trim() === ""`).
 fn is_js_blank(s: &RawStr<'_>) -> Scan<bool> {
     let blank = |t: &str| t.chars().all(super::jsstr::is_whitespace);
-    let head = s.decode_prefix(64)?;
+    let head = prefix(s, 64)?;
     if !blank(&head) {
         return Ok(false);
     }
@@ -738,4 +787,49 @@ fn is_js_blank(s: &RawStr<'_>) -> Scan<bool> {
         return Ok(true);
     }
     Ok(blank(&whole(s)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding_agrees_with_the_scanner() {
+        let bodies = [
+            r#"plain text é 日本"#,
+            r#"a\"b\\c\/d\u00e9\ud83d\ude00\n\t\r\b\f end"#,
+            r#"\n\n\n  lead"#,
+            r#"\ud800 lone"#,
+            r#"x\udc00"#,
+            r#"\ud83dx"#,
+            r#"\u2028\u0085\ufeff"#,
+            "",
+        ];
+        for body in bodies {
+            let line = format!("\"{body}\"");
+            let (s, _) = scan::string(line.as_bytes(), 0).unwrap();
+            assert_eq!(whole(&s), s.decode(), "{body}");
+            for max in 0..40 {
+                assert_eq!(prefix(&s, max), s.decode_prefix(max), "{body} {max}");
+            }
+            let mut pieces = String::new();
+            let mut from = 0;
+            if s.escaped {
+                while from < s.bytes.len() {
+                    let cut = newline_escape_after(s.bytes, from).unwrap_or(s.bytes.len());
+                    match whole(&RawStr {
+                        bytes: &s.bytes[from..cut],
+                        escaped: true,
+                    }) {
+                        Ok(p) => pieces.push_str(&p),
+                        Err(_) => break,
+                    }
+                    from = cut;
+                }
+                if let Ok(all) = s.decode() {
+                    assert_eq!(pieces, all);
+                }
+            }
+        }
+    }
 }
