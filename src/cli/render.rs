@@ -91,7 +91,7 @@ pub fn write_rows(
     rows: std::ops::Range<usize>,
     render: impl Fn(usize, &mut String) + Sync,
 ) -> std::io::Result<()> {
-    const ROUND: usize = 4096;
+    const ROUND: usize = 1024;
     const ALONE: usize = 256;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let one = |part: std::ops::Range<usize>| {

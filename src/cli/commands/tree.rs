@@ -141,7 +141,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         .unwrap_or_default();
     // Rows stream out in rounds: the prefixes of a round are laid out in order, then its
     // lines are rendered on every core and written.
-    const ROUND: usize = 4096;
+    const ROUND: usize = 1024;
     let look = out.look();
     let mut lay = Layout::new(&rows);
     let mut prefixes = String::new();
