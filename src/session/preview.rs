@@ -11,6 +11,17 @@ use super::entry::{EntryKind, Role};
 use super::scan::{self, Bail, RawStr, Scan};
 use std::borrow::Cow;
 
+/// Tokens in a compact `42k` form.
+pub fn short_tokens(n: f64) -> String {
+    if n >= 1_000_000.0 {
+        format!("{:.1}M", n / 1_000_000.0)
+    } else if n >= 1000.0 {
+        format!("{}k", (n / 1000.0).round())
+    } else {
+        format!("{n}")
+    }
+}
+
 /// A preview read from a line: its text and whether it was cut at the budget (then `text`
 /// is the start of the whole preview, and fitting it is only exact when it is already wider
 /// than the room it is fitted to).
@@ -590,7 +601,7 @@ pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Pr
         }
         EntryKind::Compaction => {
             let [tokens, summary] = fields(line, ["tokensBefore", "summary"])?;
-            let tokens = number_of(tokens)?.map(super::text::short_tokens);
+            let tokens = number_of(tokens)?.map(short_tokens);
             out.push("[compaction: ");
             out.push(tokens.as_deref().unwrap_or("?"));
             out.push(" tokens] ");
@@ -663,7 +674,7 @@ pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Pr
         }
         EntryKind::Usage => {
             let [kind, provider, model, usage] = fields(line, ["kind", "provider", "model", "usage"])?;
-            let tokens = number_of(member(usage, "totalTokens")?)?.map(super::text::short_tokens);
+            let tokens = number_of(member(usage, "totalTokens")?)?.map(short_tokens);
             out.push(&str_or_empty(kind)?);
             out.push(" ");
             out.push(&str_or_empty(provider)?);

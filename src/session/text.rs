@@ -49,16 +49,7 @@ pub fn conversation_text(session: &Session, idx: EntryIdx) -> Option<String> {
     Some(content_text(v.pointer("/message/content"), "\n"))
 }
 
-/// Tokens in a compact `42k` form.
-pub fn short_tokens(n: f64) -> String {
-    if n >= 1_000_000.0 {
-        format!("{:.1}M", n / 1_000_000.0)
-    } else if n >= 1000.0 {
-        format!("{}k", (n / 1000.0).round())
-    } else {
-        format!("{n}")
-    }
-}
+pub use super::preview::short_tokens;
 
 fn first_line(s: &str) -> &str {
     s.trim_start().lines().next().unwrap_or("")
