@@ -42,6 +42,38 @@ impl Style {
     }
 }
 
+/// What rendering a line needs of an [`Output`]: whether to color, and the width to fit to.
+/// A copy, so that rows can be rendered on other threads while the output is written.
+#[derive(Debug, Clone, Copy)]
+pub struct Look {
+    pub color: bool,
+    pub width: Option<usize>,
+}
+
+impl Look {
+    /// `text` in a style (when coloring). The text must already be escaped.
+    pub fn paint(&self, style: Style, text: &str) -> String {
+        if self.color && !text.is_empty() {
+            format!("\x1b[{}m{text}\x1b[0m", style.code())
+        } else {
+            text.to_owned()
+        }
+    }
+
+    /// [`Look::paint`], appended to `buf`.
+    pub fn paint_into(&self, buf: &mut String, style: Style, text: &str) {
+        if self.color && !text.is_empty() {
+            buf.push_str("\x1b[");
+            buf.push_str(style.code());
+            buf.push('m');
+            buf.push_str(text);
+            buf.push_str("\x1b[0m");
+        } else {
+            buf.push_str(text);
+        }
+    }
+}
+
 /// Where output goes: stdout, or a pager reading from a pipe.
 enum Sink {
     Stdout(BufWriter<Stdout>),
@@ -91,23 +123,14 @@ impl Output {
 
     /// `text` in a style (when coloring). The text must already be escaped.
     pub fn paint(&self, style: Style, text: &str) -> String {
-        if self.color && !text.is_empty() {
-            format!("\x1b[{}m{text}\x1b[0m", style.code())
-        } else {
-            text.to_owned()
-        }
+        self.look().paint(style, text)
     }
 
-    /// [`Output::paint`], appended to `buf`.
-    pub fn paint_into(&self, buf: &mut String, style: Style, text: &str) {
-        if self.color && !text.is_empty() {
-            buf.push_str("\x1b[");
-            buf.push_str(style.code());
-            buf.push('m');
-            buf.push_str(text);
-            buf.push_str("\x1b[0m");
-        } else {
-            buf.push_str(text);
+    /// How lines are rendered for this output, apart from the output itself.
+    pub fn look(&self) -> Look {
+        Look {
+            color: self.color,
+            width: self.width,
         }
     }
 
@@ -313,9 +336,23 @@ pub fn escape_block(s: &str) -> String {
 pub fn one_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut gap = false;
-    for c in s.chars() {
-        let plain = c.is_ascii_graphic();
-        if !plain && c.is_whitespace() {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // A run of printable ASCII goes over at once.
+        let run = bytes[i..].iter().take_while(|b| b.is_ascii_graphic()).count();
+        if run > 0 {
+            if gap && !out.is_empty() {
+                out.push(' ');
+            }
+            gap = false;
+            out.push_str(&s[i..i + run]);
+            i += run;
+            continue;
+        }
+        let c = s[i..].chars().next().expect("a character starts here");
+        i += c.len_utf8();
+        if c.is_whitespace() {
             gap = true;
             continue;
         }
@@ -323,10 +360,10 @@ pub fn one_line(s: &str) -> String {
             out.push(' ');
         }
         gap = false;
-        if plain || !is_unsafe(c) {
-            out.push(c);
-        } else {
+        if is_unsafe(c) {
             push_escaped(&mut out, c);
+        } else {
+            out.push(c);
         }
     }
     out
@@ -431,6 +468,7 @@ mod tests {
         assert_eq!(escape_block("a\nb\x1b"), "a\nb\\e");
         assert_eq!(escape_line("\u{9b}x\u{202e}"), "\\x9bx\\u{202e}");
         assert_eq!(one_line("  a \n\t b\x1b "), "a b\\e");
+        assert_eq!(one_line("ab  cd\u{3000}é\u{85}x\u{9b}y "), "ab cd é x\\x9by");
     }
 
     #[test]

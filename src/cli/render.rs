@@ -1,6 +1,8 @@
 //! Human renderings of entries shared by `log`, `show` and `context`.
 
-use super::output::{Output, Style, escape_block, escape_line, fit, local_time, one_line, short_id};
+use super::output::{
+    Look, Output, Style, display_width, escape_block, escape_line, fit_into, local_time, one_line, short_id,
+};
 use pi_session::session::content::{Block, Content};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
 use serde_json::Value;
@@ -18,6 +20,11 @@ pub fn kind_style(kind: &str) -> Style {
 
 /// `a1b2c3d4 2026-11-02 10:00:06 user        (@) [label] preview`, fitted to the terminal.
 pub fn entry_line(out: &Output, session: &Session, idx: EntryIdx, current: bool, preview: bool) -> String {
+    entry_line_in(&out.look(), session, idx, current, preview)
+}
+
+/// [`entry_line`], rendered with `out`'s look.
+pub fn entry_line_in(out: &Look, session: &Session, idx: EntryIdx, current: bool, preview: bool) -> String {
     let e = &session.entries[idx];
     let id = short_id(&session.id_or_line(idx));
     let time = local_time(e.timestamp.as_deref());
@@ -42,17 +49,88 @@ pub fn entry_line(out: &Output, session: &Session, idx: EntryIdx, current: bool,
         colored.push(' ');
     }
     if preview {
-        let p = one_line(&text::preview(session, idx));
         let room = out
             .width
             .map(|w| w.saturating_sub(super::output::display_width(&plain_prefix)));
-        let p = match room {
-            Some(room) => fit(&p, room.max(10)),
-            None => fit(&p, 200),
+        let room = match room {
+            Some(room) => room.max(10),
+            None => 200,
         };
-        colored.push_str(&p);
+        fit_preview_into(&mut colored, session, idx, room);
     }
     colored.trim_end().to_owned()
+}
+
+/// The entry's preview laid on one line ([`one_line`]) and fitted to `room` columns,
+/// appended to `buf`. Only as much of the entry's text is read as the room can show.
+pub fn fit_preview_into(buf: &mut String, session: &Session, idx: EntryIdx, room: usize) {
+    // A few characters over the room: whitespace runs that fold into one space, or
+    // characters of no width, can make a start of the preview narrower than it is long.
+    const SLACK: usize = 16;
+    let whole = |session, idx| one_line(&text::preview(session, idx));
+    let line = if room >= 1 << 30 {
+        whole(session, idx)
+    } else {
+        let start = text::preview_start(session, idx, room + SLACK);
+        let line = one_line(&start.text);
+        // The start decides the fit only when it already overflows the room.
+        if start.cut && display_width(&line) <= room {
+            whole(session, idx)
+        } else {
+            line
+        }
+    };
+    fit_into(buf, &line, room);
+}
+
+/// Rows rendered on every core and written in order: `render(i, buf)` appends row `i`'s
+/// line (without its newline) to `buf`. Rows go in rounds of at most `ROUND` rows, so only
+/// one round of rendered text is held at a time.
+pub fn write_rows(
+    out: &mut Output,
+    rows: std::ops::Range<usize>,
+    render: impl Fn(usize, &mut String) + Sync,
+) -> std::io::Result<()> {
+    const ROUND: usize = 1024;
+    const ALONE: usize = 256;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let one = |part: std::ops::Range<usize>| {
+        let mut buf = String::new();
+        for (k, i) in part.enumerate() {
+            if k > 0 {
+                buf.push('\n');
+            }
+            render(i, &mut buf);
+        }
+        buf
+    };
+    let mut start = rows.start;
+    while start < rows.end {
+        let end = rows.end.min(start + ROUND);
+        let parts: Vec<String> = if threads == 1 || end - start <= ALONE {
+            vec![one(start..end)]
+        } else {
+            let per = (end - start).div_ceil(threads);
+            std::thread::scope(|s| {
+                let workers: Vec<_> = (start..end)
+                    .step_by(per)
+                    .map(|from| {
+                        let one = &one;
+                        s.spawn(move || one(from..end.min(from + per)))
+                    })
+                    .collect();
+                workers
+                    .into_iter()
+                    .map(|w| w.join().expect("render thread panicked"))
+                    .collect()
+            })
+        };
+        for part in parts {
+            out.raw_line(part.as_bytes())?;
+        }
+        start = end;
+    }
+    Ok(())
 }
 
 /// Cuts text at `max` characters with a note of what was left out.
@@ -207,6 +285,43 @@ pub fn entry_body(out: &Output, session: &Session, idx: EntryIdx, max_chars: Opt
             }
             let pretty = serde_json::to_string_pretty(&Value::Object(rest)).unwrap_or_default();
             vec![out.paint(Style::Meta, &escape_block(&pretty))]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::output::fit;
+
+    #[test]
+    fn previews_fitted_from_their_start_equal_the_whole_fitted() {
+        let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#;
+        let texts = [
+            "short".to_owned(),
+            "word ".repeat(200),
+            format!("a{}b{}c", " ".repeat(300), "\\t".repeat(300)),
+            format!("x{}y", "\\u0301".repeat(400)),
+            "日本語".repeat(100),
+            "\\u001b[31m".repeat(60),
+            format!("{}z", "\\n".repeat(500)),
+            format!("{}\\nsecond line", "q".repeat(50)),
+        ];
+        let mut text = format!("{header}\n");
+        for (i, t) in texts.iter().enumerate() {
+            text.push_str(&format!(
+                r#"{{"type":"message","id":"e{i}","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{{"role":"assistant","content":[{{"type":"text","text":"{t}"}},{{"type":"toolCall","name":"write","arguments":{{"content":"{t}"}}}}]}}}}"#
+            ));
+            text.push('\n');
+        }
+        let session = Session::from_bytes("t.jsonl".into(), text.into_bytes()).unwrap();
+        for idx in 0..session.entries.len() {
+            let whole = one_line(&text::preview(&session, idx));
+            for room in [8, 10, 31, 80, 200, 1000, usize::MAX - 5] {
+                let mut mine = String::new();
+                fit_preview_into(&mut mine, &session, idx, room);
+                assert_eq!(mine, fit(&whole, room), "entry {idx}, room {room}");
+            }
         }
     }
 }

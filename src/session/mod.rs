@@ -18,6 +18,7 @@ pub mod line_search;
 pub mod listing;
 mod load;
 pub mod locate;
+pub mod preview;
 pub mod rawjson;
 pub mod revision;
 pub mod scan;

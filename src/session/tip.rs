@@ -49,6 +49,14 @@ pub fn read_tip<R: AsRef<Session>, T, E: From<SessionError>>(
     }
 }
 
+/// Whether a read of the last `tail` bytes of a `len`-byte file would take a large share of
+/// it (an eighth or more): then loading the whole file costs less memory (a read from the
+/// end copies what it reads, twice while it loads; a whole file is mapped, and its index is
+/// about a fifth of its size) and little more time than the reads still to come.
+pub fn covers_most(tail: u64, len: u64) -> bool {
+    tail.saturating_mul(8) >= len
+}
+
 /// Whether an error only says that more of the file is needed.
 pub fn needs_more(e: &SessionError) -> bool {
     matches!(e, SessionError::NeedMore)
@@ -103,6 +111,14 @@ mod tests {
         let reads = reads.into_inner();
         assert!(reads.len() > 2, "{reads:?}");
         assert!(reads.windows(2).all(|w| w[1] == w[0] * GROWTH), "{reads:?}");
+    }
+
+    #[test]
+    fn a_read_of_an_eighth_of_the_file_or_more_loads_it_whole() {
+        assert!(covers_most(13, 100));
+        assert!(covers_most(200, 100));
+        assert!(!covers_most(12, 100));
+        assert!(!covers_most(u64::MAX / 16, u64::MAX));
     }
 
     #[test]

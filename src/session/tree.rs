@@ -239,6 +239,8 @@ pub struct Layout<'a> {
     gutters: Vec<(usize, bool, u32)>,
     next: usize,
     marks: Vec<u8>,
+    /// The gutter list and indentation `marks` was drawn for.
+    marks_of: Option<(u32, usize)>,
 }
 
 impl<'a> Layout<'a> {
@@ -269,6 +271,7 @@ impl<'a> Layout<'a> {
             gutters: Vec::new(),
             next: 0,
             marks: Vec::new(),
+            marks_of: None,
         }
     }
 
@@ -317,15 +320,19 @@ impl<'a> Layout<'a> {
         let connector = show_connector && !virtual_root_child;
         let connector_pos = if connector { display_indent.checked_sub(1) } else { None };
         // The first gutter pushed at a position wins: walk newest to oldest, overwriting.
-        self.marks.clear();
-        self.marks.resize(display_indent, 0);
-        let mut g = gutters;
-        while g != NO_GUTTER {
-            let (pos, show, prev) = self.gutters[g as usize];
-            if pos < display_indent {
-                self.marks[pos] = if show { 1 } else { 2 };
+        // Rows in a run share their gutters: the marks of the row before are reused.
+        if self.marks_of != Some((gutters, display_indent)) {
+            self.marks.clear();
+            self.marks.resize(display_indent, 0);
+            let mut g = gutters;
+            while g != NO_GUTTER {
+                let (pos, show, prev) = self.gutters[g as usize];
+                if pos < display_indent {
+                    self.marks[pos] = if show { 1 } else { 2 };
+                }
+                g = prev;
             }
-            g = prev;
+            self.marks_of = Some((gutters, display_indent));
         }
         out.reserve(display_indent * 7);
         for level in 0..display_indent {

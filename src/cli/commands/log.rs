@@ -1,6 +1,6 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::Output;
-use crate::cli::render::{entry_body, entry_line};
+use crate::cli::render::{entry_body, entry_line, entry_line_in, write_rows};
 use crate::cli::session_arg::{RawLines, open_session, open_tip, warn_cycle};
 use anyhow::Result;
 use pi_session::session::{EntryIdx, Session, revision};
@@ -134,6 +134,15 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     if args.reverse {
         shown.reverse();
+    }
+    if !args.json && !args.long {
+        // One line per entry, rendered on every core.
+        let look = out.look();
+        let render = |k: usize, buf: &mut String| {
+            let i = shown[k];
+            buf.push_str(&entry_line_in(&look, &session, i, Some(i) == at, true));
+        };
+        return Ok(write_rows(out, 0..shown.len(), render)?);
     }
     let mut raw = RawLines::default();
     for (k, &i) in shown.iter().enumerate() {

@@ -1,13 +1,14 @@
 use crate::cli::GlobalArgs;
-use crate::cli::output::{Output, Style, display_width, escape_line, fit_into, one_line, short_id};
-use crate::cli::render::kind_style;
+use crate::cli::output::{Look, Output, Style, display_width, escape_line, fit_into, short_id};
+use crate::cli::render::{fit_preview_into, kind_style, write_rows};
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
 use pi_session::session::content::Content;
-use pi_session::session::tree::{Layout, Tree, TreeRecord};
-use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
+use pi_session::session::tree::{Layout, Tree, TreeRecord, TreeRow};
+use pi_session::session::{EntryIdx, EntryKind, Role, Session, jsjson, preview, text};
 use rustc_hash::FxHashSet;
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// Show the whole session tree, as Pi's /tree shows it.
 ///
@@ -45,14 +46,63 @@ fn default_visible(session: &Session, i: EntryIdx, leaf: Option<EntryIdx>) -> bo
         | EntryKind::SessionInfo => false,
         EntryKind::Message if e.is_role(&Role::Assistant) && Some(i) != leaf => {
             // Assistant messages with only tool calls are hidden unless they ended badly.
-            let mut v = session.preview_value(i);
-            let m = v.get_mut("message").map(Value::take).unwrap_or(Value::Null);
-            let has_text = Content::of_message(&m).has_text();
-            let stop = m.get("stopReason").and_then(Value::as_str);
+            let (has_text, stop) = match preview::assistant_visibility(session.raw(i)) {
+                Ok(read) => read,
+                Err(_) => {
+                    let mut v = session.preview_value(i);
+                    let m = v.get_mut("message").map(Value::take).unwrap_or(Value::Null);
+                    let stop = m.get("stopReason").and_then(Value::as_str).map(str::to_owned);
+                    (Content::of_message(&m).has_text(), stop)
+                }
+            };
             has_text || stop.is_some_and(|s| s != "stop" && s != "toolUse")
         }
         _ => true,
     }
+}
+
+/// [`default_visible`] of every entry, worked out on every core.
+fn default_view(session: &Session, leaf: Option<EntryIdx>) -> Vec<bool> {
+    const PIECE: usize = 4096;
+    let n = session.entries.len();
+    let pieces: Vec<std::ops::Range<usize>> = (0..n).step_by(PIECE).map(|s| s..n.min(s + PIECE)).collect();
+    pi_session::parallel::par_map(
+        &pieces,
+        |r| {
+            r.clone()
+                .map(|i| default_visible(session, i, leaf))
+                .collect::<Vec<bool>>()
+        },
+        || {},
+    )
+    .concat()
+}
+
+/// `tree --json`'s record of a row, written as `JSON.stringify` writes the [`TreeRecord`].
+fn write_record(buf: &mut String, session: &Session, row: &TreeRow, at: Option<EntryIdx>) {
+    let r = TreeRecord::new(session, row, at);
+    let string = |buf: &mut String, key: &str, s: Option<&str>| {
+        buf.push_str(key);
+        match s {
+            // Nothing to escape: no quote, backslash or control character, and no character
+            // from U+100000 on (lone surrogates' stand-ins are there).
+            Some(s) if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20 || b == 0xF4) => {
+                buf.push('"');
+                buf.push_str(s);
+                buf.push('"');
+            }
+            Some(s) => jsjson::write_string(buf, s),
+            None => buf.push_str("null"),
+        }
+    };
+    string(buf, "{\"id\":", r.id);
+    string(buf, ",\"parentId\":", r.parent_id);
+    let _ = write!(buf, ",\"depth\":{}", r.depth);
+    string(buf, ",\"type\":", r.kind);
+    string(buf, ",\"role\":", r.role);
+    string(buf, ",\"label\":", r.label);
+    string(buf, ",\"timestamp\":", r.timestamp);
+    let _ = write!(buf, ",\"current\":{},\"children\":{}}}", r.current, r.children);
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
@@ -65,7 +115,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     } else if args.user {
         tree.rows(|i| session.entries[i].is_role(&Role::User))
     } else {
-        tree.rows(|i| default_visible(&session, i, leaf))
+        let visible = default_view(&session, leaf);
+        tree.rows(|i| visible[i])
     };
     if tree.cycle {
         eprintln!(
@@ -77,60 +128,129 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         );
     }
     if args.json {
+        let mut buf = String::new();
         for r in &rows {
-            out.json(&serde_json::to_value(TreeRecord::new(&session, r, at))?)?;
+            buf.clear();
+            write_record(&mut buf, &session, r, at);
+            out.line(&buf)?;
         }
         return Ok(());
     }
     let on_branch: FxHashSet<EntryIdx> = at
         .map(|a| session.branch(a).path.into_iter().collect())
         .unwrap_or_default();
-    // Rows stream out: one line buffer, prefixes laid out as they are written.
+    // Rows stream out in rounds: the prefixes of a round are laid out in order, then its
+    // lines are rendered on every core and written.
+    const ROUND: usize = 1024;
+    let look = out.look();
     let mut lay = Layout::new(&rows);
-    let mut line = String::new();
-    let mut prefix = String::new();
-    for r in &rows {
-        let i = r.entry;
-        let e = &session.entries[i];
-        prefix.clear();
-        let mut plain_width = lay.next_prefix(&mut prefix);
-        line.clear();
-        out.paint_into(&mut line, Style::Meta, &prefix);
-        let id = short_id(&session.id_or_line(i));
-        plain_width += display_width(&id) + 1;
-        out.paint_into(&mut line, Style::Id, &id);
-        line.push(' ');
-        let marker = if on_branch.contains(&i) { "• " } else { "  " };
-        plain_width += 2;
-        out.paint_into(&mut line, Style::Current, marker);
-        if let Some(label) = session.label_of(i) {
-            let l = format!("[{}] ", escape_line(label));
-            plain_width += display_width(&l);
-            out.paint_into(&mut line, Style::Label, &l);
+    let mut prefixes = String::new();
+    let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(ROUND.min(rows.len()));
+    for from in (0..rows.len()).step_by(ROUND) {
+        let to = rows.len().min(from + ROUND);
+        prefixes.clear();
+        spans.clear();
+        for _ in from..to {
+            let start = prefixes.len();
+            let width = lay.next_prefix(&mut prefixes);
+            spans.push((start, prefixes.len(), width));
         }
-        let kind = escape_line(e.kind_name());
-        plain_width += display_width(&kind) + 1;
-        out.paint_into(&mut line, kind_style(e.kind_name()), &kind);
-        line.push(' ');
-        let tail = if Some(i) == at { " ← @" } else { "" };
-        let preview = match &e.detail {
-            pi_session::session::Detail::Compaction { tokens_before, .. } => {
-                format!(
-                    "[compaction: {} tokens]",
-                    tokens_before.map(text::short_tokens).unwrap_or_else(|| "?".into())
-                )
-            }
-            _ => one_line(&text::preview(&session, i)),
+        let render = |r: usize, buf: &mut String| {
+            let (start, end, width) = spans[r - from];
+            let line_start = buf.len();
+            row_line(
+                buf,
+                &look,
+                &session,
+                rows[r].entry,
+                &prefixes[start..end],
+                width,
+                &on_branch,
+                at,
+            );
+            let kept = buf[line_start..].trim_end().len();
+            buf.truncate(line_start + kept);
         };
-        let room = out
-            .width
-            .unwrap_or(usize::MAX)
-            .saturating_sub(plain_width + display_width(tail));
-        fit_into(&mut line, &preview, room.max(8));
-        if !tail.is_empty() {
-            out.paint_into(&mut line, Style::Current, tail);
-        }
-        out.line(line.trim_end())?;
+        write_rows(out, from..to, render)?;
     }
     Ok(())
+}
+
+/// One row of the human tree, after its prefix (`plain_width` columns wide).
+#[allow(clippy::too_many_arguments)]
+fn row_line(
+    line: &mut String,
+    out: &Look,
+    session: &Session,
+    i: EntryIdx,
+    prefix: &str,
+    mut plain_width: usize,
+    on_branch: &FxHashSet<EntryIdx>,
+    at: Option<EntryIdx>,
+) {
+    let e = &session.entries[i];
+    out.paint_into(line, Style::Meta, prefix);
+    let id = short_id(&session.id_or_line(i));
+    plain_width += display_width(&id) + 1;
+    out.paint_into(line, Style::Id, &id);
+    line.push(' ');
+    let marker = if on_branch.contains(&i) { "• " } else { "  " };
+    plain_width += 2;
+    out.paint_into(line, Style::Current, marker);
+    if let Some(label) = session.label_of(i) {
+        let l = format!("[{}] ", escape_line(label));
+        plain_width += display_width(&l);
+        out.paint_into(line, Style::Label, &l);
+    }
+    let kind = escape_line(e.kind_name());
+    plain_width += display_width(&kind) + 1;
+    out.paint_into(line, kind_style(e.kind_name()), &kind);
+    line.push(' ');
+    let tail = if Some(i) == at { " ← @" } else { "" };
+    let room = out
+        .width
+        .unwrap_or(usize::MAX)
+        .saturating_sub(plain_width + display_width(tail));
+    match &e.detail {
+        pi_session::session::Detail::Compaction { tokens_before, .. } => {
+            let preview = format!(
+                "[compaction: {} tokens]",
+                tokens_before.map(text::short_tokens).unwrap_or_else(|| "?".into())
+            );
+            fit_into(line, &preview, room.max(8));
+        }
+        _ => fit_preview_into(line, session, i, room.max(8)),
+    }
+    if !tail.is_empty() {
+        out.paint_into(line, Style::Current, tail);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_written_as_json_stringify_writes_them() {
+        let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#;
+        let lines = [
+            r#"{"type":"message","id":"a\"b\\c","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"x"}}"#,
+            r#"{"type":"message","id":"\u2028\ud800é\u0001","parentId":"a\"b\\c","timestamp":"t\n","message":{"role":"assistant","content":[]}}"#,
+            r#"{"type":"label","id":"l","parentId":"\u2028\ud800é\u0001","timestamp":"2025-01-01T00:00:02.000Z","targetId":"a\"b\\c","label":"mark \"q\" \u001b \udbff"}"#,
+            r#"{"type":"mystery","id":"m","parentId":"nowhere"}"#,
+        ];
+        let text = format!("{header}\n{}\n", lines.join("\n"));
+        let session = Session::from_bytes("t.jsonl".into(), text.into_bytes()).unwrap();
+        let mut tree = Tree::build(&session);
+        let rows = tree.rows(|_| true);
+        assert_eq!(rows.len(), 4);
+        for at in [None, Some(1)] {
+            for row in &rows {
+                let mut mine = String::new();
+                write_record(&mut mine, &session, row, at);
+                let value = serde_json::to_value(TreeRecord::new(&session, row, at)).unwrap();
+                assert_eq!(mine, jsjson::stringify(&value));
+            }
+        }
+    }
 }
