@@ -54,12 +54,16 @@ pub fn entry_line_in(out: &Look, session: &Session, idx: EntryIdx, current: bool
             .map(|w| w.saturating_sub(super::output::display_width(&plain_prefix)));
         let room = match room {
             Some(room) => room.max(10),
-            None => 200,
+            None => PIPED_PREVIEW_COLUMNS,
         };
         fit_preview_into(&mut colored, session, idx, room);
     }
     colored.trim_end().to_owned()
 }
+
+/// How wide a preview is when the output is not a terminal (a pipe, a file): wide enough
+/// for scripts and `grep` to see what the entry is about, without copying whole texts.
+pub const PIPED_PREVIEW_COLUMNS: usize = 200;
 
 /// The entry's preview laid on one line ([`one_line`]) and fitted to `room` columns,
 /// appended to `buf`. Only as much of the entry's text is read as the room can show.

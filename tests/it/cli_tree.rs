@@ -414,3 +414,25 @@ fn long_linear_chain_stays_in_one_column() {
         start.elapsed()
     );
 }
+
+/// Off a terminal, a preview is cut to 200 columns, as `log` cuts it: a long first line does
+/// not come out whole.
+#[test]
+fn piped_previews_are_cut_as_logs_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    let long = "word ".repeat(400);
+    let lines = [
+        serde_json::json!({"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}),
+        serde_json::json!({"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":long}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    let tree = run_ok(&path, &["tree"]);
+    let log = run_ok(&path, &["log"]);
+    let row = tree.lines().next().unwrap();
+    assert!(row.contains("…"), "{row}");
+    let words = |s: &str| s.matches("word").count();
+    assert!(words(row) < 45 && words(row) > 30, "{row}");
+    assert_eq!(words(row), words(log.lines().next().unwrap()));
+}

@@ -16,6 +16,8 @@ use std::fmt::Write as _;
 /// bookkeeping entries (labels, custom entries, model and thinking changes, session info,
 /// context edits, usage) and assistant messages holding only tool calls are hidden, as in
 /// Pi's default view; their children attach to the nearest shown ancestor.
+///
+/// Previews are fitted to the terminal's width; off a terminal, to 200 columns, as in `log`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Show every entry.
@@ -207,10 +209,11 @@ fn row_line(
     out.paint_into(line, kind_style(e.kind_name()), &kind);
     line.push(' ');
     let tail = if Some(i) == at { " ← @" } else { "" };
-    let room = out
-        .width
-        .unwrap_or(usize::MAX)
-        .saturating_sub(plain_width + display_width(tail));
+    // Off a terminal the preview gets as many columns as `log` gives it.
+    let room = match out.width {
+        Some(w) => w.saturating_sub(plain_width + display_width(tail)),
+        None => crate::cli::render::PIPED_PREVIEW_COLUMNS,
+    };
     match &e.detail {
         pi_session::session::Detail::Compaction { tokens_before, .. } => {
             let preview = format!(
