@@ -114,17 +114,39 @@ pub fn warn_cycle(session: &Session, at: Option<usize>) {
 /// Prints original lines of a session (`--json`): byte for byte when they are UTF-8; a line
 /// with invalid UTF-8 is printed as Pi reads it (each invalid sequence as U+FFFD), so that the
 /// output stays JSON, and [`RawLines::warn`] says so once.
-#[derive(Default)]
 pub struct RawLines {
     /// Where each line printed with replacements was (`line N` or `byte N`).
     replaced: Vec<String>,
     /// Whether the whole file is UTF-8 (checked once, on the first line printed), so that
     /// lines need no check of their own.
     file_is_utf8: Option<bool>,
+    /// Lines printed, and the lowest and highest entry printed since pages were last given
+    /// back.
+    printed: usize,
+    since_release: (usize, usize),
+}
+
+impl Default for RawLines {
+    fn default() -> RawLines {
+        RawLines {
+            replaced: Vec::new(),
+            file_is_utf8: None,
+            printed: 0,
+            since_release: (usize::MAX, 0),
+        }
+    }
 }
 
 impl RawLines {
     pub fn print(&mut self, out: &mut super::output::Output, session: &Session, idx: usize) -> std::io::Result<()> {
+        // The lines printed are given back every so many (large files only), in whichever
+        // order they come.
+        self.printed += 1;
+        self.since_release = (self.since_release.0.min(idx), self.since_release.1.max(idx));
+        if self.printed.is_multiple_of(4096) {
+            let (lo, hi) = std::mem::replace(&mut self.since_release, (usize::MAX, 0));
+            session.release_entries(lo..hi + 1);
+        }
         let bytes = session.raw(idx);
         let file_is_utf8 = *self.file_is_utf8.get_or_insert_with(|| session.is_valid_utf8());
         if file_is_utf8 || simdutf8::basic::from_utf8(bytes).is_ok() {

@@ -142,7 +142,18 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             let i = shown[k];
             buf.push_str(&entry_line_in(&look, &session, i, Some(i) == at, true));
         };
-        return Ok(write_rows(out, 0..shown.len(), render)?);
+        // A large file's lines are given back behind the rows written.
+        for from in (0..shown.len()).step_by(8192) {
+            let to = shown.len().min(from + 8192);
+            write_rows(out, from..to, render)?;
+            let (lo, hi) = shown[from..to]
+                .iter()
+                .fold((usize::MAX, 0), |(lo, hi), &i| (lo.min(i), hi.max(i)));
+            if lo <= hi {
+                session.release_entries(lo..hi + 1);
+            }
+        }
+        return Ok(());
     }
     let mut raw = RawLines::default();
     for (k, &i) in shown.iter().enumerate() {

@@ -71,9 +71,13 @@ fn default_view(session: &Session, leaf: Option<EntryIdx>) -> Vec<bool> {
     pi_session::parallel::par_map(
         &pieces,
         |r| {
-            r.clone()
+            let visible = r
+                .clone()
                 .map(|i| default_visible(session, i, leaf))
-                .collect::<Vec<bool>>()
+                .collect::<Vec<bool>>();
+            // The lines looked at are given back (large files only).
+            session.release_entries(r.clone());
+            visible
         },
         || {},
     )
@@ -174,8 +178,18 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             buf.truncate(line_start + kept);
         };
         write_rows(out, from..to, render)?;
+        release_rows(&session, rows[from..to].iter().map(|r| r.entry));
     }
     Ok(())
+}
+
+/// Gives back the lines of rows already written (on large files: see
+/// [`Session::release_entries`]).
+fn release_rows(session: &Session, entries: impl Iterator<Item = EntryIdx>) {
+    let (lo, hi) = entries.fold((usize::MAX, 0), |(lo, hi), i| (lo.min(i), hi.max(i)));
+    if lo <= hi {
+        session.release_entries(lo..hi + 1);
+    }
 }
 
 /// One row of the human tree, after its prefix (`plain_width` columns wide).
