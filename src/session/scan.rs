@@ -96,16 +96,24 @@ fn hex4(b: &[u8]) -> Scan<u16> {
 
 /// Decodes the escapes of a string body, stopping after `max_chars` characters.
 fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
-    // Escapes are ASCII, so the body is valid UTF-8 exactly when its text is: check it once,
-    // then copy the runs between escapes as they are.
-    let text = simdutf8::basic::from_utf8(b).map_err(|_| Bail)?;
+    // Escapes are ASCII, so the body is valid UTF-8 exactly when its text is. A whole value is
+    // checked once; a prefix only as far as it goes (a long text need not be read for its
+    // start).
+    let whole = if max_chars == usize::MAX {
+        Some(simdutf8::basic::from_utf8(b).map_err(|_| Bail)?)
+    } else {
+        None
+    };
     let mut out = String::with_capacity(b.len().min(max_chars.saturating_mul(4)));
     let mut chars = 0usize;
     let mut i = 0;
     while i < b.len() && chars < max_chars {
         let run_end = memchr::memchr(b'\\', &b[i..]).map_or(b.len(), |p| i + p);
         if run_end > i {
-            let run = &text[i..run_end];
+            let run = match whole {
+                Some(text) => &text[i..run_end],
+                None => simdutf8::basic::from_utf8(&b[i..run_end]).map_err(|_| Bail)?,
+            };
             if max_chars == usize::MAX {
                 out.push_str(run);
             } else {
