@@ -199,7 +199,8 @@ fn for_each_line<'a, E>(
     let chunks = bounds.len() - 1;
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        let (send, receive) = std::sync::mpsc::channel::<(usize, Chunk<'a>)>();
+        // Bounded, so that workers wait when the loading thread falls behind.
+        let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Chunk<'a>)>(2 * threads);
         for _ in 0..threads {
             let send = send.clone();
             let (next, bounds) = (&next, &bounds);
