@@ -99,6 +99,20 @@ pub struct Section {
     pub parts: Vec<Part>,
 }
 
+impl Section {
+    /// The section of entry `idx` before its kind fills it in: its id and time, nothing else.
+    fn blank(session: &Session, idx: EntryIdx) -> Section {
+        Section {
+            class: Class::Note,
+            title: String::new(),
+            meta: Vec::new(),
+            id: session.id_or_line(idx),
+            timestamp: session.entries[idx].timestamp.as_deref().map(str::to_owned),
+            parts: Vec::new(),
+        }
+    }
+}
+
 /// The branch a transcript covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Span {
@@ -126,16 +140,16 @@ pub struct Transcript {
 
 /// The transcript of the branch ending at `options.rev` (default `@`).
 pub fn build(session: &Session, options: &Options) -> Result<Transcript, SessionError> {
-    let tip = match &options.rev {
-        Some(rev) => revision::resolve(session, rev)?,
-        None => session.at(),
-    };
-    Ok(of_branch(session, tip))
+    Ok(of_plan(session, plan(session, options)?))
 }
 
 /// The transcript of the branch ending at `tip` (`None`: an empty branch).
 pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript {
-    let plan = plan_branch(session, tip);
+    of_plan(session, plan_branch(session, tip))
+}
+
+/// A plan's transcript, every section built and held.
+fn of_plan(session: &Session, plan: Plan) -> Transcript {
     let sections = plan.path.iter().filter_map(|&i| section(session, i)).collect();
     let Head {
         title,
@@ -483,14 +497,7 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
 fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
     let e = &session.entries[idx];
     let mut v = session.value(idx);
-    let mut s = Section {
-        class: Class::Note,
-        title: String::new(),
-        meta: Vec::new(),
-        id: session.id_or_line(idx),
-        timestamp: e.timestamp.as_deref().map(str::to_owned),
-        parts: Vec::new(),
-    };
+    let mut s = Section::blank(session, idx);
     match &e.kind {
         EntryKind::Message => {
             let mut m = take(&mut v, "message");

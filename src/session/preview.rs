@@ -479,25 +479,32 @@ fn fields<'a, const N: usize>(line: &'a [u8], keys: [&str; N]) -> Scan<[Option<&
     Ok(found)
 }
 
+/// The parts of the line's `message` (its last occurrence; none when there is none), the
+/// whole line checked to its end.
+fn line_message(line: &[u8]) -> Scan<MessageParts<'_>> {
+    let mut message = MessageParts::default();
+    let end = scan::object(line, 0, |k, b, p| {
+        if k.is("message") {
+            let (m, end) = message_at(b, p)?;
+            message = m;
+            Ok(end)
+        } else {
+            scan::skip(b, p)
+        }
+    })?;
+    if !scan::at_end(line, end) {
+        return Err(Bail);
+    }
+    Ok(message)
+}
+
 /// The preview of an entry read from its line. `budget` caps the characters produced
 /// (`None`: the whole preview).
 pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Preview> {
     let mut out = Out::new(budget);
     match shape.kind {
         EntryKind::Message => {
-            let mut message = MessageParts::default();
-            let end = scan::object(line, 0, |k, b, p| {
-                if k.is("message") {
-                    let (m, end) = message_at(b, p)?;
-                    message = m;
-                    Ok(end)
-                } else {
-                    scan::skip(b, p)
-                }
-            })?;
-            if !scan::at_end(line, end) {
-                return Err(Bail);
-            }
+            let message = line_message(line)?;
             message_preview(&mut out, &message, shape.role)?;
         }
         EntryKind::Compaction => {
@@ -653,19 +660,7 @@ fn message_preview(out: &mut Out, m: &MessageParts<'_>, role: Option<&Role>) -> 
 /// What Pi's default tree view reads of an assistant message: whether a text block holds
 /// more than JavaScript whitespace, and its `stopReason`.
 pub fn assistant_visibility(line: &[u8]) -> Scan<(bool, Option<String>)> {
-    let mut message = MessageParts::default();
-    let end = scan::object(line, 0, |k, b, p| {
-        if k.is("message") {
-            let (m, end) = message_at(b, p)?;
-            message = m;
-            Ok(end)
-        } else {
-            scan::skip(b, p)
-        }
-    })?;
-    if !scan::at_end(line, end) {
-        return Err(Bail);
-    }
+    let message = line_message(line)?;
     let mut has_text = false;
     if let ContentParts::Blocks(blocks) = &message.content {
         for text in blocks

@@ -375,14 +375,7 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
     let e = &session.entries[idx];
     let line = simdutf8::basic::from_utf8(session.raw(idx)).map_err(|_| GiveUp)?;
     let v: EntryFields = serde_json::from_str(line).map_err(|_| GiveUp)?;
-    let mut s = Section {
-        class: Class::Note,
-        title: String::new(),
-        meta: Vec::new(),
-        id: session.id_or_line(idx),
-        timestamp: e.timestamp.as_deref().map(str::to_owned),
-        parts: Vec::new(),
-    };
+    let mut s = Section::blank(session, idx);
     match &e.kind {
         EntryKind::Message => {
             let m = v.message.ok_or(GiveUp)?;
