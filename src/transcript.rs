@@ -7,9 +7,13 @@
 
 use crate::session::text::short_tokens;
 
+#[cfg(test)]
+mod fast_agrees;
 mod lean;
+mod raw;
 use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::{Condvar, Mutex, mpsc};
@@ -21,39 +25,39 @@ pub struct Options {
     pub rev: Option<String>,
 }
 
-/// A piece of a section's body.
+/// A piece of a section's body. Texts are borrowed from the session where they can be.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Part {
-    Text(String),
-    Thinking(String),
+pub enum Part<'a> {
+    Text(Cow<'a, str>),
+    Thinking(Cow<'a, str>),
     ToolCall {
-        name: String,
-        id: String,
+        name: Cow<'a, str>,
+        id: Cow<'a, str>,
         /// The arguments as pretty-printed JSON.
-        args: String,
+        args: Cow<'a, str>,
     },
     ToolResult {
-        name: String,
-        id: String,
+        name: Cow<'a, str>,
+        id: Cow<'a, str>,
         error: bool,
-        text: String,
+        text: Cow<'a, str>,
     },
     Bash {
-        command: String,
-        output: String,
+        command: Cow<'a, str>,
+        output: Cow<'a, str>,
         /// The exit code as JSON, when there is one.
-        exit: Option<String>,
+        exit: Option<Cow<'a, str>>,
     },
     Image {
-        mime: String,
-        data: String,
+        mime: Cow<'a, str>,
+        data: Cow<'a, str>,
     },
     /// Long text shown folded (system prompts, summaries).
     Folded {
-        title: String,
-        text: String,
+        title: Cow<'a, str>,
+        text: Cow<'a, str>,
     },
-    Note(String),
+    Note(Cow<'a, str>),
 }
 
 /// What kind of section: how a printer styles it.
@@ -88,26 +92,29 @@ impl Class {
 
 /// One entry of the transcript.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Section {
+pub struct Section<'a> {
     pub class: Class,
-    pub title: String,
-    pub meta: Vec<String>,
+    pub title: Cow<'a, str>,
+    pub meta: Vec<Cow<'a, str>>,
     /// The entry's id, or `(line N)`.
-    pub id: String,
+    pub id: Cow<'a, str>,
     /// The entry's `timestamp` as stored.
-    pub timestamp: Option<String>,
-    pub parts: Vec<Part>,
+    pub timestamp: Option<&'a str>,
+    pub parts: Vec<Part<'a>>,
 }
 
-impl Section {
+impl Section<'_> {
     /// The section of entry `idx` before its kind fills it in: its id and time, nothing else.
-    fn blank(session: &Session, idx: EntryIdx) -> Section {
+    fn blank(session: &Session, idx: EntryIdx) -> Section<'_> {
         Section {
             class: Class::Note,
-            title: String::new(),
+            title: Cow::Borrowed(""),
             meta: Vec::new(),
-            id: session.id_or_line(idx),
-            timestamp: session.entries[idx].timestamp.as_deref().map(str::to_owned),
+            id: match session.id_str(idx) {
+                Some(id) => Cow::Borrowed(id),
+                None => Cow::Owned(session.id_or_line(idx)),
+            },
+            timestamp: session.entries[idx].timestamp.as_deref(),
             parts: Vec::new(),
         }
     }
@@ -121,9 +128,9 @@ pub struct Span {
     pub entries: usize,
 }
 
-/// The transcript of one branch.
+/// The transcript of one branch; its texts may borrow from the session.
 #[derive(Debug, Clone)]
-pub struct Transcript {
+pub struct Transcript<'a> {
     /// The session name, else the first line of the first user text (80 characters at
     /// most), else `Pi session ID`.
     pub title: String,
@@ -135,21 +142,21 @@ pub struct Transcript {
     pub branch: Option<Span>,
     /// Set when the branch walk met a parent cycle: the entry that closes it.
     pub cycle_at: Option<EntryIdx>,
-    pub sections: Vec<Section>,
+    pub sections: Vec<Section<'a>>,
 }
 
 /// The transcript of the branch ending at `options.rev` (default `@`).
-pub fn build(session: &Session, options: &Options) -> Result<Transcript, SessionError> {
+pub fn build<'a>(session: &'a Session, options: &Options) -> Result<Transcript<'a>, SessionError> {
     Ok(of_plan(session, plan(session, options)?))
 }
 
 /// The transcript of the branch ending at `tip` (`None`: an empty branch).
-pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript {
+pub fn of_branch(session: &Session, tip: Option<EntryIdx>) -> Transcript<'_> {
     of_plan(session, plan_branch(session, tip))
 }
 
 /// A plan's transcript, every section built and held.
-fn of_plan(session: &Session, plan: Plan) -> Transcript {
+fn of_plan(session: &Session, plan: Plan) -> Transcript<'_> {
     let sections = plan.path.iter().filter_map(|&i| section(session, i)).collect();
     let Head {
         title,
@@ -387,7 +394,7 @@ fn str_ref<'a>(v: &'a Value, key: &str) -> &'a str {
 }
 
 /// Content blocks (or a string) as parts; blank text and thinking left out.
-pub fn content_parts(content: Option<&Value>) -> Vec<Part> {
+pub fn content_parts(content: Option<&Value>) -> Vec<Part<'static>> {
     content_parts_of(content.cloned().unwrap_or(Value::Null))
 }
 
@@ -397,16 +404,16 @@ fn take(v: &mut Value, key: &str) -> Value {
 }
 
 /// The string at `key` of an object, taken out of it (empty when absent or not a string).
-fn take_str(v: &mut Value, key: &str) -> String {
+fn take_str(v: &mut Value, key: &str) -> Cow<'static, str> {
     match v.get_mut(key) {
-        Some(Value::String(s)) => std::mem::take(s),
-        _ => String::new(),
+        Some(Value::String(s)) => Cow::Owned(std::mem::take(s)),
+        _ => Cow::Borrowed(""),
     }
 }
 
 /// One element of a content array as a part, its strings moved out of it: what
 /// [`crate::session::content::Block::of`] reads, owned.
-fn block_part(mut b: Value) -> Part {
+fn block_part(mut b: Value) -> Part<'static> {
     enum Kind {
         Text,
         Thinking,
@@ -418,7 +425,7 @@ fn block_part(mut b: Value) -> Part {
         Some("thinking") => Kind::Thinking,
         Some("toolCall") => Kind::ToolCall,
         Some("image") => Kind::Image,
-        other => return Part::Note(format!("[{} block]", other.unwrap_or("untyped"))),
+        other => return Part::Note(format!("[{} block]", other.unwrap_or("untyped")).into()),
     };
     match kind {
         Kind::Text => Part::Text(take_str(&mut b, "text")),
@@ -426,7 +433,9 @@ fn block_part(mut b: Value) -> Part {
         Kind::ToolCall => Part::ToolCall {
             name: take_str(&mut b, "name"),
             id: take_str(&mut b, "id"),
-            args: serde_json::to_string_pretty(b.get("arguments").unwrap_or(&Value::Null)).unwrap_or_default(),
+            args: serde_json::to_string_pretty(b.get("arguments").unwrap_or(&Value::Null))
+                .unwrap_or_default()
+                .into(),
         },
         Kind::Image => Part::Image {
             mime: take_str(&mut b, "mimeType"),
@@ -436,9 +445,9 @@ fn block_part(mut b: Value) -> Part {
 }
 
 /// [`content_parts`] of a content value given up: its strings are moved, not copied.
-fn content_parts_of(content: Value) -> Vec<Part> {
+fn content_parts_of(content: Value) -> Vec<Part<'static>> {
     let mut parts: Vec<Part> = match content {
-        Value::String(s) => vec![Part::Text(s)],
+        Value::String(s) => vec![Part::Text(s.into())],
         Value::Array(blocks) => blocks.into_iter().map(block_part).collect(),
         _ => Vec::new(),
     };
@@ -447,9 +456,9 @@ fn content_parts_of(content: Value) -> Vec<Part> {
 }
 
 /// A tool result's content given up: its text ([`crate::session::text::content_text`] with `\n`) and its images.
-fn result_parts_of(content: Value) -> (String, Vec<Part>) {
+fn result_parts_of(content: Value) -> (Cow<'static, str>, Vec<Part<'static>>) {
     match content {
-        Value::String(s) => (s, Vec::new()),
+        Value::String(s) => (s.into(), Vec::new()),
         Value::Array(blocks) => {
             let mut texts = Vec::new();
             let mut images = Vec::new();
@@ -463,16 +472,16 @@ fn result_parts_of(content: Value) -> (String, Vec<Part>) {
             let text = if texts.len() == 1 {
                 texts.pop().unwrap_or_default()
             } else {
-                texts.join("\n")
+                texts.join("\n").into()
             };
             (text, images)
         }
-        _ => (String::new(), Vec::new()),
+        _ => (Cow::Borrowed(""), Vec::new()),
     }
 }
 
 /// The section of one entry; `None` for entries a transcript leaves out.
-pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
+pub fn section(session: &Session, idx: EntryIdx) -> Option<Section<'_>> {
     let e = &session.entries[idx];
     if !matches!(
         e.kind,
@@ -494,7 +503,7 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section> {
 }
 
 /// [`section`] from the entry parsed whole, as `JSON.parse` reads it.
-fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
+fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section<'_>> {
     let e = &session.entries[idx];
     let mut v = session.value(idx);
     let mut s = Section::blank(session, idx);
@@ -515,21 +524,27 @@ fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
                     let model = m.get("responseModel").or(m.get("model")).and_then(Value::as_str);
                     if let Some(model) = model {
                         let provider = str_ref(m, "provider");
-                        s.meta.push(if provider.is_empty() {
-                            model.to_owned()
-                        } else {
-                            format!("{provider}/{model}")
-                        });
+                        s.meta.push(
+                            if provider.is_empty() {
+                                model.to_owned()
+                            } else {
+                                format!("{provider}/{model}")
+                            }
+                            .into(),
+                        );
                     }
                     s.parts = content_parts_of(take(m, "content"));
                     let reason = str_ref(m, "stopReason");
                     if !matches!(reason, "" | "stop" | "toolUse") {
                         let msg = str_ref(m, "errorMessage");
-                        s.parts.push(Part::Note(if msg.is_empty() {
-                            format!("({reason})")
-                        } else {
-                            format!("({reason}: {msg})")
-                        }));
+                        s.parts.push(Part::Note(
+                            if msg.is_empty() {
+                                format!("({reason})")
+                            } else {
+                                format!("({reason}: {msg})")
+                            }
+                            .into(),
+                        ));
                     }
                 }
                 "toolResult" => {
@@ -550,7 +565,7 @@ fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
                     s.parts.push(Part::Bash {
                         command: take_str(m, "command"),
                         output: take_str(m, "output"),
-                        exit: m.get("exitCode").filter(|c| !c.is_null()).map(Value::to_string),
+                        exit: m.get("exitCode").filter(|c| !c.is_null()).map(|c| c.to_string().into()),
                     });
                 }
                 "system" => {
@@ -573,9 +588,9 @@ fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
                 other => {
                     s.class = Class::Custom;
                     s.title = match m.get("customType").and_then(Value::as_str) {
-                        Some(t) => t.to_owned(),
+                        Some(t) => t.to_owned().into(),
                         None if other == "custom" => "Custom message".into(),
-                        None => other.to_owned(),
+                        None => other.to_owned().into(),
                     };
                     s.parts = content_parts_of(take(m, "content"));
                 }
@@ -593,7 +608,7 @@ fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
             s.class = Class::Summary;
             s.title = "Compaction".into();
             if let Some(t) = v.get("tokensBefore").and_then(Value::as_f64) {
-                s.meta.push(format!("{} tokens before", short_tokens(t)));
+                s.meta.push(format!("{} tokens before", short_tokens(t)).into());
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the earlier conversation".into(),
@@ -605,7 +620,7 @@ fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
             s.title = "Branch summary".into();
             let from = str_ref(&v, "fromId");
             if !from.is_empty() {
-                s.meta.push(format!("from {from}"));
+                s.meta.push(format!("from {from}").into());
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the branch left behind".into(),
@@ -613,10 +628,10 @@ fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section> {
             });
         }
         EntryKind::ModelChange => {
-            s.title = format!("Model: {}/{}", str_ref(&v, "provider"), str_ref(&v, "modelId"));
+            s.title = format!("Model: {}/{}", str_ref(&v, "provider"), str_ref(&v, "modelId")).into();
         }
         EntryKind::ThinkingLevelChange => {
-            s.title = format!("Thinking level: {}", str_ref(&v, "thinkingLevel"));
+            s.title = format!("Thinking level: {}", str_ref(&v, "thinkingLevel")).into();
         }
         _ => return None,
     }
@@ -690,7 +705,7 @@ mod tests {
                 entries: 4
             })
         );
-        let got: Vec<_> = t.sections.iter().map(|s| (s.class, s.title.as_str())).collect();
+        let got: Vec<_> = t.sections.iter().map(|s| (s.class, &*s.title)).collect();
         assert_eq!(
             got,
             vec![
@@ -701,7 +716,7 @@ mod tests {
         );
         assert_eq!(t.sections[2].meta, vec!["p/x".to_owned()]);
         assert_eq!(t.sections[2].parts.last(), Some(&Part::Note("(error: boom)".into())));
-        assert_eq!(t.sections[0].timestamp.as_deref(), Some("2026-01-01T00:00:01.000Z"));
+        assert_eq!(t.sections[0].timestamp, Some("2026-01-01T00:00:01.000Z"));
 
         let t = build(&s, &Options::default()).unwrap();
         assert_eq!(t.title, "Fix the bug");

@@ -1,133 +1,59 @@
-//! A lean read of an entry for its section: only the fields a transcript shows are read,
-//! borrowed from the line where they need no unescaping; everything else is skipped
-//! without being built. Anything this read does not handle exactly as `JSON.parse` would
-//! (duplicate fields, lone surrogates, invalid UTF-8, a shape it does not expect) makes it
-//! give up, and the entry is read in full instead ([`super::section`]).
+//! A lean read of an entry for its section, straight from the line's bytes with the
+//! session's scanner ([`crate::session::scan`]): only the fields a transcript shows are
+//! read, texts are borrowed from the line where they need no unescaping, and everything else
+//! is skipped without being built.
+//!
+//! A key written twice counts with its last value, as with `JSON.parse`. Anything this read
+//! does not handle exactly as `JSON.parse` would (lone surrogates, invalid UTF-8, what the
+//! scanner declines) makes it give up, and the entry is read in full instead
+//! ([`super::section`]).
 
+use super::raw::{self, plain_integer};
 use super::{Class, Part, Section};
-use crate::session::jsparse;
+use crate::session::scan::{self, Bail, RawStr, Scan};
 use crate::session::text::short_tokens;
-use crate::session::{EntryIdx, EntryKind, Session, jsstr};
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer};
-use serde_json::Value;
-use serde_json::value::RawValue;
+use crate::session::{EntryIdx, EntryKind, Session, jsparse, jsstr};
 use std::borrow::Cow;
 
-/// A field kept as its JSON text, for the few read with `JSON.parse`'s numbers: absent
-/// (`None`), or its text (`null` included).
-#[derive(Debug, Default, Clone, Copy)]
-struct Field<'a>(Option<&'a RawValue>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Field<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        <&'a RawValue>::deserialize(d).map(|r| Field(Some(r)))
-    }
-}
-
-/// This entry is to be read in full.
-struct GiveUp;
-
-type Lean<T> = Result<T, GiveUp>;
-
-impl<'a> Field<'a> {
-    fn json(self) -> Option<&'a str> {
-        self.0.map(RawValue::get)
-    }
-
-    /// The field as `JSON.parse` reads it (`Null` when absent).
-    fn value(self) -> Lean<Value> {
-        match self.json() {
-            None => Ok(Value::Null),
-            Some(j) => jsparse::parse(j.as_bytes()).map_err(|_| GiveUp),
-        }
-    }
-}
-
-/// Drains whatever value a visitor was handed that it does not keep.
-fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
-    while seq.next_element::<IgnoredAny>()?.is_some() {}
-    Ok(())
-}
-
-fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-    Ok(())
-}
-
-/// A field read as a string: absent, of another type (`null` included), or a string
-/// (borrowed from the line when it has no escapes).
-#[derive(Debug, Default)]
-enum Str<'a> {
+/// A field read as a string: absent, a string (decoded), or another value.
+#[derive(Debug, Clone, Default)]
+enum Field<'a> {
     #[default]
     Absent,
+    Str(Cow<'a, str>),
     Other,
-    Is(Cow<'a, str>),
 }
 
-impl<'a> Str<'a> {
-    fn get(&self) -> Option<&str> {
+impl<'a> Field<'a> {
+    /// The string (`as_str`): `None` when absent or another value.
+    fn str(self) -> Option<Cow<'a, str>> {
         match self {
-            Str::Is(s) => Some(s),
+            Field::Str(s) => Some(s),
             _ => None,
         }
     }
 
     /// The string, or empty.
-    fn or_empty(&self) -> &str {
-        self.get().unwrap_or("")
-    }
-
-    fn into_string(self) -> String {
-        match self {
-            Str::Is(s) => s.into_owned(),
-            _ => String::new(),
-        }
+    fn or_empty(self) -> Cow<'a, str> {
+        self.str().unwrap_or_default()
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Str<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Str<'a>, E> {
-                Ok(Str::Is(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Str<'a>, E> {
-                Ok(Str::Is(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Str<'a>, E> {
-                Ok(Str::Is(Cow::Owned(v)))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Str<'a>, E> {
-                Ok(Str::Other)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Str<'a>, E> {
-                Ok(Str::Other)
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Str<'a>, E> {
-                Ok(Str::Other)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Str<'a>, E> {
-                Ok(Str::Other)
-            }
-            fn visit_unit<E>(self) -> Result<Str<'a>, E> {
-                Ok(Str::Other)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Str<'a>, A::Error> {
-                drain_seq(seq).map(|()| Str::Other)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Str<'a>, A::Error> {
-                drain_map(map).map(|()| Str::Other)
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
+/// Reads the value at `p` of `line` as a [`Field`]; returns it and the position after it.
+fn field_at(line: &str, p: usize) -> Scan<(Field<'_>, usize)> {
+    let b = line.as_bytes();
+    if b.get(p) == Some(&b'"') {
+        let (s, end) = raw::string(line, p)?;
+        Ok((Field::Str(s), end))
+    } else {
+        Ok((Field::Other, scan::skip(b, p)?))
     }
+}
+
+/// The JSON text of the value at `p` of `line`, and the position after it.
+fn raw_at(line: &str, p: usize) -> Scan<(Option<&str>, usize)> {
+    let end = scan::skip(line.as_bytes(), p)?;
+    Ok((Some(line.get(p..end).ok_or(Bail)?), end))
 }
 
 /// A content field: a string, blocks, or anything else (no content).
@@ -136,222 +62,247 @@ enum Content<'a> {
     #[default]
     None,
     Text(Cow<'a, str>),
-    Blocks(Vec<Block<'a>>),
+    /// Each element: an object's fields, or `None` for anything else.
+    Blocks(Vec<Option<BlockFields<'a>>>),
 }
 
-/// One element of a content array: an object's fields, or anything else.
-#[derive(Debug)]
-enum Block<'a> {
-    Fields(BlockFields<'a>),
-    NotAnObject,
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Content<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Owned(v)))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Content<'a>, E> {
-                Ok(Content::None)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Content<'a>, E> {
-                Ok(Content::None)
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Content<'a>, E> {
-                Ok(Content::None)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Content<'a>, E> {
-                Ok(Content::None)
-            }
-            fn visit_unit<E>(self) -> Result<Content<'a>, E> {
-                Ok(Content::None)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'a>, A::Error> {
-                let mut blocks = Vec::new();
-                while let Some(b) = seq.next_element::<Block<'a>>()? {
-                    blocks.push(b);
-                }
-                Ok(Content::Blocks(blocks))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Content<'a>, A::Error> {
-                drain_map(map).map(|()| Content::None)
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Block<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Block<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Block<'a>, E> {
-                Ok(Block::NotAnObject)
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Block<'a>, E> {
-                Ok(Block::NotAnObject)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Block<'a>, E> {
-                Ok(Block::NotAnObject)
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Block<'a>, E> {
-                Ok(Block::NotAnObject)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Block<'a>, E> {
-                Ok(Block::NotAnObject)
-            }
-            fn visit_unit<E>(self) -> Result<Block<'a>, E> {
-                Ok(Block::NotAnObject)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Block<'a>, A::Error> {
-                drain_seq(seq).map(|()| Block::NotAnObject)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Block<'a>, A::Error> {
-                BlockFields::deserialize(MapAccessDeserializer::new(map)).map(Block::Fields)
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
-    }
-}
-
-#[derive(Deserialize)]
-struct EntryFields<'a> {
-    #[serde(default, borrow)]
-    message: Option<MessageFields<'a>>,
-    #[serde(default, borrow, rename = "customType")]
-    custom_type: Str<'a>,
-    #[serde(default, borrow)]
-    content: Content<'a>,
-    #[serde(default, borrow, rename = "tokensBefore")]
-    tokens_before: Field<'a>,
-    #[serde(default, borrow)]
-    summary: Str<'a>,
-    #[serde(default, borrow, rename = "fromId")]
-    from_id: Str<'a>,
-    #[serde(default, borrow)]
-    provider: Str<'a>,
-    #[serde(default, borrow, rename = "modelId")]
-    model_id: Str<'a>,
-    #[serde(default, borrow, rename = "thinkingLevel")]
-    thinking_level: Str<'a>,
-}
-
-#[derive(Deserialize)]
-struct MessageFields<'a> {
-    #[serde(default, borrow)]
-    role: Str<'a>,
-    #[serde(default, borrow)]
-    content: Content<'a>,
-    #[serde(default, borrow, rename = "responseModel")]
-    response_model: Str<'a>,
-    #[serde(default, borrow)]
-    model: Str<'a>,
-    #[serde(default, borrow)]
-    provider: Str<'a>,
-    #[serde(default, borrow, rename = "stopReason")]
-    stop_reason: Str<'a>,
-    #[serde(default, borrow, rename = "errorMessage")]
-    error_message: Str<'a>,
-    #[serde(default, borrow, rename = "toolName")]
-    tool_name: Str<'a>,
-    #[serde(default, borrow, rename = "toolCallId")]
-    tool_call_id: Str<'a>,
-    #[serde(default, borrow, rename = "isError")]
-    is_error: Field<'a>,
-    #[serde(default, borrow)]
-    command: Str<'a>,
-    #[serde(default, borrow)]
-    output: Str<'a>,
-    #[serde(default, borrow, rename = "exitCode")]
-    exit_code: Field<'a>,
-    #[serde(default, borrow, rename = "customType")]
-    custom_type: Str<'a>,
-    #[serde(default, borrow)]
-    summary: Str<'a>,
-}
-
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default)]
 struct BlockFields<'a> {
-    #[serde(default, borrow, rename = "type")]
-    kind: Str<'a>,
-    #[serde(default, borrow)]
-    text: Str<'a>,
-    #[serde(default, borrow)]
-    thinking: Str<'a>,
-    #[serde(default, borrow)]
-    id: Str<'a>,
-    #[serde(default, borrow)]
-    name: Str<'a>,
-    #[serde(default, borrow)]
-    arguments: Field<'a>,
-    #[serde(default, borrow, rename = "mimeType")]
-    mime_type: Str<'a>,
-    #[serde(default, borrow)]
-    data: Str<'a>,
+    kind: Field<'a>,
+    text: Field<'a>,
+    thinking: Field<'a>,
+    id: Field<'a>,
+    name: Field<'a>,
+    /// As JSON text.
+    arguments: Option<&'a str>,
+    mime_type: Field<'a>,
+    data: Field<'a>,
+}
+
+#[derive(Debug, Default)]
+struct MessageFields<'a> {
+    role: Field<'a>,
+    content: Content<'a>,
+    response_model: Field<'a>,
+    model: Field<'a>,
+    provider: Field<'a>,
+    stop_reason: Field<'a>,
+    error_message: Field<'a>,
+    tool_name: Field<'a>,
+    tool_call_id: Field<'a>,
+    /// As JSON text.
+    is_error: Option<&'a str>,
+    command: Field<'a>,
+    output: Field<'a>,
+    /// As JSON text.
+    exit_code: Option<&'a str>,
+    custom_type: Field<'a>,
+    summary: Field<'a>,
+}
+
+#[derive(Debug, Default)]
+struct EntryFields<'a> {
+    /// The fields of `message` (none when it is absent or not an object).
+    message: MessageFields<'a>,
+    custom_type: Field<'a>,
+    content: Content<'a>,
+    /// As JSON text.
+    tokens_before: Option<&'a str>,
+    summary: Field<'a>,
+    from_id: Field<'a>,
+    provider: Field<'a>,
+    model_id: Field<'a>,
+    thinking_level: Field<'a>,
+}
+
+/// A key's name as `JSON.parse` reads it: the bytes as written when it has no escapes. A key
+/// that does not decode (a lone surrogate) is none of the names read here.
+fn key_name(key: RawStr<'_>) -> Cow<'_, [u8]> {
+    if !key.escaped {
+        return Cow::Borrowed(key.bytes);
+    }
+    match key.decode() {
+        Ok(s) => Cow::Owned(s.into_owned().into_bytes()),
+        Err(_) => Cow::Borrowed(b""),
+    }
+}
+
+/// Walks the object at `p` of `line`, handing each field's name and value position to
+/// `field`. A key written twice is handed over twice: the last value read is the one kept.
+fn object(line: &str, p: usize, mut field: impl FnMut(&[u8], usize) -> Scan<usize>) -> Scan<usize> {
+    scan::object(line.as_bytes(), p, |key, _, p| field(&key_name(key), p))
+}
+
+fn block_at(line: &str, p: usize) -> Scan<(Option<BlockFields<'_>>, usize)> {
+    if line.as_bytes().get(p) != Some(&b'{') {
+        return Ok((None, scan::skip(line.as_bytes(), p)?));
+    }
+    let mut f = BlockFields::default();
+    let end = object(line, p, |key, p| {
+        let slot = match key {
+            b"type" => &mut f.kind,
+            b"text" => &mut f.text,
+            b"thinking" => &mut f.thinking,
+            b"id" => &mut f.id,
+            b"name" => &mut f.name,
+            b"mimeType" => &mut f.mime_type,
+            b"data" => &mut f.data,
+            b"arguments" => {
+                let (raw, end) = raw_at(line, p)?;
+                f.arguments = raw;
+                return Ok(end);
+            }
+            _ => return scan::skip(line.as_bytes(), p),
+        };
+        let (v, end) = field_at(line, p)?;
+        *slot = v;
+        Ok(end)
+    })?;
+    Ok((Some(f), end))
+}
+
+fn content_at(line: &str, p: usize) -> Scan<(Content<'_>, usize)> {
+    match line.as_bytes().get(p) {
+        Some(b'"') => {
+            let (s, end) = raw::string(line, p)?;
+            Ok((Content::Text(s), end))
+        }
+        Some(b'[') => {
+            let mut blocks = Vec::new();
+            let end = scan::array(line.as_bytes(), p, |_, p| {
+                let (block, end) = block_at(line, p)?;
+                blocks.push(block);
+                Ok(end)
+            })?;
+            Ok((Content::Blocks(blocks), end))
+        }
+        _ => Ok((Content::None, scan::skip(line.as_bytes(), p)?)),
+    }
+}
+
+fn message_at(line: &str, p: usize) -> Scan<(MessageFields<'_>, usize)> {
+    let mut m = MessageFields::default();
+    if line.as_bytes().get(p) != Some(&b'{') {
+        return Ok((m, scan::skip(line.as_bytes(), p)?));
+    }
+    let end = object(line, p, |key, p| {
+        let slot = match key {
+            b"content" => {
+                let (c, end) = content_at(line, p)?;
+                m.content = c;
+                return Ok(end);
+            }
+            b"isError" | b"exitCode" => {
+                let (raw, end) = raw_at(line, p)?;
+                *(if key == b"isError" {
+                    &mut m.is_error
+                } else {
+                    &mut m.exit_code
+                }) = raw;
+                return Ok(end);
+            }
+            b"role" => &mut m.role,
+            b"responseModel" => &mut m.response_model,
+            b"model" => &mut m.model,
+            b"provider" => &mut m.provider,
+            b"stopReason" => &mut m.stop_reason,
+            b"errorMessage" => &mut m.error_message,
+            b"toolName" => &mut m.tool_name,
+            b"toolCallId" => &mut m.tool_call_id,
+            b"command" => &mut m.command,
+            b"output" => &mut m.output,
+            b"customType" => &mut m.custom_type,
+            b"summary" => &mut m.summary,
+            _ => return scan::skip(line.as_bytes(), p),
+        };
+        let (v, end) = field_at(line, p)?;
+        *slot = v;
+        Ok(end)
+    })?;
+    Ok((m, end))
+}
+
+/// The fields of an entry of kind `kind` that its section shows.
+fn entry_fields<'a>(line: &'a str, kind: &EntryKind) -> Scan<EntryFields<'a>> {
+    let mut v = EntryFields::default();
+    let end = object(line, 0, |key, p| {
+        let slot = match (kind, key) {
+            (EntryKind::Message, b"message") => {
+                let (m, end) = message_at(line, p)?;
+                v.message = m;
+                return Ok(end);
+            }
+            (EntryKind::CustomMessage, b"content") => {
+                let (c, end) = content_at(line, p)?;
+                v.content = c;
+                return Ok(end);
+            }
+            (EntryKind::Compaction, b"tokensBefore") => {
+                let (raw, end) = raw_at(line, p)?;
+                v.tokens_before = raw;
+                return Ok(end);
+            }
+            (EntryKind::CustomMessage, b"customType") => &mut v.custom_type,
+            (EntryKind::Compaction | EntryKind::BranchSummary, b"summary") => &mut v.summary,
+            (EntryKind::BranchSummary, b"fromId") => &mut v.from_id,
+            (EntryKind::ModelChange, b"provider") => &mut v.provider,
+            (EntryKind::ModelChange, b"modelId") => &mut v.model_id,
+            (EntryKind::ThinkingLevelChange, b"thinkingLevel") => &mut v.thinking_level,
+            _ => return scan::skip(line.as_bytes(), p),
+        };
+        let (f, end) = field_at(line, p)?;
+        *slot = f;
+        Ok(end)
+    })?;
+    if !scan::at_end(line.as_bytes(), end) {
+        return Err(Bail);
+    }
+    Ok(v)
 }
 
 /// One element of a content array as a part (see `super::block_part`).
-fn block_part(b: Block) -> Lean<Part> {
-    let Block::Fields(b) = b else {
+fn block_part(b: Option<BlockFields<'_>>) -> Scan<Part<'_>> {
+    let Some(b) = b else {
         return Ok(Part::Note("[untyped block]".into()));
     };
-    Ok(match b.kind.get() {
-        Some("text") => Part::Text(b.text.into_string()),
-        Some("thinking") => Part::Thinking(b.thinking.into_string()),
+    Ok(match b.kind.str().as_deref() {
+        Some("text") => Part::Text(b.text.or_empty()),
+        Some("thinking") => Part::Thinking(b.thinking.or_empty()),
         Some("toolCall") => Part::ToolCall {
-            name: b.name.into_string(),
-            id: b.id.into_string(),
-            args: serde_json::to_string_pretty(&b.arguments.value()?).unwrap_or_default(),
+            name: b.name.or_empty(),
+            id: b.id.or_empty(),
+            args: pretty(b.arguments)?.into(),
         },
         Some("image") => Part::Image {
-            mime: b.mime_type.into_string(),
-            data: b.data.into_string(),
+            mime: b.mime_type.or_empty(),
+            data: b.data.or_empty(),
         },
-        other => Part::Note(format!("[{} block]", other.unwrap_or("untyped"))),
+        other => Part::Note(format!("[{} block]", other.unwrap_or("untyped")).into()),
     })
 }
 
-/// The parts of a content field, blank ones kept.
-fn all_parts(content: Content) -> Lean<Vec<Part>> {
-    match content {
-        Content::None => Ok(Vec::new()),
-        Content::Text(t) => Ok(vec![Part::Text(t.into_owned())]),
-        Content::Blocks(blocks) => blocks.into_iter().map(block_part).collect(),
-    }
-}
-
 /// `super::content_parts_of`, read lean.
-fn content_parts(content: Content) -> Lean<Vec<Part>> {
-    let mut parts = all_parts(content)?;
+fn content_parts(content: Content<'_>) -> Scan<Vec<Part<'_>>> {
+    let mut parts = match content {
+        Content::None => Vec::new(),
+        Content::Text(t) => vec![Part::Text(t)],
+        Content::Blocks(blocks) => blocks.into_iter().map(block_part).collect::<Scan<_>>()?,
+    };
     parts.retain(|p| !matches!(p, Part::Text(t) | Part::Thinking(t) if jsstr::trim(t).is_empty()));
     Ok(parts)
 }
 
 /// `super::result_parts_of`, read lean.
-fn result_parts(content: Content) -> Lean<(String, Vec<Part>)> {
-    if let Content::Text(t) = content {
-        return Ok((t.into_owned(), Vec::new()));
-    }
+fn result_parts(content: Content<'_>) -> Scan<(Cow<'_, str>, Vec<Part<'_>>)> {
+    let blocks = match content {
+        Content::None => return Ok((Cow::Borrowed(""), Vec::new())),
+        Content::Text(t) => return Ok((t, Vec::new())),
+        Content::Blocks(blocks) => blocks,
+    };
     let mut texts = Vec::new();
     let mut images = Vec::new();
-    for p in all_parts(content)? {
-        match p {
+    for b in blocks {
+        match block_part(b)? {
             Part::Text(t) => texts.push(t),
             p @ Part::Image { .. } => images.push(p),
             _ => {}
@@ -360,27 +311,49 @@ fn result_parts(content: Content) -> Lean<(String, Vec<Part>)> {
     let text = if texts.len() == 1 {
         texts.pop().unwrap_or_default()
     } else {
-        texts.join("\n")
+        Cow::Owned(texts.join("\n"))
     };
     Ok((text, images))
 }
 
-/// The section of one entry read lean; `Err` when the entry must be read in full. Only for
-/// entries of a format-3 file whose kind a transcript shows.
-pub(super) fn section(session: &Session, idx: EntryIdx) -> Result<Section, ()> {
-    read(session, idx).map_err(|_| ())
+/// A tool call's arguments (JSON text, or absent) as `serde_json::to_string_pretty` prints
+/// them once `JSON.parse` has read them.
+fn pretty(raw: Option<&str>) -> Scan<String> {
+    let Some(raw) = raw else {
+        return Ok("null".into());
+    };
+    if let Some(p) = raw::pretty(raw) {
+        return Ok(p);
+    }
+    let v = jsparse::parse(raw.as_bytes()).map_err(|_| Bail)?;
+    Ok(serde_json::to_string_pretty(&v).unwrap_or_default())
 }
 
-fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
+/// An exit code (JSON text, or absent) as `Value::to_string` writes it; `None` when absent
+/// or `null`.
+fn exit_code(raw: Option<&str>) -> Scan<Option<String>> {
+    match raw {
+        None | Some("null") => Ok(None),
+        Some(raw) if plain_integer(raw.as_bytes()) => Ok(Some(raw.to_owned())),
+        Some(raw) => {
+            let v = jsparse::parse(raw.as_bytes()).map_err(|_| Bail)?;
+            Ok((!v.is_null()).then(|| v.to_string()))
+        }
+    }
+}
+
+/// The section of one entry read lean; `Err` when the entry must be read in full. Only for
+/// entries of a format-3 file whose kind a transcript shows.
+pub(super) fn section(session: &Session, idx: EntryIdx) -> Result<Section<'_>, Bail> {
     let e = &session.entries[idx];
-    let line = simdutf8::basic::from_utf8(session.raw(idx)).map_err(|_| GiveUp)?;
-    let v: EntryFields = serde_json::from_str(line).map_err(|_| GiveUp)?;
+    let line = simdutf8::basic::from_utf8(session.raw(idx)).map_err(|_| Bail)?;
+    let v = entry_fields(line, &e.kind)?;
     let mut s = Section::blank(session, idx);
     match &e.kind {
         EntryKind::Message => {
-            let m = v.message.ok_or(GiveUp)?;
+            let m = v.message;
             let role = m.role.or_empty();
-            match role {
+            match &*role {
                 "user" => {
                     s.class = Class::User;
                     s.title = "User".into();
@@ -390,28 +363,30 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
                     s.class = Class::Assistant;
                     s.title = "Assistant".into();
                     // The response model when the field is there, whatever it holds.
-                    let model = if matches!(m.response_model, Str::Absent) {
-                        &m.model
-                    } else {
-                        &m.response_model
+                    let model = match m.response_model {
+                        Field::Absent => m.model,
+                        f => f,
                     };
-                    if let Some(model) = model.get() {
+                    if let Some(model) = model.str() {
                         let provider = m.provider.or_empty();
                         s.meta.push(if provider.is_empty() {
-                            model.to_owned()
+                            model
                         } else {
-                            format!("{provider}/{model}")
+                            Cow::Owned([&*provider, "/", &*model].concat())
                         });
                     }
                     s.parts = content_parts(m.content)?;
                     let reason = m.stop_reason.or_empty();
-                    if !matches!(reason, "" | "stop" | "toolUse") {
+                    if !matches!(&*reason, "" | "stop" | "toolUse") {
                         let msg = m.error_message.or_empty();
-                        s.parts.push(Part::Note(if msg.is_empty() {
-                            format!("({reason})")
-                        } else {
-                            format!("({reason}: {msg})")
-                        }));
+                        s.parts.push(Part::Note(
+                            if msg.is_empty() {
+                                format!("({reason})")
+                            } else {
+                                format!("({reason}: {msg})")
+                            }
+                            .into(),
+                        ));
                     }
                 }
                 "toolResult" => {
@@ -419,9 +394,9 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
                     s.title = "Tool result".into();
                     let (text, images) = result_parts(m.content)?;
                     s.parts.push(Part::ToolResult {
-                        name: m.tool_name.into_string(),
-                        id: m.tool_call_id.into_string(),
-                        error: m.is_error.json() == Some("true"),
+                        name: m.tool_name.or_empty(),
+                        id: m.tool_call_id.or_empty(),
+                        error: m.is_error == Some("true"),
                         text,
                     });
                     s.parts.extend(images);
@@ -429,11 +404,10 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
                 "bashExecution" => {
                     s.class = Class::Bash;
                     s.title = "Bash".into();
-                    let exit = m.exit_code.value()?;
                     s.parts.push(Part::Bash {
-                        command: m.command.into_string(),
-                        output: m.output.into_string(),
-                        exit: (m.exit_code.0.is_some() && !exit.is_null()).then(|| exit.to_string()),
+                        command: m.command.or_empty(),
+                        output: m.output.or_empty(),
+                        exit: exit_code(m.exit_code)?.map(Cow::Owned),
                     });
                 }
                 "system" => {
@@ -442,26 +416,26 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
                     s.parts.push(Part::Folded {
                         title: "System prompt".into(),
                         text: match m.content {
-                            Content::Text(t) => t.into_owned(),
-                            _ => String::new(),
+                            Content::Text(t) => t,
+                            _ => Cow::Borrowed(""),
                         },
                     });
                 }
                 "compactionSummary" | "branchSummary" => {
                     s.class = Class::Summary;
-                    s.title = if role == "branchSummary" {
+                    s.title = if &*role == "branchSummary" {
                         "Branch summary".into()
                     } else {
                         "Compaction summary".into()
                     };
-                    s.parts.push(Part::Text(m.summary.into_string()));
+                    s.parts.push(Part::Text(m.summary.or_empty()));
                 }
-                other => {
+                _ => {
                     s.class = Class::Custom;
-                    s.title = match m.custom_type.get() {
-                        Some(t) => t.to_owned(),
-                        None if other == "custom" => "Custom message".into(),
-                        None => other.to_owned(),
+                    s.title = match m.custom_type.str() {
+                        Some(t) => t,
+                        None if &*role == "custom" => "Custom message".into(),
+                        None => role,
                     };
                     s.parts = content_parts(m.content)?;
                 }
@@ -469,7 +443,7 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
         }
         EntryKind::CustomMessage => {
             s.class = Class::Custom;
-            s.title = v.custom_type.into_string();
+            s.title = v.custom_type.or_empty();
             if s.title.is_empty() {
                 s.title = "Custom message".into();
             }
@@ -478,33 +452,36 @@ fn read(session: &Session, idx: EntryIdx) -> Lean<Section> {
         EntryKind::Compaction => {
             s.class = Class::Summary;
             s.title = "Compaction".into();
-            if let Some(t) = v.tokens_before.value()?.as_f64() {
-                s.meta.push(format!("{} tokens before", short_tokens(t)));
+            if let Some(raw) = v.tokens_before
+                && raw.starts_with(|c: char| c == '-' || c.is_ascii_digit())
+            {
+                let (t, _) = scan::number(raw.as_bytes(), 0)?;
+                s.meta.push(format!("{} tokens before", short_tokens(t)).into());
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the earlier conversation".into(),
-                text: v.summary.into_string(),
+                text: v.summary.or_empty(),
             });
         }
         EntryKind::BranchSummary => {
             s.class = Class::Summary;
             s.title = "Branch summary".into();
-            let from = v.from_id.into_string();
+            let from = v.from_id.or_empty();
             if !from.is_empty() {
-                s.meta.push(format!("from {from}"));
+                s.meta.push(format!("from {from}").into());
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the branch left behind".into(),
-                text: v.summary.into_string(),
+                text: v.summary.or_empty(),
             });
         }
         EntryKind::ModelChange => {
-            s.title = format!("Model: {}/{}", v.provider.or_empty(), v.model_id.or_empty());
+            s.title = format!("Model: {}/{}", v.provider.or_empty(), v.model_id.or_empty()).into();
         }
         EntryKind::ThinkingLevelChange => {
-            s.title = format!("Thinking level: {}", v.thinking_level.or_empty());
+            s.title = format!("Thinking level: {}", v.thinking_level.or_empty()).into();
         }
-        _ => return Err(GiveUp),
+        _ => return Err(Bail),
     }
     Ok(s)
 }

@@ -58,53 +58,123 @@ const SUSPECT: [bool; 256] = {
     t
 };
 
-/// Whether a byte of `block` is in [`SUSPECT`] (`\n` and `\t` not counted with `lines`):
-/// written so that the compiler checks the block's bytes side by side.
-fn block_suspect(block: &[u8; 32], lines: bool) -> bool {
-    let mut any = false;
-    for &b in block {
-        let control = b < 0x20 && !(lines && (b == b'\n' || b == b'\t'));
-        any |= control | (b == 0x7f) | (b == 0xc2) | (b == 0xe2) | (b == 0xf4);
+/// For 16 bytes: a bit per byte in [`SUSPECT`] (`\n` and `\t` not counted with `lines`).
+#[inline]
+fn suspects16(block: &[u8], lines: bool) -> u32 {
+    debug_assert_eq!(block.len(), 16);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the 16 bytes of `block`.
+        unsafe {
+            let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+            let max_control = _mm_set1_epi8(0x1f);
+            let mut control = _mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control);
+            if lines {
+                let kept = _mm_or_si128(
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8)),
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\t' as i8)),
+                );
+                control = _mm_andnot_si128(kept, control);
+            }
+            let high = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)),
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(0xc2u8 as i8)),
+                ),
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(0xe2u8 as i8)),
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(0xf4u8 as i8)),
+                ),
+            );
+            _mm_movemask_epi8(_mm_or_si128(control, high)) as u32
+        }
     }
-    any
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut mask = 0;
+        for (k, &b) in block.iter().enumerate() {
+            let suspect = SUSPECT[b as usize] && !(lines && (b == b'\n' || b == b'\t'));
+            mask |= u32::from(suspect) << k;
+        }
+        mask
+    }
+}
+
+/// Whether the suspect byte at `i` of `b` starts a character `escape_line` (with `lines`:
+/// `escape_block`) changes, or is a `\r`.
+#[inline]
+fn changed_at(b: &[u8], i: usize, lines: bool) -> bool {
+    let next = |k: usize| b.get(i + k).copied().unwrap_or(0);
+    match b[i] {
+        b'\n' | b'\t' => !lines,
+        0xc2 => (0x80..=0x9f).contains(&next(1)),
+        0xe2 => {
+            (next(1) == 0x80 && (0xaa..=0xae).contains(&next(2)))
+                || (next(1) == 0x81 && (0xa6..=0xa9).contains(&next(2)))
+        }
+        0xf4 => next(1) == 0x8f && next(2) >= 0xa0,
+        _ => true,
+    }
 }
 
 /// Whether `s` has no character that `escape_line` (with `lines`: `escape_block`) changes,
-/// and no `\r`: most session text needs no change, and is read 32 bytes at a time.
+/// and no `\r`: most session text needs no change, and is read 16 bytes at a time.
 fn is_plain(s: &str, lines: bool) -> bool {
     let b = s.as_bytes();
     let mut at = 0;
-    while at < b.len() {
-        let end = (at + 32).min(b.len());
-        if let Some(block) = b.get(at..at + 32)
-            && !block_suspect(block.try_into().expect("32 bytes"), lines)
-        {
-            at = end;
-            continue;
-        }
-        for i in at..end {
-            let c = b[i];
-            if !SUSPECT[c as usize] {
-                continue;
-            }
-            let next = |k: usize| b.get(i + k).copied().unwrap_or(0);
-            let unsafe_char = match c {
-                b'\n' | b'\t' => !lines,
-                0xc2 => (0x80..=0x9f).contains(&next(1)),
-                0xe2 => {
-                    (next(1) == 0x80 && (0xaa..=0xae).contains(&next(2)))
-                        || (next(1) == 0x81 && (0xa6..=0xa9).contains(&next(2)))
-                }
-                0xf4 => next(1) == 0x8f && next(2) >= 0xa0,
-                _ => true,
-            };
-            if unsafe_char {
+    while at + 16 <= b.len() {
+        let mut mask = suspects16(&b[at..at + 16], lines);
+        while mask != 0 {
+            if changed_at(b, at + mask.trailing_zeros() as usize, lines) {
                 return false;
             }
+            mask &= mask - 1;
         }
-        at = end;
+        at += 16;
     }
-    true
+    (at..b.len()).all(|i| !SUSPECT[b[i] as usize] || !changed_at(b, i, lines))
+}
+
+/// Appends [`local_time`] of a timestamp. Written digit by digit: a transcript writes a time
+/// per section, and formatting machinery would cost more than the rest of a short one.
+fn push_local_time(out: &mut String, ts: Option<&str>) {
+    static ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
+    let t = ts
+        .and_then(pi_session::session::jsdate::parse_date_ms)
+        .and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok());
+    let Some(t) = t else {
+        out.push_str("????-??-?? ??:??:??");
+        return;
+    };
+    let d = ZONE.get_or_init(jiff::tz::TimeZone::system).to_datetime(t);
+    let Ok(year) = u16::try_from(d.year()) else {
+        out.push_str(&local_time(ts)); // a year before 0: a sign to write
+        return;
+    };
+    let digits = |n: u16, width: usize| {
+        let mut b = [b'0'; 4];
+        let mut n = n;
+        for k in (4 - width..4).rev() {
+            b[k] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+        b
+    };
+    let mut text = [0u8; 19];
+    text[..4].copy_from_slice(&digits(year, 4));
+    let two = |n: i8| digits(n as u16, 2);
+    for (at, sep, n) in [
+        (4, b'-', d.month()),
+        (7, b'-', d.day()),
+        (10, b' ', d.hour()),
+        (13, b':', d.minute()),
+        (16, b':', d.second()),
+    ] {
+        text[at] = sep;
+        text[at + 1..at + 3].copy_from_slice(&two(n)[2..]);
+    }
+    out.push_str(std::str::from_utf8(&text).expect("ASCII digits"));
 }
 
 /// Session text made safe to print: CRLF as LF, control characters escaped (tab and LF kept).
@@ -276,7 +346,7 @@ fn md_section(s: &Section, md: &mut String) {
         md.push('_');
         md.push_str(&line(&s.title));
         md.push_str("_ · ");
-        md.push_str(&local_time(s.timestamp.as_deref()));
+        push_local_time(md, s.timestamp);
         md.push_str(" · ");
         push_md_code(md, &s.id);
         md.push('\n');
@@ -285,7 +355,7 @@ fn md_section(s: &Section, md: &mut String) {
     md.push_str("## ");
     md.push_str(&line(&s.title));
     md.push_str("\n\n_");
-    md.push_str(&local_time(s.timestamp.as_deref()));
+    push_local_time(md, s.timestamp);
     for m in &s.meta {
         md.push_str(" · ");
         md.push_str(&line(m));
@@ -430,22 +500,22 @@ fn html_head(doc: &Head, h: &mut String) {
 const HTML_FOOT: &str = "</main>\n</body>\n</html>\n";
 
 fn html_section(s: &Section, h: &mut String) {
-    let mut anchor = String::new();
-    push_html_line(&mut anchor, &format!("e-{}", s.id));
+    // The anchor is `e-` and the id, escaped as one line (escapes go character by character).
     h.push_str("<article class=\"");
     h.push_str(s.class.as_str());
-    h.push_str("\" id=\"");
-    h.push_str(&anchor);
+    h.push_str("\" id=\"e-");
+    push_html_line(h, &s.id);
     h.push_str("\">\n<div class=\"head\"><span class=\"who\">");
     push_html_line(h, &s.title);
     h.push_str("</span><span class=\"meta\">");
-    push_html_line(h, &local_time(s.timestamp.as_deref()));
+    // Digits and separators: nothing to escape.
+    push_local_time(h, s.timestamp);
     for m in &s.meta {
         h.push_str(" · ");
         push_html_line(h, m);
     }
-    h.push_str("</span><a class=\"id\" href=\"#");
-    h.push_str(&anchor);
+    h.push_str("</span><a class=\"id\" href=\"#e-");
+    push_html_line(h, &s.id);
     h.push_str("\">");
     push_html_line(h, &s.id);
     h.push_str("</a></div>\n");
@@ -680,6 +750,79 @@ mod tests {
         let lone = char::from_u32(pi_session::session::jsparse::LONE_SURROGATE_BASE).unwrap();
         assert_eq!(line(&format!("x{lone}")), "x\u{fffd}");
         assert_eq!(clean("a\u{202e}b\r\nc\rd\t"), "a\\u{202e}b\nc\\rd\t");
+    }
+
+    /// The byte scan read 16 bytes at a time: every character that matters at every offset
+    /// of a long text, next to the characters whose first bytes are suspect.
+    #[test]
+    fn the_block_scan_agrees_with_the_escapes() {
+        let lone = char::from_u32(pi_session::session::jsparse::LONE_SURROGATE_BASE).unwrap();
+        let chars = [
+            '\n',
+            '\t',
+            '\r',
+            '\x1b',
+            '\0',
+            '\x7f',
+            '\u{80}',
+            '\u{85}',
+            '\u{9f}',
+            '\u{a0}',
+            '\u{202a}',
+            '\u{202e}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{2028}',
+            '\u{20ac}',
+            lone,
+            '\u{10ffff}',
+            'é',
+            '😀',
+        ];
+        for c in chars {
+            for at in 0..40 {
+                let mut s: String = "abcdefghij".repeat(4);
+                s.insert(at, c);
+                for t in [s.clone(), format!("{s}\u{a0}é"), format!("日本{s}")] {
+                    assert_eq!(
+                        clean(&t),
+                        escape_block(&t.replace("\r\n", "\n")),
+                        "{:x} at {at}",
+                        c as u32
+                    );
+                    assert_eq!(line(&t), escape_line(&t), "{:x} at {at}", c as u32);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn times_are_written_as_local_time_writes_them() {
+        let mut stamps: Vec<String> = [
+            "2026-01-01T00:00:00.000Z",
+            "2026-11-02T10:00:13.468Z",
+            "1999-12-31T23:59:59.999Z",
+            "0001-01-01T00:00:00Z",
+            "0000-01-01T00:00:00Z",
+            "-000001-01-01T00:00:00Z",
+            "+275760-09-13T00:00:00.000Z",
+            "9999-12-31T23:59:59.999Z",
+            "2026-03-29T01:30:00+02:00",
+            "2026-02-30T00:00:00Z",
+            "nonsense",
+            "",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        for k in 0..500i64 {
+            let ms = k * 7_919_993_417 - 1_000_000_000_000;
+            stamps.push(jiff::Timestamp::from_millisecond(ms).unwrap().to_string());
+        }
+        for ts in stamps.iter().map(|s| Some(s.as_str())).chain([None]) {
+            let mut out = String::from("x");
+            push_local_time(&mut out, ts);
+            assert_eq!(out, format!("x{}", local_time(ts)), "{ts:?}");
+        }
     }
 
     fn session_of(lines: &[serde_json::Value]) -> Session {

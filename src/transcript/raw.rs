@@ -1,0 +1,317 @@
+//! JSON text read for the lean read of a section, in one pass each: a string decoded while
+//! its end is looked for, and a tool call's arguments pretty-printed straight from their
+//! text as `serde_json::to_string_pretty` prints them once parsed.
+//!
+//! Both read text that is valid UTF-8 (the caller checks the line once), and both decline
+//! what they do not handle exactly: the string reader with [`Bail`] (the entry is then read
+//! in full), the printer with `None` (the arguments are then parsed and printed).
+
+use crate::session::scan::{Bail, Scan};
+use std::borrow::Cow;
+
+/// For 64 bytes: a bit per byte that is a quote, a backslash or a control byte.
+#[inline]
+fn specials64(block: &[u8]) -> u64 {
+    debug_assert_eq!(block.len(), 64);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; the four loads read the 64 bytes of `block`.
+        unsafe {
+            let quote = _mm_set1_epi8(b'"' as i8);
+            let backslash = _mm_set1_epi8(b'\\' as i8);
+            let max_control = _mm_set1_epi8(0x1f);
+            let mut mask = 0u64;
+            for part in 0..4 {
+                let v = _mm_loadu_si128(block.as_ptr().add(part * 16).cast::<__m128i>());
+                let control = _mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control);
+                let hit = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                    control,
+                );
+                mask |= (_mm_movemask_epi8(hit) as u16 as u64) << (part * 16);
+            }
+            mask
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut mask = 0u64;
+        for (k, &c) in block.iter().enumerate() {
+            mask |= u64::from(c < 0x20 || c == b'"' || c == b'\\') << k;
+        }
+        mask
+    }
+}
+
+fn hex4(b: &[u8], at: usize) -> Scan<u32> {
+    let digits = b.get(at..at + 4).ok_or(Bail)?;
+    let mut v = 0;
+    for &c in digits {
+        v = (v << 4) | char::from(c).to_digit(16).ok_or(Bail)?;
+    }
+    Ok(v)
+}
+
+/// Decodes the escape whose backslash is at `at`, appends its character's UTF-8 and returns
+/// the escape's length. Declines lone surrogates (a Rust string cannot hold them) and
+/// anything that is not a JSON escape.
+#[inline]
+fn push_escape(b: &[u8], at: usize, out: &mut Vec<u8>) -> Scan<usize> {
+    let byte = match b.get(at + 1) {
+        Some(b'n') => b'\n',
+        Some(b'"') => b'"',
+        Some(b'\\') => b'\\',
+        Some(b't') => b'\t',
+        Some(b'r') => b'\r',
+        Some(b'/') => b'/',
+        Some(b'b') => 0x08,
+        Some(b'f') => 0x0c,
+        Some(b'u') => {
+            let unit = hex4(b, at + 2)?;
+            let (c, len) = match unit {
+                0xD800..=0xDBFF => {
+                    if b.get(at + 6..at + 8) != Some(b"\\u") {
+                        return Err(Bail);
+                    }
+                    let low = hex4(b, at + 8)?;
+                    if !(0xDC00..=0xDFFF).contains(&low) {
+                        return Err(Bail);
+                    }
+                    let cp = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                    (char::from_u32(cp).ok_or(Bail)?, 12)
+                }
+                0xDC00..=0xDFFF => return Err(Bail),
+                _ => (char::from_u32(unit).ok_or(Bail)?, 6),
+            };
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            return Ok(len);
+        }
+        _ => return Err(Bail),
+    };
+    out.push(byte);
+    Ok(2)
+}
+
+/// The string whose opening quote is at `pos` in `line`, and the position after its closing
+/// quote: borrowed from the line when it has no escapes, else decoded as it is read.
+/// Declines raw control characters, as `JSON.parse` rejects them.
+pub(super) fn string(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+    let b = line.as_bytes();
+    debug_assert_eq!(b.get(pos), Some(&b'"'));
+    let start = pos + 1;
+    // Text from `run` on is not yet copied to `decoded`.
+    let mut run = start;
+    let mut decoded: Vec<u8> = Vec::new();
+    // The bytes are read 64 at a time: one mask of the bytes that matter (quotes,
+    // backslashes, controls) serves every escape in the block.
+    let mut block = start;
+    loop {
+        let (mut mask, block_end) = if block + 64 <= b.len() {
+            (specials64(&b[block..block + 64]), block + 64)
+        } else {
+            let mut mask = 0u64;
+            for (k, &c) in b[block..].iter().enumerate() {
+                mask |= u64::from(c < 0x20 || c == b'"' || c == b'\\') << k;
+            }
+            if mask == 0 {
+                return Err(Bail); // no closing quote
+            }
+            (mask, b.len())
+        };
+        while mask != 0 {
+            let at = block + mask.trailing_zeros() as usize;
+            match b[at] {
+                b'"' => {
+                    if run == start {
+                        return Ok((Cow::Borrowed(line.get(start..at).ok_or(Bail)?), at + 1));
+                    }
+                    decoded.extend_from_slice(&b[run..at]);
+                    debug_assert!(std::str::from_utf8(&decoded).is_ok());
+                    // SAFETY: `decoded` is pieces of `line` cut next to ASCII bytes (quotes and
+                    // escapes), so whole characters of valid UTF-8, and escapes written as
+                    // UTF-8 by `char::encode_utf8`.
+                    let text = unsafe { String::from_utf8_unchecked(decoded) };
+                    return Ok((Cow::Owned(text), at + 1));
+                }
+                b'\\' => {
+                    if run == start {
+                        decoded.reserve((b.len() - start).min(1 << 15));
+                    }
+                    decoded.extend_from_slice(&b[run..at]);
+                    run = at + push_escape(b, at, &mut decoded)?;
+                    if run >= block_end {
+                        break;
+                    }
+                    mask &= !((1u64 << (run - block)) - 1);
+                }
+                _ => return Err(Bail),
+            }
+        }
+        block = block_end.max(run);
+    }
+}
+
+/// `serde_json::to_string_pretty` of the value `crate::session::jsparse` reads from `raw`
+/// (valid JSON, checked by the caller), printed straight from the text; `None` when the
+/// text holds what printing would change: duplicate keys, escapes other than the ones
+/// printed back as written, numbers other than small integers.
+pub(super) fn pretty(raw: &str) -> Option<String> {
+    let mut p = Pretty {
+        b: raw.as_bytes(),
+        text: raw,
+        out: String::with_capacity(raw.len() + raw.len() / 2 + 8),
+    };
+    let end = p.value(0, 0)?;
+    (ws(p.b, end) == p.b.len()).then_some(p.out)
+}
+
+struct Pretty<'a> {
+    b: &'a [u8],
+    text: &'a str,
+    out: String,
+}
+
+#[inline]
+fn ws(b: &[u8], mut p: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(p) {
+        p += 1;
+    }
+    p
+}
+
+impl<'a> Pretty<'a> {
+    fn indent(&mut self, depth: usize) {
+        for _ in 0..depth {
+            self.out.push_str("  ");
+        }
+    }
+
+    /// The end of the string token at `p` when serde_json prints its value as written: its
+    /// escapes are only those of `"`, `\` and the controls serde_json writes short.
+    fn string_end(&self, p: usize) -> Option<usize> {
+        let b = self.b;
+        let mut i = p + 1;
+        loop {
+            i += memchr::memchr2(b'"', b'\\', &b[i..])?;
+            if b[i] == b'"' {
+                return Some(i + 1);
+            }
+            match b.get(i + 1)? {
+                b'"' | b'\\' | b'n' | b't' | b'r' | b'b' | b'f' => i += 2,
+                _ => return None,
+            }
+        }
+    }
+
+    fn value(&mut self, p: usize, depth: usize) -> Option<usize> {
+        let b = self.b;
+        let p = ws(b, p);
+        match *b.get(p)? {
+            b'"' => {
+                let end = self.string_end(p)?;
+                self.out.push_str(self.text.get(p..end)?);
+                Some(end)
+            }
+            b'{' => {
+                let mut q = ws(b, p + 1);
+                if b.get(q) == Some(&b'}') {
+                    self.out.push_str("{}");
+                    return Some(q + 1);
+                }
+                self.out.push('{');
+                let mut keys: Vec<&str> = Vec::new();
+                loop {
+                    if b.get(q) != Some(&b'"') {
+                        return None;
+                    }
+                    let end = self.string_end(q)?;
+                    // Escapes as printed are the only way to write their characters, so
+                    // keys are equal exactly when their text is.
+                    let key = self.text.get(q..end)?;
+                    if keys.contains(&key) {
+                        return None;
+                    }
+                    keys.push(key);
+                    self.out.push('\n');
+                    self.indent(depth + 1);
+                    self.out.push_str(key);
+                    self.out.push_str(": ");
+                    q = ws(b, end);
+                    if b.get(q) != Some(&b':') {
+                        return None;
+                    }
+                    q = ws(b, self.value(q + 1, depth + 1)?);
+                    match b.get(q)? {
+                        b',' => {
+                            self.out.push(',');
+                            q = ws(b, q + 1);
+                        }
+                        b'}' => {
+                            self.out.push('\n');
+                            self.indent(depth);
+                            self.out.push('}');
+                            return Some(q + 1);
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                let mut q = ws(b, p + 1);
+                if b.get(q) == Some(&b']') {
+                    self.out.push_str("[]");
+                    return Some(q + 1);
+                }
+                self.out.push('[');
+                loop {
+                    self.out.push('\n');
+                    self.indent(depth + 1);
+                    q = ws(b, self.value(q, depth + 1)?);
+                    match b.get(q)? {
+                        b',' => {
+                            self.out.push(',');
+                            q += 1;
+                        }
+                        b']' => {
+                            self.out.push('\n');
+                            self.indent(depth);
+                            self.out.push(']');
+                            return Some(q + 1);
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b't' | b'f' | b'n' => {
+                let word = ["true", "false", "null"]
+                    .into_iter()
+                    .find(|w| b[p..].starts_with(w.as_bytes()))?;
+                self.out.push_str(word);
+                Some(p + word.len())
+            }
+            _ => {
+                let len = b[p..]
+                    .iter()
+                    .position(|c| !matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .unwrap_or(b.len() - p);
+                let number = &self.text[p..p + len];
+                if !plain_integer(number.as_bytes()) {
+                    return None;
+                }
+                self.out.push_str(number);
+                Some(p + len)
+            }
+        }
+    }
+}
+
+/// Whether a number is written as serde_json prints the value JavaScript reads from it: a
+/// small integer, and not `-0`.
+pub(super) fn plain_integer(raw: &[u8]) -> bool {
+    let digits = raw.strip_prefix(b"-").unwrap_or(raw);
+    !digits.is_empty()
+        && digits.len() <= 15
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits[0] != b'0' || raw == b"0")
+}
