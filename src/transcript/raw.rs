@@ -58,16 +58,14 @@ fn hex4(b: &[u8], at: usize) -> Scan<u32> {
 /// anything that is not a JSON escape.
 #[inline]
 fn push_escape(b: &[u8], at: usize, out: &mut Vec<u8>) -> Scan<usize> {
-    let byte = match b.get(at + 1) {
-        Some(b'n') => b'\n',
-        Some(b'"') => b'"',
-        Some(b'\\') => b'\\',
-        Some(b't') => b'\t',
-        Some(b'r') => b'\r',
-        Some(b'/') => b'/',
-        Some(b'b') => 0x08,
-        Some(b'f') => 0x0c,
-        Some(b'u') => {
+    let next = b.get(at + 1).copied().unwrap_or(0);
+    let byte = SHORT_ESCAPE[next as usize];
+    if byte != 0 {
+        out.push(byte);
+        return Ok(2);
+    }
+    match next {
+        b'u' => {
             let unit = hex4(b, at + 2)?;
             let (c, len) = match unit {
                 0xD800..=0xDBFF => {
@@ -85,13 +83,25 @@ fn push_escape(b: &[u8], at: usize, out: &mut Vec<u8>) -> Scan<usize> {
                 _ => (char::from_u32(unit).ok_or(Bail)?, 6),
             };
             out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-            return Ok(len);
+            Ok(len)
         }
-        _ => return Err(Bail),
-    };
-    out.push(byte);
-    Ok(2)
+        _ => Err(Bail),
+    }
 }
+
+/// The character of each two-byte escape, by the byte after the backslash (0: none).
+const SHORT_ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'n' as usize] = b'\n';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b't' as usize] = b'\t';
+    t[b'r' as usize] = b'\r';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t
+};
 
 /// The string whose opening quote is at `pos` in `line`, and the position after its closing
 /// quote: borrowed from the line when it has no escapes, else decoded as it is read.

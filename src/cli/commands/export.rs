@@ -204,9 +204,40 @@ const HTML_SPECIAL: [bool; 256] = {
     t
 };
 
+/// For 32 bytes: a bit per byte HTML escapes.
+#[inline]
+fn html_specials32(block: &[u8]) -> u32 {
+    debug_assert_eq!(block.len(), 32);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; the two loads read the 32 bytes of `block`.
+        unsafe {
+            let mut mask = 0u32;
+            for half in 0..2 {
+                let v = _mm_loadu_si128(block.as_ptr().add(half * 16).cast::<__m128i>());
+                let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+                let hit = _mm_or_si128(
+                    _mm_or_si128(_mm_or_si128(eq(b'&'), eq(b'<')), _mm_or_si128(eq(b'>'), eq(b'"'))),
+                    eq(b'\''),
+                );
+                mask |= (_mm_movemask_epi8(hit) as u32) << (half * 16);
+            }
+            mask
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut mask = 0u32;
+        for (j, &c) in block.iter().enumerate() {
+            mask |= u32::from(HTML_SPECIAL[c as usize]) << j;
+        }
+        mask
+    }
+}
+
 /// Appends text escaped for HTML content and attribute values. The text is read 32 bytes
-/// at a time: a mask of where the specials are, built so that the compiler compares the
-/// bytes side by side, then each special in turn.
+/// at a time: a mask of where the specials are, then each special in turn.
 fn push_escaped_html(out: &mut String, s: &str) {
     let b = s.as_bytes();
     let mut from = 0;
@@ -223,11 +254,7 @@ fn push_escaped_html(out: &mut String, s: &str) {
     };
     let mut at = 0;
     while let Some(block) = b.get(at..at + 32) {
-        let mut mask = 0u32;
-        for (j, &c) in block.iter().enumerate() {
-            let special = (c == b'&') | (c == b'<') | (c == b'>') | (c == b'"') | (c == b'\'');
-            mask |= u32::from(special) << j;
-        }
+        let mut mask = html_specials32(block);
         while mask != 0 {
             escape(out, at + mask.trailing_zeros() as usize);
             mask &= mask - 1;
@@ -527,7 +554,13 @@ fn html_section(s: &Section, h: &mut String) {
 
 /// `N lines` of a text (`1 line`), trailing newlines not counted.
 fn push_lines(h: &mut String, t: &str) {
-    let n = t.trim_end_matches('\n').lines().count();
+    // Lines end at each `\n` (a `\r` before one is part of its end); the last needs none.
+    let t = t.trim_end_matches('\n');
+    let n = if t.is_empty() {
+        0
+    } else {
+        memchr::memchr_iter(b'\n', t.as_bytes()).count() + 1
+    };
     if n == 1 {
         h.push_str("1 line");
     } else {
