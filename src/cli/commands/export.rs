@@ -309,8 +309,10 @@ fn info(t: &Head) -> Vec<(&'static str, String)> {
     info
 }
 
-/// Backticks enough to fence `s`: one more than its longest run, at least `min`.
-fn fence_for(s: &str, min: usize) -> String {
+/// Backticks enough to fence `s`: one more than its longest run, at least `min`. Borrowed
+/// for the usual lengths: a fence is written around every id and block.
+fn fence_for(s: &str, min: usize) -> Cow<'static, str> {
+    const TICKS: &str = "````````````````";
     let mut longest = 0;
     let mut run = 0;
     let mut last = usize::MAX;
@@ -319,7 +321,11 @@ fn fence_for(s: &str, min: usize) -> String {
         longest = longest.max(run);
         last = i;
     }
-    "`".repeat((longest + 1).max(min))
+    let n = (longest + 1).max(min);
+    match TICKS.get(..n) {
+        Some(f) => f.into(),
+        None => "`".repeat(n).into(),
+    }
 }
 
 fn push_md_code(md: &mut String, s: &str) {
@@ -330,7 +336,7 @@ fn push_md_code(md: &mut String, s: &str) {
     } else {
         ""
     };
-    for piece in [&f, pad, &s, pad, &f] {
+    for piece in [&*f, pad, &s, pad, &f] {
         md.push_str(piece);
     }
 }
@@ -345,7 +351,7 @@ fn md_code(s: &str) -> String {
 fn push_md_block(md: &mut String, s: &str, lang: &str) {
     let s = clean(s);
     let f = fence_for(&s, 3);
-    for piece in [&f, lang, "\n", s.trim_end_matches('\n'), "\n", &f, "\n"] {
+    for piece in [&*f, lang, "\n", s.trim_end_matches('\n'), "\n", &f, "\n"] {
         md.push_str(piece);
     }
 }
