@@ -110,55 +110,70 @@ pub(super) fn string(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
     let b = line.as_bytes();
     debug_assert_eq!(b.get(pos), Some(&b'"'));
     let start = pos + 1;
-    // Text from `run` on is not yet copied to `decoded`.
-    let mut run = start;
-    let mut decoded: Vec<u8> = Vec::new();
-    // The bytes are read 64 at a time: one mask of the bytes that matter (quotes,
-    // backslashes, controls) serves every escape in the block.
-    let mut block = start;
-    loop {
-        let (mut mask, block_end) = if block + 64 <= b.len() {
-            (specials64(&b[block..block + 64]), block + 64)
-        } else {
-            let mut mask = 0u64;
-            for (k, &c) in b[block..].iter().enumerate() {
-                mask |= u64::from(c < 0x20 || c == b'"' || c == b'\\') << k;
-            }
+    // Up to the first escape, the bytes are only looked at, 64 at a time.
+    let mut at = start;
+    let first = loop {
+        if at + 64 <= b.len() {
+            let mask = specials64(&b[at..at + 64]);
             if mask == 0 {
-                return Err(Bail); // no closing quote
+                at += 64;
+                continue;
             }
-            (mask, b.len())
-        };
-        while mask != 0 {
-            let at = block + mask.trailing_zeros() as usize;
-            match b[at] {
-                b'"' => {
-                    if run == start {
-                        return Ok((Cow::Borrowed(line.get(start..at).ok_or(Bail)?), at + 1));
-                    }
-                    decoded.extend_from_slice(&b[run..at]);
-                    debug_assert!(std::str::from_utf8(&decoded).is_ok());
-                    // SAFETY: `decoded` is pieces of `line` cut next to ASCII bytes (quotes and
-                    // escapes), so whole characters of valid UTF-8, and escapes written as
-                    // UTF-8 by `char::encode_utf8`.
-                    let text = unsafe { String::from_utf8_unchecked(decoded) };
-                    return Ok((Cow::Owned(text), at + 1));
-                }
-                b'\\' => {
-                    if run == start {
-                        decoded.reserve((b.len() - start).min(1 << 15));
-                    }
-                    decoded.extend_from_slice(&b[run..at]);
-                    run = at + push_escape(b, at, &mut decoded)?;
-                    if run >= block_end {
-                        break;
-                    }
-                    mask &= !((1u64 << (run - block)) - 1);
-                }
-                _ => return Err(Bail),
-            }
+            break at + mask.trailing_zeros() as usize;
         }
-        block = block_end.max(run);
+        let k = b[at..]
+            .iter()
+            .position(|&c| c < 0x20 || c == b'"' || c == b'\\')
+            .ok_or(Bail)?;
+        break at + k;
+    };
+    match b[first] {
+        b'"' => return Ok((Cow::Borrowed(line.get(start..first).ok_or(Bail)?), first + 1)),
+        b'\\' => {}
+        _ => return Err(Bail),
+    }
+    let mut decoded = Vec::with_capacity((b.len() - start).min(1 << 15));
+    decoded.extend_from_slice(&b[start..first]);
+    let end = decode_from(b, first, &mut decoded)?;
+    debug_assert!(std::str::from_utf8(&decoded).is_ok());
+    // SAFETY: `decoded` is pieces of `line` cut next to ASCII bytes (quotes, backslashes and
+    // controls), so whole characters of valid UTF-8, and escapes written as UTF-8.
+    let text = unsafe { String::from_utf8_unchecked(decoded) };
+    Ok((Cow::Owned(text), end))
+}
+
+/// Decodes a string body from `src` (an escape or text) to its closing quote, appending to
+/// `decoded`; returns the position after the quote. Each step copies the 64 bytes from
+/// `src` whole, then keeps them up to the first byte that matters: text between escapes
+/// goes over without a call per piece.
+fn decode_from(b: &[u8], mut src: usize, decoded: &mut Vec<u8>) -> Scan<usize> {
+    loop {
+        if src + 64 <= b.len() {
+            decoded.reserve(64);
+            let len = decoded.len();
+            // SAFETY: 64 bytes are reserved past `len`, and `src + 64` is within `b`.
+            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr().add(src), decoded.as_mut_ptr().add(len), 64) };
+            let mask = specials64(&b[src..src + 64]);
+            let kept = if mask == 0 { 64 } else { mask.trailing_zeros() as usize };
+            // SAFETY: the first `kept` (at most 64) bytes past `len` were just written.
+            unsafe { decoded.set_len(len + kept) };
+            src += kept;
+            if mask == 0 {
+                continue;
+            }
+        } else {
+            let k = b[src..]
+                .iter()
+                .position(|&c| c < 0x20 || c == b'"' || c == b'\\')
+                .ok_or(Bail)?;
+            decoded.extend_from_slice(&b[src..src + k]);
+            src += k;
+        }
+        match b[src] {
+            b'"' => return Ok(src + 1),
+            b'\\' => src += push_escape(b, src, decoded)?,
+            _ => return Err(Bail),
+        }
     }
 }
 
