@@ -807,6 +807,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// HTML escaping, read in blocks copied whole, agrees with escaping character by
+        /// character on text of any shape.
+        #[test]
+        fn html_escaping_agrees_with_replacing(parts in proptest::collection::vec(proptest::sample::select(
+            &["a", "é", "日本語", "😀", "&", "<", ">", "\"", "'", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", " "][..]), 0..40)) {
+            let t = parts.concat();
+            let mut out = String::from("<");
+            push_escaped_html(&mut out, &t);
+            let want = t
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('"', "&quot;")
+                .replace('\'', "&#39;");
+            proptest::prop_assert_eq!(out, format!("<{want}"));
+        }
+    }
+
     #[test]
     fn fences_outgrow_content() {
         assert_eq!(fence_for("a ``` b", 3), "````");
