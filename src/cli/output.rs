@@ -26,7 +26,7 @@ pub enum Style {
 }
 
 impl Style {
-    fn code(self) -> &'static str {
+    pub fn code(self) -> &'static str {
         match self {
             Style::Id => "33",
             Style::Dim => "2",
@@ -429,28 +429,60 @@ pub fn fit(s: &str, width: usize) -> String {
 
 /// An entry timestamp in the local time zone, `YYYY-MM-DD HH:MM:SS`.
 pub fn local_time(ts: Option<&str>) -> String {
+    let mut s = String::with_capacity(19);
+    local_time_into(&mut s, ts);
+    s
+}
+
+/// [`local_time`], appended to `buf` (a listing formats one per row).
+pub fn local_time_into(buf: &mut String, ts: Option<&str>) {
+    const UNKNOWN: &str = "????-??-?? ??:??:??";
     let Some(ms) = ts.and_then(pi_session::session::jsdate::parse_date_ms) else {
-        return "????-??-?? ??:??:??".into();
+        buf.push_str(UNKNOWN);
+        return;
     };
-    // The system's zone is looked up once per process (the lookup is not free, and a
-    // listing formats a time per row).
+    // The system's zone is looked up once per process (the lookup is not free).
     static ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
     let zone = ZONE.get_or_init(jiff::tz::TimeZone::system);
-    match jiff::Timestamp::from_millisecond(ms) {
-        Ok(t) => {
-            let d = zone.to_datetime(t);
-            format!(
-                "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-                d.year(),
-                d.month(),
-                d.day(),
-                d.hour(),
-                d.minute(),
-                d.second()
-            )
+    let Ok(t) = jiff::Timestamp::from_millisecond(ms) else {
+        buf.push_str(UNKNOWN);
+        return;
+    };
+    let d = zone.to_datetime(t);
+    let Ok(year) = u16::try_from(d.year()) else {
+        // Years before 1 BCE print with their sign, as `{:04}` does.
+        buf.push_str(&format!("{:04}", d.year()));
+        buf.push_str(&local_time_rest(&d));
+        return;
+    };
+    let digits = |buf: &mut String, v: u16, n: u32| {
+        for k in (0..n).rev() {
+            buf.push(char::from(b'0' + (v / 10u16.pow(k) % 10) as u8));
         }
-        Err(_) => "????-??-?? ??:??:??".into(),
+    };
+    digits(buf, year, 4);
+    for (sep, v) in [
+        ('-', d.month()),
+        ('-', d.day()),
+        (' ', d.hour()),
+        (':', d.minute()),
+        (':', d.second()),
+    ] {
+        buf.push(sep);
+        digits(buf, v as u16, 2);
     }
+}
+
+/// What follows the year in [`local_time`], for the rare year written with a sign.
+fn local_time_rest(d: &jiff::civil::DateTime) -> String {
+    format!(
+        "-{:02}-{:02} {:02}:{:02}:{:02}",
+        d.month(),
+        d.day(),
+        d.hour(),
+        d.minute(),
+        d.second()
+    )
 }
 
 /// The first 8 characters of an id: Pi's ids are 8 hex digits, so usually the whole id.

@@ -1,7 +1,7 @@
 //! Human renderings of entries shared by `log`, `show` and `context`.
 
 use super::output::{
-    Look, Output, Style, display_width, escape_block, escape_line, fit_into, local_time, one_line, short_id,
+    Look, Output, Style, display_width, escape_block, escape_line, fit_into, local_time_into, one_line, short_id,
 };
 use pi_session::session::content::{Block, Content};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
@@ -25,40 +25,75 @@ pub fn entry_line(out: &Output, session: &Session, idx: EntryIdx, current: bool,
 
 /// [`entry_line`], rendered with `out`'s look.
 pub fn entry_line_in(out: &Look, session: &Session, idx: EntryIdx, current: bool, preview: bool) -> String {
+    let mut line = String::new();
+    entry_line_into(&mut line, out, session, idx, current, preview);
+    line
+}
+
+/// [`entry_line_in`], appended to `buf`: a listing renders one per row, so the row is
+/// written in place, and its width counted as it goes rather than from a second copy.
+pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: EntryIdx, current: bool, preview: bool) {
+    let start = buf.len();
     let e = &session.entries[idx];
-    let id = short_id(&session.id_or_line(idx));
-    let time = local_time(e.timestamp.as_deref());
-    let kind = escape_line(e.kind_name());
-    let mut plain_prefix = format!("{id:<8} {time} {kind:<13} ");
-    let mut colored = format!(
-        "{} {} {} ",
-        out.paint(Style::Id, &format!("{id:<8}")),
-        out.paint(Style::Dim, &time),
-        out.paint(kind_style(e.kind_name()), &format!("{kind:<13}"))
-    );
+    // `{:<n}` pads to n characters; the width is counted in columns.
+    // The padding is painted with the text, as `paint(&format!("{text:<n}"))` would.
+    let padded = |buf: &mut String, style: Style, text: &str, n: usize| -> usize {
+        let pad = n.saturating_sub(text.chars().count());
+        let painted = out.color && !(text.is_empty() && pad == 0);
+        if painted {
+            buf.push_str("\x1b[");
+            buf.push_str(style.code());
+            buf.push('m');
+        }
+        buf.push_str(text);
+        buf.extend(std::iter::repeat_n(' ', pad));
+        if painted {
+            buf.push_str("\x1b[0m");
+        }
+        display_width(text) + pad + 1
+    };
+    let mut width = match session.id_str(idx) {
+        Some(id) if id.len() <= 8 && id.bytes().all(|c| c.is_ascii_graphic()) => padded(buf, Style::Id, id, 8),
+        _ => padded(buf, Style::Id, &short_id(&session.id_or_line(idx)), 8),
+    };
+    buf.push(' ');
+    let time_at = buf.len();
+    local_time_into(buf, e.timestamp.as_deref());
+    if out.color {
+        let time = buf.split_off(time_at);
+        out.paint_into(buf, Style::Dim, &time);
+        width += display_width(&time) + 1;
+    } else {
+        width += display_width(&buf[time_at..]) + 1;
+    }
+    buf.push(' ');
+    let kind = e.kind_name();
+    width += if kind.bytes().all(|c| c.is_ascii_graphic()) {
+        padded(buf, kind_style(kind), kind, 13)
+    } else {
+        padded(buf, kind_style(kind), &escape_line(kind), 13)
+    };
+    buf.push(' ');
     if current {
-        plain_prefix.push_str("(@) ");
-        colored.push_str(&out.paint(Style::Current, "(@)"));
-        colored.push(' ');
+        out.paint_into(buf, Style::Current, "(@)");
+        buf.push(' ');
+        width += 4;
     }
     if let Some(label) = session.label_of(idx) {
         let l = format!("[{}]", escape_line(label));
-        plain_prefix.push_str(&l);
-        plain_prefix.push(' ');
-        colored.push_str(&out.paint(Style::Label, &l));
-        colored.push(' ');
+        out.paint_into(buf, Style::Label, &l);
+        buf.push(' ');
+        width += display_width(&l) + 1;
     }
     if preview {
-        let room = out
-            .width
-            .map(|w| w.saturating_sub(super::output::display_width(&plain_prefix)));
-        let room = match room {
-            Some(room) => room.max(10),
+        let room = match out.width {
+            Some(w) => w.saturating_sub(width).max(10),
             None => PIPED_PREVIEW_COLUMNS,
         };
-        fit_preview_into(&mut colored, session, idx, room);
+        fit_preview_into(buf, session, idx, room);
     }
-    colored.trim_end().to_owned()
+    let kept = buf[start..].trim_end().len();
+    buf.truncate(start + kept);
 }
 
 /// How wide a preview is when the output is not a terminal (a pipe, a file): wide enough
@@ -71,20 +106,26 @@ pub fn fit_preview_into(buf: &mut String, session: &Session, idx: EntryIdx, room
     // A few characters over the room: whitespace runs that fold into one space, or
     // characters of no width, can make a start of the preview narrower than it is long.
     const SLACK: usize = 16;
-    let whole = |session, idx| one_line(&text::preview(session, idx));
-    let line = if room >= 1 << 30 {
-        whole(session, idx)
-    } else {
-        let start = text::preview_start(session, idx, room + SLACK);
+    if room >= 1 << 30 {
+        fit_into(buf, &one_line(&text::preview(session, idx)), room);
+        return;
+    }
+    // The start decides the fit only when it already overflows the room; when it does not
+    // (whitespace folded away), a start twice as long is read.
+    let mut budget = room + SLACK;
+    loop {
+        let start = text::preview_start(session, idx, budget);
         let line = one_line(&start.text);
-        // The start decides the fit only when it already overflows the room.
-        if start.cut && display_width(&line) <= room {
-            whole(session, idx)
-        } else {
-            line
+        let before = buf.len();
+        fit_into(buf, &line, room);
+        // `fit_into` writes the line as it is when it fits (a longer start then shows
+        // more of the preview); a line it cut overflowed.
+        if !start.cut || buf[before..] != *line {
+            return;
         }
-    };
-    fit_into(buf, &line, room);
+        buf.truncate(before);
+        budget = budget.saturating_mul(2);
+    }
 }
 
 /// Rows rendered on every core and written in order: `render(i, buf)` appends row `i`'s

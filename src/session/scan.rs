@@ -9,6 +9,8 @@
 
 use std::borrow::Cow;
 
+pub mod trusted;
+
 /// The scanner declines this input; read it with the exact parser instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bail;
@@ -108,19 +110,26 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
     let mut chars = 0usize;
     let mut i = 0;
     while i < b.len() && chars < max_chars {
-        let run_end = memchr::memchr(b'\\', &b[i..]).map_or(b.len(), |p| i + p);
+        // A prefix needs at most 4 bytes a character: the run to the next escape is looked
+        // for (and checked) no further, however long the text.
+        let limit = if whole.is_some() {
+            b.len()
+        } else {
+            b.len().min(i.saturating_add((max_chars - chars).saturating_mul(4)))
+        };
+        let run_end = memchr::memchr(b'\\', &b[i..limit]).map_or(limit, |p| i + p);
         if run_end > i {
-            let run = match whole {
-                Some(text) => &text[i..run_end],
-                None => simdutf8::basic::from_utf8(&b[i..run_end]).map_err(|_| Bail)?,
-            };
-            if max_chars == usize::MAX {
-                out.push_str(run);
+            if let Some(text) = whole {
+                out.push_str(&text[i..run_end]);
             } else {
-                let cut = char_cut(run.as_bytes(), max_chars - chars);
-                out.push_str(&run[..cut]);
-                chars += run[..cut].chars().count();
-                if cut < run.len() {
+                // Cut first, then check: a window cut by `limit` may end inside a
+                // character, never before the `max_chars`th one ends.
+                let raw = &b[i..run_end];
+                let cut = char_cut(raw, max_chars - chars);
+                let run = simdutf8::basic::from_utf8(&raw[..cut]).map_err(|_| Bail)?;
+                out.push_str(run);
+                chars += run.chars().count();
+                if cut < raw.len() {
                     return Ok(out);
                 }
             }
@@ -624,6 +633,24 @@ mod tests {
             let text = parts.concat();
             let exact = crate::session::jsparse::parse(text.as_bytes()).is_ok();
             proptest::prop_assert_eq!(valid(&text), exact, "{}", text);
+        }
+    }
+
+    proptest::proptest! {
+        /// A prefix is the start of the whole value, whatever mix of one- to four-byte
+        /// characters and escapes the text holds (a prefix reads the text in windows).
+        #[test]
+        fn prefixes_are_starts_of_the_value(
+            parts in proptest::collection::vec(proptest::sample::select(&[
+                "a", "bc", " ", "é", "日本", "😀", "\\n", "\\\"", "\\u00e9", "\\ud83d\\ude00", "\\\\",
+            ][..]), 0..120),
+            max in 0usize..200,
+        ) {
+            let body = parts.concat();
+            let s = RawStr { bytes: body.as_bytes(), escaped: body.contains('\\') };
+            let whole: String = s.decode().unwrap().into_owned();
+            let want: String = whole.chars().take(max).collect();
+            proptest::prop_assert_eq!(s.decode_prefix(max).unwrap(), want);
         }
     }
 

@@ -1,6 +1,6 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::Output;
-use crate::cli::render::{entry_body, entry_line, entry_line_in, write_rows};
+use crate::cli::render::{entry_body, entry_line, entry_line_into, write_rows};
 use crate::cli::session_arg::{RawLines, open_session, open_tip, warn_cycle};
 use anyhow::Result;
 use pi_session::session::{EntryIdx, Session, revision};
@@ -140,7 +140,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         let look = out.look();
         let render = |k: usize, buf: &mut String| {
             let i = shown[k];
-            buf.push_str(&entry_line_in(&look, &session, i, Some(i) == at, true));
+            entry_line_into(buf, &look, &session, i, Some(i) == at, true);
         };
         // A large file's lines are given back behind the rows written.
         for from in (0..shown.len()).step_by(8192) {
