@@ -50,7 +50,13 @@ pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: Ent
         if painted {
             buf.push_str("\x1b[0m");
         }
-        display_width(text) + pad + 1
+        // Printable ASCII (ids, kinds: nearly always) is a column a byte.
+        let cols = if text.bytes().all(|c| c.is_ascii_graphic()) {
+            text.len()
+        } else {
+            display_width(text)
+        };
+        cols + pad + 1
     };
     let mut width = match session.id_str(idx) {
         Some(id) if id.len() <= 8 && id.bytes().all(|c| c.is_ascii_graphic()) => padded(buf, Style::Id, id, 8),
@@ -62,9 +68,10 @@ pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: Ent
     if out.color {
         let time = buf.split_off(time_at);
         out.paint_into(buf, Style::Dim, &time);
-        width += display_width(&time) + 1;
+        width += time.len() + 1;
     } else {
-        width += display_width(&buf[time_at..]) + 1;
+        // Digits and separators, or question marks: ASCII.
+        width += buf.len() - time_at + 1;
     }
     buf.push(' ');
     let kind = e.kind_name();

@@ -120,8 +120,9 @@ fn passes(session: &Session, args: &Args, i: EntryIdx) -> bool {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    // A branch reads only as much of the end of the file as it shows; --all reads it all.
-    let (session, (entries, at)) = if args.all {
+    // A branch reads only as much of the end of the file as it shows; --all reads it all,
+    // and so does a whole branch (every branch goes back to the first entry).
+    let (session, (entries, at)) = if args.all || args.max_count.is_none() {
         let session = open_session(global)?;
         let sel = selected(&session, args)?;
         (session, sel)
