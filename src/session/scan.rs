@@ -234,34 +234,59 @@ fn escape_len(b: &[u8], i: usize) -> Scan<usize> {
 }
 
 /// The position of the closing quote of the string body starting at `i`, and whether the
-/// body holds escapes. Text is examined 64 bytes at a time: one mask of the bytes that
-/// matter (quotes, backslashes, control bytes) serves every escape in the block.
+/// body holds escapes. Text is examined 64 bytes at a time: masks of its quotes, backslashes
+/// and control bytes give the escaped bytes of the whole block at once
+/// ([`trusted::escaped_bits`]), so only the character after each backslash is looked at.
 fn string_end(b: &[u8], mut i: usize) -> Scan<(usize, bool)> {
-    let mut escaped = false;
-    while i + 64 <= b.len() {
-        let (special, control) = masks64(&b[i..i + 64]);
-        let mut m = special;
-        let mut next_block = i + 64;
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            if control & (1 << k) != 0 {
-                return Err(Bail);
-            }
-            let at = i + k;
-            if b[at] == b'"' {
-                return Ok((at, escaped));
-            }
-            escaped = true;
-            let after = at + escape_len(b, at)?;
-            if after >= i + 64 {
-                next_block = after;
-                break;
-            }
-            m &= !((1u64 << (after - i)) - 1);
-        }
-        i = next_block;
+    // Most strings are keys and short values: the first special byte, within 16 bytes, is
+    // their closing quote.
+    if let Some(head) = b.get(i..i + 16)
+        && let Some(k) = find_special(head)
+        && head[k] == b'"'
+    {
+        return Ok((i + k, false));
     }
-    // The last bytes, one special byte at a time.
+    let mut escaped_any = false;
+    let mut carry = 0u64;
+    while i + 64 <= b.len() {
+        let block = &b[i..i + 64];
+        let (quote, backslash, control) = masks64(block);
+        let carry_in = carry;
+        let escaped = trusted::escaped_bits(backslash, &mut carry);
+        let real = quote & !escaped;
+        // The bytes of the string in this block: those before its closing quote.
+        let within = if real != 0 {
+            (1u64 << real.trailing_zeros()) - 1
+        } else {
+            u64::MAX
+        };
+        if control & within != 0 {
+            return Err(Bail);
+        }
+        let mut each = escaped & within;
+        while each != 0 {
+            let k = each.trailing_zeros() as usize;
+            match block[k] {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                // Its four hex digits may cross the block: read this block one escape at
+                // a time, from its escape's backslash.
+                b'u' => return string_end_each(b, if carry_in != 0 { i - 1 } else { i }, escaped_any),
+                _ => return Err(Bail),
+            }
+            each &= each - 1;
+        }
+        escaped_any |= backslash & within != 0;
+        if real != 0 {
+            return Ok((i + real.trailing_zeros() as usize, escaped_any));
+        }
+        i += 64;
+    }
+    string_end_each(b, if carry != 0 { i - 1 } else { i }, escaped_any)
+}
+
+/// [`string_end`] one special byte at a time, from `i` (the start of the body, or a
+/// backslash in it): for the last bytes of a line, and blocks with `\u` escapes.
+fn string_end_each(b: &[u8], mut i: usize, mut escaped: bool) -> Scan<(usize, bool)> {
     loop {
         i += find_special(&b[i..]).ok_or(Bail)?;
         match b[i] {
@@ -275,10 +300,9 @@ fn string_end(b: &[u8], mut i: usize) -> Scan<(usize, bool)> {
     }
 }
 
-/// For 64 bytes: a bit per byte that is a quote, a backslash or a control byte, and a bit
-/// per control byte.
+/// For 64 bytes: a bit per quote, per backslash and per control byte.
 #[inline]
-fn masks64(block: &[u8]) -> (u64, u64) {
+fn masks64(block: &[u8]) -> (u64, u64, u64) {
     debug_assert_eq!(block.len(), 64);
     #[cfg(target_arch = "x86_64")]
     {
@@ -288,29 +312,26 @@ fn masks64(block: &[u8]) -> (u64, u64) {
             let quote = _mm_set1_epi8(b'"' as i8);
             let backslash = _mm_set1_epi8(b'\\' as i8);
             let max_control = _mm_set1_epi8(0x1f);
-            let (mut special, mut control) = (0u64, 0u64);
+            let (mut q, mut s, mut c) = (0u64, 0u64, 0u64);
             for part in 0..4 {
                 let v = _mm_loadu_si128(block.as_ptr().add(part * 16).cast::<__m128i>());
                 let ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control);
-                let hit = _mm_or_si128(
-                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                    ctl,
-                );
-                special |= (_mm_movemask_epi8(hit) as u16 as u64) << (part * 16);
-                control |= (_mm_movemask_epi8(ctl) as u16 as u64) << (part * 16);
+                q |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) as u16 as u64) << (part * 16);
+                s |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash)) as u16 as u64) << (part * 16);
+                c |= (_mm_movemask_epi8(ctl) as u16 as u64) << (part * 16);
             }
-            (special, control)
+            (q, s, c)
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let (mut special, mut control) = (0u64, 0u64);
-        for (k, &c) in block.iter().enumerate() {
-            let ctl = c < 0x20;
-            special |= u64::from(ctl || c == b'"' || c == b'\\') << k;
-            control |= u64::from(ctl) << k;
+        let (mut q, mut s, mut c) = (0u64, 0u64, 0u64);
+        for (k, &byte) in block.iter().enumerate() {
+            q |= u64::from(byte == b'"') << k;
+            s |= u64::from(byte == b'\\') << k;
+            c |= u64::from(byte < 0x20) << k;
         }
-        (special, control)
+        (q, s, c)
     }
 }
 
@@ -633,6 +654,24 @@ mod tests {
             let text = parts.concat();
             let exact = crate::session::jsparse::parse(text.as_bytes()).is_ok();
             proptest::prop_assert_eq!(valid(&text), exact, "{}", text);
+        }
+    }
+
+    proptest::proptest! {
+        /// The block-at-a-time string end agrees with the one-escape-at-a-time reading on
+        /// text long enough to cross blocks, escapes (valid or not) at any offset.
+        #[test]
+        fn string_end_by_blocks_agrees_with_each_escape(
+            parts in proptest::collection::vec(proptest::sample::select(&[
+                "a", "bcdefgh", " ", "é", "😀", "\\n", "\\\"", "\\\\", "\\u00e9", "\\u12", "\\x",
+                "\\", "\"", "\u{1}", "\\/", "\\t",
+            ][..]), 0..90),
+            start in 0usize..3,
+        ) {
+            let body = parts.concat();
+            let b = body.as_bytes();
+            let start = start.min(b.len());
+            proptest::prop_assert_eq!(string_end(b, start), string_end_each(b, start, false));
         }
     }
 

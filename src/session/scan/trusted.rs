@@ -31,7 +31,7 @@ pub fn string(b: &[u8], pos: usize) -> Scan<(RawStr<'_>, usize)> {
 /// byte after its start: the trick is simdjson's, adding the odd-started runs to carry
 /// across each run.
 #[inline]
-fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
+pub(super) fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
     const EVEN: u64 = 0x5555_5555_5555_5555;
     let backslash = backslash & !*carry;
     let follows_escape = (backslash << 1) | *carry;
