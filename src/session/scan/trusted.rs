@@ -100,7 +100,7 @@ fn quote_masks16(head: &[u8]) -> (u32, u32) {
 
 /// The position of the first unescaped quote at or after `i`, and whether a backslash
 /// comes before it.
-fn string_end(b: &[u8], mut i: usize) -> Scan<(usize, bool)> {
+fn string_end(b: &[u8], i: usize) -> Scan<(usize, bool)> {
     // Most strings are keys and short values: a quote within 16 bytes, and no escape.
     if let Some(head) = b.get(i..i + 16) {
         let (quote, backslash) = quote_masks16(head);
@@ -108,10 +108,43 @@ fn string_end(b: &[u8], mut i: usize) -> Scan<(usize, bool)> {
             return Ok((i + quote.trailing_zeros() as usize, false));
         }
     }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { string_blocks_avx2(b, i) };
+    }
+    string_blocks(b, i, quote_masks)
+}
+
+/// [`string_blocks`] with masks taken 32 bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn string_blocks_avx2(b: &[u8], i: usize) -> Scan<(usize, bool)> {
+    use std::arch::x86_64::*;
+    string_blocks(b, i, |block| {
+        // SAFETY: AVX2 is enabled here; the two loads read the 64 bytes of `block`.
+        unsafe {
+            let quote = _mm256_set1_epi8(b'"' as i8);
+            let backslash = _mm256_set1_epi8(b'\\' as i8);
+            let (mut q, mut s) = (0u64, 0u64);
+            for part in 0..2 {
+                let v = _mm256_loadu_si256(block.as_ptr().add(part * 32).cast::<__m256i>());
+                q |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) as u32) << (part * 32);
+                s |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, backslash)) as u32) << (part * 32);
+            }
+            (q, s)
+        }
+    })
+}
+
+/// The string's end from `i` on, 64 bytes at a time, with `masks` giving a block's quotes
+/// and backslashes.
+#[inline(always)]
+fn string_blocks(b: &[u8], mut i: usize, masks: impl Fn(&[u8]) -> (u64, u64)) -> Scan<(usize, bool)> {
     let mut carry = 0u64;
     let mut escaped = false;
     while i + 64 <= b.len() {
-        let (quote, backslash) = quote_masks(&b[i..i + 64]);
+        let (quote, backslash) = masks(&b[i..i + 64]);
         let real = quote & !escaped_bits(backslash, &mut carry);
         if real != 0 {
             let k = real.trailing_zeros();
@@ -253,6 +286,7 @@ mod tests {
         ) {
             let start = start.min(body.len());
             prop_assert_eq!(string_end(&body, start).ok(), slow_end(&body, start));
+            prop_assert_eq!(string_blocks(&body, start, quote_masks).ok(), slow_end(&body, start));
         }
     }
 
