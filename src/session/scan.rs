@@ -42,9 +42,7 @@ impl<'a> RawStr<'a> {
     /// lone surrogates (which Rust strings cannot hold).
     pub fn decode(&self) -> Scan<Cow<'a, str>> {
         if !self.escaped {
-            return simdutf8::basic::from_utf8(self.bytes)
-                .map(Cow::Borrowed)
-                .map_err(|_| Bail);
+            return utf8(self.bytes).map(Cow::Borrowed);
         }
         decode_escaped(self.bytes, usize::MAX).map(Cow::Owned)
     }
@@ -54,12 +52,21 @@ impl<'a> RawStr<'a> {
         if !self.escaped {
             // Cut at a character boundary after at most `max_chars` characters.
             let cut = char_cut(self.bytes, max_chars);
-            return simdutf8::basic::from_utf8(&self.bytes[..cut])
-                .map(Cow::Borrowed)
-                .map_err(|_| Bail);
+            return utf8(&self.bytes[..cut]).map(Cow::Borrowed);
         }
         decode_escaped(self.bytes, max_chars).map(Cow::Owned)
     }
+}
+
+/// The text of UTF-8 bytes. Most strings of a session are short and ASCII, which a word at
+/// a time tells faster than a validator set up for long texts.
+#[inline]
+fn utf8(bytes: &[u8]) -> Scan<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is UTF-8.
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    simdutf8::basic::from_utf8(bytes).map_err(|_| Bail)
 }
 
 /// The byte length of the first `max_chars` characters of UTF-8 `bytes` (counting lead bytes).
@@ -102,7 +109,7 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
     // checked once; a prefix only as far as it goes (a long text need not be read for its
     // start).
     let whole = if max_chars == usize::MAX {
-        Some(simdutf8::basic::from_utf8(b).map_err(|_| Bail)?)
+        Some(utf8(b)?)
     } else {
         None
     };
@@ -126,7 +133,7 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
                 // character, never before the `max_chars`th one ends.
                 let raw = &b[i..run_end];
                 let cut = char_cut(raw, max_chars - chars);
-                let run = simdutf8::basic::from_utf8(&raw[..cut]).map_err(|_| Bail)?;
+                let run = utf8(&raw[..cut])?;
                 out.push_str(run);
                 chars += run.chars().count();
                 if cut < raw.len() {
