@@ -1,7 +1,8 @@
 //! Human renderings of entries shared by `log`, `show` and `context`.
 
 use super::output::{
-    Look, Output, Style, display_width, escape_block, escape_line, fit_into, local_time, one_line, short_id,
+    Look, Output, Style, display_width, escape_block, escape_line, fit_into, fit_one_line_into, local_time, one_line,
+    short_id,
 };
 use pi_session::session::content::{Block, Content};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
@@ -87,6 +88,24 @@ pub fn fit_preview_into(buf: &mut String, session: &Session, idx: EntryIdx, room
     fit_into(buf, &line, room);
 }
 
+/// [`fit_preview_into`] without the preview laid on one line first: the start of the
+/// preview is laid and fitted in one pass ([`fit_one_line_into`]).
+pub fn fit_preview_line_into(buf: &mut String, session: &Session, idx: EntryIdx, room: usize) {
+    // As in `fit_preview_into`.
+    const SLACK: usize = 16;
+    if room >= 1 << 30 {
+        fit_one_line_into(buf, &text::preview(session, idx), room);
+        return;
+    }
+    let start = text::preview_start(session, idx, room + SLACK);
+    let at = buf.len();
+    // The start decides the fit only when it already overflows the room.
+    if fit_one_line_into(buf, &start.text, room) && start.cut {
+        buf.truncate(at);
+        fit_one_line_into(buf, &text::preview(session, idx), room);
+    }
+}
+
 /// Rows rendered on every core and written in order: `render(i, buf)` appends row `i`'s
 /// line (without its newline) to `buf`. Rows go in rounds of at most `ROUND` rows, so only
 /// one round of rendered text is held at a time.
@@ -95,42 +114,56 @@ pub fn write_rows(
     rows: std::ops::Range<usize>,
     render: impl Fn(usize, &mut String) + Sync,
 ) -> std::io::Result<()> {
+    write_rows_in(out, rows, &mut Vec::new(), render)
+}
+
+/// [`write_rows`] with the buffers rows are rendered into kept in `bufs`, for a caller that
+/// writes rows a range at a time: a round's buffers are not allocated (and their pages not
+/// faulted in) again for each range.
+pub fn write_rows_in(
+    out: &mut Output,
+    rows: std::ops::Range<usize>,
+    bufs: &mut Vec<String>,
+    render: impl Fn(usize, &mut String) + Sync,
+) -> std::io::Result<()> {
     const ROUND: usize = 1024;
     const ALONE: usize = 256;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let one = |part: std::ops::Range<usize>| {
-        let mut buf = String::new();
+    let one = |part: std::ops::Range<usize>, buf: &mut String| {
+        buf.clear();
         for (k, i) in part.enumerate() {
             if k > 0 {
                 buf.push('\n');
             }
-            render(i, &mut buf);
+            render(i, buf);
         }
-        buf
     };
     let mut start = rows.start;
     while start < rows.end {
         let end = rows.end.min(start + ROUND);
-        let parts: Vec<String> = if threads == 1 || end - start <= ALONE {
-            vec![one(start..end)]
+        let parts = if threads == 1 || end - start <= ALONE {
+            1
         } else {
-            let per = (end - start).div_ceil(threads);
-            std::thread::scope(|s| {
-                let workers: Vec<_> = (start..end)
-                    .step_by(per)
-                    .map(|from| {
-                        let one = &one;
-                        s.spawn(move || one(from..end.min(from + per)))
-                    })
-                    .collect();
-                workers
-                    .into_iter()
-                    .map(|w| w.join().expect("render thread panicked"))
-                    .collect()
-            })
+            threads
         };
-        for part in parts {
-            out.raw_line(part.as_bytes())?;
+        let per = (end - start).div_ceil(parts);
+        let ranges: Vec<std::ops::Range<usize>> = (start..end).step_by(per).map(|f| f..end.min(f + per)).collect();
+        if bufs.len() < ranges.len() {
+            bufs.resize_with(ranges.len(), String::new);
+        }
+        let bufs = &mut bufs[..ranges.len()];
+        // This thread renders the first part while others render the rest.
+        std::thread::scope(|s| {
+            let (first, rest) = bufs.split_first_mut().expect("a part to render");
+            for (buf, part) in rest.iter_mut().zip(&ranges[1..]) {
+                let one = &one;
+                let part = part.clone();
+                s.spawn(move || one(part, buf));
+            }
+            one(ranges[0].clone(), first);
+        });
+        for buf in bufs.iter() {
+            out.raw_line(buf.as_bytes())?;
         }
         start = end;
     }
@@ -310,6 +343,8 @@ mod tests {
             "\\u001b[31m".repeat(60),
             format!("{}z", "\\n".repeat(500)),
             format!("{}\\nsecond line", "q".repeat(50)),
+            "naïve größe テスト emoji😀 back\\\\slash ".repeat(20),
+            format!("{}x \\u202e y", " \\t ".repeat(100)),
         ];
         let mut text = format!("{header}\n");
         for (i, t) in texts.iter().enumerate() {
@@ -325,6 +360,9 @@ mod tests {
                 let mut mine = String::new();
                 fit_preview_into(&mut mine, &session, idx, room);
                 assert_eq!(mine, fit(&whole, room), "entry {idx}, room {room}");
+                let mut one_pass = String::new();
+                fit_preview_line_into(&mut one_pass, &session, idx, room);
+                assert_eq!(one_pass, mine, "entry {idx}, room {room}");
             }
         }
     }
