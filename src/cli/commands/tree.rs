@@ -141,12 +141,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         }
         return Ok(());
     }
-    let mut on_branch = vec![false; session.entries.len()];
-    if let Some(a) = at {
-        for i in session.branch(a).path {
-            on_branch[i] = true;
-        }
-    }
+    let on_branch = branch_marks(&session, at);
     // Rows stream out in rounds: the prefixes of a round are laid out in order, then its
     // lines are rendered on every core and written. Rows of a run share their prefix: it is
     // copied into the round's prefixes only when it changes.
@@ -190,6 +185,19 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         release_rows(&session, rows[from..to].iter().map(|r| r.entry));
     }
     Ok(())
+}
+
+/// Which entries are on `at`'s branch ([`Session::branch`]'s path), as marks by entry: the
+/// marks are also the walk's record of where it has been, so a parent cycle stops it as it
+/// stops that walk.
+fn branch_marks(session: &Session, at: Option<EntryIdx>) -> Vec<bool> {
+    let mut marks = vec![false; session.entries.len()];
+    let mut cur = at;
+    while let Some(i) = cur.filter(|&i| !marks[i]) {
+        marks[i] = true;
+        cur = session.parent(i);
+    }
+    marks
 }
 
 /// Gives back the lines of rows already written (on large files: see
@@ -271,6 +279,35 @@ fn row_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rustc_hash::FxHashSet;
+
+    #[test]
+    fn the_branch_marks_are_the_branch_path() {
+        let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#;
+        let line = |id: &str, parent: &str| {
+            format!(
+                r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2025-01-01T00:00:01.000Z","message":{{"role":"user","content":"x"}}}}"#
+            )
+        };
+        // A chain, a side branch, and a cycle through a duplicate id.
+        let lines = [
+            line("a", "null"),
+            line("b", r#""a""#),
+            line("c", r#""b""#),
+            line("d", r#""a""#),
+            line("x", r#""y""#),
+            line("y", r#""x""#),
+            line("b", r#""c""#),
+        ];
+        let text = format!("{header}\n{}\n", lines.join("\n"));
+        let session = Session::from_bytes("t.jsonl".into(), text.into_bytes()).unwrap();
+        for at in 0..session.entries.len() {
+            let marks = branch_marks(&session, Some(at));
+            let path: FxHashSet<EntryIdx> = session.branch(at).path.into_iter().collect();
+            let marked: FxHashSet<EntryIdx> = (0..marks.len()).filter(|&i| marks[i]).collect();
+            assert_eq!(marked, path, "at {at}");
+        }
+    }
 
     #[test]
     fn records_are_written_as_json_stringify_writes_them() {
