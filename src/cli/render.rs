@@ -120,50 +120,60 @@ pub fn write_rows(
 /// [`write_rows`] with the buffers rows are rendered into kept in `bufs`, for a caller that
 /// writes rows a range at a time: a round's buffers are not allocated (and their pages not
 /// faulted in) again for each range.
+///
+/// A round is rendered in chunks that this thread and the helpers take as they come free, so
+/// a thread that gets less of the machine (other processes, a slow row) leaves its share to
+/// the others instead of holding the round up.
 pub fn write_rows_in(
     out: &mut Output,
     rows: std::ops::Range<usize>,
-    bufs: &mut Vec<String>,
+    bufs: &mut Vec<std::sync::Mutex<String>>,
     render: impl Fn(usize, &mut String) + Sync,
 ) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     const ROUND: usize = 1024;
+    const CHUNK: usize = 64;
     const ALONE: usize = 256;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let one = |part: std::ops::Range<usize>, buf: &mut String| {
-        buf.clear();
-        for (k, i) in part.enumerate() {
-            if k > 0 {
-                buf.push('\n');
-            }
-            render(i, buf);
-        }
-    };
     let mut start = rows.start;
     while start < rows.end {
         let end = rows.end.min(start + ROUND);
-        let parts = if threads == 1 || end - start <= ALONE {
-            1
-        } else {
-            threads
-        };
-        let per = (end - start).div_ceil(parts);
-        let ranges: Vec<std::ops::Range<usize>> = (start..end).step_by(per).map(|f| f..end.min(f + per)).collect();
-        if bufs.len() < ranges.len() {
-            bufs.resize_with(ranges.len(), String::new);
+        let chunks = (end - start).div_ceil(CHUNK);
+        if bufs.len() < chunks {
+            bufs.resize_with(chunks, Default::default);
         }
-        let bufs = &mut bufs[..ranges.len()];
-        // This thread renders the first part while others render the rest.
-        std::thread::scope(|s| {
-            let (first, rest) = bufs.split_first_mut().expect("a part to render");
-            for (buf, part) in rest.iter_mut().zip(&ranges[1..]) {
-                let one = &one;
-                let part = part.clone();
-                s.spawn(move || one(part, buf));
+        let round = &bufs[..chunks];
+        let next = AtomicUsize::new(0);
+        let work = || {
+            loop {
+                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c >= chunks {
+                    break;
+                }
+                let from = start + c * CHUNK;
+                let mut buf = round[c].lock().expect("no render thread panicked");
+                buf.clear();
+                for i in from..end.min(from + CHUNK) {
+                    if i > from {
+                        buf.push('\n');
+                    }
+                    render(i, &mut buf);
+                }
             }
-            one(ranges[0].clone(), first);
+        };
+        let helpers = if threads == 1 || end - start <= ALONE {
+            0
+        } else {
+            threads - 1
+        };
+        std::thread::scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(work);
+            }
+            work();
         });
-        for buf in bufs.iter() {
-            out.raw_line(buf.as_bytes())?;
+        for buf in round {
+            out.raw_line(buf.lock().expect("no render thread panicked").as_bytes())?;
         }
         start = end;
     }
