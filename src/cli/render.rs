@@ -131,7 +131,8 @@ pub fn write_rows_in(
     render: impl Fn(usize, &mut String) + Sync,
 ) -> std::io::Result<()> {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    const ROUND: usize = 1024;
+    // Few rounds: each is a point where every thread waits for the slowest.
+    const ROUND: usize = 4096;
     const CHUNK: usize = 64;
     const ALONE: usize = 256;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());

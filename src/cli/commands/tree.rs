@@ -145,7 +145,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     // Rows stream out in rounds: the prefixes of a round are laid out in order, then its
     // lines are rendered on every core and written. Rows of a run share their prefix: it is
     // copied into the round's prefixes only when it changes.
-    const ROUND: usize = 1024;
+    // Rounds as large as `write_rows_in`'s: each is a point where every thread waits.
+    const ROUND: usize = 4096;
     let look = out.look();
     let mut lay = Layout::new(&rows);
     let mut prefixes = String::new();
