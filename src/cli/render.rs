@@ -1,7 +1,7 @@
 //! Human renderings of entries shared by `log`, `show` and `context`.
 
 use super::output::{
-    Look, Output, Style, display_width, escape_block, escape_line, fit_into, local_time_into, one_line, short_id,
+    Look, Output, Style, display_width, escape_block, escape_line, fit_one_line_into, local_time_into, short_id,
 };
 use pi_session::session::content::{Block, Content};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
@@ -107,30 +107,27 @@ pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: Ent
 /// for scripts and `grep` to see what the entry is about, without copying whole texts.
 pub const PIPED_PREVIEW_COLUMNS: usize = 200;
 
-/// The entry's preview laid on one line ([`one_line`]) and fitted to `room` columns,
+/// The entry's preview laid on one line ([`super::output::one_line`]) and fitted to `room` columns,
 /// appended to `buf`. Only as much of the entry's text is read as the room can show.
 pub fn fit_preview_into(buf: &mut String, session: &Session, idx: EntryIdx, room: usize) {
     // A few characters over the room: whitespace runs that fold into one space, or
     // characters of no width, can make a start of the preview narrower than it is long.
     const SLACK: usize = 16;
     if room >= 1 << 30 {
-        fit_into(buf, &one_line(&text::preview(session, idx)), room);
+        fit_one_line_into(buf, &text::preview(session, idx), room);
         return;
     }
     // The start decides the fit only when it already overflows the room; when it does not
-    // (whitespace folded away), a start twice as long is read.
+    // (whitespace folded away), a start twice as long is read. The start is laid on one
+    // line and fitted in one pass ([`fit_one_line_into`]).
     let mut budget = room + SLACK;
     loop {
         let start = text::preview_start(session, idx, budget);
-        let line = one_line(&start.text);
-        let before = buf.len();
-        fit_into(buf, &line, room);
-        // `fit_into` writes the line as it is when it fits (a longer start then shows
-        // more of the preview); a line it cut overflowed.
-        if !start.cut || buf[before..] != *line {
+        let at = buf.len();
+        if !fit_one_line_into(buf, &start.text, room) || !start.cut {
             return;
         }
-        buf.truncate(before);
+        buf.truncate(at);
         budget = budget.saturating_mul(2);
     }
 }
@@ -143,42 +140,67 @@ pub fn write_rows(
     rows: std::ops::Range<usize>,
     render: impl Fn(usize, &mut String) + Sync,
 ) -> std::io::Result<()> {
-    const ROUND: usize = 1024;
+    write_rows_in(out, rows, &mut Vec::new(), render)
+}
+
+/// [`write_rows`] with the buffers rows are rendered into kept in `bufs`, for a caller that
+/// writes rows a range at a time: a round's buffers are not allocated (and their pages not
+/// faulted in) again for each range.
+///
+/// A round is rendered in chunks that this thread and the helpers take as they come free, so
+/// a thread that gets less of the machine (other processes, a slow row) leaves its share to
+/// the others instead of holding the round up.
+pub fn write_rows_in(
+    out: &mut Output,
+    rows: std::ops::Range<usize>,
+    bufs: &mut Vec<std::sync::Mutex<String>>,
+    render: impl Fn(usize, &mut String) + Sync,
+) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // Few rounds: each is a point where every thread waits for the slowest.
+    const ROUND: usize = 4096;
+    const CHUNK: usize = 64;
     const ALONE: usize = 256;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let one = |part: std::ops::Range<usize>| {
-        let mut buf = String::new();
-        for (k, i) in part.enumerate() {
-            if k > 0 {
-                buf.push('\n');
-            }
-            render(i, &mut buf);
-        }
-        buf
-    };
     let mut start = rows.start;
     while start < rows.end {
         let end = rows.end.min(start + ROUND);
-        let parts: Vec<String> = if threads == 1 || end - start <= ALONE {
-            vec![one(start..end)]
-        } else {
-            let per = (end - start).div_ceil(threads);
-            std::thread::scope(|s| {
-                let workers: Vec<_> = (start..end)
-                    .step_by(per)
-                    .map(|from| {
-                        let one = &one;
-                        s.spawn(move || one(from..end.min(from + per)))
-                    })
-                    .collect();
-                workers
-                    .into_iter()
-                    .map(|w| w.join().expect("render thread panicked"))
-                    .collect()
-            })
+        let chunks = (end - start).div_ceil(CHUNK);
+        if bufs.len() < chunks {
+            bufs.resize_with(chunks, Default::default);
+        }
+        let round = &bufs[..chunks];
+        let next = AtomicUsize::new(0);
+        let work = || {
+            loop {
+                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c >= chunks {
+                    break;
+                }
+                let from = start + c * CHUNK;
+                let mut buf = round[c].lock().expect("no render thread panicked");
+                buf.clear();
+                for i in from..end.min(from + CHUNK) {
+                    if i > from {
+                        buf.push('\n');
+                    }
+                    render(i, &mut buf);
+                }
+            }
         };
-        for part in parts {
-            out.raw_line(part.as_bytes())?;
+        let helpers = if threads == 1 || end - start <= ALONE {
+            0
+        } else {
+            threads - 1
+        };
+        std::thread::scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(work);
+            }
+            work();
+        });
+        for buf in round {
+            out.raw_line(buf.lock().expect("no render thread panicked").as_bytes())?;
         }
         start = end;
     }
@@ -344,7 +366,7 @@ pub fn entry_body(out: &Output, session: &Session, idx: EntryIdx, max_chars: Opt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::output::fit;
+    use crate::cli::output::{fit, one_line};
 
     #[test]
     fn previews_fitted_from_their_start_equal_the_whole_fitted() {
@@ -358,6 +380,8 @@ mod tests {
             "\\u001b[31m".repeat(60),
             format!("{}z", "\\n".repeat(500)),
             format!("{}\\nsecond line", "q".repeat(50)),
+            "naïve größe テスト emoji😀 back\\\\slash ".repeat(20),
+            format!("{}x \\u202e y", " \\t ".repeat(100)),
         ];
         let mut text = format!("{header}\n");
         for (i, t) in texts.iter().enumerate() {
