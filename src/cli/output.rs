@@ -26,7 +26,7 @@ pub enum Style {
 }
 
 impl Style {
-    fn code(self) -> &'static str {
+    pub fn code(self) -> &'static str {
         match self {
             Style::Id => "33",
             Style::Dim => "2",
@@ -369,6 +369,230 @@ pub fn one_line(s: &str) -> String {
     out
 }
 
+/// [`fit`] of [`one_line`] of `s`, appended to `buf` in one pass: no line laid out first,
+/// and no more of `s` read than the width can show. Returns whether the whole line fits.
+pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
+    let bytes = s.as_bytes();
+    let mut fit = Fit {
+        room: width,
+        used: 0,
+        cut: None,
+    };
+    // `s[seg..i]` is laid as it is (characters shown as they are, single spaces between
+    // them) and is appended when something else comes: until then character `k` of it
+    // would be at `buf.len() + k - seg`.
+    let mut seg = 0;
+    let mut i = 0;
+    // Whitespace was met since the last character shown (it shows as one space before the
+    // next one).
+    let mut gap = false;
+    let mut any = false;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let at = buf.len() + i - seg;
+        if b.is_ascii_graphic() && !gap {
+            // Printable ASCII with single spaces between words, eight bytes at a time while
+            // it lasts and then a byte at a time, until a column over the room. A step never
+            // ends after a space, so the byte before each step is not one.
+            let end = i + (fit.room - fit.used).saturating_add(1).min(bytes.len() - i);
+            let mut j = i + 1;
+            while j + 8 <= end {
+                let x = u64::from_le_bytes(bytes[j..j + 8].try_into().expect("eight bytes"));
+                match words_step(x) {
+                    0 => break,
+                    step => j += step,
+                }
+            }
+            while j < end {
+                let b = bytes[j];
+                if b.is_ascii_graphic() {
+                    j += 1;
+                } else if b == b' ' && bytes.get(j + 1).is_some_and(u8::is_ascii_graphic) {
+                    j += 2;
+                } else {
+                    break;
+                }
+            }
+            if !fit.ascii(at, j - i) {
+                return fit.overflow(buf, &s[seg..j]);
+            }
+            any = true;
+            i = j;
+            continue;
+        }
+        if b == b' ' && any && !gap {
+            // One space between shown characters stays as it is.
+            let next = s[i + 1..].chars().next().filter(|&c| c != ' ');
+            if let Some((c, w)) = next.and_then(|c| Some((c, shown_width(c)?))) {
+                if !fit.ascii(at, 1) {
+                    return fit.overflow(buf, &s[seg..i + 1]);
+                }
+                i += 1;
+                if !c.is_ascii() {
+                    if !fit.cols(buf.len() + i - seg, w) {
+                        return fit.overflow(buf, &s[seg..i + c.len_utf8()]);
+                    }
+                    i += c.len_utf8();
+                }
+                continue;
+            }
+        }
+        let c = s[i..].chars().next().expect("a character starts here");
+        if let Some(w) = shown_width(c).filter(|_| !gap) {
+            if !fit.cols(at, w) {
+                return fit.overflow(buf, &s[seg..i + c.len_utf8()]);
+            }
+            any = true;
+            i += c.len_utf8();
+            continue;
+        }
+        // Anything else ends the run: whitespace folds, unsafe characters are escaped.
+        buf.push_str(&s[seg..i]);
+        i += c.len_utf8();
+        seg = i;
+        if c.is_whitespace() {
+            gap = true;
+            continue;
+        }
+        if gap && any && !fit.push(buf, ' ') {
+            return false;
+        }
+        gap = false;
+        any = true;
+        let fits = if is_unsafe(c) {
+            let mut escaped = String::new();
+            push_escaped(&mut escaped, c);
+            escaped.chars().all(|c| fit.push(buf, c))
+        } else {
+            fit.push(buf, c)
+        };
+        if !fits {
+            return false;
+        }
+    }
+    buf.push_str(&s[seg..]);
+    true
+}
+
+/// Whether [`one_line`] shows `c` as it is (not whitespace, nothing to escape).
+fn shown_as_is(c: char) -> bool {
+    !c.is_whitespace() && !is_unsafe(c)
+}
+
+/// The width of `c` when [`one_line`] shows it as it is ([`shown_as_is`]), with the
+/// characters of running text decided first.
+#[inline(always)]
+fn shown_width(c: char) -> Option<usize> {
+    let u = c as u32;
+    if u < 0x80 {
+        // Whitespace and controls are not shown as they are.
+        return (0x21..0x7f).contains(&u).then_some(1);
+    }
+    if (0xa1..0x1100).contains(&u) {
+        // Past the controls and whitespace of Latin-1, before the first wide characters:
+        // only combining accents are of no width.
+        return Some(usize::from(!(0x300..0x370).contains(&u)));
+    }
+    if (0x3001..0x10000).contains(&u) || (0x10000..pi_session::session::jsparse::LONE_SURROGATE_BASE).contains(&u) {
+        // No whitespace, control, override or lone surrogate there.
+        return Some(char_width(c));
+    }
+    shown_as_is(c).then(|| char_width(c))
+}
+
+/// Columns taken as [`fit_into`] takes them: text is cut at `cut` (a position in the
+/// buffer, room left for `…`) once it turns out wider than `room`.
+struct Fit {
+    room: usize,
+    used: usize,
+    cut: Option<usize>,
+}
+
+impl Fit {
+    /// `n` characters of a column each, the first at `at`; false when they overflow.
+    #[inline(always)]
+    fn ascii(&mut self, at: usize, n: usize) -> bool {
+        // Character k is `used + k` columns in: the cut is at the first one that leaves no
+        // room for `…`, the overflow at the first one past the room.
+        if self.cut.is_none() && self.used + n + 1 > self.room {
+            self.cut = Some(at + self.room.saturating_sub(self.used + 1));
+        }
+        self.used += n;
+        self.used <= self.room
+    }
+
+    /// One character at `at`; false when it overflows.
+    #[inline(always)]
+    fn char(&mut self, at: usize, c: char) -> bool {
+        self.cols(at, char_width(c))
+    }
+
+    /// One character `w` columns wide at `at`; false when it overflows.
+    #[inline(always)]
+    fn cols(&mut self, at: usize, w: usize) -> bool {
+        if self.cut.is_none() && self.used + w + 1 > self.room {
+            self.cut = Some(at);
+        }
+        self.used += w;
+        self.used <= self.room
+    }
+
+    /// Appends `c` to `buf`, or the cut text and `…` when it overflows (then false).
+    fn push(&mut self, buf: &mut String, c: char) -> bool {
+        if self.char(buf.len(), c) {
+            buf.push(c);
+            true
+        } else {
+            self.overflow(buf, "")
+        }
+    }
+
+    /// Ends the text at the cut, `pending` being the text not yet appended to `buf` (it
+    /// holds the cut when the cut is past `buf`), and appends `…`; returns false.
+    fn overflow(&self, buf: &mut String, pending: &str) -> bool {
+        let cut = self.cut.expect("set before the text overflows");
+        let end = buf.len();
+        if cut > end {
+            buf.push_str(&pending[..cut - end]);
+        } else {
+            buf.truncate(cut);
+        }
+        buf.push('…');
+        false
+    }
+}
+
+/// How many of eight bytes (`x`, little-endian) go over as they are in a run of printable
+/// ASCII with single spaces, the byte before them not being a space: 8, or 7 when the last
+/// is a space (whether it stays depends on the byte after it), or 0 when any byte is not
+/// printable ASCII or two spaces meet.
+fn words_step(x: u64) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Below 0x80 each byte can take the additions without a carry into the next.
+    let ascii = x & HIGH == 0;
+    let from_space = x.wrapping_add(0x60 * ONES) & HIGH == HIGH;
+    let to_tilde = x.wrapping_add(ONES) & HIGH == 0;
+    if !(ascii && from_space && to_tilde) {
+        return 0;
+    }
+    // The high bit of each byte that is a space.
+    let spaces = !((x ^ (0x20 * ONES)).wrapping_add(0x7f * ONES)) & HIGH;
+    if spaces & (spaces >> 8) != 0 {
+        0
+    } else if spaces >> 63 == 1 {
+        7
+    } else {
+        8
+    }
+}
+
+/// Whether `s` is shown as it is, a column a byte: printable ASCII only, so that
+/// [`escape_line`] keeps it and its [`display_width`] is its length.
+pub fn is_plain(s: &str) -> bool {
+    s.bytes().all(|b| (0x20..0x7f).contains(&b))
+}
+
 /// Display width of a string, counting wide (CJK, emoji) characters as two columns.
 pub fn display_width(s: &str) -> usize {
     s.chars().map(char_width).sum()
@@ -429,28 +653,60 @@ pub fn fit(s: &str, width: usize) -> String {
 
 /// An entry timestamp in the local time zone, `YYYY-MM-DD HH:MM:SS`.
 pub fn local_time(ts: Option<&str>) -> String {
+    let mut s = String::with_capacity(19);
+    local_time_into(&mut s, ts);
+    s
+}
+
+/// [`local_time`], appended to `buf` (a listing formats one per row).
+pub fn local_time_into(buf: &mut String, ts: Option<&str>) {
+    const UNKNOWN: &str = "????-??-?? ??:??:??";
     let Some(ms) = ts.and_then(pi_session::session::jsdate::parse_date_ms) else {
-        return "????-??-?? ??:??:??".into();
+        buf.push_str(UNKNOWN);
+        return;
     };
-    // The system's zone is looked up once per process (the lookup is not free, and a
-    // listing formats a time per row).
+    // The system's zone is looked up once per process (the lookup is not free).
     static ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
     let zone = ZONE.get_or_init(jiff::tz::TimeZone::system);
-    match jiff::Timestamp::from_millisecond(ms) {
-        Ok(t) => {
-            let d = zone.to_datetime(t);
-            format!(
-                "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-                d.year(),
-                d.month(),
-                d.day(),
-                d.hour(),
-                d.minute(),
-                d.second()
-            )
+    let Ok(t) = jiff::Timestamp::from_millisecond(ms) else {
+        buf.push_str(UNKNOWN);
+        return;
+    };
+    let d = zone.to_datetime(t);
+    let Ok(year) = u16::try_from(d.year()) else {
+        // Years before 1 BCE print with their sign, as `{:04}` does.
+        buf.push_str(&format!("{:04}", d.year()));
+        buf.push_str(&local_time_rest(&d));
+        return;
+    };
+    let digits = |buf: &mut String, v: u16, n: u32| {
+        for k in (0..n).rev() {
+            buf.push(char::from(b'0' + (v / 10u16.pow(k) % 10) as u8));
         }
-        Err(_) => "????-??-?? ??:??:??".into(),
+    };
+    digits(buf, year, 4);
+    for (sep, v) in [
+        ('-', d.month()),
+        ('-', d.day()),
+        (' ', d.hour()),
+        (':', d.minute()),
+        (':', d.second()),
+    ] {
+        buf.push(sep);
+        digits(buf, v as u16, 2);
     }
+}
+
+/// What follows the year in [`local_time`], for the rare year written with a sign.
+fn local_time_rest(d: &jiff::civil::DateTime) -> String {
+    format!(
+        "-{:02}-{:02} {:02}:{:02}:{:02}",
+        d.month(),
+        d.day(),
+        d.hour(),
+        d.minute(),
+        d.second()
+    )
 }
 
 /// The first 8 characters of an id: Pi's ids are 8 hex digits, so usually the whole id.
@@ -461,6 +717,7 @@ pub fn short_id(id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn escapes_controls() {
@@ -486,6 +743,78 @@ mod tests {
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
         assert_eq!(shell_quote("ab12cd"), "ab12cd");
         assert_eq!(session_option("-x.jsonl"), "--session=-x.jsonl");
+    }
+
+    /// Pieces of text that [`one_line`] and the fitting treat each in their own way:
+    /// ASCII words, single and repeated spaces, other whitespace, controls, wide and
+    /// zero-width characters, bidi overrides, lone surrogates' stand-ins.
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => "[a-z]{1,12}",
+            3 => Just(" ".to_owned()),
+            1 => "[ \t\n\r\u{b}\u{c}\u{85}\u{a0}\u{2028}\u{3000}]{1,3}",
+            1 => "[\u{0}-\u{1f}\u{7f}-\u{9f}]",
+            1 => "[!-~]{1,20}",
+            1 => "[é日本語😀\u{301}\u{200b}\u{202e}\u{2067}\u{ff21}…]{1,3}",
+            1 => Just(char::from_u32(pi_session::session::jsparse::LONE_SURROGATE_BASE + 5).unwrap().to_string()),
+            1 => "\\PC{1,4}",
+        ]
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(piece(), 0..30).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Laying and fitting in one pass gives what laying then fitting gives.
+        #[test]
+        fn fitting_one_line_in_one_pass_equals_laying_then_fitting(
+            s in text(),
+            width in prop_oneof![0usize..40, 40usize..300, Just(usize::MAX)],
+            before in "[a-z…]{0,3}",
+        ) {
+            let line = one_line(&s);
+            let mut mine = before.clone();
+            let fits = fit_one_line_into(&mut mine, &s, width);
+            prop_assert_eq!(mine, format!("{before}{}", fit(&line, width)));
+            prop_assert_eq!(fits, display_width(&line) <= width);
+        }
+
+        /// Eight bytes step over as they are exactly when a byte at a time would.
+        #[test]
+        fn words_step_agrees_with_bytes(chunk in prop::collection::vec(
+            prop_oneof![4 => 0x21u8..0x7f, 3 => Just(b' '), 1 => 0u8..=255], 8)
+        ) {
+            let x = u64::from_le_bytes(chunk.clone().try_into().unwrap());
+            let plain = chunk.iter().all(|b| (0x20..0x7f).contains(b));
+            let doubled = chunk.windows(2).any(|w| w == b"  ");
+            let expected = if !plain || doubled {
+                0
+            } else if chunk[7] == b' ' {
+                7
+            } else {
+                8
+            };
+            prop_assert_eq!(words_step(x), expected);
+        }
+
+        /// Plain text is shown as it is, a column a byte.
+        #[test]
+        fn plain_text_needs_no_escape_and_is_as_wide_as_long(s in prop_oneof![text(), "[ -~]{0,20}".prop_map(String::from)]) {
+            if is_plain(&s) {
+                prop_assert_eq!(escape_line(&s), s.clone());
+                prop_assert_eq!(display_width(&s), s.len());
+            }
+        }
+    }
+
+    #[test]
+    fn shown_widths_agree_with_the_general_rules() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let general = shown_as_is(c).then(|| char_width(c));
+            assert_eq!(shown_width(c), general, "U+{:04X}", c as u32);
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Human renderings of entries shared by `log`, `show` and `context`.
 
 use super::output::{
-    Look, Output, Style, display_width, escape_block, escape_line, fit_into, local_time, one_line, short_id,
+    Look, Output, Style, display_width, escape_block, escape_line, fit_one_line_into, local_time_into, short_id,
 };
 use pi_session::session::content::{Block, Content};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, text};
@@ -25,66 +25,111 @@ pub fn entry_line(out: &Output, session: &Session, idx: EntryIdx, current: bool,
 
 /// [`entry_line`], rendered with `out`'s look.
 pub fn entry_line_in(out: &Look, session: &Session, idx: EntryIdx, current: bool, preview: bool) -> String {
+    let mut line = String::new();
+    entry_line_into(&mut line, out, session, idx, current, preview);
+    line
+}
+
+/// [`entry_line_in`], appended to `buf`: a listing renders one per row, so the row is
+/// written in place, and its width counted as it goes rather than from a second copy.
+pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: EntryIdx, current: bool, preview: bool) {
+    let start = buf.len();
     let e = &session.entries[idx];
-    let id = short_id(&session.id_or_line(idx));
-    let time = local_time(e.timestamp.as_deref());
-    let kind = escape_line(e.kind_name());
-    let mut plain_prefix = format!("{id:<8} {time} {kind:<13} ");
-    let mut colored = format!(
-        "{} {} {} ",
-        out.paint(Style::Id, &format!("{id:<8}")),
-        out.paint(Style::Dim, &time),
-        out.paint(kind_style(e.kind_name()), &format!("{kind:<13}"))
-    );
+    // `{:<n}` pads to n characters; the width is counted in columns.
+    // The padding is painted with the text, as `paint(&format!("{text:<n}"))` would.
+    let padded = |buf: &mut String, style: Style, text: &str, n: usize| -> usize {
+        let pad = n.saturating_sub(text.chars().count());
+        let painted = out.color && !(text.is_empty() && pad == 0);
+        if painted {
+            buf.push_str("\x1b[");
+            buf.push_str(style.code());
+            buf.push('m');
+        }
+        buf.push_str(text);
+        buf.extend(std::iter::repeat_n(' ', pad));
+        if painted {
+            buf.push_str("\x1b[0m");
+        }
+        // Printable ASCII (ids, kinds: nearly always) is a column a byte.
+        let cols = if text.bytes().all(|c| c.is_ascii_graphic()) {
+            text.len()
+        } else {
+            display_width(text)
+        };
+        cols + pad + 1
+    };
+    let mut width = match session.id_str(idx) {
+        Some(id) if id.len() <= 8 && id.bytes().all(|c| c.is_ascii_graphic()) => padded(buf, Style::Id, id, 8),
+        _ => padded(buf, Style::Id, &short_id(&session.id_or_line(idx)), 8),
+    };
+    buf.push(' ');
+    let time_at = buf.len();
+    local_time_into(buf, e.timestamp.as_deref());
+    if out.color {
+        let time = buf.split_off(time_at);
+        out.paint_into(buf, Style::Dim, &time);
+        width += time.len() + 1;
+    } else {
+        // Digits and separators, or question marks: ASCII.
+        width += buf.len() - time_at + 1;
+    }
+    buf.push(' ');
+    let kind = e.kind_name();
+    width += if kind.bytes().all(|c| c.is_ascii_graphic()) {
+        padded(buf, kind_style(kind), kind, 13)
+    } else {
+        padded(buf, kind_style(kind), &escape_line(kind), 13)
+    };
+    buf.push(' ');
     if current {
-        plain_prefix.push_str("(@) ");
-        colored.push_str(&out.paint(Style::Current, "(@)"));
-        colored.push(' ');
+        out.paint_into(buf, Style::Current, "(@)");
+        buf.push(' ');
+        width += 4;
     }
     if let Some(label) = session.label_of(idx) {
         let l = format!("[{}]", escape_line(label));
-        plain_prefix.push_str(&l);
-        plain_prefix.push(' ');
-        colored.push_str(&out.paint(Style::Label, &l));
-        colored.push(' ');
+        out.paint_into(buf, Style::Label, &l);
+        buf.push(' ');
+        width += display_width(&l) + 1;
     }
     if preview {
-        let room = out
-            .width
-            .map(|w| w.saturating_sub(super::output::display_width(&plain_prefix)));
-        let room = match room {
-            Some(room) => room.max(10),
+        let room = match out.width {
+            Some(w) => w.saturating_sub(width).max(10),
             None => PIPED_PREVIEW_COLUMNS,
         };
-        fit_preview_into(&mut colored, session, idx, room);
+        fit_preview_into(buf, session, idx, room);
     }
-    colored.trim_end().to_owned()
+    let kept = buf[start..].trim_end().len();
+    buf.truncate(start + kept);
 }
 
 /// How wide a preview is when the output is not a terminal (a pipe, a file): wide enough
 /// for scripts and `grep` to see what the entry is about, without copying whole texts.
 pub const PIPED_PREVIEW_COLUMNS: usize = 200;
 
-/// The entry's preview laid on one line ([`one_line`]) and fitted to `room` columns,
+/// The entry's preview laid on one line ([`super::output::one_line`]) and fitted to `room` columns,
 /// appended to `buf`. Only as much of the entry's text is read as the room can show.
 pub fn fit_preview_into(buf: &mut String, session: &Session, idx: EntryIdx, room: usize) {
     // A few characters over the room: whitespace runs that fold into one space, or
     // characters of no width, can make a start of the preview narrower than it is long.
     const SLACK: usize = 16;
-    let whole = |session, idx| one_line(&text::preview(session, idx));
-    let line = if room >= 1 << 30 {
-        whole(session, idx)
-    } else {
-        let start = text::preview_start(session, idx, room + SLACK);
-        let line = one_line(&start.text);
-        // The start decides the fit only when it already overflows the room.
-        if start.cut && display_width(&line) <= room {
-            whole(session, idx)
-        } else {
-            line
+    if room >= 1 << 30 {
+        fit_one_line_into(buf, &text::preview(session, idx), room);
+        return;
+    }
+    // The start decides the fit only when it already overflows the room; when it does not
+    // (whitespace folded away), a start twice as long is read. The start is laid on one
+    // line and fitted in one pass ([`fit_one_line_into`]).
+    let mut budget = room + SLACK;
+    loop {
+        let start = text::preview_start(session, idx, budget);
+        let at = buf.len();
+        if !fit_one_line_into(buf, &start.text, room) || !start.cut {
+            return;
         }
-    };
-    fit_into(buf, &line, room);
+        buf.truncate(at);
+        budget = budget.saturating_mul(2);
+    }
 }
 
 /// Rows rendered on every core and written in order: `render(i, buf)` appends row `i`'s
@@ -95,42 +140,67 @@ pub fn write_rows(
     rows: std::ops::Range<usize>,
     render: impl Fn(usize, &mut String) + Sync,
 ) -> std::io::Result<()> {
-    const ROUND: usize = 1024;
+    write_rows_in(out, rows, &mut Vec::new(), render)
+}
+
+/// [`write_rows`] with the buffers rows are rendered into kept in `bufs`, for a caller that
+/// writes rows a range at a time: a round's buffers are not allocated (and their pages not
+/// faulted in) again for each range.
+///
+/// A round is rendered in chunks that this thread and the helpers take as they come free, so
+/// a thread that gets less of the machine (other processes, a slow row) leaves its share to
+/// the others instead of holding the round up.
+pub fn write_rows_in(
+    out: &mut Output,
+    rows: std::ops::Range<usize>,
+    bufs: &mut Vec<std::sync::Mutex<String>>,
+    render: impl Fn(usize, &mut String) + Sync,
+) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // Few rounds: each is a point where every thread waits for the slowest.
+    const ROUND: usize = 4096;
+    const CHUNK: usize = 64;
     const ALONE: usize = 256;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let one = |part: std::ops::Range<usize>| {
-        let mut buf = String::new();
-        for (k, i) in part.enumerate() {
-            if k > 0 {
-                buf.push('\n');
-            }
-            render(i, &mut buf);
-        }
-        buf
-    };
     let mut start = rows.start;
     while start < rows.end {
         let end = rows.end.min(start + ROUND);
-        let parts: Vec<String> = if threads == 1 || end - start <= ALONE {
-            vec![one(start..end)]
-        } else {
-            let per = (end - start).div_ceil(threads);
-            std::thread::scope(|s| {
-                let workers: Vec<_> = (start..end)
-                    .step_by(per)
-                    .map(|from| {
-                        let one = &one;
-                        s.spawn(move || one(from..end.min(from + per)))
-                    })
-                    .collect();
-                workers
-                    .into_iter()
-                    .map(|w| w.join().expect("render thread panicked"))
-                    .collect()
-            })
+        let chunks = (end - start).div_ceil(CHUNK);
+        if bufs.len() < chunks {
+            bufs.resize_with(chunks, Default::default);
+        }
+        let round = &bufs[..chunks];
+        let next = AtomicUsize::new(0);
+        let work = || {
+            loop {
+                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c >= chunks {
+                    break;
+                }
+                let from = start + c * CHUNK;
+                let mut buf = round[c].lock().expect("no render thread panicked");
+                buf.clear();
+                for i in from..end.min(from + CHUNK) {
+                    if i > from {
+                        buf.push('\n');
+                    }
+                    render(i, &mut buf);
+                }
+            }
         };
-        for part in parts {
-            out.raw_line(part.as_bytes())?;
+        let helpers = if threads == 1 || end - start <= ALONE {
+            0
+        } else {
+            threads - 1
+        };
+        std::thread::scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(work);
+            }
+            work();
+        });
+        for buf in round {
+            out.raw_line(buf.lock().expect("no render thread panicked").as_bytes())?;
         }
         start = end;
     }
@@ -296,7 +366,7 @@ pub fn entry_body(out: &Output, session: &Session, idx: EntryIdx, max_chars: Opt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::output::fit;
+    use crate::cli::output::{fit, one_line};
 
     #[test]
     fn previews_fitted_from_their_start_equal_the_whole_fitted() {
@@ -310,6 +380,8 @@ mod tests {
             "\\u001b[31m".repeat(60),
             format!("{}z", "\\n".repeat(500)),
             format!("{}\\nsecond line", "q".repeat(50)),
+            "naïve größe テスト emoji😀 back\\\\slash ".repeat(20),
+            format!("{}x \\u202e y", " \\t ".repeat(100)),
         ];
         let mut text = format!("{header}\n");
         for (i, t) in texts.iter().enumerate() {

@@ -1,6 +1,8 @@
 //! One-line previews of entries read straight from their line's bytes with [`super::scan`],
 //! without building a JSON value: only the fields a preview shows are decoded, and texts only
-//! as far as their first line (or a caller's character budget) reaches.
+//! as far as their first line (or a caller's character budget) reaches. Lines are those of
+//! loaded entries, which `JSON.parse` accepted, so they are walked without being validated
+//! again ([`scan::trusted`]).
 //!
 //! Whatever the scanner declines ([`Bail`]) is left to the value-based preview
 //! ([`super::text::preview`] falls back to it), so a preview read here is always the one the
@@ -8,7 +10,7 @@
 //! object's members keep the place of a key's first occurrence).
 
 use super::entry::{EntryKind, Role};
-use super::scan::{self, Bail, RawStr, Scan};
+use super::scan::{self, Bail, RawStr, Scan, trusted};
 use std::borrow::Cow;
 
 /// Tokens in a compact `42k` form.
@@ -128,19 +130,19 @@ struct MessageParts<'a> {
 /// A string value (`Some`), or any other value skipped (`None`).
 fn str_at(b: &[u8], p: usize) -> Scan<(Option<RawStr<'_>>, usize)> {
     if b.get(p) == Some(&b'"') {
-        let (s, end) = scan::string(b, p)?;
+        let (s, end) = trusted::string(b, p)?;
         Ok((Some(s), end))
     } else {
-        Ok((None, scan::skip(b, p)?))
+        Ok((None, trusted::skip(b, p)?))
     }
 }
 
 fn block_at(b: &[u8], p: usize) -> Scan<(Option<BlockParts<'_>>, usize)> {
     if b.get(p) != Some(&b'{') {
-        return Ok((None, scan::skip(b, p)?));
+        return Ok((None, trusted::skip(b, p)?));
     }
     let mut block = BlockParts::default();
-    let end = scan::object(b, p, |key, b, p| {
+    let end = trusted::object(b, p, |key, b, p| {
         let slot = if key.is("type") {
             &mut block.kind
         } else if key.is("text") {
@@ -148,11 +150,11 @@ fn block_at(b: &[u8], p: usize) -> Scan<(Option<BlockParts<'_>>, usize)> {
         } else if key.is("name") {
             &mut block.name
         } else if key.is("arguments") {
-            let (raw, end) = scan::raw_value(b, p)?;
+            let (raw, end) = trusted::raw_value(b, p)?;
             block.arguments = Some(raw);
             return Ok(end);
         } else {
-            return scan::skip(b, p);
+            return trusted::skip(b, p);
         };
         let (s, end) = str_at(b, p)?;
         *slot = s;
@@ -164,35 +166,35 @@ fn block_at(b: &[u8], p: usize) -> Scan<(Option<BlockParts<'_>>, usize)> {
 fn content_at(b: &[u8], p: usize) -> Scan<(ContentParts<'_>, usize)> {
     match b.get(p) {
         Some(b'"') => {
-            let (s, end) = scan::string(b, p)?;
+            let (s, end) = trusted::string(b, p)?;
             Ok((ContentParts::Text(s), end))
         }
         Some(b'[') => {
             let mut blocks = Vec::new();
-            let end = scan::array(b, p, |b, p| {
+            let end = trusted::array(b, p, |b, p| {
                 let (block, end) = block_at(b, p)?;
                 blocks.extend(block);
                 Ok(end)
             })?;
             Ok((ContentParts::Blocks(blocks), end))
         }
-        _ => Ok((ContentParts::None, scan::skip(b, p)?)),
+        _ => Ok((ContentParts::None, trusted::skip(b, p)?)),
     }
 }
 
 fn message_at(b: &[u8], p: usize) -> Scan<(MessageParts<'_>, usize)> {
     let mut m = MessageParts::default();
     if b.get(p) != Some(&b'{') {
-        return Ok((m, scan::skip(b, p)?));
+        return Ok((m, trusted::skip(b, p)?));
     }
-    let end = scan::object(b, p, |key, b, p| {
+    let end = trusted::object(b, p, |key, b, p| {
         if key.is("content") {
             let (c, end) = content_at(b, p)?;
             m.content = c;
             return Ok(end);
         }
         if key.is("isError") {
-            let end = scan::skip(b, p)?;
+            let end = trusted::skip(b, p)?;
             m.is_error = &b[p..end] == b"true";
             return Ok(end);
         }
@@ -203,7 +205,7 @@ fn message_at(b: &[u8], p: usize) -> Scan<(MessageParts<'_>, usize)> {
         } else if key.is("command") {
             &mut m.command
         } else {
-            return scan::skip(b, p);
+            return trusted::skip(b, p);
         };
         let (s, end) = str_at(b, p)?;
         *slot = s;
@@ -374,7 +376,7 @@ fn value_text(raw: &[u8]) -> Scan<String> {
 /// A tool call argument value in a preview: a string as it is, anything else as JSON.
 fn push_compact(out: &mut Out, raw: &[u8]) -> Scan<()> {
     if raw.first() == Some(&b'"') {
-        let (s, _) = scan::string(raw, 0)?;
+        let (s, _) = trusted::string(raw, 0)?;
         let max = out.want(1);
         out.push(&decode(&s, max)?);
     } else {
@@ -401,8 +403,8 @@ fn push_calls(out: &mut Out, calls: &[&BlockParts<'_>]) -> Scan<()> {
             Some(raw) if raw.first() == Some(&b'{') => {
                 // Members in first-occurrence order, each with its last value.
                 let mut members: Vec<(Cow<'_, str>, &[u8])> = Vec::new();
-                scan::object(raw, 0, |key, b, p| {
-                    let (value, end) = scan::raw_value(b, p)?;
+                trusted::object(raw, 0, |key, b, p| {
+                    let (value, end) = trusted::raw_value(b, p)?;
                     let key = whole(&key)?;
                     match members.iter_mut().find(|(k, _)| *k == key) {
                         Some(member) => member.1 = value,
@@ -441,7 +443,7 @@ fn number_of(raw: Option<&[u8]>) -> Scan<Option<f64>> {
 /// The string value of a raw value, `""` for any other value or none.
 fn str_or_empty<'a>(raw: Option<&'a [u8]>) -> Scan<Cow<'a, str>> {
     match raw {
-        Some(raw) if raw.first() == Some(&b'"') => whole(&scan::string(raw, 0)?.0),
+        Some(raw) if raw.first() == Some(&b'"') => whole(&trusted::string(raw, 0)?.0),
         _ => Ok(Cow::Borrowed("")),
     }
 }
@@ -452,8 +454,8 @@ fn member<'a>(raw: Option<&'a [u8]>, key: &str) -> Scan<Option<&'a [u8]>> {
         return Ok(None);
     };
     let mut found = None;
-    scan::object(raw, 0, |k, b, p| {
-        let (value, end) = scan::raw_value(b, p)?;
+    trusted::object(raw, 0, |k, b, p| {
+        let (value, end) = trusted::raw_value(b, p)?;
         if k.is(key) {
             found = Some(value);
         }
@@ -465,13 +467,13 @@ fn member<'a>(raw: Option<&'a [u8]>, key: &str) -> Scan<Option<&'a [u8]>> {
 /// Top-level fields of an entry line, by name (last occurrence), as raw values.
 fn fields<'a, const N: usize>(line: &'a [u8], keys: [&str; N]) -> Scan<[Option<&'a [u8]>; N]> {
     let mut found = [None; N];
-    let end = scan::object(line, 0, |k, b, p| match keys.iter().position(|want| k.is(want)) {
+    let end = trusted::object(line, 0, |k, b, p| match keys.iter().position(|want| k.is(want)) {
         Some(i) => {
-            let (value, end) = scan::raw_value(b, p)?;
+            let (value, end) = trusted::raw_value(b, p)?;
             found[i] = Some(value);
             Ok(end)
         }
-        None => scan::skip(b, p),
+        None => trusted::skip(b, p),
     })?;
     if !scan::at_end(line, end) {
         return Err(Bail);
@@ -483,13 +485,13 @@ fn fields<'a, const N: usize>(line: &'a [u8], keys: [&str; N]) -> Scan<[Option<&
 /// whole line checked to its end.
 fn line_message(line: &[u8]) -> Scan<MessageParts<'_>> {
     let mut message = MessageParts::default();
-    let end = scan::object(line, 0, |k, b, p| {
+    let end = trusted::object(line, 0, |k, b, p| {
         if k.is("message") {
             let (m, end) = message_at(b, p)?;
             message = m;
             Ok(end)
         } else {
-            scan::skip(b, p)
+            trusted::skip(b, p)
         }
     })?;
     if !scan::at_end(line, end) {
@@ -602,7 +604,7 @@ pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Pr
 
 fn string_first_line(out: &mut Out, raw: Option<&[u8]>) -> Scan<()> {
     if let Some(raw) = raw.filter(|r| r.first() == Some(&b'"')) {
-        let (s, _) = scan::string(raw, 0)?;
+        let (s, _) = trusted::string(raw, 0)?;
         FirstLine::new().feed_raw(out, &s)?;
     }
     Ok(())

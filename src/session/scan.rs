@@ -9,6 +9,8 @@
 
 use std::borrow::Cow;
 
+pub mod trusted;
+
 /// The scanner declines this input; read it with the exact parser instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bail;
@@ -40,9 +42,7 @@ impl<'a> RawStr<'a> {
     /// lone surrogates (which Rust strings cannot hold).
     pub fn decode(&self) -> Scan<Cow<'a, str>> {
         if !self.escaped {
-            return simdutf8::basic::from_utf8(self.bytes)
-                .map(Cow::Borrowed)
-                .map_err(|_| Bail);
+            return utf8(self.bytes).map(Cow::Borrowed);
         }
         decode_escaped(self.bytes, usize::MAX).map(Cow::Owned)
     }
@@ -52,12 +52,21 @@ impl<'a> RawStr<'a> {
         if !self.escaped {
             // Cut at a character boundary after at most `max_chars` characters.
             let cut = char_cut(self.bytes, max_chars);
-            return simdutf8::basic::from_utf8(&self.bytes[..cut])
-                .map(Cow::Borrowed)
-                .map_err(|_| Bail);
+            return utf8(&self.bytes[..cut]).map(Cow::Borrowed);
         }
         decode_escaped(self.bytes, max_chars).map(Cow::Owned)
     }
+}
+
+/// The text of UTF-8 bytes. Most strings of a session are short and ASCII, which a word at
+/// a time tells faster than a validator set up for long texts.
+#[inline]
+fn utf8(bytes: &[u8]) -> Scan<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is UTF-8.
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    simdutf8::basic::from_utf8(bytes).map_err(|_| Bail)
 }
 
 /// The byte length of the first `max_chars` characters of UTF-8 `bytes` (counting lead bytes).
@@ -100,7 +109,7 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
     // checked once; a prefix only as far as it goes (a long text need not be read for its
     // start).
     let whole = if max_chars == usize::MAX {
-        Some(simdutf8::basic::from_utf8(b).map_err(|_| Bail)?)
+        Some(utf8(b)?)
     } else {
         None
     };
@@ -108,19 +117,26 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
     let mut chars = 0usize;
     let mut i = 0;
     while i < b.len() && chars < max_chars {
-        let run_end = memchr::memchr(b'\\', &b[i..]).map_or(b.len(), |p| i + p);
+        // A prefix needs at most 4 bytes a character: the run to the next escape is looked
+        // for (and checked) no further, however long the text.
+        let limit = if whole.is_some() {
+            b.len()
+        } else {
+            b.len().min(i.saturating_add((max_chars - chars).saturating_mul(4)))
+        };
+        let run_end = memchr::memchr(b'\\', &b[i..limit]).map_or(limit, |p| i + p);
         if run_end > i {
-            let run = match whole {
-                Some(text) => &text[i..run_end],
-                None => simdutf8::basic::from_utf8(&b[i..run_end]).map_err(|_| Bail)?,
-            };
-            if max_chars == usize::MAX {
-                out.push_str(run);
+            if let Some(text) = whole {
+                out.push_str(&text[i..run_end]);
             } else {
-                let cut = char_cut(run.as_bytes(), max_chars - chars);
-                out.push_str(&run[..cut]);
-                chars += run[..cut].chars().count();
-                if cut < run.len() {
+                // Cut first, then check: a window cut by `limit` may end inside a
+                // character, never before the `max_chars`th one ends.
+                let raw = &b[i..run_end];
+                let cut = char_cut(raw, max_chars - chars);
+                let run = utf8(&raw[..cut])?;
+                out.push_str(run);
+                chars += run.chars().count();
+                if cut < raw.len() {
                     return Ok(out);
                 }
             }
@@ -225,34 +241,95 @@ fn escape_len(b: &[u8], i: usize) -> Scan<usize> {
 }
 
 /// The position of the closing quote of the string body starting at `i`, and whether the
-/// body holds escapes. Text is examined 64 bytes at a time: one mask of the bytes that
-/// matter (quotes, backslashes, control bytes) serves every escape in the block.
-fn string_end(b: &[u8], mut i: usize) -> Scan<(usize, bool)> {
-    let mut escaped = false;
-    while i + 64 <= b.len() {
-        let (special, control) = masks64(&b[i..i + 64]);
-        let mut m = special;
-        let mut next_block = i + 64;
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            if control & (1 << k) != 0 {
-                return Err(Bail);
-            }
-            let at = i + k;
-            if b[at] == b'"' {
-                return Ok((at, escaped));
-            }
-            escaped = true;
-            let after = at + escape_len(b, at)?;
-            if after >= i + 64 {
-                next_block = after;
-                break;
-            }
-            m &= !((1u64 << (after - i)) - 1);
-        }
-        i = next_block;
+/// body holds escapes. Text is examined 64 bytes at a time: masks of its quotes, backslashes
+/// and control bytes give the escaped bytes of the whole block at once
+/// ([`trusted::escaped_bits`]), so only the character after each backslash is looked at.
+fn string_end(b: &[u8], i: usize) -> Scan<(usize, bool)> {
+    // Most strings are keys and short values: the first special byte, within 16 bytes, is
+    // their closing quote.
+    if let Some(head) = b.get(i..i + 16)
+        && let Some(k) = find_special(head)
+        && head[k] == b'"'
+    {
+        return Ok((i + k, false));
     }
-    // The last bytes, one special byte at a time.
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { string_blocks_avx2(b, i) };
+    }
+    string_blocks(b, i, masks64)
+}
+
+/// [`string_blocks`] with masks taken 32 bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn string_blocks_avx2(b: &[u8], i: usize) -> Scan<(usize, bool)> {
+    use std::arch::x86_64::*;
+    string_blocks(b, i, |block| {
+        // SAFETY: AVX2 is enabled here; the two loads read the 64 bytes of `block`.
+        unsafe {
+            let quote = _mm256_set1_epi8(b'"' as i8);
+            let backslash = _mm256_set1_epi8(b'\\' as i8);
+            let max_control = _mm256_set1_epi8(0x1f);
+            let (mut q, mut s, mut c) = (0u64, 0u64, 0u64);
+            for part in 0..2 {
+                let v = _mm256_loadu_si256(block.as_ptr().add(part * 32).cast::<__m256i>());
+                let ctl = _mm256_cmpeq_epi8(_mm256_max_epu8(v, max_control), max_control);
+                q |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) as u32) << (part * 32);
+                s |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, backslash)) as u32) << (part * 32);
+                c |= u64::from(_mm256_movemask_epi8(ctl) as u32) << (part * 32);
+            }
+            (q, s, c)
+        }
+    })
+}
+
+/// The string's end from `i` on, 64 bytes at a time, with `masks` giving a block's quotes,
+/// backslashes and control bytes.
+#[inline(always)]
+fn string_blocks(b: &[u8], mut i: usize, masks: impl Fn(&[u8]) -> (u64, u64, u64)) -> Scan<(usize, bool)> {
+    let mut escaped_any = false;
+    let mut carry = 0u64;
+    while i + 64 <= b.len() {
+        let block = &b[i..i + 64];
+        let (quote, backslash, control) = masks(block);
+        let carry_in = carry;
+        let escaped = trusted::escaped_bits(backslash, &mut carry);
+        let real = quote & !escaped;
+        // The bytes of the string in this block: those before its closing quote.
+        let within = if real != 0 {
+            (1u64 << real.trailing_zeros()) - 1
+        } else {
+            u64::MAX
+        };
+        if control & within != 0 {
+            return Err(Bail);
+        }
+        let mut each = escaped & within;
+        while each != 0 {
+            let k = each.trailing_zeros() as usize;
+            match block[k] {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                // Its four hex digits may cross the block: read this block one escape at
+                // a time, from its escape's backslash.
+                b'u' => return string_end_each(b, if carry_in != 0 { i - 1 } else { i }, escaped_any),
+                _ => return Err(Bail),
+            }
+            each &= each - 1;
+        }
+        escaped_any |= backslash & within != 0;
+        if real != 0 {
+            return Ok((i + real.trailing_zeros() as usize, escaped_any));
+        }
+        i += 64;
+    }
+    string_end_each(b, if carry != 0 { i - 1 } else { i }, escaped_any)
+}
+
+/// [`string_end`] one special byte at a time, from `i` (the start of the body, or a
+/// backslash in it): for the last bytes of a line, and blocks with `\u` escapes.
+fn string_end_each(b: &[u8], mut i: usize, mut escaped: bool) -> Scan<(usize, bool)> {
     loop {
         i += find_special(&b[i..]).ok_or(Bail)?;
         match b[i] {
@@ -266,10 +343,9 @@ fn string_end(b: &[u8], mut i: usize) -> Scan<(usize, bool)> {
     }
 }
 
-/// For 64 bytes: a bit per byte that is a quote, a backslash or a control byte, and a bit
-/// per control byte.
+/// For 64 bytes: a bit per quote, per backslash and per control byte.
 #[inline]
-fn masks64(block: &[u8]) -> (u64, u64) {
+fn masks64(block: &[u8]) -> (u64, u64, u64) {
     debug_assert_eq!(block.len(), 64);
     #[cfg(target_arch = "x86_64")]
     {
@@ -279,29 +355,26 @@ fn masks64(block: &[u8]) -> (u64, u64) {
             let quote = _mm_set1_epi8(b'"' as i8);
             let backslash = _mm_set1_epi8(b'\\' as i8);
             let max_control = _mm_set1_epi8(0x1f);
-            let (mut special, mut control) = (0u64, 0u64);
+            let (mut q, mut s, mut c) = (0u64, 0u64, 0u64);
             for part in 0..4 {
                 let v = _mm_loadu_si128(block.as_ptr().add(part * 16).cast::<__m128i>());
                 let ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control);
-                let hit = _mm_or_si128(
-                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                    ctl,
-                );
-                special |= (_mm_movemask_epi8(hit) as u16 as u64) << (part * 16);
-                control |= (_mm_movemask_epi8(ctl) as u16 as u64) << (part * 16);
+                q |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) as u16 as u64) << (part * 16);
+                s |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash)) as u16 as u64) << (part * 16);
+                c |= (_mm_movemask_epi8(ctl) as u16 as u64) << (part * 16);
             }
-            (special, control)
+            (q, s, c)
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let (mut special, mut control) = (0u64, 0u64);
-        for (k, &c) in block.iter().enumerate() {
-            let ctl = c < 0x20;
-            special |= u64::from(ctl || c == b'"' || c == b'\\') << k;
-            control |= u64::from(ctl) << k;
+        let (mut q, mut s, mut c) = (0u64, 0u64, 0u64);
+        for (k, &byte) in block.iter().enumerate() {
+            q |= u64::from(byte == b'"') << k;
+            s |= u64::from(byte == b'\\') << k;
+            c |= u64::from(byte < 0x20) << k;
         }
-        (special, control)
+        (q, s, c)
     }
 }
 
@@ -624,6 +697,45 @@ mod tests {
             let text = parts.concat();
             let exact = crate::session::jsparse::parse(text.as_bytes()).is_ok();
             proptest::prop_assert_eq!(valid(&text), exact, "{}", text);
+        }
+    }
+
+    proptest::proptest! {
+        /// The block-at-a-time string end agrees with the one-escape-at-a-time reading on
+        /// text long enough to cross blocks, escapes (valid or not) at any offset.
+        #[test]
+        fn string_end_by_blocks_agrees_with_each_escape(
+            parts in proptest::collection::vec(proptest::sample::select(&[
+                "a", "bcdefgh", " ", "é", "😀", "\\n", "\\\"", "\\\\", "\\u00e9", "\\u12", "\\x",
+                "\\", "\"", "\u{1}", "\\/", "\\t",
+            ][..]), 0..90),
+            start in 0usize..3,
+        ) {
+            let body = parts.concat();
+            let b = body.as_bytes();
+            let start = start.min(b.len());
+            let each = string_end_each(b, start, false);
+            proptest::prop_assert_eq!(string_end(b, start), each);
+            // The SSE2 masks too, whatever this CPU picks.
+            proptest::prop_assert_eq!(string_blocks(b, start, masks64), each);
+        }
+    }
+
+    proptest::proptest! {
+        /// A prefix is the start of the whole value, whatever mix of one- to four-byte
+        /// characters and escapes the text holds (a prefix reads the text in windows).
+        #[test]
+        fn prefixes_are_starts_of_the_value(
+            parts in proptest::collection::vec(proptest::sample::select(&[
+                "a", "bc", " ", "é", "日本", "😀", "\\n", "\\\"", "\\u00e9", "\\ud83d\\ude00", "\\\\",
+            ][..]), 0..120),
+            max in 0usize..200,
+        ) {
+            let body = parts.concat();
+            let s = RawStr { bytes: body.as_bytes(), escaped: body.contains('\\') };
+            let whole: String = s.decode().unwrap().into_owned();
+            let want: String = whole.chars().take(max).collect();
+            proptest::prop_assert_eq!(s.decode_prefix(max).unwrap(), want);
         }
     }
 

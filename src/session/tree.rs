@@ -226,6 +226,10 @@ const NO_GUTTER: u32 = u32::MAX;
 
 /// Pi's tree view layout, one row at a time in row order, without keeping every prefix:
 /// a deep tree's prefixes together can be far larger than the file.
+///
+/// Only the prefix of the row laid out last is kept. Rows of a run (no branch point between
+/// them) share one prefix, so it is built again only when it changes: at a branch point's
+/// children, and where a subtree ends.
 pub struct Layout<'a> {
     rows: &'a [TreeRow],
     multiple_roots: bool,
@@ -238,10 +242,21 @@ pub struct Layout<'a> {
     /// Gutters: (position, drawn, previous gutter of the same list).
     gutters: Vec<(usize, bool, u32)>,
     next: usize,
-    marks: Vec<u8>,
-    /// The gutter list and indentation `marks` was drawn for.
-    marks_of: Option<(u32, usize)>,
+    /// The prefix of the row laid out last; its first `body_len` bytes are every level but
+    /// the last one, and `last_piece` is the last level.
+    prefix: String,
+    body_len: usize,
+    last_piece: Option<&'static str>,
+    /// The gutter list and indentation `prefix` was drawn for, and its levels' gutters.
+    body_of: Option<(u32, usize)>,
+    marks: Vec<Option<&'static str>>,
 }
+
+/// The pieces a prefix is made of, one level (three columns) each.
+const GUTTER: &str = "│  ";
+const BLANK: &str = "   ";
+const TEE: &str = "├─ ";
+const ELL: &str = "└─ ";
 
 impl<'a> Layout<'a> {
     pub fn new(rows: &'a [TreeRow]) -> Layout<'a> {
@@ -270,8 +285,11 @@ impl<'a> Layout<'a> {
             ],
             gutters: Vec::new(),
             next: 0,
+            prefix: String::new(),
+            body_len: 0,
+            last_piece: None,
+            body_of: None,
             marks: Vec::new(),
-            marks_of: None,
         }
     }
 
@@ -279,9 +297,29 @@ impl<'a> Layout<'a> {
     /// character of a prefix is one column wide). Rows come in order; past the last row
     /// nothing is appended.
     pub fn next_prefix(&mut self, out: &mut String) -> usize {
+        if self.advance().is_none() {
+            return 0;
+        }
+        out.push_str(&self.prefix);
+        self.prefix_width()
+    }
+
+    /// The prefix of the row laid out last (by [`Layout::advance`]).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The width in columns of [`Layout::prefix`]: every character of a prefix is one column.
+    pub fn prefix_width(&self) -> usize {
+        self.marks.len() * 3
+    }
+
+    /// Lays out the next row. `Some(changed)`: whether its prefix differs from the row
+    /// before's; `None` past the last row.
+    pub fn advance(&mut self) -> Option<bool> {
         let r = self.next;
         if r >= self.rows.len() {
-            return 0;
+            return None;
         }
         self.next += 1;
         let multiple_roots = self.multiple_roots;
@@ -318,37 +356,7 @@ impl<'a> Layout<'a> {
             indent
         };
         let connector = show_connector && !virtual_root_child;
-        let connector_pos = if connector { display_indent.checked_sub(1) } else { None };
-        // The first gutter pushed at a position wins: walk newest to oldest, overwriting.
-        // Rows in a run share their gutters: the marks of the row before are reused.
-        if self.marks_of != Some((gutters, display_indent)) {
-            self.marks.clear();
-            self.marks.resize(display_indent, 0);
-            let mut g = gutters;
-            while g != NO_GUTTER {
-                let (pos, show, prev) = self.gutters[g as usize];
-                if pos < display_indent {
-                    self.marks[pos] = if show { 1 } else { 2 };
-                }
-                g = prev;
-            }
-            self.marks_of = Some((gutters, display_indent));
-        }
-        out.reserve(display_indent * 7);
-        for level in 0..display_indent {
-            out.push_str(match self.marks[level] {
-                1 => "│  ",
-                2 => "   ",
-                _ if connector_pos == Some(level) => {
-                    if is_last {
-                        "└─ "
-                    } else {
-                        "├─ "
-                    }
-                }
-                _ => "   ",
-            });
-        }
+        let changed = self.draw(gutters, display_indent, connector, is_last);
 
         let multiple = self.kids[r] > 1;
         let child_indent = if multiple || (just_branched && indent > 0) {
@@ -367,6 +375,252 @@ impl<'a> Layout<'a> {
             branched: multiple,
             gutters: child_gutters,
         };
-        display_indent * 3
+        Some(changed)
+    }
+
+    /// Draws the prefix of a row with `gutters` and `indent` levels, the last of which holds
+    /// the connector when the row has one; returns whether it changed.
+    fn draw(&mut self, gutters: u32, indent: usize, connector: bool, is_last: bool) -> bool {
+        if self.body_of != Some((gutters, indent)) {
+            // Each level shows the gutter at its position, if any (the first pushed wins: the
+            // walk goes newest to oldest, overwriting), else a blank.
+            self.marks.clear();
+            self.marks.resize(indent, None);
+            let mut g = gutters;
+            while g != NO_GUTTER {
+                let (pos, show, prev) = self.gutters[g as usize];
+                if pos < indent {
+                    self.marks[pos] = Some(if show { GUTTER } else { BLANK });
+                }
+                g = prev;
+            }
+            self.prefix.clear();
+            self.prefix.reserve(indent * GUTTER.len());
+            for m in self.marks.iter().take(indent.saturating_sub(1)) {
+                self.prefix.push_str(m.unwrap_or(BLANK));
+            }
+            self.body_len = self.prefix.len();
+            self.body_of = Some((gutters, indent));
+            self.last_piece = None;
+        }
+        // The last level holds the connector, unless a gutter is there.
+        let piece = match self.marks.last() {
+            None => "",
+            Some(Some(gutter)) => gutter,
+            Some(None) if connector && is_last => ELL,
+            Some(None) if connector => TEE,
+            Some(None) => BLANK,
+        };
+        if self.last_piece == Some(piece) {
+            return false;
+        }
+        self.prefix.truncate(self.body_len);
+        self.prefix.push_str(piece);
+        self.last_piece = Some(piece);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The layout as it was first written: the levels of every row drawn one by one.
+    struct Reference<'a> {
+        rows: &'a [TreeRow],
+        multiple_roots: bool,
+        root_count: usize,
+        roots_seen: usize,
+        /// Per row: child rows in all, child rows laid out so far, and what children inherit.
+        kids: Vec<u32>,
+        kids_seen: Vec<u32>,
+        child_state: Vec<ChildState>,
+        /// Gutters: (position, drawn, previous gutter of the same list).
+        gutters: Vec<(usize, bool, u32)>,
+        next: usize,
+        marks: Vec<u8>,
+        /// The gutter list and indentation `marks` was drawn for.
+        marks_of: Option<(u32, usize)>,
+    }
+
+    impl<'a> Reference<'a> {
+        fn new(rows: &'a [TreeRow]) -> Reference<'a> {
+            let mut kids = vec![0u32; rows.len()];
+            let mut root_count = 0;
+            for row in rows {
+                match row.parent_row {
+                    Some(p) => kids[p] += 1,
+                    None => root_count += 1,
+                }
+            }
+            Reference {
+                rows,
+                multiple_roots: root_count > 1,
+                root_count,
+                roots_seen: 0,
+                kids,
+                kids_seen: vec![0; rows.len()],
+                child_state: vec![
+                    ChildState {
+                        indent: 0,
+                        branched: false,
+                        gutters: NO_GUTTER
+                    };
+                    rows.len()
+                ],
+                gutters: Vec::new(),
+                next: 0,
+                marks: Vec::new(),
+                marks_of: None,
+            }
+        }
+
+        /// Appends the next row's prefix to `out` and returns its width in columns (every
+        /// character of a prefix is one column wide). Rows come in order; past the last row
+        /// nothing is appended.
+        fn next_prefix(&mut self, out: &mut String) -> usize {
+            let r = self.next;
+            if r >= self.rows.len() {
+                return 0;
+            }
+            self.next += 1;
+            let multiple_roots = self.multiple_roots;
+            // This row's state, from its parent's (or the virtual root's) hand-down.
+            let (indent, just_branched, show_connector, is_last, virtual_root_child, gutters) =
+                match self.rows[r].parent_row {
+                    None => {
+                        self.roots_seen += 1;
+                        (
+                            usize::from(multiple_roots),
+                            multiple_roots,
+                            multiple_roots,
+                            self.roots_seen == self.root_count,
+                            multiple_roots,
+                            NO_GUTTER,
+                        )
+                    }
+                    Some(p) => {
+                        self.kids_seen[p] += 1;
+                        let c = self.child_state[p];
+                        (
+                            c.indent,
+                            c.branched,
+                            c.branched,
+                            self.kids_seen[p] == self.kids[p],
+                            false,
+                            c.gutters,
+                        )
+                    }
+                };
+            let display_indent = if multiple_roots {
+                indent.saturating_sub(1)
+            } else {
+                indent
+            };
+            let connector = show_connector && !virtual_root_child;
+            let connector_pos = if connector { display_indent.checked_sub(1) } else { None };
+            // The first gutter pushed at a position wins: walk newest to oldest, overwriting.
+            // Rows in a run share their gutters: the marks of the row before are reused.
+            if self.marks_of != Some((gutters, display_indent)) {
+                self.marks.clear();
+                self.marks.resize(display_indent, 0);
+                let mut g = gutters;
+                while g != NO_GUTTER {
+                    let (pos, show, prev) = self.gutters[g as usize];
+                    if pos < display_indent {
+                        self.marks[pos] = if show { 1 } else { 2 };
+                    }
+                    g = prev;
+                }
+                self.marks_of = Some((gutters, display_indent));
+            }
+            out.reserve(display_indent * 7);
+            for level in 0..display_indent {
+                out.push_str(match self.marks[level] {
+                    1 => "│  ",
+                    2 => "   ",
+                    _ if connector_pos == Some(level) => {
+                        if is_last {
+                            "└─ "
+                        } else {
+                            "├─ "
+                        }
+                    }
+                    _ => "   ",
+                });
+            }
+
+            let multiple = self.kids[r] > 1;
+            let child_indent = if multiple || (just_branched && indent > 0) {
+                indent + 1
+            } else {
+                indent
+            };
+            let mut child_gutters = gutters;
+            if connector && self.kids[r] > 0 {
+                let at = u32::try_from(self.gutters.len()).expect("fewer than 2^32 gutters");
+                self.gutters.push((display_indent.saturating_sub(1), !is_last, gutters));
+                child_gutters = at;
+            }
+            self.child_state[r] = ChildState {
+                indent: child_indent,
+                branched: multiple,
+                gutters: child_gutters,
+            };
+            display_indent * 3
+        }
+    }
+
+    /// Rows of a forest in pre-order: each row goes under the row before or one of its
+    /// ancestors (`climb` levels up, wrapped), or is a root.
+    fn forest(climbs: &[u8]) -> Vec<TreeRow> {
+        let mut rows: Vec<TreeRow> = Vec::new();
+        let mut path: Vec<usize> = Vec::new();
+        for (r, &climb) in climbs.iter().enumerate() {
+            path.truncate(path.len() - usize::from(climb) % (path.len() + 1));
+            let parent_row = path.last().copied();
+            if let Some(p) = parent_row {
+                rows[p].children += 1;
+            }
+            rows.push(TreeRow {
+                entry: r,
+                depth: path.len(),
+                parent_row,
+                children: 0,
+            });
+            path.push(r);
+        }
+        rows
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+        /// Prefixes drawn again only where they change are the prefixes drawn level by level.
+        #[test]
+        fn prefixes_drawn_when_they_change_equal_those_drawn_level_by_level(
+            climbs in prop::collection::vec(prop_oneof![3 => Just(0u8), 2 => Just(1u8), 1 => any::<u8>()], 0..200)
+        ) {
+            let rows = forest(&climbs);
+            let mut reference = Reference::new(&rows);
+            let mut lay = Layout::new(&rows);
+            let mut before: Option<String> = None;
+            for r in 0..rows.len() {
+                let mut expected = String::new();
+                let width = reference.next_prefix(&mut expected);
+                let changed = lay.advance().expect("a row");
+                prop_assert_eq!(lay.prefix(), expected.as_str(), "row {}", r);
+                prop_assert_eq!(lay.prefix_width(), width);
+                prop_assert_eq!(width, expected.chars().count());
+                if !changed {
+                    prop_assert_eq!(before.as_deref(), Some(expected.as_str()));
+                }
+                before = Some(expected);
+            }
+            prop_assert_eq!(lay.advance(), None);
+            let mut past = String::new();
+            prop_assert_eq!(lay.next_prefix(&mut past), 0);
+            prop_assert!(past.is_empty());
+        }
     }
 }

@@ -1,6 +1,6 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::Output;
-use crate::cli::render::{entry_body, entry_line, entry_line_in, write_rows};
+use crate::cli::render::{entry_body, entry_line, entry_line_into, write_rows};
 use crate::cli::session_arg::{RawLines, open_session, open_tip, warn_cycle};
 use anyhow::Result;
 use pi_session::session::{EntryIdx, Session, revision};
@@ -120,8 +120,9 @@ fn passes(session: &Session, args: &Args, i: EntryIdx) -> bool {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    // A branch reads only as much of the end of the file as it shows; --all reads it all.
-    let (session, (entries, at)) = if args.all {
+    // A branch reads only as much of the end of the file as it shows; --all reads it all,
+    // and so does a whole branch (every branch goes back to the first entry).
+    let (session, (entries, at)) = if args.all || args.max_count.is_none() {
         let session = open_session(global)?;
         let sel = selected(&session, args)?;
         (session, sel)
@@ -140,7 +141,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         let look = out.look();
         let render = |k: usize, buf: &mut String| {
             let i = shown[k];
-            buf.push_str(&entry_line_in(&look, &session, i, Some(i) == at, true));
+            entry_line_into(buf, &look, &session, i, Some(i) == at, true);
         };
         // A large file's lines are given back behind the rows written.
         for from in (0..shown.len()).step_by(8192) {

@@ -1,12 +1,11 @@
 use crate::cli::GlobalArgs;
-use crate::cli::output::{Look, Output, Style, display_width, escape_line, fit_into, short_id};
-use crate::cli::render::{fit_preview_into, kind_style, write_rows};
+use crate::cli::output::{Look, Output, Style, display_width, escape_line, fit_into, is_plain, short_id};
+use crate::cli::render::{fit_preview_into, kind_style, write_rows_in};
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
 use pi_session::session::content::Content;
 use pi_session::session::tree::{Layout, Tree, TreeRecord, TreeRow};
 use pi_session::session::{EntryIdx, EntryKind, Role, Session, jsjson, preview, text};
-use rustc_hash::FxHashSet;
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -142,24 +141,30 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         }
         return Ok(());
     }
-    let on_branch: FxHashSet<EntryIdx> = at
-        .map(|a| session.branch(a).path.into_iter().collect())
-        .unwrap_or_default();
+    let on_branch = branch_marks(&session, at);
     // Rows stream out in rounds: the prefixes of a round are laid out in order, then its
-    // lines are rendered on every core and written.
-    const ROUND: usize = 1024;
+    // lines are rendered on every core and written. Rows of a run share their prefix: it is
+    // copied into the round's prefixes only when it changes.
+    // Rounds as large as `write_rows_in`'s: each is a point where every thread waits.
+    const ROUND: usize = 4096;
     let look = out.look();
     let mut lay = Layout::new(&rows);
     let mut prefixes = String::new();
     let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(ROUND.min(rows.len()));
+    let mut bufs = Vec::new();
     for from in (0..rows.len()).step_by(ROUND) {
         let to = rows.len().min(from + ROUND);
         prefixes.clear();
         spans.clear();
+        let mut span = (0, 0);
         for _ in from..to {
-            let start = prefixes.len();
-            let width = lay.next_prefix(&mut prefixes);
-            spans.push((start, prefixes.len(), width));
+            let changed = lay.advance().expect("a row to lay out");
+            if changed || spans.is_empty() {
+                let start = prefixes.len();
+                prefixes.push_str(lay.prefix());
+                span = (start, prefixes.len());
+            }
+            spans.push((span.0, span.1, lay.prefix_width()));
         }
         let render = |r: usize, buf: &mut String| {
             let (start, end, width) = spans[r - from];
@@ -177,10 +182,23 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             let kept = buf[line_start..].trim_end().len();
             buf.truncate(line_start + kept);
         };
-        write_rows(out, from..to, render)?;
+        write_rows_in(out, from..to, &mut bufs, render)?;
         release_rows(&session, rows[from..to].iter().map(|r| r.entry));
     }
     Ok(())
+}
+
+/// Which entries are on `at`'s branch ([`Session::branch`]'s path), as marks by entry: the
+/// marks are also the walk's record of where it has been, so a parent cycle stops it as it
+/// stops that walk.
+fn branch_marks(session: &Session, at: Option<EntryIdx>) -> Vec<bool> {
+    let mut marks = vec![false; session.entries.len()];
+    let mut cur = at;
+    while let Some(i) = cur.filter(|&i| !marks[i]) {
+        marks[i] = true;
+        cur = session.parent(i);
+    }
+    marks
 }
 
 /// Gives back the lines of rows already written (on large files: see
@@ -201,16 +219,25 @@ fn row_line(
     i: EntryIdx,
     prefix: &str,
     mut plain_width: usize,
-    on_branch: &FxHashSet<EntryIdx>,
+    on_branch: &[bool],
     at: Option<EntryIdx>,
 ) {
     let e = &session.entries[i];
     out.paint_into(line, Style::Meta, prefix);
-    let id = short_id(&session.id_or_line(i));
-    plain_width += display_width(&id) + 1;
-    out.paint_into(line, Style::Id, &id);
+    // Pi's ids are 8 printable ASCII characters: shown as they are, a column each.
+    match session.id_str(i).map(|id| id.get(..8).unwrap_or(id)) {
+        Some(id) if is_plain(id) => {
+            plain_width += id.len() + 1;
+            out.paint_into(line, Style::Id, id);
+        }
+        _ => {
+            let id = short_id(&session.id_or_line(i));
+            plain_width += display_width(&id) + 1;
+            out.paint_into(line, Style::Id, &id);
+        }
+    }
     line.push(' ');
-    let marker = if on_branch.contains(&i) { "• " } else { "  " };
+    let marker = if on_branch[i] { "• " } else { "  " };
     plain_width += 2;
     out.paint_into(line, Style::Current, marker);
     if let Some(label) = session.label_of(i) {
@@ -218,9 +245,16 @@ fn row_line(
         plain_width += display_width(&l);
         out.paint_into(line, Style::Label, &l);
     }
-    let kind = escape_line(e.kind_name());
-    plain_width += display_width(&kind) + 1;
-    out.paint_into(line, kind_style(e.kind_name()), &kind);
+    let kind_name = e.kind_name();
+    let style = kind_style(kind_name);
+    if is_plain(kind_name) {
+        plain_width += kind_name.len() + 1;
+        out.paint_into(line, style, kind_name);
+    } else {
+        let kind = escape_line(kind_name);
+        plain_width += display_width(&kind) + 1;
+        out.paint_into(line, style, &kind);
+    }
     line.push(' ');
     let tail = if Some(i) == at { " ← @" } else { "" };
     // Off a terminal the preview gets as many columns as `log` gives it.
@@ -246,6 +280,35 @@ fn row_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rustc_hash::FxHashSet;
+
+    #[test]
+    fn the_branch_marks_are_the_branch_path() {
+        let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#;
+        let line = |id: &str, parent: &str| {
+            format!(
+                r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2025-01-01T00:00:01.000Z","message":{{"role":"user","content":"x"}}}}"#
+            )
+        };
+        // A chain, a side branch, and a cycle through a duplicate id.
+        let lines = [
+            line("a", "null"),
+            line("b", r#""a""#),
+            line("c", r#""b""#),
+            line("d", r#""a""#),
+            line("x", r#""y""#),
+            line("y", r#""x""#),
+            line("b", r#""c""#),
+        ];
+        let text = format!("{header}\n{}\n", lines.join("\n"));
+        let session = Session::from_bytes("t.jsonl".into(), text.into_bytes()).unwrap();
+        for at in 0..session.entries.len() {
+            let marks = branch_marks(&session, Some(at));
+            let path: FxHashSet<EntryIdx> = session.branch(at).path.into_iter().collect();
+            let marked: FxHashSet<EntryIdx> = (0..marks.len()).filter(|&i| marks[i]).collect();
+            assert_eq!(marked, path, "at {at}");
+        }
+    }
 
     #[test]
     fn records_are_written_as_json_stringify_writes_them() {
