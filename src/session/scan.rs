@@ -108,11 +108,7 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
     // Escapes are ASCII, so the body is valid UTF-8 exactly when its text is. A whole value is
     // checked once; a prefix only as far as it goes (a long text need not be read for its
     // start).
-    let whole = if max_chars == usize::MAX {
-        Some(utf8(b)?)
-    } else {
-        None
-    };
+    let whole = if max_chars == usize::MAX { Some(utf8(b)?) } else { None };
     let mut out = String::with_capacity(b.len().min(max_chars.saturating_mul(4)));
     let mut chars = 0usize;
     let mut i = 0;

@@ -1,7 +1,9 @@
-//! A lean read of an entry for its section, straight from the line's bytes with the
-//! session's scanner ([`crate::session::scan`]): only the fields a transcript shows are
-//! read, texts are borrowed from the line where they need no unescaping, and everything else
-//! is skipped without being built.
+//! A lean read of an entry for its section, straight from the line's bytes: only the fields
+//! a transcript shows are read, texts are borrowed from the line where they need no
+//! unescaping (else decoded as their end is found), and everything else is skipped without
+//! being built. The line was accepted by `JSON.parse` when the session was loaded, so the
+//! walk trusts its structure ([`crate::session::scan::trusted`]); the strings it keeps are
+//! still checked as they are decoded.
 //!
 //! A key written twice counts with its last value, as with `JSON.parse`. Anything this read
 //! does not handle exactly as `JSON.parse` would (lone surrogates, invalid UTF-8, what the
@@ -10,7 +12,7 @@
 
 use super::raw::{self, plain_integer};
 use super::{Class, Part, Section};
-use crate::session::scan::{self, Bail, RawStr, Scan};
+use crate::session::scan::{self, Bail, RawStr, Scan, trusted};
 use crate::session::text::short_tokens;
 use crate::session::{EntryIdx, EntryKind, Session, jsparse, jsstr};
 use std::borrow::Cow;
@@ -46,13 +48,13 @@ fn field_at(line: &str, p: usize) -> Scan<(Field<'_>, usize)> {
         let (s, end) = raw::string(line, p)?;
         Ok((Field::Str(s), end))
     } else {
-        Ok((Field::Other, scan::skip(b, p)?))
+        Ok((Field::Other, trusted::skip(b, p)?))
     }
 }
 
 /// The JSON text of the value at `p` of `line`, and the position after it.
 fn raw_at(line: &str, p: usize) -> Scan<(Option<&str>, usize)> {
-    let end = scan::skip(line.as_bytes(), p)?;
+    let end = trusted::skip(line.as_bytes(), p)?;
     Ok((Some(line.get(p..end).ok_or(Bail)?), end))
 }
 
@@ -130,12 +132,12 @@ fn key_name(key: RawStr<'_>) -> Cow<'_, [u8]> {
 /// Walks the object at `p` of `line`, handing each field's name and value position to
 /// `field`. A key written twice is handed over twice: the last value read is the one kept.
 fn object(line: &str, p: usize, mut field: impl FnMut(&[u8], usize) -> Scan<usize>) -> Scan<usize> {
-    scan::object(line.as_bytes(), p, |key, _, p| field(&key_name(key), p))
+    trusted::object(line.as_bytes(), p, |key, _, p| field(&key_name(key), p))
 }
 
 fn block_at(line: &str, p: usize) -> Scan<(Option<BlockFields<'_>>, usize)> {
     if line.as_bytes().get(p) != Some(&b'{') {
-        return Ok((None, scan::skip(line.as_bytes(), p)?));
+        return Ok((None, trusted::skip(line.as_bytes(), p)?));
     }
     let mut f = BlockFields::default();
     let end = object(line, p, |key, p| {
@@ -152,7 +154,7 @@ fn block_at(line: &str, p: usize) -> Scan<(Option<BlockFields<'_>>, usize)> {
                 f.arguments = raw;
                 return Ok(end);
             }
-            _ => return scan::skip(line.as_bytes(), p),
+            _ => return trusted::skip(line.as_bytes(), p),
         };
         let (v, end) = field_at(line, p)?;
         *slot = v;
@@ -169,21 +171,21 @@ fn content_at(line: &str, p: usize) -> Scan<(Content<'_>, usize)> {
         }
         Some(b'[') => {
             let mut blocks = Vec::new();
-            let end = scan::array(line.as_bytes(), p, |_, p| {
+            let end = trusted::array(line.as_bytes(), p, |_, p| {
                 let (block, end) = block_at(line, p)?;
                 blocks.push(block);
                 Ok(end)
             })?;
             Ok((Content::Blocks(blocks), end))
         }
-        _ => Ok((Content::None, scan::skip(line.as_bytes(), p)?)),
+        _ => Ok((Content::None, trusted::skip(line.as_bytes(), p)?)),
     }
 }
 
 fn message_at(line: &str, p: usize) -> Scan<(MessageFields<'_>, usize)> {
     let mut m = MessageFields::default();
     if line.as_bytes().get(p) != Some(&b'{') {
-        return Ok((m, scan::skip(line.as_bytes(), p)?));
+        return Ok((m, trusted::skip(line.as_bytes(), p)?));
     }
     let end = object(line, p, |key, p| {
         let slot = match key {
@@ -213,7 +215,7 @@ fn message_at(line: &str, p: usize) -> Scan<(MessageFields<'_>, usize)> {
             b"output" => &mut m.output,
             b"customType" => &mut m.custom_type,
             b"summary" => &mut m.summary,
-            _ => return scan::skip(line.as_bytes(), p),
+            _ => return trusted::skip(line.as_bytes(), p),
         };
         let (v, end) = field_at(line, p)?;
         *slot = v;
@@ -248,7 +250,7 @@ fn entry_fields<'a>(line: &'a str, kind: &EntryKind) -> Scan<EntryFields<'a>> {
             (EntryKind::ModelChange, b"provider") => &mut v.provider,
             (EntryKind::ModelChange, b"modelId") => &mut v.model_id,
             (EntryKind::ThinkingLevelChange, b"thinkingLevel") => &mut v.thinking_level,
-            _ => return scan::skip(line.as_bytes(), p),
+            _ => return trusted::skip(line.as_bytes(), p),
         };
         let (f, end) = field_at(line, p)?;
         *slot = f;

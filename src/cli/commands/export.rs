@@ -1,5 +1,5 @@
 use crate::cli::GlobalArgs;
-use crate::cli::output::{Output, escape_block, escape_line, local_time};
+use crate::cli::output::{Output, escape_block, escape_line, local_time, local_time_into};
 use crate::cli::session_arg::{open_session, warn_cycle};
 use anyhow::Result;
 use pi_session::session::Session;
@@ -181,47 +181,6 @@ fn is_plain_16(b: &[u8], lines: bool) -> bool {
         at += 16;
     }
     (at..b.len()).all(|i| !SUSPECT[b[i] as usize] || !changed_at(b, i, lines))
-}
-
-/// Appends [`local_time`] of a timestamp. Written digit by digit: a transcript writes a time
-/// per section, and formatting machinery would cost more than the rest of a short one.
-fn push_local_time(out: &mut String, ts: Option<&str>) {
-    static ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
-    let t = ts
-        .and_then(pi_session::session::jsdate::parse_date_ms)
-        .and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok());
-    let Some(t) = t else {
-        out.push_str("????-??-?? ??:??:??");
-        return;
-    };
-    let d = ZONE.get_or_init(jiff::tz::TimeZone::system).to_datetime(t);
-    let Ok(year) = u16::try_from(d.year()) else {
-        out.push_str(&local_time(ts)); // a year before 0: a sign to write
-        return;
-    };
-    let digits = |n: u16, width: usize| {
-        let mut b = [b'0'; 4];
-        let mut n = n;
-        for k in (4 - width..4).rev() {
-            b[k] = b'0' + (n % 10) as u8;
-            n /= 10;
-        }
-        b
-    };
-    let mut text = [0u8; 19];
-    text[..4].copy_from_slice(&digits(year, 4));
-    let two = |n: i8| digits(n as u16, 2);
-    for (at, sep, n) in [
-        (4, b'-', d.month()),
-        (7, b'-', d.day()),
-        (10, b' ', d.hour()),
-        (13, b':', d.minute()),
-        (16, b':', d.second()),
-    ] {
-        text[at] = sep;
-        text[at + 1..at + 3].copy_from_slice(&two(n)[2..]);
-    }
-    out.push_str(std::str::from_utf8(&text).expect("ASCII digits"));
 }
 
 /// Session text made safe to print: CRLF as LF, control characters escaped (tab and LF kept).
@@ -426,7 +385,7 @@ fn md_section(s: &Section, md: &mut String) {
         md.push('_');
         md.push_str(&line(&s.title));
         md.push_str("_ · ");
-        push_local_time(md, s.timestamp);
+        local_time_into(md, s.timestamp);
         md.push_str(" · ");
         push_md_code(md, &s.id);
         md.push('\n');
@@ -435,7 +394,7 @@ fn md_section(s: &Section, md: &mut String) {
     md.push_str("## ");
     md.push_str(&line(&s.title));
     md.push_str("\n\n_");
-    push_local_time(md, s.timestamp);
+    local_time_into(md, s.timestamp);
     for m in &s.meta {
         md.push_str(" · ");
         md.push_str(&line(m));
@@ -589,7 +548,7 @@ fn html_section(s: &Section, h: &mut String) {
     push_html_line(h, &s.title);
     h.push_str("</span><span class=\"meta\">");
     // Digits and separators: nothing to escape.
-    push_local_time(h, s.timestamp);
+    local_time_into(h, s.timestamp);
     for m in &s.meta {
         h.push_str(" · ");
         push_html_line(h, m);
@@ -901,35 +860,6 @@ mod tests {
                     assert_eq!(line(&t), escape_line(&t), "{:x} at {at}", c as u32);
                 }
             }
-        }
-    }
-
-    #[test]
-    fn times_are_written_as_local_time_writes_them() {
-        let mut stamps: Vec<String> = [
-            "2026-01-01T00:00:00.000Z",
-            "2026-11-02T10:00:13.468Z",
-            "1999-12-31T23:59:59.999Z",
-            "0001-01-01T00:00:00Z",
-            "0000-01-01T00:00:00Z",
-            "-000001-01-01T00:00:00Z",
-            "+275760-09-13T00:00:00.000Z",
-            "9999-12-31T23:59:59.999Z",
-            "2026-03-29T01:30:00+02:00",
-            "2026-02-30T00:00:00Z",
-            "nonsense",
-            "",
-        ]
-        .map(str::to_owned)
-        .to_vec();
-        for k in 0..500i64 {
-            let ms = k * 7_919_993_417 - 1_000_000_000_000;
-            stamps.push(jiff::Timestamp::from_millisecond(ms).unwrap().to_string());
-        }
-        for ts in stamps.iter().map(|s| Some(s.as_str())).chain([None]) {
-            let mut out = String::from("x");
-            push_local_time(&mut out, ts);
-            assert_eq!(out, format!("x{}", local_time(ts)), "{ts:?}");
         }
     }
 
