@@ -444,6 +444,22 @@ fn block_part(mut b: Value) -> Part<'static> {
     }
 }
 
+/// The note of an assistant message that did not end as usual: its stop reason, and its
+/// error message when it has one.
+fn stop_note<'a>(reason: &str, message: &str) -> Option<Part<'a>> {
+    if matches!(reason, "" | "stop" | "toolUse") {
+        return None;
+    }
+    Some(Part::Note(
+        if message.is_empty() {
+            format!("({reason})")
+        } else {
+            format!("({reason}: {message})")
+        }
+        .into(),
+    ))
+}
+
 /// [`content_parts`] of a content value given up: its strings are moved, not copied.
 fn content_parts_of(content: Value) -> Vec<Part<'static>> {
     let mut parts: Vec<Part> = match content {
@@ -534,18 +550,8 @@ fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section<'_>> {
                         );
                     }
                     s.parts = content_parts_of(take(m, "content"));
-                    let reason = str_ref(m, "stopReason");
-                    if !matches!(reason, "" | "stop" | "toolUse") {
-                        let msg = str_ref(m, "errorMessage");
-                        s.parts.push(Part::Note(
-                            if msg.is_empty() {
-                                format!("({reason})")
-                            } else {
-                                format!("({reason}: {msg})")
-                            }
-                            .into(),
-                        ));
-                    }
+                    s.parts
+                        .extend(stop_note(str_ref(m, "stopReason"), str_ref(m, "errorMessage")));
                 }
                 "toolResult" => {
                     s.class = Class::Tool;

@@ -139,41 +139,49 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
             i = run_end;
             continue;
         }
-        let c = match b.get(i + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(b'u') => {
-                let unit = hex4(&b[i + 2..])?;
-                match unit {
-                    0xD800..=0xDBFF => {
-                        if b.get(i + 6) != Some(&b'\\') || b.get(i + 7) != Some(&b'u') {
-                            return Err(Bail);
-                        }
-                        let low = hex4(&b[i + 8..])?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return Err(Bail);
-                        }
-                        i += 6;
-                        let cp = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
-                        char::from_u32(cp).ok_or(Bail)?
-                    }
-                    0xDC00..=0xDFFF => return Err(Bail),
-                    _ => char::from_u32(u32::from(unit)).ok_or(Bail)?,
-                }
-            }
-            _ => return Err(Bail),
-        };
-        i += if b[i + 1] == b'u' { 6 } else { 2 };
+        let (c, len) = escape_at(b, i)?;
+        i += len;
         out.push(c);
         chars += 1;
     }
     Ok(out)
+}
+
+/// The character the escape at `b[i]` (a backslash) stands for, and the escape's length
+/// (12 for a surrogate pair). Declines invalid escapes and lone surrogates (which a Rust
+/// string cannot hold).
+#[inline]
+pub(crate) fn escape_at(b: &[u8], i: usize) -> Scan<(char, usize)> {
+    let c = match b.get(i + 1) {
+        Some(b'"') => '"',
+        Some(b'\\') => '\\',
+        Some(b'/') => '/',
+        Some(b'b') => '\u{8}',
+        Some(b'f') => '\u{c}',
+        Some(b'n') => '\n',
+        Some(b'r') => '\r',
+        Some(b't') => '\t',
+        Some(b'u') => {
+            let unit = hex4(&b[i + 2..])?;
+            return match unit {
+                0xD800..=0xDBFF => {
+                    if b.get(i + 6) != Some(&b'\\') || b.get(i + 7) != Some(&b'u') {
+                        return Err(Bail);
+                    }
+                    let low = hex4(&b[i + 8..])?;
+                    if !(0xDC00..=0xDFFF).contains(&low) {
+                        return Err(Bail);
+                    }
+                    let cp = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+                    Ok((char::from_u32(cp).ok_or(Bail)?, 12))
+                }
+                0xDC00..=0xDFFF => Err(Bail),
+                _ => Ok((char::from_u32(u32::from(unit)).ok_or(Bail)?, 6)),
+            };
+        }
+        _ => return Err(Bail),
+    };
+    Ok((c, 2))
 }
 
 /// The offset of the first `"`, `\` or control byte (< 0x20) in `s`.
@@ -341,7 +349,7 @@ fn string_end_each(b: &[u8], mut i: usize, mut escaped: bool) -> Scan<(usize, bo
 
 /// For 64 bytes: a bit per quote, per backslash and per control byte.
 #[inline]
-fn masks64(block: &[u8]) -> (u64, u64, u64) {
+pub(crate) fn masks64(block: &[u8]) -> (u64, u64, u64) {
     debug_assert_eq!(block.len(), 64);
     #[cfg(target_arch = "x86_64")]
     {

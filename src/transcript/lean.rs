@@ -378,18 +378,8 @@ pub(super) fn section(session: &Session, idx: EntryIdx) -> Result<Section<'_>, B
                         });
                     }
                     s.parts = content_parts(m.content)?;
-                    let reason = m.stop_reason.or_empty();
-                    if !matches!(&*reason, "" | "stop" | "toolUse") {
-                        let msg = m.error_message.or_empty();
-                        s.parts.push(Part::Note(
-                            if msg.is_empty() {
-                                format!("({reason})")
-                            } else {
-                                format!("({reason}: {msg})")
-                            }
-                            .into(),
-                        ));
-                    }
+                    s.parts
+                        .extend(super::stop_note(&m.stop_reason.or_empty(), &m.error_message.or_empty()));
                 }
                 "toolResult" => {
                     s.class = Class::Tool;

@@ -6,51 +6,14 @@
 //! what they do not handle exactly: the string reader with [`Bail`] (the entry is then read
 //! in full), the printer with `None` (the arguments are then parsed and printed).
 
-use crate::session::scan::{Bail, Scan};
+use crate::session::scan::{self, Bail, Scan};
 use std::borrow::Cow;
 
 /// For 64 bytes: a bit per byte that is a quote, a backslash or a control byte.
 #[inline]
 fn specials64(block: &[u8]) -> u64 {
-    debug_assert_eq!(block.len(), 64);
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86_64 baseline; the four loads read the 64 bytes of `block`.
-        unsafe {
-            let quote = _mm_set1_epi8(b'"' as i8);
-            let backslash = _mm_set1_epi8(b'\\' as i8);
-            let max_control = _mm_set1_epi8(0x1f);
-            let mut mask = 0u64;
-            for part in 0..4 {
-                let v = _mm_loadu_si128(block.as_ptr().add(part * 16).cast::<__m128i>());
-                let control = _mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control);
-                let hit = _mm_or_si128(
-                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                    control,
-                );
-                mask |= (_mm_movemask_epi8(hit) as u16 as u64) << (part * 16);
-            }
-            mask
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mut mask = 0u64;
-        for (k, &c) in block.iter().enumerate() {
-            mask |= u64::from(c < 0x20 || c == b'"' || c == b'\\') << k;
-        }
-        mask
-    }
-}
-
-fn hex4(b: &[u8], at: usize) -> Scan<u32> {
-    let digits = b.get(at..at + 4).ok_or(Bail)?;
-    let mut v = 0;
-    for &c in digits {
-        v = (v << 4) | char::from(c).to_digit(16).ok_or(Bail)?;
-    }
-    Ok(v)
+    let (quote, backslash, control) = scan::masks64(block);
+    quote | backslash | control
 }
 
 /// Decodes the escape whose backslash is at `at`, appends its character's UTF-8 and returns
@@ -64,29 +27,9 @@ fn push_escape(b: &[u8], at: usize, out: &mut Vec<u8>) -> Scan<usize> {
         out.push(byte);
         return Ok(2);
     }
-    match next {
-        b'u' => {
-            let unit = hex4(b, at + 2)?;
-            let (c, len) = match unit {
-                0xD800..=0xDBFF => {
-                    if b.get(at + 6..at + 8) != Some(b"\\u") {
-                        return Err(Bail);
-                    }
-                    let low = hex4(b, at + 8)?;
-                    if !(0xDC00..=0xDFFF).contains(&low) {
-                        return Err(Bail);
-                    }
-                    let cp = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                    (char::from_u32(cp).ok_or(Bail)?, 12)
-                }
-                0xDC00..=0xDFFF => return Err(Bail),
-                _ => (char::from_u32(unit).ok_or(Bail)?, 6),
-            };
-            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-            Ok(len)
-        }
-        _ => Err(Bail),
-    }
+    let (c, len) = scan::escape_at(b, at)?;
+    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+    Ok(len)
 }
 
 /// The character of each two-byte escape, by the byte after the backslash (0: none).

@@ -141,16 +141,23 @@ fn suspects32(b: &[u8], at: usize, lines: bool) -> u32 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn is_plain_avx2(b: &[u8], lines: bool) -> bool {
+    is_plain_by::<32>(b, lines, |at| suspects32(b, at, lines))
+}
+
+/// [`is_plain`] `N` bytes at a time, `suspects(at)` giving the bytes at `at..at + N` that
+/// may need a change.
+#[inline(always)]
+fn is_plain_by<const N: usize>(b: &[u8], lines: bool, suspects: impl Fn(usize) -> u32) -> bool {
     let mut at = 0;
-    while at + 32 <= b.len() {
-        let mut mask = suspects32(b, at, lines);
+    while at + N <= b.len() {
+        let mut mask = suspects(at);
         while mask != 0 {
             if changed_at(b, at + mask.trailing_zeros() as usize, lines) {
                 return false;
             }
             mask &= mask - 1;
         }
-        at += 32;
+        at += N;
     }
     (at..b.len()).all(|i| !SUSPECT[b[i] as usize] || !changed_at(b, i, lines))
 }
@@ -169,18 +176,7 @@ fn is_plain(s: &str, lines: bool) -> bool {
 
 /// [`is_plain`] 16 bytes at a time.
 fn is_plain_16(b: &[u8], lines: bool) -> bool {
-    let mut at = 0;
-    while at + 16 <= b.len() {
-        let mut mask = suspects16(&b[at..at + 16], lines);
-        while mask != 0 {
-            if changed_at(b, at + mask.trailing_zeros() as usize, lines) {
-                return false;
-            }
-            mask &= mask - 1;
-        }
-        at += 16;
-    }
-    (at..b.len()).all(|i| !SUSPECT[b[i] as usize] || !changed_at(b, i, lines))
+    is_plain_by::<16>(b, lines, |at| suspects16(&b[at..at + 16], lines))
 }
 
 /// Session text made safe to print: CRLF as LF, control characters escaped (tab and LF kept).
