@@ -194,25 +194,6 @@ impl Tree {
     }
 }
 
-/// How a row is drawn: Pi's `/tree` layout, where indentation grows only at branch points.
-#[derive(Debug, Clone)]
-pub struct RowLayout {
-    /// The characters before the entry: gutters (`│`) and the connector (`├─`/`└─`).
-    pub prefix: String,
-}
-
-/// Lays rows out as Pi's tree view does.
-pub fn layout(rows: &[TreeRow]) -> Vec<RowLayout> {
-    let mut lay = Layout::new(rows);
-    let mut out = Vec::with_capacity(rows.len());
-    for _ in rows {
-        let mut prefix = String::new();
-        lay.next_prefix(&mut prefix);
-        out.push(RowLayout { prefix });
-    }
-    out
-}
-
 /// What a row hands its children: their indentation, whether the row branches, and the
 /// gutters they draw (a list shared through parent links in [`Layout::gutters`]).
 #[derive(Clone, Copy)]
@@ -291,17 +272,6 @@ impl<'a> Layout<'a> {
             body_of: None,
             marks: Vec::new(),
         }
-    }
-
-    /// Appends the next row's prefix to `out` and returns its width in columns (every
-    /// character of a prefix is one column wide). Rows come in order; past the last row
-    /// nothing is appended.
-    pub fn next_prefix(&mut self, out: &mut String) -> usize {
-        if self.advance().is_none() {
-            return 0;
-        }
-        out.push_str(&self.prefix);
-        self.prefix_width()
     }
 
     /// The prefix of the row laid out last (by [`Layout::advance`]).
@@ -618,9 +588,7 @@ mod tests {
                 before = Some(expected);
             }
             prop_assert_eq!(lay.advance(), None);
-            let mut past = String::new();
-            prop_assert_eq!(lay.next_prefix(&mut past), 0);
-            prop_assert!(past.is_empty());
+            prop_assert_eq!(lay.advance(), None);
         }
     }
 }
