@@ -186,7 +186,7 @@ pub(crate) fn escape_at(b: &[u8], i: usize) -> Scan<(char, usize)> {
 
 /// The offset of the first `"`, `\` or control byte (< 0x20) in `s`.
 #[inline]
-fn find_special(s: &[u8]) -> Option<usize> {
+pub(crate) fn find_special(s: &[u8]) -> Option<usize> {
     let mut i = 0;
     #[cfg(target_arch = "x86_64")]
     {
@@ -269,24 +269,32 @@ fn string_end(b: &[u8], i: usize) -> Scan<(usize, bool)> {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn string_blocks_avx2(b: &[u8], i: usize) -> Scan<(usize, bool)> {
+    // SAFETY: AVX2 is enabled here.
+    string_blocks(b, i, |block| unsafe { masks64_avx2(block) })
+}
+
+/// [`masks64`] 32 bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) unsafe fn masks64_avx2(block: &[u8]) -> (u64, u64, u64) {
     use std::arch::x86_64::*;
-    string_blocks(b, i, |block| {
-        // SAFETY: AVX2 is enabled here; the two loads read the 64 bytes of `block`.
-        unsafe {
-            let quote = _mm256_set1_epi8(b'"' as i8);
-            let backslash = _mm256_set1_epi8(b'\\' as i8);
-            let max_control = _mm256_set1_epi8(0x1f);
-            let (mut q, mut s, mut c) = (0u64, 0u64, 0u64);
-            for part in 0..2 {
-                let v = _mm256_loadu_si256(block.as_ptr().add(part * 32).cast::<__m256i>());
-                let ctl = _mm256_cmpeq_epi8(_mm256_max_epu8(v, max_control), max_control);
-                q |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) as u32) << (part * 32);
-                s |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, backslash)) as u32) << (part * 32);
-                c |= u64::from(_mm256_movemask_epi8(ctl) as u32) << (part * 32);
-            }
-            (q, s, c)
+    debug_assert_eq!(block.len(), 64);
+    // SAFETY: AVX2 is enabled here; the two loads read the 64 bytes of `block`.
+    unsafe {
+        let quote = _mm256_set1_epi8(b'"' as i8);
+        let backslash = _mm256_set1_epi8(b'\\' as i8);
+        let max_control = _mm256_set1_epi8(0x1f);
+        let (mut q, mut s, mut c) = (0u64, 0u64, 0u64);
+        for part in 0..2 {
+            let v = _mm256_loadu_si256(block.as_ptr().add(part * 32).cast::<__m256i>());
+            let ctl = _mm256_cmpeq_epi8(_mm256_max_epu8(v, max_control), max_control);
+            q |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) as u32) << (part * 32);
+            s |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, backslash)) as u32) << (part * 32);
+            c |= u64::from(_mm256_movemask_epi8(ctl) as u32) << (part * 32);
         }
-    })
+        (q, s, c)
+    }
 }
 
 /// The string's end from `i` on, 64 bytes at a time, with `masks` giving a block's quotes,

@@ -41,110 +41,41 @@ pub(super) fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
     (EVEN ^ (even_runs << 1)) & follows_escape
 }
 
-/// For 64 bytes: a bit per quote and a bit per backslash.
-#[inline]
-fn quote_masks(block: &[u8]) -> (u64, u64) {
-    debug_assert_eq!(block.len(), 64);
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86_64 baseline; the four loads read the 64 bytes of `block`.
-        unsafe {
-            let quote = _mm_set1_epi8(b'"' as i8);
-            let backslash = _mm_set1_epi8(b'\\' as i8);
-            let (mut q, mut s) = (0u64, 0u64);
-            for part in 0..4 {
-                let v = _mm_loadu_si128(block.as_ptr().add(part * 16).cast::<__m128i>());
-                q |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) as u16 as u64) << (part * 16);
-                s |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash)) as u16 as u64) << (part * 16);
-            }
-            (q, s)
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let (mut q, mut s) = (0u64, 0u64);
-        for (k, &c) in block.iter().enumerate() {
-            q |= u64::from(c == b'"') << k;
-            s |= u64::from(c == b'\\') << k;
-        }
-        (q, s)
-    }
-}
-
-/// For 16 bytes: a bit per quote and a bit per backslash.
-#[inline]
-fn quote_masks16(head: &[u8]) -> (u32, u32) {
-    debug_assert_eq!(head.len(), 16);
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the 16 bytes of `head`.
-        unsafe {
-            let v = _mm_loadu_si128(head.as_ptr().cast::<__m128i>());
-            let q = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)));
-            let s = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)));
-            (q as u32, s as u32)
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let (mut q, mut s) = (0u32, 0u32);
-        for (k, &c) in head.iter().enumerate() {
-            q |= u32::from(c == b'"') << k;
-            s |= u32::from(c == b'\\') << k;
-        }
-        (q, s)
-    }
-}
-
 /// The position of the first unescaped quote at or after `i`, and whether a backslash
 /// comes before it.
 fn string_end(b: &[u8], i: usize) -> Scan<(usize, bool)> {
-    // Most strings are keys and short values: a quote within 16 bytes, and no escape.
-    if let Some(head) = b.get(i..i + 16) {
-        let (quote, backslash) = quote_masks16(head);
-        if quote != 0 && (backslash == 0 || quote.trailing_zeros() < backslash.trailing_zeros()) {
-            return Ok((i + quote.trailing_zeros() as usize, false));
-        }
+    // Most strings are keys and short values: their first special byte, within 16 bytes,
+    // is their closing quote (a valid line has no control byte in a string).
+    if let Some(head) = b.get(i..i + 16)
+        && let Some(k) = super::find_special(head)
+        && head[k] == b'"'
+    {
+        return Ok((i + k, false));
     }
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2.
         return unsafe { string_blocks_avx2(b, i) };
     }
-    string_blocks(b, i, quote_masks)
+    string_blocks(b, i, super::masks64)
 }
 
-/// [`string_blocks`] with masks taken 32 bytes at a time.
+/// [`string_blocks`] with the scanner's masks taken 32 bytes at a time.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn string_blocks_avx2(b: &[u8], i: usize) -> Scan<(usize, bool)> {
-    use std::arch::x86_64::*;
-    string_blocks(b, i, |block| {
-        // SAFETY: AVX2 is enabled here; the two loads read the 64 bytes of `block`.
-        unsafe {
-            let quote = _mm256_set1_epi8(b'"' as i8);
-            let backslash = _mm256_set1_epi8(b'\\' as i8);
-            let (mut q, mut s) = (0u64, 0u64);
-            for part in 0..2 {
-                let v = _mm256_loadu_si256(block.as_ptr().add(part * 32).cast::<__m256i>());
-                q |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) as u32) << (part * 32);
-                s |= u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, backslash)) as u32) << (part * 32);
-            }
-            (q, s)
-        }
-    })
+    // SAFETY: AVX2 is enabled here.
+    string_blocks(b, i, |block| unsafe { super::masks64_avx2(block) })
 }
 
 /// The string's end from `i` on, 64 bytes at a time, with `masks` giving a block's quotes
-/// and backslashes.
+/// and backslashes (and control bytes, not looked at: the line was checked).
 #[inline(always)]
-fn string_blocks(b: &[u8], mut i: usize, masks: impl Fn(&[u8]) -> (u64, u64)) -> Scan<(usize, bool)> {
+fn string_blocks(b: &[u8], mut i: usize, masks: impl Fn(&[u8]) -> (u64, u64, u64)) -> Scan<(usize, bool)> {
     let mut carry = 0u64;
     let mut escaped = false;
     while i + 64 <= b.len() {
-        let (quote, backslash) = masks(&b[i..i + 64]);
+        let (quote, backslash, _) = masks(&b[i..i + 64]);
         let real = quote & !escaped_bits(backslash, &mut carry);
         if real != 0 {
             let k = real.trailing_zeros();
@@ -286,7 +217,7 @@ mod tests {
         ) {
             let start = start.min(body.len());
             prop_assert_eq!(string_end(&body, start).ok(), slow_end(&body, start));
-            prop_assert_eq!(string_blocks(&body, start, quote_masks).ok(), slow_end(&body, start));
+            prop_assert_eq!(string_blocks(&body, start, super::super::masks64).ok(), slow_end(&body, start));
         }
     }
 
