@@ -38,15 +38,7 @@ pub fn open_tip<T>(global: &GlobalArgs, answer: impl FnMut(&Session) -> Result<T
     let path = locate::find_session(global.session.as_deref(), &cwd)?;
     let (session, t) = tip::read_tip(
         tip_first_read(),
-        |tail| {
-            // Reading most of the file from the end would copy it: map it whole instead.
-            let len = std::fs::metadata(&path).map_or(u64::MAX, |m| m.len());
-            if tip::covers_most(tail, len) {
-                Session::open(&path)
-            } else {
-                Session::open_tail(&path, tail)
-            }
-        },
+        |tail| Session::open_tail(&path, tail),
         answer,
         needs_more,
     )?;

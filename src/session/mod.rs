@@ -432,14 +432,16 @@ impl Session {
     }
 
     /// Reads only the last `tail` bytes of the file (and its header): enough for commands
-    /// about where the conversation stands. Falls back to the whole file when the file is
-    /// small, is not in format v3, or its header cannot be found quickly.
+    /// about where the conversation stands. Falls back to the whole file when the read would
+    /// cover most of it ([`tip::covers_most`]), the file is not in format v3, or its header
+    /// cannot be found quickly.
     pub fn open_tail(path: &Path, tail: u64) -> Result<Session> {
         use std::os::unix::fs::FileExt;
         let io = |e| SessionError::io(path, e);
         let file = data::open_regular(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
-        if tail >= len {
+        // Reading most of the file from the end would copy it: map it whole instead.
+        if tip::covers_most(tail, len) {
             return Session::open(path);
         }
         // The header: the first line, which must be one in any file we can read from the end.
