@@ -8,7 +8,7 @@
 
 use crate::llm::Cost;
 use crate::session::jsjson::number;
-use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, UsageAt, jsparse};
+use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, jsparse};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
@@ -133,13 +133,12 @@ pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
         provider,
         model,
         response_model,
-        usage: at,
+        at: Some(at),
         ..
     } = &e.detail
         && source == Source::Assistant
-        && *at != UsageAt::Unknown
     {
-        let UsageAt::At { offset, len } = *at else { return None };
+        let (offset, len) = at.usage?;
         let usage = jsparse::parse(raw.get(offset as usize..(offset + len) as usize)?).ok()?;
         return usage.is_object().then(|| Call {
             source,

@@ -2,6 +2,8 @@
 //! tree walks, revisions and listings need. Everything else stays in the original line and
 //! is parsed on demand ([`crate::session::Session::value`]).
 
+use std::num::NonZeroU32;
+
 /// An interned entry id: an index into the session's id table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym(pub u32);
@@ -118,16 +120,21 @@ pub enum Tools {
     ResultOf(Box<str>),
 }
 
-/// Where a message's `usage` value is, as the loader saw it.
+/// Where values of a message are in its line, as the loader's fast reader saw them: the
+/// last occurrence of each key in the line's (last) `message` object. Readers of these
+/// values (usage reports, previews) go straight to them instead of walking the line again.
+/// An offset is never 0: a line starts with `{`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum UsageAt {
-    /// Not recorded (the line was read by a slower reader): read the line to find out.
-    #[default]
-    Unknown,
-    /// The message has no `usage` key.
-    Absent,
-    /// The value of the message's (last) `usage` key: byte offset in the line and length.
-    At { offset: u32, len: u32 },
+pub struct MessageAt {
+    /// `usage`: the byte offset of its value and its length.
+    pub usage: Option<(u32, u32)>,
+    /// Byte offsets of the values of `content`, `toolName`, `stopReason` and `command`.
+    pub content: Option<NonZeroU32>,
+    pub tool_name: Option<NonZeroU32>,
+    pub stop_reason: Option<NonZeroU32>,
+    pub command: Option<NonZeroU32>,
+    /// `isError` is `true`.
+    pub is_error: bool,
 }
 
 /// Per-type fields the index keeps.
@@ -144,9 +151,9 @@ pub enum Detail {
         tools: Tools,
         /// `responseModel` (the model that answered, when the provider resolved one).
         response_model: Option<Shared>,
-        /// Where the message's `usage` value is in the line, so usage reports need not
-        /// read the line again.
-        usage: UsageAt,
+        /// Where the message's values are in the line (`None`: the line was read by a
+        /// slower reader; read the line to find out).
+        at: Option<MessageAt>,
     },
     Label {
         target: Option<Sym>,
@@ -200,6 +207,14 @@ impl Entry {
     pub fn role(&self) -> Option<&Role> {
         match &self.detail {
             Detail::Message { role, .. } => role.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Where the loader saw a message's values (`None`: not a message, or not recorded).
+    pub fn message_at(&self) -> Option<&MessageAt> {
+        match &self.detail {
+            Detail::Message { at, .. } => at.as_ref(),
             _ => None,
         }
     }

@@ -514,7 +514,7 @@ fn pending(shared: &mut SharedStrings, id_texts: &mut IdTexts, s: Skim<'_>, star
                 model: shared.get(m.model),
                 tools,
                 response_model: shared.get(m.response_model),
-                usage: m.usage,
+                at: m.at,
             }
         }
         EntryKind::Label => {

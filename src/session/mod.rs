@@ -28,7 +28,7 @@ pub mod tip;
 pub mod tree;
 pub mod write;
 
-pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, Role, Sym, Tools, UsageAt};
+pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, MessageAt, Role, Sym, Tools};
 pub use error::{Result, SessionError};
 pub use load::LoadReport;
 

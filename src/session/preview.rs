@@ -9,7 +9,7 @@
 //! value gives. As `JSON.parse`, a key written twice counts with its last value (and an
 //! object's members keep the place of a key's first occurrence).
 
-use super::entry::{EntryKind, Role};
+use super::entry::{EntryKind, MessageAt, Role};
 use super::scan::{self, Bail, RawStr, Scan, trusted};
 use std::borrow::Cow;
 
@@ -38,6 +38,8 @@ pub struct Shape<'a> {
     pub kind: &'a EntryKind,
     pub role: Option<&'a Role>,
     pub checkout: bool,
+    /// Where the loader saw the message's values, when it recorded them.
+    pub at: Option<&'a MessageAt>,
 }
 
 /// The preview text with a budget of characters.
@@ -500,13 +502,40 @@ fn line_message(line: &[u8]) -> Scan<MessageParts<'_>> {
     Ok(message)
 }
 
+/// The parts of a message whose values the loader located: each read where it is, without
+/// walking the rest of the line.
+fn message_located<'a>(line: &'a [u8], at: &MessageAt) -> Scan<MessageParts<'a>> {
+    let string = |offset: Option<std::num::NonZeroU32>| match offset {
+        Some(p) => Ok(str_at(line, p.get() as usize)?.0),
+        None => Ok(None),
+    };
+    Ok(MessageParts {
+        content: match at.content {
+            Some(p) => content_at(line, p.get() as usize)?.0,
+            None => ContentParts::None,
+        },
+        stop_reason: string(at.stop_reason)?,
+        tool_name: string(at.tool_name)?,
+        is_error: at.is_error,
+        command: string(at.command)?,
+    })
+}
+
+/// The parts of the line's message: where the loader saw them, or read from the line.
+fn message_parts<'a>(line: &'a [u8], at: Option<&MessageAt>) -> Scan<MessageParts<'a>> {
+    match at {
+        Some(at) => message_located(line, at),
+        None => line_message(line),
+    }
+}
+
 /// The preview of an entry read from its line. `budget` caps the characters produced
 /// (`None`: the whole preview).
 pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Preview> {
     let mut out = Out::new(budget);
     match shape.kind {
         EntryKind::Message => {
-            let message = line_message(line)?;
+            let message = message_parts(line, shape.at)?;
             message_preview(&mut out, &message, shape.role)?;
         }
         EntryKind::Compaction => {
@@ -661,8 +690,8 @@ fn message_preview(out: &mut Out, m: &MessageParts<'_>, role: Option<&Role>) -> 
 
 /// What Pi's default tree view reads of an assistant message: whether a text block holds
 /// more than JavaScript whitespace, and its `stopReason`.
-pub fn assistant_visibility(line: &[u8]) -> Scan<(bool, Option<String>)> {
-    let message = line_message(line)?;
+pub fn assistant_visibility(line: &[u8], at: Option<&MessageAt>) -> Scan<(bool, Option<String>)> {
+    let message = message_parts(line, at)?;
     let mut has_text = false;
     if let ContentParts::Blocks(blocks) = &message.content {
         for text in blocks

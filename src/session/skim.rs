@@ -116,9 +116,9 @@ pub struct MessageSkim<'a> {
     pub tool_calls: Vec<String>,
     #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub response_model: Option<Cow<'a, str>>,
-    /// Where `usage` is in the line (only the fast scanner records it).
+    /// Where the message's values are in the line (only the fast scanner records it).
     #[serde(skip)]
-    pub usage: super::entry::UsageAt,
+    pub at: Option<super::entry::MessageAt>,
 }
 
 /// The `id`s of `toolCall` blocks in a content array; any other shape reads as none.
@@ -243,7 +243,7 @@ impl<'a> Skim<'a> {
                 model: ms("model"),
                 tool_call_id: ms("toolCallId"),
                 response_model: ms("responseModel"),
-                usage: Default::default(),
+                at: None,
                 tool_calls: m
                     .get("content")
                     .and_then(Value::as_array)
@@ -312,7 +312,7 @@ impl<'a> Skim<'a> {
                 tool_call_id: o(m.tool_call_id),
                 tool_calls: m.tool_calls,
                 response_model: o(m.response_model),
-                usage: m.usage,
+                at: m.at,
             }),
         }
     }
@@ -455,9 +455,10 @@ mod tests {
 /// The skim by the fast scanner ([`super::scan`]), which declines unusual lines; the derived
 /// reader and then the exact parser take those.
 mod fast {
-    use super::super::entry::UsageAt;
+    use super::super::entry::MessageAt;
     use super::super::scan::{self, Bail, Scan, lenient_number, lenient_str};
     use super::{MessageSkim, Skim};
+    use std::num::NonZeroU32;
 
     pub fn skim(line: &[u8]) -> Scan<Skim<'_>> {
         let mut s = Skim::default();
@@ -524,15 +525,32 @@ mod fast {
     }
 
     fn message(b: &[u8], pos: usize) -> Scan<(MessageSkim<'_>, usize)> {
-        let mut m = MessageSkim {
-            usage: UsageAt::Absent,
-            ..MessageSkim::default()
-        };
+        let mut m = MessageSkim::default();
+        let mut at = MessageAt::default();
+        // A value's offset in the line (never 0: the line starts with `{`).
+        let offset = |p: usize| u32::try_from(p).ok().and_then(NonZeroU32::new).ok_or(Bail);
         let end = scan::object(b, pos, |key, b, p| {
             if key.escaped {
                 return Err(Bail);
             }
             match key.bytes {
+                b"toolName" => {
+                    at.tool_name = Some(offset(p)?);
+                    scan::skip(b, p)
+                }
+                b"stopReason" => {
+                    at.stop_reason = Some(offset(p)?);
+                    scan::skip(b, p)
+                }
+                b"command" => {
+                    at.command = Some(offset(p)?);
+                    scan::skip(b, p)
+                }
+                b"isError" => {
+                    let end = scan::skip(b, p)?;
+                    at.is_error = &b[p..end] == b"true";
+                    Ok(end)
+                }
                 b"role" => lenient_str(b, p).map(|(v, end)| {
                     m.role = v;
                     end
@@ -555,13 +573,11 @@ mod fast {
                 }),
                 b"usage" => {
                     let end = scan::skip(b, p)?;
-                    m.usage = UsageAt::At {
-                        offset: u32::try_from(p).map_err(|_| Bail)?,
-                        len: u32::try_from(end - p).map_err(|_| Bail)?,
-                    };
+                    at.usage = Some((offset(p)?.get(), u32::try_from(end - p).map_err(|_| Bail)?));
                     Ok(end)
                 }
                 b"content" => {
+                    at.content = Some(offset(p)?);
                     m.tool_calls.clear();
                     if b.get(p) != Some(&b'[') {
                         return scan::skip(b, p);
@@ -599,6 +615,7 @@ mod fast {
                 _ => scan::skip(b, p),
             }
         })?;
+        m.at = Some(at);
         Ok((m, end))
     }
 }
@@ -606,6 +623,7 @@ mod fast {
 #[cfg(test)]
 mod fast_agrees {
     use super::*;
+    use crate::session::scan;
     use proptest::prelude::*;
 
     const KEYS: &[&str] = &[
@@ -635,6 +653,11 @@ mod fast_agrees {
         "text",
         "other",
         "\\u0069d",
+        "usage",
+        "toolName",
+        "stopReason",
+        "command",
+        "isError",
     ];
     const STRINGS: &[&str] = &[
         "message",
@@ -688,11 +711,33 @@ mod fast_agrees {
             let line = format!("{line}{tail}");
             let exact = jsparse::parse(line.as_bytes());
             if let Ok(mut s) = fast::skim(line.as_bytes()) {
-                // Only the fast scanner records where usage is.
-                if let Some(m) = &mut s.message {
-                    m.usage = Default::default();
-                }
                 let v = exact.as_ref().expect("the fast scanner accepted a line JSON.parse rejects");
+                // Only the fast scanner records where values are: they are the message's.
+                if let Some(m) = &mut s.message {
+                    let at = m.at.take().expect("the fast scanner records where values are");
+                    let message = &v["message"];
+                    let value_at = |off: Option<u32>| {
+                        off.map(|p| {
+                            let end = scan::skip(line.as_bytes(), p as usize).expect("a value");
+                            jsparse::parse(&line.as_bytes()[p as usize..end]).expect("a value")
+                        })
+                    };
+                    for (key, off) in [
+                        ("usage", at.usage.map(|(p, _)| p)),
+                        ("content", at.content.map(|p| p.get())),
+                        ("toolName", at.tool_name.map(|p| p.get())),
+                        ("stopReason", at.stop_reason.map(|p| p.get())),
+                        ("command", at.command.map(|p| p.get())),
+                    ] {
+                        let found = value_at(off);
+                        prop_assert_eq!(found.as_ref(), message.get(key), "{}", key);
+                    }
+                    if let Some((p, len)) = at.usage {
+                        let end = scan::skip(line.as_bytes(), p as usize).expect("a value");
+                        prop_assert_eq!(end - p as usize, len as usize);
+                    }
+                    prop_assert_eq!(at.is_error, message.get("isError") == Some(&serde_json::Value::Bool(true)));
+                }
                 prop_assert!(v.is_object());
                 prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(v)));
             }
@@ -700,7 +745,7 @@ mod fast_agrees {
             match (read_line(line.as_bytes()), exact) {
                 (LineRead::Object(mut s), Ok(v)) => {
                     if let Some(m) = &mut s.message {
-                        m.usage = Default::default();
+                        m.at = None;
                     }
                     prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(&v)))
                 }

@@ -80,6 +80,7 @@ fn fast_preview(session: &Session, idx: EntryIdx, budget: Option<usize>) -> Resu
         kind: &e.kind,
         role: e.role(),
         checkout: e.is_checkout(),
+        at: e.message_at(),
     };
     super::preview::preview(session.raw(idx), &shape, budget)
 }
@@ -199,9 +200,25 @@ mod tests {
         Session::from_bytes("t.jsonl".into(), text.into_bytes()).unwrap()
     }
 
-    /// The fast preview, whole and cut to budgets, agrees with the value's preview.
+    /// The fast preview, whole and cut to budgets, agrees with the value's preview, and
+    /// reading values where the loader saw them agrees with walking the line for them.
     fn check(session: &Session) {
         for idx in 0..session.entries.len() {
+            let e = &session.entries[idx];
+            let walked = Shape {
+                kind: &e.kind,
+                role: e.role(),
+                checkout: e.is_checkout(),
+                at: None,
+            };
+            for budget in [None, Some(1), Some(10), Some(200)] {
+                assert_eq!(
+                    fast_preview(session, idx, budget).ok(),
+                    super::super::preview::preview(session.raw(idx), &walked, budget).ok(),
+                    "budget {budget:?}, line {}",
+                    String::from_utf8_lossy(session.raw(idx))
+                );
+            }
             let want = preview_of_value(session, idx);
             assert_eq!(
                 preview(session, idx),

@@ -47,7 +47,7 @@ fn default_visible(session: &Session, i: EntryIdx, leaf: Option<EntryIdx>) -> bo
         | EntryKind::SessionInfo => false,
         EntryKind::Message if e.is_role(&Role::Assistant) && Some(i) != leaf => {
             // Assistant messages with only tool calls are hidden unless they ended badly.
-            let (has_text, stop) = match preview::assistant_visibility(session.raw(i)) {
+            let (has_text, stop) = match preview::assistant_visibility(session.raw(i), e.message_at()) {
                 Ok(read) => read,
                 Err(_) => {
                     let mut v = session.preview_value(i);
