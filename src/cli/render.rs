@@ -178,7 +178,10 @@ pub fn write_rows_in(
                     break;
                 }
                 let from = start + c * CHUNK;
-                let mut buf = round[c].lock().expect("no render thread panicked");
+                // The chunk is rendered into a buffer of this thread's own, not in place:
+                // the slots of neighbouring chunks share cache lines, and every character
+                // written updates a string's length.
+                let mut buf = std::mem::take(&mut *round[c].lock().expect("no render thread panicked"));
                 buf.clear();
                 for i in from..end.min(from + CHUNK) {
                     if i > from {
@@ -186,6 +189,7 @@ pub fn write_rows_in(
                     }
                     render(i, &mut buf);
                 }
+                *round[c].lock().expect("no render thread panicked") = buf;
             }
         };
         let helpers = if threads == 1 || end - start <= ALONE {
