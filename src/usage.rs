@@ -6,6 +6,8 @@
 //! [`Call`] is the unit a report over many sessions builds on; [`Stats`] adds calls from any
 //! number of files.
 
+pub mod report;
+
 use crate::llm::Cost;
 use crate::session::jsjson::number;
 use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, jsparse};

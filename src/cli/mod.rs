@@ -1,6 +1,7 @@
 //! The `pi-session` command line: global options, dispatch, and error reporting. Each
 //! subcommand lives in `commands/<name>.rs` with its `Args` and one `run` function.
 
+pub mod amounts;
 pub mod branch_summary;
 pub mod commands;
 pub mod completion;
@@ -40,8 +41,9 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Session file, or the id (or unique id prefix) of a session of the current directory.
     /// Default: the most recent session of the current directory, found as Pi finds it.
-    #[arg(short = 's', long = "session", value_name = "PATH|ID", global = true)]
-    pub session: Option<String>,
+    /// `usage` takes several.
+    #[arg(short = 's', long = "session", value_name = "PATH|ID", global = true, action = clap::ArgAction::Append)]
+    pub sessions: Vec<String>,
 
     /// When to color human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN", global = true)]
@@ -51,6 +53,13 @@ pub struct GlobalArgs {
     /// through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`).
     #[arg(long, global = true)]
     pub no_pager: bool,
+}
+
+impl GlobalArgs {
+    /// The one session `-s` names, for commands that work on one.
+    pub fn session(&self) -> Option<&str> {
+        self.sessions.first().map(String::as_str)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -69,6 +78,7 @@ pub enum Command {
     SummarizeBranch(commands::summarize_branch::Args),
     Ls(commands::ls::Args),
     Stats(commands::stats::Args),
+    Usage(commands::usage::Args),
     Grep(commands::grep::Args),
     Export(commands::export::Args),
     Completions(commands::completions::Args),
@@ -97,7 +107,11 @@ fn run() -> Exit {
             return Exit::Success;
         }
     };
-    output::set_session_arg(cli.global.session.as_deref());
+    if cli.global.sessions.len() > 1 && !matches!(cli.command, Command::Usage(_)) {
+        eprintln!("error: -s/--session names one session here (only `usage` takes several)");
+        return Exit::Usage;
+    }
+    output::set_session_arg(cli.global.session());
     let mut out = Output::new(cli.global.color);
     if !cli.global.no_pager && wants_pager(&cli.command) {
         out.page();
@@ -117,6 +131,7 @@ fn run() -> Exit {
         Command::SummarizeBranch(a) => commands::summarize_branch::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Ls(a) => commands::ls::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Stats(a) => commands::stats::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Usage(a) => commands::usage::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Grep(a) => commands::grep::run(&cli.global, a, &mut out),
         Command::Export(a) => commands::export::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Completions(a) => commands::completions::run(a, &mut out).map(Exit::from),

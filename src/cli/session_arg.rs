@@ -2,12 +2,12 @@
 
 use super::GlobalArgs;
 use anyhow::Result;
-use pi_session::session::{Session, locate, tip};
+use pi_session::session::{LoadReport, Session, locate, tip};
 
 /// Finds and loads the session named by `-s` (or the current directory's most recent).
 pub fn open_session(global: &GlobalArgs) -> Result<Session> {
     let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session.as_deref(), &cwd)?;
+    let path = locate::find_session(global.session(), &cwd)?;
     let session = Session::open(&path)?;
     warn_load_report(&session);
     Ok(session)
@@ -35,7 +35,7 @@ pub fn needs_more(e: &anyhow::Error) -> bool {
 /// ([`pi_session::session::SessionError::NeedMore`]): see [`tip::read_tip`].
 pub fn open_tip<T>(global: &GlobalArgs, answer: impl FnMut(&Session) -> Result<T>) -> Result<(Session, T)> {
     let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session.as_deref(), &cwd)?;
+    let path = locate::find_session(global.session(), &cwd)?;
     let (session, t) = tip::read_tip(
         tip_first_read(),
         |tail| Session::open_tail(&path, tail),
@@ -48,21 +48,29 @@ pub fn open_tip<T>(global: &GlobalArgs, answer: impl FnMut(&Session) -> Result<T
 
 /// One warning naming the lines Pi skips, with the way to fix them.
 pub fn warn_load_report(session: &Session) {
-    load_report(session, super::output::advise);
+    warn_damaged(
+        &session.path,
+        &session.report,
+        session.is_complete(),
+        super::output::advise,
+    );
 }
 
 /// [`warn_load_report`] for a command that reads several sessions: the suggested command
 /// names this one with `-s`.
 pub fn warn_load_report_naming(session: &Session) {
-    load_report(session, |t| super::output::advise_for(t, &session.path));
+    warn_damaged(&session.path, &session.report, session.is_complete(), |t| {
+        super::output::advise_for(t, &session.path)
+    });
 }
 
-fn load_report(session: &Session, advise: impl Fn(&str) -> String) {
-    let r = &session.report;
-    if !r.malformed_lines.is_empty() && !session.is_complete() {
+/// Warns of the lines of the file at `path` that were skipped as Pi skips them
+/// (`complete`: the whole file was read, not only its end).
+pub fn warn_damaged(path: &std::path::Path, r: &LoadReport, complete: bool, advise: impl Fn(&str) -> String) {
+    if !r.malformed_lines.is_empty() && !complete {
         let text = format!(
             "warning: {}: skipped {} unreadable line{} near the end, as Pi does; run `pi-session repair` to fix",
-            session.path.display(),
+            path.display(),
             r.malformed_lines.len(),
             if r.malformed_lines.len() == 1 { "" } else { "s" },
         );
@@ -81,7 +89,7 @@ fn load_report(session: &Session, advise: impl Fn(&str) -> String) {
         };
         let text = format!(
             "warning: {}: skipped {} unreadable line{} as Pi does: {}{torn}; run `pi-session repair` to fix",
-            session.path.display(),
+            path.display(),
             r.malformed_lines.len(),
             if r.malformed_lines.len() == 1 { "" } else { "s" },
             lines.join(", "),

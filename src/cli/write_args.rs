@@ -26,7 +26,7 @@ pub fn open_writer_tip<T>(
     mut answer: impl FnMut(&pi_session::session::Session) -> Result<T>,
 ) -> Result<(SessionWriter, T)> {
     let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session.as_deref(), &cwd)?;
+    let path = locate::find_session(global.session(), &cwd)?;
     let (writer, t) = tip::read_tip(
         super::session_arg::tip_first_read(),
         |tail| {

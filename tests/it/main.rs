@@ -26,6 +26,7 @@ mod cli_show;
 mod cli_stats;
 mod cli_terminal_safety;
 mod cli_tree;
+mod cli_usage;
 mod gen_session;
 mod generated_docs;
 mod interop;

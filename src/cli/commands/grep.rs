@@ -68,7 +68,7 @@ fn highlighted(out: &Output, hit: &Hit) -> String {
 
 /// Every session of the current directory's session folder, newest first.
 fn all_sessions(global: &GlobalArgs) -> Result<Vec<PathBuf>> {
-    if global.session.is_some() {
+    if global.session().is_some() {
         bail!("--all-sessions searches every session of the current directory; drop -s/--session");
     }
     let loc = locate::Locations::discover(&std::env::current_dir()?);

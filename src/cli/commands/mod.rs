@@ -19,3 +19,4 @@ pub mod show;
 pub mod stats;
 pub mod summarize_branch;
 pub mod tree;
+pub mod usage;

@@ -68,7 +68,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
         return run_all(args, out);
     }
     let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session.as_deref(), &cwd)?;
+    let path = locate::find_session(global.session(), &cwd)?;
     let outcome = repair_one(&path, args, out, true)?;
     match outcome {
         Outcome::Defects | Outcome::Failed(_) => Ok(Exit::Failure),

@@ -1,0 +1,315 @@
+use crate::cli::GlobalArgs;
+use crate::cli::amounts::{dollars, tokens};
+use crate::cli::output::{Output, Style, advise_for, display_width, escape_line, fit};
+use crate::cli::progress::Terminal;
+use crate::cli::session_arg::warn_damaged;
+use anyhow::{Result, anyhow};
+use pi_session::session::locate::{self, Locations};
+use pi_session::usage::report::{self, DaySpec, GroupRecord, Key, KeyValue, Options, Report, TotalRecord, Warning};
+use std::path::PathBuf;
+
+/// What sessions cost, across every project: tokens and cost by day, week, month, session,
+/// project, model, provider or source.
+///
+/// Reads every session Pi knows (all projects), the sessions of one project (--project), or
+/// the sessions given with -s (repeatable). Counts what `stats` counts: assistant messages,
+/// `usage` entries and the summary calls of compactions and branch summaries, with the cost
+/// each recorded (never re-priced). Every call counts once: entries a clone or fork copied
+/// from its parent session count for the parent only, and a file holding the same session as
+/// another (same header id) is read once. A call's day is that of its entry's timestamp, in
+/// the local time zone or --timezone.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Group by these keys, in this order (repeat or separate with commas).
+    #[arg(long, value_name = "KEY", value_delimiter = ',', default_value = "day",
+          value_parser = ["day", "week", "month", "session", "project", "model", "provider", "source"])]
+    pub by: Vec<String>,
+
+    /// Only calls on or after this day: YYYY-MM-DD, YYYYMMDD, or Nd / Nw (N days or weeks
+    /// before today; 0d is today).
+    #[arg(long, value_name = "DATE", value_parser = day_spec)]
+    pub since: Option<DaySpec>,
+
+    /// Only calls on or before this day (same forms as --since).
+    #[arg(long, value_name = "DATE", value_parser = day_spec)]
+    pub until: Option<DaySpec>,
+
+    /// Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC)
+    /// [default: the local time zone].
+    #[arg(short = 'z', long, value_name = "TZ")]
+    pub timezone: Option<String>,
+
+    /// Only the sessions of this project folder (`.` for the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+
+    /// One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the
+    /// week by its Monday; month as YYYY-MM; session as the session id plus "path"; project
+    /// as the cwd; model; provider; source as assistant, usage, compaction or
+    /// branchSummary), then "input", "output", "cacheRead", "cacheWrite", "totalTokens",
+    /// "cost" and "calls"; last, {"total": true, ...} with the same counters.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+
+    /// CSV with a header row; the last row holds the totals.
+    #[arg(long)]
+    pub csv: bool,
+}
+
+fn day_spec(s: &str) -> Result<DaySpec, String> {
+    DaySpec::parse(s).ok_or_else(|| "not a day: use YYYY-MM-DD, YYYYMMDD, or Nd / Nw (days or weeks ago)".into())
+}
+
+/// The session files to report on.
+fn session_files(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
+    let cwd = std::env::current_dir()?;
+    if !global.sessions.is_empty() {
+        return global
+            .sessions
+            .iter()
+            .map(|s| Ok(locate::find_session(Some(s), &cwd)?))
+            .collect();
+    }
+    if let Some(dir) = &args.project {
+        // A project folder since removed still has its sessions.
+        let dir = cwd.join(dir);
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        let here = Locations::discover(&dir).here();
+        return Ok(locate::sessions_in(&here).into_iter().map(|(p, _)| p).collect());
+    }
+    Ok(Locations::discover(&cwd).all_files())
+}
+
+fn options(args: &Args) -> Result<Options> {
+    let zone = match &args.timezone {
+        Some(name) => jiff::tz::TimeZone::get(name)
+            .map_err(|_| anyhow!("unknown time zone '{name}' (an IANA name such as Europe/Paris, or UTC)"))?,
+        None => jiff::tz::TimeZone::system(),
+    };
+    let today = zone.to_datetime(jiff::Timestamp::now()).date();
+    Ok(Options {
+        by: args.by.iter().filter_map(|k| Key::parse(k)).collect(),
+        zone,
+        since: args.since.map(|d| d.resolve(today)),
+        until: args.until.map(|d| d.resolve(today)),
+    })
+}
+
+fn warn(w: &Warning) {
+    let text = match w {
+        Warning::NotASession { path, reason } => {
+            format!("warning: {}: not counted: {reason}", path.display())
+        }
+        Warning::Damaged { path, report, complete } => {
+            warn_damaged(path, report, *complete, |t| advise_for(t, path));
+            return;
+        }
+        Warning::SameSession { id, kept, dropped } => format!(
+            "warning: {} holds the same session as {} (id {id}): counted once",
+            dropped.display(),
+            kept.display()
+        ),
+        Warning::ParentMissing { path, parent } => format!(
+            "warning: {}: its parent session {parent} is not there, so the entries copied from it count here",
+            path.display()
+        ),
+    };
+    eprintln!("{}", escape_line(&text));
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let options = options(args)?;
+    let files = session_files(global, args)?;
+    let progress = Terminal::new();
+    let report = report::report(&files, &options, &progress);
+    for w in &report.warnings {
+        warn(w);
+    }
+    if args.json {
+        for group in &report.groups {
+            let record = GroupRecord {
+                by: &options.by,
+                group,
+                sessions: &report.sessions,
+            };
+            out.json(&serde_json::to_value(&record)?)?;
+        }
+        out.json(&serde_json::to_value(TotalRecord { report: &report })?)?;
+        return Ok(());
+    }
+    if args.csv {
+        return write_csv(out, &options.by, &report);
+    }
+    write_table(out, &options.by, &report)
+}
+
+/// The text of a key value for tables.
+fn key_text(value: &KeyValue, report: &Report) -> String {
+    let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+    match value {
+        KeyValue::Day(v) | KeyValue::Week(v) | KeyValue::Month(v) | KeyValue::Project(v) => or_unknown(v),
+        KeyValue::Provider(v) => v.clone().unwrap_or_else(|| "-".into()),
+        KeyValue::Model(m) => m.clone(),
+        KeyValue::Source(s) => s.source().name().into(),
+        KeyValue::Session(i) => report.sessions[*i].id.clone(),
+    }
+}
+
+/// The numeric columns: heading, and the text of a group's value.
+type Column = (&'static str, fn(&pi_session::usage::Totals, u64) -> String);
+
+const COLUMNS: [Column; 7] = [
+    ("calls", |_, calls| tokens(calls as f64)),
+    ("input", |t, _| tokens(t.input)),
+    ("output", |t, _| tokens(t.output)),
+    ("cache read", |t, _| tokens(t.cache_read)),
+    ("cache write", |t, _| tokens(t.cache_write)),
+    ("total tokens", |t, _| tokens(t.total_tokens)),
+    ("cost", |t, _| dollars(t.cost.total)),
+];
+
+/// Which numeric columns go first when the table is too wide for the terminal.
+const DROP_ORDER: [&str; 4] = ["cache write", "cache read", "input", "output"];
+
+fn write_table(out: &mut Output, by: &[Key], report: &Report) -> Result<()> {
+    let mut rows: Vec<Vec<String>> = report
+        .groups
+        .iter()
+        .map(|g| {
+            let mut row: Vec<String> = g.keys.iter().map(|k| escape_line(&key_text(k, report))).collect();
+            row.extend(COLUMNS.iter().map(|(_, f)| f(&g.totals, g.calls)));
+            row
+        })
+        .collect();
+    let mut total: Vec<String> = by.iter().map(|_| String::new()).collect();
+    if let Some(first) = total.first_mut() {
+        *first = "total".into();
+    }
+    total.extend(COLUMNS.iter().map(|(_, f)| f(&report.total, report.calls)));
+    rows.push(total);
+    let mut head: Vec<&str> = by.iter().map(|k| k.name()).collect();
+    head.extend(COLUMNS.iter().map(|(h, _)| *h));
+    // Columns shown, dropped in DROP_ORDER while the table is wider than the terminal.
+    let mut shown: Vec<usize> = (0..head.len()).collect();
+    let width_of = |col: usize| {
+        rows.iter()
+            .map(|r| display_width(&r[col]))
+            .chain([head[col].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..head.len()).map(width_of).collect();
+    let table_width = |shown: &[usize]| shown.iter().map(|&c| widths[c] + 2).sum::<usize>();
+    if let Some(room) = out.width {
+        for name in DROP_ORDER {
+            if table_width(&shown) <= room {
+                break;
+            }
+            shown.retain(|&c| head[c] != name);
+        }
+    }
+    let keys = by.len();
+    let line = |cells: &dyn Fn(usize) -> String| -> String {
+        let mut s = String::new();
+        for (n, &c) in shown.iter().enumerate() {
+            if n > 0 {
+                s.push_str("  ");
+            }
+            let text = cells(c);
+            let pad = widths[c].saturating_sub(display_width(&text));
+            if c < keys {
+                s.push_str(&text);
+                s.push_str(&" ".repeat(pad));
+            } else {
+                s.push_str(&" ".repeat(pad));
+                s.push_str(&text);
+            }
+        }
+        s.trim_end().to_owned()
+    };
+    let room = out.width;
+    let fitted = |s: String| match room {
+        Some(w) => fit(&s, w),
+        None => s,
+    };
+    let heading = fitted(line(&|c| head[c].to_owned()));
+    out.line(&out.paint(Style::Bold, &heading))?;
+    let last = rows.len() - 1;
+    for (i, row) in rows.iter().enumerate() {
+        let text = fitted(line(&|c| row[c].clone()));
+        if i == last {
+            out.line(&out.paint(Style::Bold, &text))?;
+        } else {
+            out.line(&text)?;
+        }
+    }
+    Ok(())
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+fn write_csv(out: &mut Output, by: &[Key], report: &Report) -> Result<()> {
+    use pi_session::session::jsjson::js_number;
+    let mut head: Vec<&str> = Vec::new();
+    for k in by {
+        head.push(k.name());
+        if *k == Key::Session {
+            head.push("path");
+        }
+    }
+    head.extend([
+        "input",
+        "output",
+        "cacheRead",
+        "cacheWrite",
+        "totalTokens",
+        "cost",
+        "calls",
+    ]);
+    out.line(&head.join(","))?;
+    let counters = |t: &pi_session::usage::Totals, calls: u64| {
+        [
+            t.input,
+            t.output,
+            t.cache_read,
+            t.cache_write,
+            t.total_tokens,
+            t.cost.total,
+        ]
+        .iter()
+        .map(|&n| js_number(n))
+        .chain([calls.to_string()])
+        .collect::<Vec<_>>()
+    };
+    for g in &report.groups {
+        let mut row = Vec::new();
+        for k in &g.keys {
+            match k {
+                KeyValue::Session(i) => {
+                    row.push(csv_field(&report.sessions[*i].id));
+                    row.push(csv_field(&report.sessions[*i].path.to_string_lossy()));
+                }
+                KeyValue::Day(v)
+                | KeyValue::Week(v)
+                | KeyValue::Month(v)
+                | KeyValue::Project(v)
+                | KeyValue::Provider(v) => row.push(csv_field(v.as_deref().unwrap_or(""))),
+                other => row.push(csv_field(&key_text(other, report))),
+            }
+        }
+        row.extend(counters(&g.totals, g.calls));
+        out.line(&escape_line(&row.join(",")))?;
+    }
+    let mut row = vec!["total".to_owned()];
+    row.resize(head.len() - 7, String::new());
+    row.extend(counters(&report.total, report.calls));
+    out.line(&row.join(","))?;
+    Ok(())
+}

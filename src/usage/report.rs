@@ -1,0 +1,534 @@
+//! What many sessions cost, grouped by time, session, project, model, provider or source,
+//! with every paid call counted once across them all.
+//!
+//! A session made by cloning or forking another (Pi's `/fork` and `/clone`, `--fork`,
+//! `pi-session clone` and `fork`) starts with copies of its parent's entries, and a copy keeps
+//! the entry's `id` and `timestamp` (Pi copies entries whole; pi-session copies their bytes).
+//! So a call is known by its entry's id and timestamp, and counts once, for the session that
+//! holds it first: sessions are taken oldest first (by their header's `timestamp`), and a
+//! call already seen in an older session is a copy. A session whose `parentSession` is not
+//! among those reported has the calls it shares with that file (when it exists) left out:
+//! they were paid for in the parent. A file whose header repeats another's session id (a
+//! copy of the file, a backup) is the same session and is read once.
+
+use super::{Source, Totals, call_of};
+use crate::progress::Progress;
+use crate::session::{LoadReport, Session, jsdate};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::{Path, PathBuf};
+
+/// What a call is grouped by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// The calendar day of the call, in the report's time zone.
+    Day,
+    /// The ISO week of the call (named by its Monday).
+    Week,
+    /// The calendar month of the call.
+    Month,
+    /// The session file that paid for it.
+    Session,
+    /// The session's working directory (its header's `cwd`).
+    Project,
+    Model,
+    Provider,
+    Source,
+}
+
+impl Key {
+    pub const ALL: [Key; 8] = [
+        Key::Day,
+        Key::Week,
+        Key::Month,
+        Key::Session,
+        Key::Project,
+        Key::Model,
+        Key::Provider,
+        Key::Source,
+    ];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Key::Day => "day",
+            Key::Week => "week",
+            Key::Month => "month",
+            Key::Session => "session",
+            Key::Project => "project",
+            Key::Model => "model",
+            Key::Provider => "provider",
+            Key::Source => "source",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Key> {
+        Key::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// What to count and how to group it.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Grouping keys, in order (none: one total).
+    pub by: Vec<Key>,
+    /// The zone calendar days are taken in.
+    pub zone: jiff::tz::TimeZone,
+    /// Only calls on or after this day (in `zone`).
+    pub since: Option<jiff::civil::Date>,
+    /// Only calls on or before this day (in `zone`).
+    pub until: Option<jiff::civil::Date>,
+}
+
+/// The value of one grouping key for a group.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum KeyValue {
+    /// `YYYY-MM-DD`, `None` when the entry's timestamp is not a date.
+    Day(Option<String>),
+    /// The week's Monday, `YYYY-MM-DD`.
+    Week(Option<String>),
+    /// `YYYY-MM`.
+    Month(Option<String>),
+    /// The session, by its place among the sessions read (oldest first).
+    Session(usize),
+    Project(Option<String>),
+    Model(String),
+    Provider(Option<String>),
+    Source(SourceOrder),
+}
+
+/// A [`Source`] ordered as [`Source::ALL`] lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SourceOrder(u8);
+
+impl SourceOrder {
+    pub fn source(self) -> Source {
+        Source::ALL[usize::from(self.0)]
+    }
+
+    fn of(source: Source) -> SourceOrder {
+        SourceOrder(Source::ALL.iter().position(|&s| s == source).unwrap_or(0) as u8)
+    }
+}
+
+/// One row of the report: its key values (in the order of [`Options::by`]) and what its
+/// calls add up to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    pub keys: Vec<KeyValue>,
+    pub totals: Totals,
+    pub calls: u64,
+}
+
+/// A session that was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionSeen {
+    pub path: PathBuf,
+    /// The header's `id`.
+    pub id: String,
+    pub cwd: Option<String>,
+}
+
+/// Something the caller should tell the user about a file.
+#[derive(Debug)]
+pub enum Warning {
+    /// Not a session Pi would open (no header, not JSON lines, unreadable): not counted.
+    NotASession { path: PathBuf, reason: String },
+    /// A session with damaged lines: read as Pi reads it (the damaged lines skipped).
+    Damaged {
+        path: PathBuf,
+        report: LoadReport,
+        complete: bool,
+    },
+    /// Two files hold the same session (same header id): the second is not read.
+    SameSession {
+        id: String,
+        kept: PathBuf,
+        dropped: PathBuf,
+    },
+    /// A session names a parent session that is not there, and none of its calls turned up
+    /// in another session: whatever it copied from the parent counts here.
+    ParentMissing { path: PathBuf, parent: String },
+}
+
+/// The report: groups in key order, the total of every counted call, the sessions read
+/// (oldest first; [`KeyValue::Session`] indexes them), and the warnings.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub groups: Vec<Group>,
+    pub total: Totals,
+    pub calls: u64,
+    pub sessions: Vec<SessionSeen>,
+    /// Calls left out as copies of calls counted elsewhere.
+    pub copies: u64,
+    pub warnings: Vec<Warning>,
+}
+
+/// A call's entry id and timestamp: what a copy of the entry keeps.
+type Identity = (Box<str>, Box<str>);
+
+/// A paid call as the report needs it.
+struct CallRecord {
+    identity: Option<Identity>,
+    /// Milliseconds since the epoch, when the timestamp is a date.
+    ms: Option<i64>,
+    source: Source,
+    provider: Option<String>,
+    model: String,
+    totals: Totals,
+}
+
+/// A session file read for the report.
+struct Read {
+    path: PathBuf,
+    id: String,
+    /// The header's timestamp, in milliseconds (sessions are taken oldest first).
+    created: Option<i64>,
+    cwd: Option<String>,
+    parent: Option<String>,
+    calls: Vec<CallRecord>,
+}
+
+/// Reads the paid calls of one session file.
+fn read(path: &Path) -> Result<(Read, Option<Warning>), Warning> {
+    let session = Session::open(path).map_err(|e| Warning::NotASession {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    let damaged =
+        (!session.report.malformed_lines.is_empty() || session.report.torn_last_line).then(|| Warning::Damaged {
+            path: path.to_path_buf(),
+            report: session.report.clone(),
+            complete: session.is_complete(),
+        });
+    let calls = (0..session.entries.len())
+        .filter_map(|i| {
+            let call = call_of(&session, i)?;
+            let identity = session
+                .id_str(i)
+                .zip(call.timestamp.as_deref())
+                .map(|(id, ts)| (Box::from(id), Box::from(ts)));
+            Some(CallRecord {
+                identity,
+                ms: call.timestamp.as_deref().and_then(jsdate::parse_date_ms),
+                source: call.source,
+                provider: call.provider,
+                model: call.model,
+                totals: Totals::of(&call.usage),
+            })
+        })
+        .collect();
+    let h = &session.header;
+    Ok((
+        Read {
+            path: path.to_path_buf(),
+            id: h.id.clone(),
+            created: h.timestamp.as_deref().and_then(jsdate::parse_date_ms),
+            cwd: h.cwd.clone(),
+            parent: h.parent_session.clone(),
+            calls,
+        },
+        damaged,
+    ))
+}
+
+/// The identities of the calls a file holds (empty when it cannot be read).
+fn identities(path: &Path) -> FxHashSet<Identity> {
+    match read(path) {
+        Ok((r, _)) => r.calls.into_iter().filter_map(|c| c.identity).collect(),
+        Err(_) => FxHashSet::default(),
+    }
+}
+
+/// A path made absolute and canonical where it can be, for telling files apart.
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// The calendar parts of an instant in `zone`: day, week (its Monday) and month.
+fn calendar(ms: i64, zone: &jiff::tz::TimeZone) -> Option<jiff::civil::Date> {
+    let t = jiff::Timestamp::from_millisecond(ms).ok()?;
+    Some(zone.to_datetime(t).date())
+}
+
+fn key_value(
+    key: Key,
+    call: &CallRecord,
+    date: Option<jiff::civil::Date>,
+    session: usize,
+    cwd: &Option<String>,
+) -> KeyValue {
+    match key {
+        Key::Day => KeyValue::Day(date.map(|d| d.to_string())),
+        Key::Week => KeyValue::Week(date.map(|d| {
+            let back = i64::from(d.weekday().to_monday_zero_offset());
+            d.checked_sub(jiff::Span::new().days(back)).unwrap_or(d).to_string()
+        })),
+        Key::Month => KeyValue::Month(date.map(|d| format!("{:04}-{:02}", d.year(), d.month()))),
+        Key::Session => KeyValue::Session(session),
+        Key::Project => KeyValue::Project(cwd.clone()),
+        Key::Model => KeyValue::Model(call.model.clone()),
+        Key::Provider => KeyValue::Provider(call.provider.clone()),
+        Key::Source => KeyValue::Source(SourceOrder::of(call.source)),
+    }
+}
+
+/// The report over the session files `paths`. Files are read on every core; `progress`
+/// hears of one phase, a step per file.
+pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> Report {
+    progress.start("sessions", Some(paths.len() as u64));
+    let results = crate::parallel::par_map(paths, |p| read(p), || progress.advance(1));
+    progress.finish();
+
+    let mut report = Report::default();
+    let mut reads = Vec::new();
+    for r in results {
+        match r {
+            Ok((read, damaged)) => {
+                report.warnings.extend(damaged);
+                reads.push(read);
+            }
+            Err(w) => report.warnings.push(w),
+        }
+    }
+    // Oldest first: a copy is never older than what it copies. Files without a date go
+    // last; ties go by path.
+    reads.sort_by(|a, b| (a.created.is_none(), a.created, &a.path).cmp(&(b.created.is_none(), b.created, &b.path)));
+    // One file per session id.
+    let mut by_id: FxHashMap<String, PathBuf> = FxHashMap::default();
+    reads.retain(|r| match by_id.get(&r.id) {
+        Some(kept) => {
+            report.warnings.push(Warning::SameSession {
+                id: r.id.clone(),
+                kept: kept.clone(),
+                dropped: r.path.clone(),
+            });
+            false
+        }
+        None => {
+            by_id.insert(r.id.clone(), r.path.clone());
+            true
+        }
+    });
+    let reported: FxHashSet<PathBuf> = reads.iter().map(|r| canonical(&r.path)).collect();
+
+    let mut seen: FxHashSet<Identity> = FxHashSet::default();
+    let mut parents: FxHashMap<PathBuf, FxHashSet<Identity>> = FxHashMap::default();
+    let mut groups: FxHashMap<Vec<KeyValue>, (Totals, u64)> = FxHashMap::default();
+    let mut order: Vec<Vec<KeyValue>> = Vec::new();
+    for (n, r) in reads.iter().enumerate() {
+        // Calls copied from a parent outside the report were paid for there.
+        let mut missing_parent = None;
+        let copies_before = report.copies;
+        let empty = FxHashSet::default();
+        let outside = match &r.parent {
+            Some(parent) if !parent.is_empty() => {
+                let p = Path::new(parent);
+                let key = canonical(p);
+                if reported.contains(&key) {
+                    &empty
+                } else if p.is_file() {
+                    // Forks of one parent read it once.
+                    parents.entry(key).or_insert_with(|| identities(p))
+                } else {
+                    // Said below, unless copies of its calls turn up in the report anyway.
+                    missing_parent = Some(parent.clone());
+                    &empty
+                }
+            }
+            _ => &empty,
+        };
+        for call in &r.calls {
+            if let Some(identity) = &call.identity
+                && (outside.contains(identity) || !seen.insert(identity.clone()))
+            {
+                report.copies += 1;
+                continue;
+            }
+            let date = call.ms.and_then(|ms| calendar(ms, &options.zone));
+            let in_range = match (options.since, options.until) {
+                (None, None) => true,
+                (since, until) => date.is_some_and(|d| since.is_none_or(|s| d >= s) && until.is_none_or(|u| d <= u)),
+            };
+            if !in_range {
+                continue;
+            }
+            let keys: Vec<KeyValue> = options
+                .by
+                .iter()
+                .map(|&k| key_value(k, call, date, n, &r.cwd))
+                .collect();
+            report.total.add_totals(&call.totals);
+            report.calls += 1;
+            let slot = groups.entry(keys).or_insert_with_key(|k| {
+                order.push(k.clone());
+                (Totals::default(), 0)
+            });
+            slot.0.add_totals(&call.totals);
+            slot.1 += 1;
+        }
+        if let Some(parent) = missing_parent.filter(|_| report.copies == copies_before) {
+            report.warnings.push(Warning::ParentMissing {
+                path: r.path.clone(),
+                parent,
+            });
+        }
+    }
+    order.sort();
+    report.groups = order
+        .into_iter()
+        .map(|keys| {
+            let (totals, calls) = groups.remove(&keys).expect("every group key was recorded");
+            Group { keys, totals, calls }
+        })
+        .collect();
+    report.sessions = reads
+        .into_iter()
+        .map(|r| SessionSeen {
+            path: r.path,
+            id: r.id,
+            cwd: r.cwd,
+        })
+        .collect();
+    report
+}
+
+/// The counters of a record, after its keys: `input`, `output`, `cacheRead`, `cacheWrite`,
+/// `totalTokens`, `cost` (the total) and `calls`, numbers as JavaScript prints them.
+fn serialize_counters<M: serde::ser::SerializeMap>(map: &mut M, t: &Totals, calls: u64) -> Result<(), M::Error> {
+    use crate::session::jsjson::number;
+    map.serialize_entry("input", &number(t.input))?;
+    map.serialize_entry("output", &number(t.output))?;
+    map.serialize_entry("cacheRead", &number(t.cache_read))?;
+    map.serialize_entry("cacheWrite", &number(t.cache_write))?;
+    map.serialize_entry("totalTokens", &number(t.total_tokens))?;
+    map.serialize_entry("cost", &number(t.cost.total))?;
+    map.serialize_entry("calls", &calls)
+}
+
+/// `usage --json`'s record of a group: each key in the order of [`Options::by`] (`day` and
+/// `week` as `YYYY-MM-DD`, `month` as `YYYY-MM`, `session` as the session id followed by its
+/// `path`, `project` as the cwd, `model`, `provider`, `source`), then the counters.
+pub struct GroupRecord<'a> {
+    pub by: &'a [Key],
+    pub group: &'a Group,
+    pub sessions: &'a [SessionSeen],
+}
+
+impl serde::Serialize for GroupRecord<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        for (key, value) in self.by.iter().zip(&self.group.keys) {
+            match value {
+                KeyValue::Day(v)
+                | KeyValue::Week(v)
+                | KeyValue::Month(v)
+                | KeyValue::Project(v)
+                | KeyValue::Provider(v) => map.serialize_entry(key.name(), v)?,
+                KeyValue::Model(m) => map.serialize_entry("model", m)?,
+                KeyValue::Source(o) => map.serialize_entry("source", o.source().name())?,
+                KeyValue::Session(i) => {
+                    let session = &self.sessions[*i];
+                    map.serialize_entry("session", &session.id)?;
+                    map.serialize_entry("path", &session.path.to_string_lossy())?;
+                }
+            }
+        }
+        serialize_counters(&mut map, &self.group.totals, self.group.calls)?;
+        map.end()
+    }
+}
+
+/// `usage --json`'s last record: `{"total": true, …counters}`.
+pub struct TotalRecord<'a> {
+    pub report: &'a Report,
+}
+
+impl serde::Serialize for TotalRecord<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("total", &true)?;
+        serialize_counters(&mut map, &self.report.total, self.report.calls)?;
+        map.end()
+    }
+}
+
+/// A day as `--since`/`--until` take it: `2026-11-01`, `20261101`, or a count of days or
+/// weeks before today (`7d`, `2w`; `0d` is today).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DaySpec {
+    On(jiff::civil::Date),
+    DaysAgo(u32),
+}
+
+impl DaySpec {
+    pub fn parse(s: &str) -> Option<DaySpec> {
+        let s = s.trim();
+        let count = |n: &str| {
+            n.bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| n.parse::<u32>().ok())
+                .flatten()
+        };
+        if let Some(n) = s.strip_suffix('d').and_then(count) {
+            return Some(DaySpec::DaysAgo(n));
+        }
+        if let Some(n) = s.strip_suffix('w').and_then(count) {
+            return Some(DaySpec::DaysAgo(n.checked_mul(7)?));
+        }
+        let digits: String = match s.len() {
+            10 if s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-' => format!("{}{}{}", &s[..4], &s[5..7], &s[8..]),
+            8 => s.to_owned(),
+            _ => return None,
+        };
+        if !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let year: i16 = digits[..4].parse().ok()?;
+        let month: i8 = digits[4..6].parse().ok()?;
+        let day: i8 = digits[6..].parse().ok()?;
+        jiff::civil::Date::new(year, month, day).ok().map(DaySpec::On)
+    }
+
+    /// The day meant, `today` being the current day in the report's zone.
+    pub fn resolve(self, today: jiff::civil::Date) -> jiff::civil::Date {
+        match self {
+            DaySpec::On(d) => d,
+            DaySpec::DaysAgo(n) => today
+                .checked_sub(jiff::Span::new().days(i64::from(n)))
+                .unwrap_or(jiff::civil::Date::MIN),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+
+    #[test]
+    fn days_for_since_and_until() {
+        let today = date(2026, 12, 1);
+        let day = |s: &str| DaySpec::parse(s).map(|d| d.resolve(today));
+        assert_eq!(day("2026-11-01"), Some(date(2026, 11, 1)));
+        assert_eq!(day("20261101"), Some(date(2026, 11, 1)));
+        assert_eq!(day("0d"), Some(today));
+        assert_eq!(day("7d"), Some(date(2026, 11, 24)));
+        assert_eq!(day("2w"), Some(date(2026, 11, 17)));
+        assert_eq!(day("99999999d"), Some(jiff::civil::Date::MIN));
+        for bad in [
+            "",
+            "d",
+            "2026-13-01",
+            "2026-02-30",
+            "2026/11/01",
+            "1x",
+            "-1d",
+            "+1d",
+            "2026110",
+        ] {
+            assert_eq!(DaySpec::parse(bad), None, "{bad}");
+        }
+    }
+}
