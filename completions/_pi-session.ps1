@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'pi-session' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('summarize-branch', 'summarize-branch', [CompletionResultType]::ParameterValue, 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions as Pi''s /resume does, most recently active first')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Tokens and cost of every paid call recorded in the session')
+            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
@@ -56,8 +57,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages with these roles (repeat or separate with commas)')
             [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'With --long: cut tool results and command output after this many characters')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'With --all: only entries appended after the entry with this id (a cursor for polling)')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--reverse', '--reverse', [CompletionResultType]::ParameterName, 'Oldest first')
             [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'Show each entry in full: text, thinking, tool calls with arguments, tool results')
@@ -71,8 +72,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;tree' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Show every entry')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Show only user messages')
@@ -86,8 +87,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         }
         'pi-session;show' {
             [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Cut tool results and command output after this many characters')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print each entry''s original line, byte for byte (one line per revision)')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
@@ -99,8 +100,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         }
         'pi-session;context' {
             [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Cut tool results and command output after this many characters')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One message object per line, field for field what Pi builds (NDJSON)')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
@@ -111,8 +112,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;rev-parse' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--leaf', '--leaf', [CompletionResultType]::ParameterName, 'Print Pi''s literal leaf: the last entry of the file')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
@@ -131,8 +132,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Use this text as the summary instead of asking a model (`-` reads stdin)')
             [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'Run CMD through the shell with the request on stdin; its stdout is the summary')
             [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--empty', '--empty', [CompletionResultType]::ParameterName, 'Make the next message start a new root (an empty conversation)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print {"at","from","abandoned","record"} as one JSON line (with --dry-run also "dryRun": true and "line", the line that would be appended)')
@@ -149,8 +150,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         }
         'pi-session;label' {
             [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Clear the label of REV')
             [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Clear the label of REV')
@@ -170,8 +171,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         'pi-session;clone' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
@@ -187,8 +188,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         'pi-session;fork' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
@@ -202,8 +203,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;repair' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not built, so with --json `after` is null when there are defects')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be done, write nothing')
@@ -227,8 +228,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Use this text as the summary instead of asking a model (`-` reads stdin)')
             [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'Run CMD through the shell with the request on stdin; its stdout is the summary')
             [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--if-needed', '--if-needed', [CompletionResultType]::ParameterName, 'Compact only when the context exceeds the context window minus reserveTokens')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}')
@@ -252,8 +253,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Use this text as the summary instead of asking a model (`-` reads stdin)')
             [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'Run CMD through the shell with the request on stdin; its stdout is the summary')
             [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi''s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}')
             [CompletionResult]::new('--include-thinking', '--include-thinking', [CompletionResultType]::ParameterName, 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)')
@@ -267,8 +268,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;ls' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Sessions of every project, not only the current directory''s')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)')
@@ -282,8 +283,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;stats' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Count only the calls on the branch of REV [default: @], not the whole file')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction" and "branchSummary"')
@@ -294,10 +295,29 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'pi-session;usage' {
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Group by these keys, in this order (repeat or separate with commas)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only calls on or after this day: YYYY-MM-DD, YYYYMMDD, or Nd / Nw (N days or weeks before today; 0d is today)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only calls on or before this day (same forms as --since)')
+            [CompletionResult]::new('-z', '-z', [CompletionResultType]::ParameterName, 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]')
+            [CompletionResult]::new('--timezone', '--timezone', [CompletionResultType]::ParameterName, 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Only the sessions of this project folder (`.` for the current directory)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction or branchSummary), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters')
+            [CompletionResult]::new('--csv', '--csv', [CompletionResultType]::ParameterName, 'CSV with a header row; the last row holds the totals')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'pi-session;grep' {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only text of these roles (repeat or separate with commas)')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--all-sessions', '--all-sessions', [CompletionResultType]::ParameterName, 'Search every session of the current directory, newest first')
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
@@ -319,8 +339,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'md or html [default: html when FILE ends in .html or .htm, else md]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
@@ -332,8 +352,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;completions' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -357,6 +377,7 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('summarize-branch', 'summarize-branch', [CompletionResultType]::ParameterValue, 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions as Pi''s /resume does, most recently active first')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Tokens and cost of every paid call recorded in the session')
+            [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
@@ -403,6 +424,9 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;help;stats' {
+            break
+        }
+        'pi-session;help;usage' {
             break
         }
         'pi-session;help;grep' {

@@ -70,6 +70,9 @@ _pi_session() {
             pi_session,tree)
                 cmd="pi_session__subcmd__tree"
                 ;;
+            pi_session,usage)
+                cmd="pi_session__subcmd__usage"
+                ;;
             pi_session__subcmd__help,checkout)
                 cmd="pi_session__subcmd__help__subcmd__checkout"
                 ;;
@@ -124,6 +127,9 @@ _pi_session() {
             pi_session__subcmd__help,tree)
                 cmd="pi_session__subcmd__help__subcmd__tree"
                 ;;
+            pi_session__subcmd__help,usage)
+                cmd="pi_session__subcmd__help__subcmd__usage"
+                ;;
             *)
                 ;;
         esac
@@ -131,7 +137,7 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -473,7 +479,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats grep export completions help"
+            opts="log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -725,6 +731,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__tree)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__usage)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1040,6 +1060,56 @@ _pi_session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pi_session__subcmd__usage)
+            opts="-z -s -h -V --by --since --until --timezone --project --json --csv --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --by)
+                    COMPREPLY=($(compgen -W "day week month session project model provider source" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timezone)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -z)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
     esac
 }
 
@@ -1063,6 +1133,7 @@ _pi_session_takes_value() {
         summarize-branch:--reserve-tokens|summarize-branch:--model|summarize-branch:--base-url|summarize-branch:--context-window|summarize-branch:--max-output-tokens|summarize-branch:--instructions|summarize-branch:--summary-file|summarize-branch:--summarizer|summarize-branch:--expect-leaf|summarize-branch:-s|summarize-branch:--session|summarize-branch:--color) return 0 ;;
         ls:-s|ls:--session|ls:--color) return 0 ;;
         stats:-s|stats:--session|stats:--color) return 0 ;;
+        usage:--by|usage:--since|usage:--until|usage:-z|usage:--timezone|usage:--project|usage:-s|usage:--session|usage:--color) return 0 ;;
         grep:--role|grep:-s|grep:--session|grep:--color) return 0 ;;
         export:--format|export:-o|export:--output|export:-s|export:--session|export:--color) return 0 ;;
         completions:-s|completions:--session|completions:--color) return 0 ;;

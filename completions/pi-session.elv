@@ -18,8 +18,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
     }
     var completions = [
         &'pi-session'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help'
@@ -40,6 +40,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
             cand stats 'Tokens and cost of every paid call recorded in the session'
+            cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand grep 'Search the text of a session with a regular expression'
             cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
             cand completions 'Print the completion script of a shell'
@@ -52,8 +53,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --role 'Only messages with these roles (repeat or separate with commas)'
             cand --max-chars 'With --long: cut tool results and command output after this many characters'
             cand --since 'With --all: only entries appended after the entry with this id (a cursor for polling)'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --reverse 'Oldest first'
             cand --long 'Show each entry in full: text, thinking, tool calls with arguments, tool results'
@@ -66,8 +67,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;tree'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --all 'Show every entry'
             cand --user 'Show only user messages'
@@ -80,8 +81,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;show'= {
             cand --max-chars 'Cut tool results and command output after this many characters'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --json 'Print each entry''s original line, byte for byte (one line per revision)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -92,8 +93,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;context'= {
             cand --max-chars 'Cut tool results and command output after this many characters'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --json 'One message object per line, field for field what Pi builds (NDJSON)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -103,8 +104,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;rev-parse'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --leaf 'Print Pi''s literal leaf: the last entry of the file'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -122,8 +123,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --empty 'Make the next message start a new root (an empty conversation)'
             cand --json 'Print {"at","from","abandoned","record"} as one JSON line (with --dry-run also "dryRun": true and "line", the line that would be appended)'
@@ -139,8 +140,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;label'= {
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand -d 'Clear the label of REV'
             cand --delete 'Clear the label of REV'
@@ -159,8 +160,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;clone'= {
             cand -o 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
             cand --output 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -175,8 +176,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;fork'= {
             cand -o 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
             cand --output 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -189,8 +190,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;repair'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --check 'Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not built, so with --json `after` is null when there are defects'
             cand --dry-run 'Show what would be done, write nothing'
@@ -213,8 +214,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --if-needed 'Compact only when the context exceeds the context window minus reserveTokens'
             cand --json 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}'
@@ -237,8 +238,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --json 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi''s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}'
             cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
@@ -251,8 +252,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;ls'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --all 'Sessions of every project, not only the current directory''s'
             cand --json 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)'
@@ -265,8 +266,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;stats'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --branch 'Count only the calls on the branch of REV [default: @], not the whole file'
             cand --json 'One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction" and "branchSummary"'
@@ -276,10 +277,28 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'pi-session;usage'= {
+            cand --by 'Group by these keys, in this order (repeat or separate with commas)'
+            cand --since 'Only calls on or after this day: YYYY-MM-DD, YYYYMMDD, or Nd / Nw (N days or weeks before today; 0d is today)'
+            cand --until 'Only calls on or before this day (same forms as --since)'
+            cand -z 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
+            cand --timezone 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
+            cand --project 'Only the sessions of this project folder (`.` for the current directory)'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --color 'When to color human output'
+            cand --json 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction or branchSummary), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters'
+            cand --csv 'CSV with a header row; the last row holds the totals'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'pi-session;grep'= {
             cand --role 'Only text of these roles (repeat or separate with commas)'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --all-sessions 'Search every session of the current directory, newest first'
             cand -i 'Match case-insensitively'
@@ -300,8 +319,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --format 'md or html [default: html when FILE ends in .html or .htm, else md]'
             cand -o 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force'
             cand --output 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -312,8 +331,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;completions'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
             cand --color 'When to color human output'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
@@ -336,6 +355,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
             cand stats 'Tokens and cost of every paid call recorded in the session'
+            cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand grep 'Search the text of a session with a regular expression'
             cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
             cand completions 'Print the completion script of a shell'
@@ -368,6 +388,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;ls'= {
         }
         &'pi-session;help;stats'= {
+        }
+        &'pi-session;help;usage'= {
         }
         &'pi-session;help;grep'= {
         }

@@ -10,7 +10,7 @@ pub mod report;
 
 use crate::llm::Cost;
 use crate::session::jsjson::number;
-use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, jsparse};
+use crate::session::{Detail, EntryIdx, EntryKind, MessageAt, Role, Session, jsparse};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
@@ -119,45 +119,46 @@ fn string(v: Option<Value>) -> Option<String> {
     }
 }
 
-/// The paid call an entry records, if any. Parses only entries that can hold one.
-pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
-    let e = &session.entries[idx];
-    let source = match &e.kind {
-        EntryKind::Message if e.is_role(&Role::Assistant) => Source::Assistant,
-        EntryKind::Usage => Source::Usage,
-        EntryKind::Compaction => Source::Compaction,
-        EntryKind::BranchSummary => Source::BranchSummary,
-        _ => return None,
-    };
-    let raw = session.raw(idx);
-    // An assistant message whose usage the loader located: no need to read the line again.
-    if let Detail::Message {
-        provider,
-        model,
-        response_model,
-        at: Some(at),
-        ..
-    } = &e.detail
-        && source == Source::Assistant
-    {
-        let (offset, len) = at.usage?;
+/// The source of the call an entry of this kind (and message role) records, if it can
+/// record one.
+pub fn source_of(kind: &EntryKind, role: Option<&Role>) -> Option<Source> {
+    match kind {
+        EntryKind::Message if role == Some(&Role::Assistant) => Some(Source::Assistant),
+        EntryKind::Usage => Some(Source::Usage),
+        EntryKind::Compaction => Some(Source::Compaction),
+        EntryKind::BranchSummary => Some(Source::BranchSummary),
+        _ => None,
+    }
+}
+
+/// What a loader already knows of an assistant message: its provider, model and
+/// `responseModel`, and where its values are in the line.
+pub struct KnownMessage<'a> {
+    pub provider: Option<&'a str>,
+    pub model: Option<&'a str>,
+    pub response_model: Option<&'a str>,
+    pub at: &'a MessageAt,
+}
+
+/// The provider, model and usage of the call an entry line records (`source` being what
+/// kind of call it can be), or `None` when it recorded none. `known`: what the loader
+/// located of an assistant message, so its line need not be read again; `value`: the
+/// entry's whole value, for lines the narrow readers refuse.
+pub fn call_in_line(
+    source: Source,
+    raw: &[u8],
+    known: Option<KnownMessage<'_>>,
+    value: impl FnOnce() -> Value,
+) -> Option<(Option<String>, String, Value)> {
+    if let Some(m) = known.filter(|_| source == Source::Assistant) {
+        let (offset, len) = m.at.usage?;
         let usage = jsparse::parse(raw.get(offset as usize..(offset + len) as usize)?).ok()?;
-        return usage.is_object().then(|| Call {
-            source,
-            entry: idx,
-            timestamp: e.timestamp.as_deref().map(str::to_owned),
-            provider: provider.as_deref().map(str::to_owned),
-            model: response_model
-                .as_deref()
-                .or(model.as_deref())
-                .unwrap_or(UNKNOWN_MODEL)
-                .to_owned(),
-            usage,
-        });
+        let model = m.response_model.or(m.model).unwrap_or(UNKNOWN_MODEL).to_owned();
+        return usage.is_object().then(|| (m.provider.map(str::to_owned), model, usage));
     }
     let line = fast::usage_line(raw)
         .or_else(|_| serde_json::from_slice::<UsageLine>(raw))
-        .unwrap_or_else(|_| UsageLine::from_value(&session.value(idx)));
+        .unwrap_or_else(|_| UsageLine::from_value(&value()));
     let (provider, model, usage) = match source {
         Source::Assistant => {
             let m = line.message?;
@@ -181,7 +182,31 @@ pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
             (provider, model.unwrap_or_else(|| SUMMARIES.into()), line.usage?)
         }
     };
-    usage.is_object().then(|| Call {
+    usage.is_object().then_some((provider, model, usage))
+}
+
+/// The paid call an entry records, if any. Parses only entries that can hold one.
+pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
+    let e = &session.entries[idx];
+    let source = source_of(&e.kind, e.role())?;
+    // An assistant message whose values the loader located: no need to read the line again.
+    let known = match &e.detail {
+        Detail::Message {
+            provider,
+            model,
+            response_model,
+            at: Some(at),
+            ..
+        } => Some(KnownMessage {
+            provider: provider.as_deref(),
+            model: model.as_deref(),
+            response_model: response_model.as_deref(),
+            at,
+        }),
+        _ => None,
+    };
+    let (provider, model, usage) = call_in_line(source, session.raw(idx), known, || session.value(idx))?;
+    Some(Call {
         source,
         entry: idx,
         timestamp: e.timestamp.as_deref().map(str::to_owned),

@@ -167,6 +167,7 @@ pub struct Report {
 type Identity = (Box<str>, Box<str>);
 
 /// A paid call as the report needs it.
+#[derive(Debug, PartialEq)]
 struct CallRecord {
     identity: Option<Identity>,
     /// Milliseconds since the epoch, when the timestamp is a date.
@@ -188,18 +189,26 @@ struct Read {
     calls: Vec<CallRecord>,
 }
 
-/// Reads the paid calls of one session file.
+/// Reads the paid calls of one session file: lean when the file is one [`read_lean`]
+/// takes, else loaded whole.
 fn read(path: &Path) -> Result<(Read, Option<Warning>), Warning> {
+    match read_lean(path) {
+        Some(read) => Ok(read),
+        None => read_loaded(path),
+    }
+}
+
+/// [`read`] by loading the session as every command does.
+fn read_loaded(path: &Path) -> Result<(Read, Option<Warning>), Warning> {
     let session = Session::open(path).map_err(|e| Warning::NotASession {
         path: path.to_path_buf(),
         reason: e.to_string(),
     })?;
-    let damaged =
-        (!session.report.malformed_lines.is_empty() || session.report.torn_last_line).then(|| Warning::Damaged {
-            path: path.to_path_buf(),
-            report: session.report.clone(),
-            complete: session.is_complete(),
-        });
+    let damaged = (!session.report.malformed_lines.is_empty()).then(|| Warning::Damaged {
+        path: path.to_path_buf(),
+        report: session.report.clone(),
+        complete: session.is_complete(),
+    });
     let calls = (0..session.entries.len())
         .filter_map(|i| {
             let call = call_of(&session, i)?;
@@ -225,6 +234,116 @@ fn read(path: &Path) -> Result<(Read, Option<Warning>), Warning> {
             created: h.timestamp.as_deref().and_then(jsdate::parse_date_ms),
             cwd: h.cwd.clone(),
             parent: h.parent_session.clone(),
+            calls,
+        },
+        damaged,
+    ))
+}
+
+/// [`read`] of a format-3 file whose first line is its header, parsing only the lines
+/// that can record a call: those that hold `usage` (or a `\u` escape, which could spell it
+/// in a key). A line is an entry or not whatever the others are (the report counts every
+/// entry of the file, on any branch), so the rest need not be read; a damaged line that
+/// could hold a call is skipped as Pi skips it, and said. `None`: a file this reader does
+/// not take (another format, no header first, unreadable).
+fn read_lean(path: &Path) -> Option<(Read, Option<Warning>)> {
+    use crate::session::skim::{LineRead, read_line};
+    use crate::session::{EntryKind, Role};
+    let data = crate::session::data::Data::open(path).ok()?;
+    let bytes: &[u8] = &data;
+    // Lines split at each `\n` (a last line without one included; an empty one after the
+    // last `\n` is not a line).
+    let mut newlines = memchr::memchr_iter(b'\n', bytes);
+    let mut start = 0;
+    let mut lines = std::iter::from_fn(move || {
+        if start >= bytes.len() {
+            return None;
+        }
+        let end = newlines.next().unwrap_or(bytes.len());
+        let line = &bytes[start..end];
+        start = end + 1;
+        Some(line)
+    });
+    let first = lines.next()?;
+    let LineRead::Object(h) = read_line(first) else {
+        return None;
+    };
+    if h.kind.as_deref() != Some("session") || !h.version.is_some_and(|v| v >= 3.0) {
+        return None;
+    }
+    let usage = memchr::memmem::Finder::new(b"usage");
+    let escape = memchr::memmem::Finder::new(b"\\u");
+    let mut calls = Vec::new();
+    let mut malformed = Vec::new();
+    let mut torn = false;
+    let ends_with_newline = bytes.last() == Some(&b'\n');
+    let mut number = 1u32;
+    let mut rest = lines.peekable();
+    while let Some(line) = rest.next() {
+        number += 1;
+        let last = rest.peek().is_none();
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if usage.find(line).is_none() && escape.find(line).is_none() {
+            continue;
+        }
+        let s = match read_line(line) {
+            LineRead::Object(s) => s,
+            LineRead::Malformed if line.iter().all(u8::is_ascii_whitespace) => continue,
+            LineRead::Malformed => {
+                malformed.push(number);
+                torn |= last && !ends_with_newline;
+                continue;
+            }
+            LineRead::NotAnObject => continue,
+        };
+        let kind = EntryKind::parse(s.kind.as_deref());
+        let m = s.message.as_ref();
+        let role = m.and_then(|m| m.role.as_deref()).map(Role::parse);
+        let Some(source) = super::source_of(&kind, role.as_ref()) else {
+            continue;
+        };
+        let known = m.and_then(|m| {
+            Some(super::KnownMessage {
+                provider: m.provider.as_deref(),
+                model: m.model.as_deref(),
+                response_model: m.response_model.as_deref(),
+                at: m.at.as_ref()?,
+            })
+        });
+        let value = || crate::session::jsparse::parse(line).unwrap_or(serde_json::Value::Null);
+        let Some((provider, model, usage)) = super::call_in_line(source, line, known, value) else {
+            continue;
+        };
+        let timestamp = s.timestamp.as_deref();
+        calls.push(CallRecord {
+            identity: s
+                .id
+                .as_deref()
+                .zip(timestamp)
+                .map(|(id, ts)| (Box::from(id), Box::from(ts))),
+            ms: timestamp.and_then(jsdate::parse_date_ms),
+            source,
+            provider,
+            model,
+            totals: Totals::of(&usage),
+        });
+    }
+    let damaged = (!malformed.is_empty()).then(|| Warning::Damaged {
+        path: path.to_path_buf(),
+        report: LoadReport {
+            malformed_lines: malformed,
+            torn_last_line: torn,
+            ..LoadReport::default()
+        },
+        complete: true,
+    });
+    Some((
+        Read {
+            path: path.to_path_buf(),
+            id: h.id.as_deref()?.to_owned(),
+            created: h.timestamp.as_deref().and_then(jsdate::parse_date_ms),
+            cwd: h.cwd.as_deref().map(str::to_owned),
+            parent: h.parent_session.as_deref().map(str::to_owned),
             calls,
         },
         damaged,
@@ -495,8 +614,10 @@ impl DaySpec {
     pub fn resolve(self, today: jiff::civil::Date) -> jiff::civil::Date {
         match self {
             DaySpec::On(d) => d,
-            DaySpec::DaysAgo(n) => today
-                .checked_sub(jiff::Span::new().days(i64::from(n)))
+            DaySpec::DaysAgo(n) => jiff::Span::new()
+                .try_days(i64::from(n))
+                .ok()
+                .and_then(|span| today.checked_sub(span).ok())
                 .unwrap_or(jiff::civil::Date::MIN),
         }
     }
@@ -506,6 +627,84 @@ impl DaySpec {
 mod tests {
     use super::*;
     use jiff::civil::date;
+
+    /// The lean reading of a file and the reading of the loaded session give the same calls.
+    fn same_calls(path: &Path) {
+        let (lean, _) = read_lean(path).expect("a file the lean reader takes");
+        let (loaded, _) = read_loaded(path).unwrap_or_else(|_| panic!("{} loads", path.display()));
+        assert_eq!(lean.calls, loaded.calls, "{}", path.display());
+        assert_eq!(
+            (lean.id, lean.created, lean.cwd, lean.parent),
+            (loaded.id, loaded.created, loaded.cwd, loaded.parent)
+        );
+    }
+
+    #[test]
+    fn the_lean_reading_finds_the_calls_loading_finds() {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+        let mut files = 0;
+        for entry in std::fs::read_dir(&corpus).unwrap() {
+            let path = entry.unwrap().path();
+            if path.to_string_lossy().ends_with(".v3.jsonl") {
+                same_calls(&path);
+                files += 1;
+            }
+        }
+        assert!(files >= 3);
+
+        let dir = tempfile::tempdir().unwrap();
+        let u = r#"{"input":3,"output":1,"cost":{"total":0.1}}"#;
+        let lines = [
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-01T00:00:00.000Z","cwd":"/p"}"#.to_owned(),
+            format!(
+                r#"{{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-01T00:00:01.000Z","message":{{"role":"assistant","content":[],"provider":"p","model":"m","usage":{u}}}}}"#
+            ),
+            // Keys written twice: the last counts.
+            format!(
+                r#"{{"type":"message","id":"b","timestamp":"t","message":{{"role":"assistant","usage":{u},"model":"x","usage":{{"input":7}}}},"id":"b2"}}"#
+            ),
+            // A key spelled with an escape.
+            format!(
+                r#"{{"type":"usage","id":"c","timestamp":"2026-11-01T00:00:02.000Z","provider":"p","model":"m","usage":{u}}}"#
+            ),
+            // The word in a text, no usage recorded; a usage that is not an object.
+            r#"{"type":"message","id":"d","message":{"role":"assistant","content":[{"type":"text","text":"usage"}]}}"#
+                .to_owned(),
+            r#"{"type":"compaction","id":"e","summary":"s","usage":[1]}"#.to_owned(),
+            format!(
+                r#"{{"type":"branch_summary","id":"f","timestamp":"2026-11-01T00:00:03.000Z","summary":"s","model":"g","provider":"q","usage":{u}}}"#
+            ),
+            // Damaged, and a message that is not an object.
+            r#"{"type":"message","id":"g","message":{"role":"assistant","usage":{"input":1"#.to_owned(),
+            r#"{"type":"message","id":"h","message":"usage"}"#.to_owned(),
+            // A later header, which is no entry, and a CRLF line.
+            format!(r#"{{"type":"session","id":"s2","usage":{u}}}"#),
+            format!("{{\"type\":\"usage\",\"id\":\"i\",\"model\":\"m\",\"usage\":{u}}}\r"),
+            // Other roles and types with usage.
+            format!(r#"{{"type":"message","id":"j","message":{{"role":"user","usage":{u}}}}}"#),
+            format!(r#"{{"type":"custom","id":"k","usage":{u}}}"#),
+            format!(r#" {{ "type" : "usage" , "id" : "l" , "usage" : {u} }} "#),
+        ];
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let path = dir.path().join("odd.jsonl");
+        std::fs::write(&path, &text).unwrap();
+        same_calls(&path);
+        let (lean, damaged) = read_lean(&path).unwrap();
+        assert_eq!(lean.calls.len(), 6);
+        assert!(matches!(damaged, Some(Warning::Damaged { ref report, .. }) if report.malformed_lines == [8]));
+        // Invalid UTF-8 in a call's line, and a torn last line.
+        let mut bytes = text.into_bytes();
+        let at = bytes.windows(3).position(|w| w == b"\"m\"").unwrap() + 1;
+        bytes[at] = 0xff;
+        bytes.extend_from_slice(br#"{"type":"usage","id":"z","usage":{"inp"#);
+        std::fs::write(&path, &bytes).unwrap();
+        same_calls(&path);
+        let (_, damaged) = read_lean(&path).unwrap();
+        assert!(matches!(damaged, Some(Warning::Damaged { ref report, .. }) if report.torn_last_line));
+        // Files of other formats are left to the loader.
+        std::fs::write(&path, "{\"type\":\"session\",\"version\":2,\"id\":\"s\"}\n").unwrap();
+        assert!(read_lean(&path).is_none());
+    }
 
     #[test]
     fn days_for_since_and_until() {

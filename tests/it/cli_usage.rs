@@ -335,7 +335,11 @@ fn damaged_files_are_read_as_pi_reads_them_with_a_warning_each() {
     let agent = Agent::new();
     let c = agent.session("--p-two--", "c");
     let mut text = std::fs::read_to_string(&c).unwrap();
-    text.insert_str(text.find('\n').unwrap() + 1, "{not json\n");
+    // A reply torn by a crash, whose call Pi cannot read either.
+    text.insert_str(
+        text.find('\n').unwrap() + 1,
+        "{\"type\":\"message\",\"message\":{\"role\":\"assistant\",\"usage\":{\"input\":\n",
+    );
     std::fs::write(&c, text).unwrap();
     let not_a_session = c.with_file_name("notes.jsonl");
     std::fs::write(&not_a_session, "hello\n").unwrap();
