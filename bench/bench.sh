@@ -8,6 +8,11 @@
 #   bench/bench.sh                 # all sizes, both shapes
 #   SIZES="10M 256M" SHAPES=realistic bench/bench.sh
 #   RUNS=5 BENCH_DIR=/tmp/b bench/bench.sh
+#   SHAPES=none bench/bench.sh     # only the many-sessions tables (ls, usage)
+#
+# Then `ls --all` and `usage` over LS_SESSIONS (2000) sessions of LS_SIZE (1M), and `usage`
+# beside ccusage-pi (@ccusage/pi, installed by .ci/install-ccusage, or CCUSAGE_PI_DIR) over
+# USAGE_SESSIONS (200) sessions of USAGE_SIZE (5M); 0 sessions skips a table.
 #
 # Needs: cargo, GNU time (/usr/bin/time), jq, python3, node with the Pi oracle
 # (.ci/install-oracle); hyperfine is used for timing when present.
@@ -67,6 +72,7 @@ row() { # name command
 }
 
 for shape in $SHAPES; do
+[ "$shape" = none ] && continue
 for size in $SIZES; do
   f="$BENCH_DIR/session-$shape-$size.jsonl"
   [ -f "$f" ] || "$GEN" --shape "$shape" --size "$size" --out "$f" 2>/dev/null
@@ -107,26 +113,56 @@ for l in open(sys.argv[1], \"rb\"): json.loads(l)' $f"
 done
 done
 
-# ls --all over many sessions: LS_SESSIONS files of LS_SIZE each, in 20 project folders.
+# ls --all and usage over many sessions: LS_SESSIONS distinct sessions (seeds 1..N) of LS_SIZE
+# each, in 20 project folders.
 LS_SESSIONS="${LS_SESSIONS:-2000}"
 LS_SIZE="${LS_SIZE:-1M}"
-if [ "$LS_SESSIONS" -gt 0 ]; then
-  agent="$BENCH_DIR/agent"
-  if [ ! -d "$agent/sessions" ] || [ "$(find "$agent/sessions" -name '*.jsonl' | wc -l)" -ne "$LS_SESSIONS" ]; then
+# usage beside ccusage-pi (@ccusage/pi) on USAGE_SESSIONS sessions of USAGE_SIZE (~1 GB).
+USAGE_SESSIONS="${USAGE_SESSIONS:-200}"
+USAGE_SIZE="${USAGE_SIZE:-5M}"
+
+# A folder of N distinct generated sessions of SIZE each (made once).
+agent_dir() { # name n size
+  local agent="$BENCH_DIR/$1" n="$2" size="$3"
+  if [ ! -d "$agent/sessions" ] || [ "$(find "$agent/sessions" -name '*.jsonl' | wc -l)" -ne "$n" ]; then
     rm -rf "$agent"
-    proto="$BENCH_DIR/proto-$LS_SIZE.jsonl"
-    "$GEN" --shape realistic --size "$LS_SIZE" --out "$proto" 2>/dev/null
-    for i in $(seq 1 "$LS_SESSIONS"); do
+    for i in $(seq 1 "$n"); do
       d="$agent/sessions/--home-user-proj$((i % 20))--"
       mkdir -p "$d"
-      cp "$proto" "$d/2026-11-0$((i % 9 + 1))T10-00-00-000Z_$(printf '%08d' "$i")-0000-7000-8000-000000000000.jsonl"
+      "$GEN" --shape realistic --size "$size" --seed "$i" \
+        --out "$d/2026-11-0$((i % 9 + 1))T10-00-00-000Z_$(printf '%08d' "$i")-0000-7000-8000-000000000000.jsonl" 2>/dev/null
     done
   fi
-  total=$(du -sb "$agent/sessions" | cut -f1)
+  echo "$agent"
+}
+
+sessions_table() { # agent n
+  local total
+  total=$(du -sb "$1/sessions" | cut -f1)
   echo
-  echo "### ls --all over $LS_SESSIONS sessions ($(numfmt --to=iec "$total"))"
+  echo "### over $2 sessions ($(numfmt --to=iec "$total"))"
   echo
   echo "| command | median s | peak RSS MiB | peak anonymous MiB |"
   echo "|---|---|---|---|"
+}
+
+if [ "$LS_SESSIONS" -gt 0 ]; then
+  agent=$(agent_dir "agent-$LS_SESSIONS" "$LS_SESSIONS" "$LS_SIZE")
+  sessions_table "$agent" "$LS_SESSIONS"
   row "pi-session ls --all --json" "env PI_CODING_AGENT_DIR=$agent $PS ls --all --json"
+  row "pi-session usage --json" "env PI_CODING_AGENT_DIR=$agent $PS usage --json"
+fi
+
+if [ "$USAGE_SESSIONS" -gt 0 ]; then
+  agent=$(agent_dir "agent-$USAGE_SESSIONS-$USAGE_SIZE" "$USAGE_SESSIONS" "$USAGE_SIZE")
+  sessions_table "$agent" "$USAGE_SESSIONS"
+  row "pi-session usage --by session --json" "env PI_CODING_AGENT_DIR=$agent $PS usage --by session --json"
+  row "pi-session usage --by day --json" "env PI_CODING_AGENT_DIR=$agent $PS usage --by day --json"
+  if [ -z "${CCUSAGE_PI_DIR:-}" ] && [ -x .ci/install-ccusage ]; then
+    CCUSAGE_PI_DIR="$(.ci/install-ccusage 2>/dev/null | tail -n 1 || true)"
+  fi
+  if [ -n "${CCUSAGE_PI_DIR:-}" ] && command -v node >/dev/null; then
+    row "ccusage-pi session --json" "node $CCUSAGE_PI_DIR/dist/index.js session --json --piPath $agent/sessions"
+    row "ccusage-pi daily --json" "node $CCUSAGE_PI_DIR/dist/index.js daily --json --piPath $agent/sessions"
+  fi
 fi

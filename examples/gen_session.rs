@@ -178,13 +178,16 @@ impl Writer {
             w: BufWriter::with_capacity(1 << 20, file),
             written: 0,
             entries: 0,
-            ms: 1_793_613_600_000,
+            // Sessions of different seeds start on different days, a day apart.
+            ms: 1_793_613_600_000 + (seed % 28) * 86_400_000,
             parent: None,
             rng: Rng(seed | 1),
             ids: std::collections::HashSet::new(),
         };
         let ts = iso(w.ms);
-        w.put(&json!({"type":"session","version":3,"id":"0196a0b0-1111-7222-8333-944455556666","timestamp":ts,"cwd":"/home/user/proj"}));
+        // Each seed its own session id, so that generated sessions are told apart.
+        let id = format!("0196a0b0-1111-7222-8333-{:012x}", seed & 0xffff_ffff_ffff);
+        w.put(&json!({"type":"session","version":3,"id":id,"timestamp":ts,"cwd":"/home/user/proj"}));
         w
     }
 

@@ -64,8 +64,8 @@ pub struct Call {
     /// The model that answered (for assistant messages `responseModel` when present), else
     /// [`UNKNOWN_MODEL`], or [`SUMMARIES`] for a summary entry that names none.
     pub model: String,
-    /// The `usage` object as recorded (always an object).
-    pub usage: Value,
+    /// The amounts of its `usage` object.
+    pub totals: Totals,
 }
 
 /// The fields of an entry line that carry usage; everything else is skipped unparsed.
@@ -149,12 +149,16 @@ pub fn call_in_line(
     raw: &[u8],
     known: Option<KnownMessage<'_>>,
     value: impl FnOnce() -> Value,
-) -> Option<(Option<String>, String, Value)> {
+) -> Option<(Option<String>, String, Totals)> {
     if let Some(m) = known.filter(|_| source == Source::Assistant) {
         let (offset, len) = m.at.usage?;
-        let usage = jsparse::parse(raw.get(offset as usize..(offset + len) as usize)?).ok()?;
+        let usage = raw.get(offset as usize..(offset + len) as usize)?;
+        let totals = match Totals::of_raw(usage) {
+            Some(t) => t,
+            None => Totals::of_object(&jsparse::parse(usage).ok()?)?,
+        };
         let model = m.response_model.or(m.model).unwrap_or(UNKNOWN_MODEL).to_owned();
-        return usage.is_object().then(|| (m.provider.map(str::to_owned), model, usage));
+        return Some((m.provider.map(str::to_owned), model, totals));
     }
     let line = fast::usage_line(raw)
         .or_else(|_| serde_json::from_slice::<UsageLine>(raw))
@@ -182,7 +186,7 @@ pub fn call_in_line(
             (provider, model.unwrap_or_else(|| SUMMARIES.into()), line.usage?)
         }
     };
-    usage.is_object().then_some((provider, model, usage))
+    Some((provider, model, Totals::of_object(&usage)?))
 }
 
 /// The paid call an entry records, if any. Parses only entries that can hold one.
@@ -205,14 +209,14 @@ pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
         }),
         _ => None,
     };
-    let (provider, model, usage) = call_in_line(source, session.raw(idx), known, || session.value(idx))?;
+    let (provider, model, totals) = call_in_line(source, session.raw(idx), known, || session.value(idx))?;
     Some(Call {
         source,
         entry: idx,
         timestamp: e.timestamp.as_deref().map(str::to_owned),
         provider,
         model,
-        usage,
+        totals,
     })
 }
 
@@ -305,6 +309,72 @@ impl Totals {
         let mut t = Totals::default();
         t.add(usage);
         t
+    }
+
+    /// [`Totals::of`] a recorded `usage` value, which must be an object to count.
+    pub fn of_object(usage: &Value) -> Option<Totals> {
+        usage.is_object().then(|| Totals::of(usage))
+    }
+
+    /// [`Totals::of`] the usage object whose JSON text is `raw`, read with the scanner
+    /// instead of building a value. `None` when the scanner declines it (not an object, keys
+    /// written with escapes, numbers JavaScript reads as infinite or as -0): read the value.
+    pub fn of_raw(raw: &[u8]) -> Option<Totals> {
+        use crate::session::scan::{self, Bail, Scan};
+        fn cost_at(b: &[u8], p: usize) -> Scan<(Cost, usize)> {
+            let mut c = Cost::default();
+            let end = scan::object(b, p, |key, b, p| {
+                if key.escaped {
+                    return Err(Bail);
+                }
+                let slot = match key.bytes {
+                    b"input" => &mut c.input,
+                    b"output" => &mut c.output,
+                    b"cacheRead" => &mut c.cache_read,
+                    b"cacheWrite" => &mut c.cache_write,
+                    b"total" => &mut c.total,
+                    _ => return scan::skip(b, p),
+                };
+                let (v, end) = scan::lenient_number(b, p)?;
+                *slot = v.unwrap_or(0.0);
+                Ok(end)
+            })?;
+            Ok((c, end))
+        }
+        let read = || -> Scan<Totals> {
+            let mut t = Totals::default();
+            let end = scan::object(raw, 0, |key, b, p| {
+                if key.escaped {
+                    return Err(Bail);
+                }
+                let slot = match key.bytes {
+                    b"input" => &mut t.input,
+                    b"output" => &mut t.output,
+                    b"cacheRead" => &mut t.cache_read,
+                    b"cacheWrite" => &mut t.cache_write,
+                    b"totalTokens" => &mut t.total_tokens,
+                    // The last `cost` counts; one that is not an object counts as none.
+                    b"cost" if b.get(p) == Some(&b'{') => {
+                        let (c, end) = cost_at(b, p)?;
+                        t.cost = c;
+                        return Ok(end);
+                    }
+                    b"cost" => {
+                        t.cost = Cost::default();
+                        return scan::skip(b, p);
+                    }
+                    _ => return scan::skip(b, p),
+                };
+                let (v, end) = scan::lenient_number(b, p)?;
+                *slot = v.unwrap_or(0.0);
+                Ok(end)
+            })?;
+            if !scan::at_end(raw, end) {
+                return Err(Bail);
+            }
+            Ok(t)
+        };
+        read().ok()
     }
 
     /// Adds the amounts of one call, field by field (the same sums as adding its `usage`).
@@ -415,17 +485,17 @@ impl Stats {
 
     /// Counts one call.
     pub fn add(&mut self, call: &Call) {
-        self.total.add(&call.usage);
-        self.by_source.get_mut(call.source).add(&call.usage);
+        self.total.add_totals(&call.totals);
+        self.by_source.get_mut(call.source).add_totals(&call.totals);
         match self
             .by_model
             .iter_mut()
             .find(|m| m.provider == call.provider && m.model == call.model)
         {
-            Some(m) => m.totals.add(&call.usage),
+            Some(m) => m.totals.add_totals(&call.totals),
             None => {
                 let mut totals = Totals::default();
-                totals.add(&call.usage);
+                totals.add_totals(&call.totals);
                 self.by_model.push(ModelTotals {
                     provider: call.provider.clone(),
                     model: call.model.clone(),
@@ -461,7 +531,7 @@ pub fn collect(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -
             &chunks,
             |chunk| {
                 calls(session, chunk.iter().copied())
-                    .map(|c| (c.source, Totals::of(&c.usage), c.provider, c.model))
+                    .map(|c| (c.source, c.totals, c.provider, c.model))
                     .collect::<Vec<_>>()
             },
             || {},
@@ -604,6 +674,101 @@ mod tests {
         ])
     }
 
+    mod raw_totals {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        fn number() -> impl Strategy<Value = String> {
+            prop_oneof![
+                prop::sample::select(vec![
+                    "0",
+                    "-0",
+                    "1",
+                    "0.1",
+                    "0.30000000000000004",
+                    "1e400",
+                    "-1e400",
+                    "5e-324",
+                    "1e308",
+                    "9007199254740993",
+                    "12345678901234567890",
+                    "2.5E3",
+                    "-7",
+                    "null",
+                    "true",
+                    "\"5\"",
+                    "[]",
+                    "{}",
+                ])
+                .prop_map(str::to_owned),
+                (0u64..1_000_000).prop_map(|n| n.to_string()),
+                (0.0f64..10.0).prop_map(|f| f.to_string()),
+            ]
+        }
+
+        fn object(keys: &'static [&'static str], inner: BoxedStrategy<String>) -> impl Strategy<Value = String> {
+            prop::collection::vec((prop::sample::select(keys), inner), 0..8).prop_map(|fields| {
+                let body: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\" : {v}")).collect();
+                format!("{{{}}}", body.join(","))
+            })
+        }
+
+        const COST: &[&str] = &[
+            "input",
+            "output",
+            "cacheRead",
+            "cacheWrite",
+            "total",
+            "x",
+            "\\u0069nput",
+        ];
+        const USAGE: &[&str] = &[
+            "input",
+            "output",
+            "cacheRead",
+            "cacheWrite",
+            "totalTokens",
+            "cost",
+            "cost",
+            "y",
+            "\\u0069nput",
+        ];
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+            /// Whenever the scanner reads a usage object, it reads what the value gives.
+            #[test]
+            fn the_scanner_reads_the_totals_of_the_value(
+                usage in object(USAGE, prop_oneof![
+                    3 => number().boxed(),
+                    1 => object(COST, number().boxed()).boxed(),
+                ].boxed())
+            ) {
+                let value = crate::session::jsparse::parse(usage.as_bytes()).unwrap();
+                let of_value = Totals::of_object(&value).unwrap();
+                if let Some(of_raw) = Totals::of_raw(usage.as_bytes()) {
+                    prop_assert_eq!(format!("{of_raw:?}"), format!("{of_value:?}"));
+                }
+            }
+        }
+
+        #[test]
+        fn what_the_scanner_declines() {
+            for raw in [
+                "[1]",
+                "5",
+                r#"{"input":1e400}"#,
+                r#"{"\u0069nput":1}"#,
+                r#"{"input":-0}"#,
+                r#"{"input":1} x"#,
+            ] {
+                assert_eq!(Totals::of_raw(raw.as_bytes()), None, "{raw}");
+            }
+            let t = Totals::of_raw(br#"{"input":2,"cost":{"total":0.5},"input":3,"cost":7,"output":"9"}"#).unwrap();
+            assert_eq!((t.input, t.output, t.cost.total), (3.0, 0.0, 0.0));
+        }
+    }
+
     #[test]
     fn fast_reader_agrees_with_the_exact_one() {
         for line in [
@@ -661,7 +826,7 @@ mod tests {
                 (Source::Usage, Some("anthropic"), "m1", Some("2025-01-01T00:00:05.000Z")),
             ]
         );
-        assert_eq!(calls[0].usage["input"], 10.0);
+        assert_eq!(calls[0].totals.input, 10.0);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::progress::Progress;
 use crate::session::{LoadReport, Session, jsdate};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a call is grouped by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -163,8 +164,28 @@ pub struct Report {
     pub warnings: Vec<Warning>,
 }
 
-/// A call's entry id and timestamp: what a copy of the entry keeps.
-type Identity = (Box<str>, Box<str>);
+/// A call's entry id and timestamp, what a copy of the entry keeps, in one string: the id's
+/// length, `:`, the id, the timestamp.
+type Identity = Box<str>;
+
+fn identity(id: &str, timestamp: &str) -> Identity {
+    format!("{}:{id}{timestamp}", id.len()).into()
+}
+
+/// Strings many calls share (models, providers), held once per file read.
+#[derive(Default)]
+struct Names(FxHashMap<String, Arc<str>>);
+
+impl Names {
+    fn get(&mut self, s: &str) -> Arc<str> {
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = s.into();
+        self.0.insert(s.to_owned(), a.clone());
+        a
+    }
+}
 
 /// A paid call as the report needs it.
 #[derive(Debug, PartialEq)]
@@ -173,8 +194,8 @@ struct CallRecord {
     /// Milliseconds since the epoch, when the timestamp is a date.
     ms: Option<i64>,
     source: Source,
-    provider: Option<String>,
-    model: String,
+    provider: Option<Arc<str>>,
+    model: Arc<str>,
     totals: Totals,
 }
 
@@ -184,7 +205,7 @@ struct Read {
     id: String,
     /// The header's timestamp, in milliseconds (sessions are taken oldest first).
     created: Option<i64>,
-    cwd: Option<String>,
+    cwd: Option<Arc<str>>,
     parent: Option<String>,
     calls: Vec<CallRecord>,
 }
@@ -209,20 +230,20 @@ fn read_loaded(path: &Path) -> Result<(Read, Option<Warning>), Warning> {
         report: session.report.clone(),
         complete: session.is_complete(),
     });
+    let mut names = Names::default();
     let calls = (0..session.entries.len())
         .filter_map(|i| {
             let call = call_of(&session, i)?;
-            let identity = session
-                .id_str(i)
-                .zip(call.timestamp.as_deref())
-                .map(|(id, ts)| (Box::from(id), Box::from(ts)));
             Some(CallRecord {
-                identity,
+                identity: session
+                    .id_str(i)
+                    .zip(call.timestamp.as_deref())
+                    .map(|(id, ts)| identity(id, ts)),
                 ms: call.timestamp.as_deref().and_then(jsdate::parse_date_ms),
                 source: call.source,
-                provider: call.provider,
-                model: call.model,
-                totals: Totals::of(&call.usage),
+                provider: call.provider.as_deref().map(|p| names.get(p)),
+                model: names.get(&call.model),
+                totals: call.totals,
             })
         })
         .collect();
@@ -232,7 +253,7 @@ fn read_loaded(path: &Path) -> Result<(Read, Option<Warning>), Warning> {
             path: path.to_path_buf(),
             id: h.id.clone(),
             created: h.timestamp.as_deref().and_then(jsdate::parse_date_ms),
-            cwd: h.cwd.clone(),
+            cwd: h.cwd.as_deref().map(Arc::from),
             parent: h.parent_session.clone(),
             calls,
         },
@@ -251,47 +272,49 @@ fn read_lean(path: &Path) -> Option<(Read, Option<Warning>)> {
     use crate::session::{EntryKind, Role};
     let data = crate::session::data::Data::open(path).ok()?;
     let bytes: &[u8] = &data;
-    // Lines split at each `\n` (a last line without one included; an empty one after the
-    // last `\n` is not a line).
-    let mut newlines = memchr::memchr_iter(b'\n', bytes);
-    let mut start = 0;
-    let mut lines = std::iter::from_fn(move || {
-        if start >= bytes.len() {
-            return None;
-        }
-        let end = newlines.next().unwrap_or(bytes.len());
-        let line = &bytes[start..end];
-        start = end + 1;
-        Some(line)
-    });
-    let first = lines.next()?;
-    let LineRead::Object(h) = read_line(first) else {
+    let first_end = memchr::memchr(b'\n', bytes).unwrap_or(bytes.len());
+    let LineRead::Object(h) = read_line(&bytes[..first_end]) else {
         return None;
     };
     if h.kind.as_deref() != Some("session") || !h.version.is_some_and(|v| v >= 3.0) {
         return None;
     }
-    let usage = memchr::memmem::Finder::new(b"usage");
-    let escape = memchr::memmem::Finder::new(b"\\u");
+    // The lines that hold `usage` or `\u`, found over the whole file rather than line by
+    // line, in file order.
+    let body = (first_end + 1).min(bytes.len());
+    let mut candidates: Vec<(usize, usize)> = Vec::new();
+    for needle in [&b"usage"[..], &b"\\u"[..]] {
+        let finder = memchr::memmem::Finder::new(needle);
+        let mut from = body;
+        while let Some(p) = finder.find(&bytes[from..]) {
+            let hit = from + p;
+            let start = memchr::memrchr(b'\n', &bytes[..hit]).map_or(0, |n| n + 1);
+            let end = memchr::memchr(b'\n', &bytes[hit..]).map_or(bytes.len(), |n| hit + n);
+            candidates.push((start, end));
+            from = end;
+        }
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
     let mut calls = Vec::new();
+    let mut names = Names::default();
     let mut malformed = Vec::new();
     let mut torn = false;
-    let ends_with_newline = bytes.last() == Some(&b'\n');
-    let mut number = 1u32;
-    let mut rest = lines.peekable();
-    while let Some(line) = rest.next() {
-        number += 1;
-        let last = rest.peek().is_none();
+    // Line numbers are counted only for the lines reported.
+    let (mut counted_to, mut lines_before) = (0, 0u32);
+    let mut line_number = |start: usize| {
+        lines_before += memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count() as u32;
+        counted_to = start;
+        lines_before + 1
+    };
+    for (start, end) in candidates {
+        let line = &bytes[start..end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if usage.find(line).is_none() && escape.find(line).is_none() {
-            continue;
-        }
         let s = match read_line(line) {
             LineRead::Object(s) => s,
-            LineRead::Malformed if line.iter().all(u8::is_ascii_whitespace) => continue,
             LineRead::Malformed => {
-                malformed.push(number);
-                torn |= last && !ends_with_newline;
+                malformed.push(line_number(start));
+                torn |= end == bytes.len();
                 continue;
             }
             LineRead::NotAnObject => continue,
@@ -311,21 +334,17 @@ fn read_lean(path: &Path) -> Option<(Read, Option<Warning>)> {
             })
         });
         let value = || crate::session::jsparse::parse(line).unwrap_or(serde_json::Value::Null);
-        let Some((provider, model, usage)) = super::call_in_line(source, line, known, value) else {
+        let Some((provider, model, totals)) = super::call_in_line(source, line, known, value) else {
             continue;
         };
         let timestamp = s.timestamp.as_deref();
         calls.push(CallRecord {
-            identity: s
-                .id
-                .as_deref()
-                .zip(timestamp)
-                .map(|(id, ts)| (Box::from(id), Box::from(ts))),
+            identity: s.id.as_deref().zip(timestamp).map(|(id, ts)| identity(id, ts)),
             ms: timestamp.and_then(jsdate::parse_date_ms),
             source,
-            provider,
-            model,
-            totals: Totals::of(&usage),
+            provider: provider.as_deref().map(|p| names.get(p)),
+            model: names.get(&model),
+            totals,
         });
     }
     let damaged = (!malformed.is_empty()).then(|| Warning::Damaged {
@@ -342,7 +361,7 @@ fn read_lean(path: &Path) -> Option<(Read, Option<Warning>)> {
             path: path.to_path_buf(),
             id: h.id.as_deref()?.to_owned(),
             created: h.timestamp.as_deref().and_then(jsdate::parse_date_ms),
-            cwd: h.cwd.as_deref().map(str::to_owned),
+            cwd: h.cwd.as_deref().map(Arc::from),
             parent: h.parent_session.as_deref().map(str::to_owned),
             calls,
         },
@@ -369,25 +388,62 @@ fn calendar(ms: i64, zone: &jiff::tz::TimeZone) -> Option<jiff::civil::Date> {
     Some(zone.to_datetime(t).date())
 }
 
-fn key_value(
+/// A grouping key's value while calls are added up: cheap to build, hash and order; made
+/// into a [`KeyValue`] once per group.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Cheap {
+    Date(Option<jiff::civil::Date>),
+    Session(usize),
+    Text(Option<Arc<str>>),
+    Source(SourceOrder),
+}
+
+fn cheap_key(
     key: Key,
     call: &CallRecord,
     date: Option<jiff::civil::Date>,
     session: usize,
-    cwd: &Option<String>,
-) -> KeyValue {
+    cwd: &Option<Arc<str>>,
+) -> Cheap {
     match key {
-        Key::Day => KeyValue::Day(date.map(|d| d.to_string())),
-        Key::Week => KeyValue::Week(date.map(|d| {
+        Key::Day => Cheap::Date(date),
+        Key::Week => Cheap::Date(date.map(|d| {
             let back = i64::from(d.weekday().to_monday_zero_offset());
-            d.checked_sub(jiff::Span::new().days(back)).unwrap_or(d).to_string()
+            d.checked_sub(jiff::Span::new().days(back)).unwrap_or(d)
         })),
-        Key::Month => KeyValue::Month(date.map(|d| format!("{:04}-{:02}", d.year(), d.month()))),
-        Key::Session => KeyValue::Session(session),
-        Key::Project => KeyValue::Project(cwd.clone()),
-        Key::Model => KeyValue::Model(call.model.clone()),
-        Key::Provider => KeyValue::Provider(call.provider.clone()),
-        Key::Source => KeyValue::Source(SourceOrder::of(call.source)),
+        Key::Month => Cheap::Date(date.map(|d| d.first_of_month())),
+        Key::Session => Cheap::Session(session),
+        Key::Project => Cheap::Text(cwd.clone()),
+        Key::Model => Cheap::Text(Some(call.model.clone())),
+        Key::Provider => Cheap::Text(call.provider.clone()),
+        Key::Source => Cheap::Source(SourceOrder::of(call.source)),
+    }
+}
+
+fn key_value(key: Key, cheap: Cheap) -> KeyValue {
+    let text = |c: Cheap| match c {
+        Cheap::Text(t) => t.map(|t| t.to_string()),
+        _ => None,
+    };
+    let date = |c: &Cheap| match c {
+        Cheap::Date(d) => *d,
+        _ => None,
+    };
+    match key {
+        Key::Day => KeyValue::Day(date(&cheap).map(|d| d.to_string())),
+        Key::Week => KeyValue::Week(date(&cheap).map(|d| d.to_string())),
+        Key::Month => KeyValue::Month(date(&cheap).map(|d| format!("{:04}-{:02}", d.year(), d.month()))),
+        Key::Session => KeyValue::Session(match cheap {
+            Cheap::Session(n) => n,
+            _ => 0,
+        }),
+        Key::Project => KeyValue::Project(text(cheap)),
+        Key::Model => KeyValue::Model(text(cheap).unwrap_or_default()),
+        Key::Provider => KeyValue::Provider(text(cheap)),
+        Key::Source => KeyValue::Source(match cheap {
+            Cheap::Source(s) => s,
+            _ => SourceOrder(0),
+        }),
     }
 }
 
@@ -432,8 +488,8 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
 
     let mut seen: FxHashSet<Identity> = FxHashSet::default();
     let mut parents: FxHashMap<PathBuf, FxHashSet<Identity>> = FxHashMap::default();
-    let mut groups: FxHashMap<Vec<KeyValue>, (Totals, u64)> = FxHashMap::default();
-    let mut order: Vec<Vec<KeyValue>> = Vec::new();
+    let mut groups: FxHashMap<Vec<Cheap>, (Totals, u64)> = FxHashMap::default();
+    let mut order: Vec<Vec<Cheap>> = Vec::new();
     for (n, r) in reads.iter().enumerate() {
         // Calls copied from a parent outside the report were paid for there.
         let mut missing_parent = None;
@@ -471,10 +527,10 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
             if !in_range {
                 continue;
             }
-            let keys: Vec<KeyValue> = options
+            let keys: Vec<Cheap> = options
                 .by
                 .iter()
-                .map(|&k| key_value(k, call, date, n, &r.cwd))
+                .map(|&k| cheap_key(k, call, date, n, &r.cwd))
                 .collect();
             report.total.add_totals(&call.totals);
             report.calls += 1;
@@ -497,6 +553,7 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
         .into_iter()
         .map(|keys| {
             let (totals, calls) = groups.remove(&keys).expect("every group key was recorded");
+            let keys = options.by.iter().zip(keys).map(|(&k, c)| key_value(k, c)).collect();
             Group { keys, totals, calls }
         })
         .collect();
@@ -505,7 +562,7 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
         .map(|r| SessionSeen {
             path: r.path,
             id: r.id,
-            cwd: r.cwd,
+            cwd: r.cwd.map(|c| c.to_string()),
         })
         .collect();
     report
