@@ -212,8 +212,6 @@ struct CallRecord {
 struct Read {
     path: PathBuf,
     id: String,
-    /// The header's timestamp, in milliseconds (sessions are taken oldest first).
-    created: Option<i64>,
     cwd: Option<Arc<str>>,
     parent: Option<String>,
     calls: Vec<CallRecord>,
@@ -261,7 +259,6 @@ fn read_loaded(path: &Path) -> Result<(Read, Option<Warning>), Warning> {
         Read {
             path: path.to_path_buf(),
             id: h.id.clone(),
-            created: h.timestamp.as_deref().and_then(jsdate::parse_date_ms),
             cwd: h.cwd.as_deref().map(Arc::from),
             parent: h.parent_session.clone(),
             calls,
@@ -377,7 +374,6 @@ fn read_lean(path: &Path) -> Option<(Read, Option<Warning>)> {
         Read {
             path: path.to_path_buf(),
             id: h.id.as_deref()?.to_owned(),
-            created: h.timestamp.as_deref().and_then(jsdate::parse_date_ms),
             cwd: h.cwd.as_deref().map(Arc::from),
             parent: h.parent_session.as_deref().map(str::to_owned),
             calls,
@@ -467,104 +463,130 @@ fn key_value(key: Key, cheap: Cheap) -> KeyValue {
 /// The report over the session files `paths`. Files are read on every core; `progress`
 /// hears of one phase, a step per file.
 pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> Report {
-    progress.start("sessions", Some(paths.len() as u64));
-    let results = crate::parallel::par_map(paths, |p| read(p), || progress.advance(1));
-    progress.finish();
-
     let mut report = Report::default();
-    let mut reads = Vec::new();
-    for r in results {
-        match r {
-            Ok((read, damaged)) => {
-                report.warnings.extend(damaged);
-                reads.push(read);
-            }
-            Err(w) => report.warnings.push(w),
-        }
-    }
-    // Oldest first: a copy is never older than what it copies. Files without a date go
-    // last; ties go by path.
-    reads.sort_by(|a, b| (a.created.is_none(), a.created, &a.path).cmp(&(b.created.is_none(), b.created, &b.path)));
+    // The headers first, a line each: they give the order sessions are taken in (oldest
+    // first: a copy is never older than what it copies; files without a date last, ties by
+    // path) and the files that repeat a session. Bodies are then read a batch at a time in
+    // that order, so that only a batch of files' calls is held at once.
+    let headers = crate::parallel::par_map(paths, |p| crate::session::locate::read_header(p), || {});
+    let created = |i: usize| {
+        headers[i]
+            .as_ref()
+            .and_then(|h| h.timestamp.as_deref())
+            .and_then(jsdate::parse_date_ms)
+    };
+    let mut ordered: Vec<usize> = (0..paths.len()).collect();
+    ordered.sort_by(|&a, &b| {
+        (created(a).is_none(), created(a), &paths[a]).cmp(&(created(b).is_none(), created(b), &paths[b]))
+    });
     // One file per session id.
-    let mut by_id: FxHashMap<String, PathBuf> = FxHashMap::default();
-    reads.retain(|r| match by_id.get(&r.id) {
-        Some(kept) => {
-            report.warnings.push(Warning::SameSession {
-                id: r.id.clone(),
-                kept: kept.clone(),
-                dropped: r.path.clone(),
-            });
-            false
-        }
-        None => {
-            by_id.insert(r.id.clone(), r.path.clone());
-            true
+    let mut by_id: FxHashMap<&str, &PathBuf> = FxHashMap::default();
+    ordered.retain(|&i| {
+        let Some(h) = &headers[i] else { return true };
+        match by_id.get(h.id.as_str()) {
+            Some(kept) => {
+                report.warnings.push(Warning::SameSession {
+                    id: h.id.clone(),
+                    kept: (*kept).clone(),
+                    dropped: paths[i].clone(),
+                });
+                false
+            }
+            None => {
+                by_id.insert(&h.id, &paths[i]);
+                true
+            }
         }
     });
-    let reported: FxHashSet<PathBuf> = reads.iter().map(|r| canonical(&r.path)).collect();
+    let reported: FxHashSet<PathBuf> = ordered.iter().map(|&i| canonical(&paths[i])).collect();
 
     let mut seen: FxHashSet<Identity> = FxHashSet::default();
     let mut parents: FxHashMap<PathBuf, FxHashSet<Identity>> = FxHashMap::default();
     let mut groups: FxHashMap<Vec<Cheap>, (Totals, u64)> = FxHashMap::default();
     let mut order: Vec<Vec<Cheap>> = Vec::new();
-    for (n, r) in reads.iter().enumerate() {
-        // Calls copied from a parent outside the report were paid for there.
-        let mut missing_parent = None;
-        let copies_before = report.copies;
-        let empty = FxHashSet::default();
-        let outside = match &r.parent {
-            Some(parent) if !parent.is_empty() => {
-                let p = Path::new(parent);
-                let key = canonical(p);
-                if reported.contains(&key) {
-                    &empty
-                } else if p.is_file() {
-                    // Forks of one parent read it once.
-                    parents.entry(key).or_insert_with(|| identities(p))
-                } else {
-                    // Said below, unless copies of its calls turn up in the report anyway.
-                    missing_parent = Some(parent.clone());
-                    &empty
+    const BATCH: usize = 64;
+    progress.start("sessions", Some(ordered.len() as u64));
+    for batch in ordered.chunks(BATCH) {
+        let batch: Vec<&PathBuf> = batch.iter().map(|&i| &paths[i]).collect();
+        let results = crate::parallel::par_map(&batch, |p| read(p), || progress.advance(1));
+        for result in results {
+            let r = match result {
+                Ok((r, damaged)) => {
+                    report.warnings.extend(damaged);
+                    r
                 }
-            }
-            _ => &empty,
-        };
-        for call in &r.calls {
-            if let Some(identity) = &call.identity
-                && (outside.contains(identity) || !seen.insert(*identity))
-            {
-                report.copies += 1;
-                continue;
-            }
-            let date = call.ms.and_then(|ms| calendar(ms, &options.zone));
-            let in_range = match (options.since, options.until) {
-                (None, None) => true,
-                (since, until) => date.is_some_and(|d| since.is_none_or(|s| d >= s) && until.is_none_or(|u| d <= u)),
+                Err(w) => {
+                    report.warnings.push(w);
+                    continue;
+                }
             };
-            if !in_range {
-                continue;
+            let n = report.sessions.len();
+            // Calls copied from a parent outside the report were paid for there.
+            let mut missing_parent = None;
+            let copies_before = report.copies;
+            let empty = FxHashSet::default();
+            let outside = match &r.parent {
+                Some(parent) if !parent.is_empty() => {
+                    let p = Path::new(parent);
+                    let key = canonical(p);
+                    if reported.contains(&key) {
+                        &empty
+                    } else if p.is_file() {
+                        // Forks of one parent read it once.
+                        parents.entry(key).or_insert_with(|| identities(p))
+                    } else {
+                        // Said below, unless copies of its calls turn up in the report anyway.
+                        missing_parent = Some(parent.clone());
+                        &empty
+                    }
+                }
+                _ => &empty,
+            };
+            for call in &r.calls {
+                if let Some(identity) = &call.identity
+                    && (outside.contains(identity) || !seen.insert(*identity))
+                {
+                    report.copies += 1;
+                    continue;
+                }
+                let date = call.ms.and_then(|ms| calendar(ms, &options.zone));
+                let in_range = match (options.since, options.until) {
+                    (None, None) => true,
+                    (since, until) => {
+                        date.is_some_and(|d| since.is_none_or(|s| d >= s) && until.is_none_or(|u| d <= u))
+                    }
+                };
+                if !in_range {
+                    continue;
+                }
+                let keys: Vec<Cheap> = options
+                    .by
+                    .iter()
+                    .map(|&k| cheap_key(k, call, date, n, &r.cwd))
+                    .collect();
+                report.total.add_totals(&call.totals);
+                report.calls += 1;
+                let slot = groups.entry(keys).or_insert_with_key(|k| {
+                    order.push(k.clone());
+                    (Totals::default(), 0)
+                });
+                slot.0.add_totals(&call.totals);
+                slot.1 += 1;
             }
-            let keys: Vec<Cheap> = options
-                .by
-                .iter()
-                .map(|&k| cheap_key(k, call, date, n, &r.cwd))
-                .collect();
-            report.total.add_totals(&call.totals);
-            report.calls += 1;
-            let slot = groups.entry(keys).or_insert_with_key(|k| {
-                order.push(k.clone());
-                (Totals::default(), 0)
-            });
-            slot.0.add_totals(&call.totals);
-            slot.1 += 1;
-        }
-        if let Some(parent) = missing_parent.filter(|_| report.copies == copies_before) {
-            report.warnings.push(Warning::ParentMissing {
-                path: r.path.clone(),
-                parent,
+            if let Some(parent) = missing_parent.filter(|_| report.copies == copies_before) {
+                report.warnings.push(Warning::ParentMissing {
+                    path: r.path.clone(),
+                    parent,
+                });
+            }
+            report.sessions.push(SessionSeen {
+                path: r.path,
+                id: r.id,
+                cwd: r.cwd.map(|c| c.to_string()),
             });
         }
     }
+    progress.finish();
     order.sort();
     report.groups = order
         .into_iter()
@@ -572,14 +594,6 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
             let (totals, calls) = groups.remove(&keys).expect("every group key was recorded");
             let keys = options.by.iter().zip(keys).map(|(&k, c)| key_value(k, c)).collect();
             Group { keys, totals, calls }
-        })
-        .collect();
-    report.sessions = reads
-        .into_iter()
-        .map(|r| SessionSeen {
-            path: r.path,
-            id: r.id,
-            cwd: r.cwd.map(|c| c.to_string()),
         })
         .collect();
     report
@@ -707,10 +721,7 @@ mod tests {
         let (lean, _) = read_lean(path).expect("a file the lean reader takes");
         let (loaded, _) = read_loaded(path).unwrap_or_else(|_| panic!("{} loads", path.display()));
         assert_eq!(lean.calls, loaded.calls, "{}", path.display());
-        assert_eq!(
-            (lean.id, lean.created, lean.cwd, lean.parent),
-            (loaded.id, loaded.created, loaded.cwd, loaded.parent)
-        );
+        assert_eq!((lean.id, lean.cwd, lean.parent), (loaded.id, loaded.cwd, loaded.parent));
     }
 
     #[test]
