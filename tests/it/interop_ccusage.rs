@@ -163,9 +163,10 @@ impl Agent {
     /// 21) and three hand-made ones over March 2026, in two projects. Every day's assistant
     /// calls come from a single file, in every zone within 12 hours of UTC: the hand-made
     /// files cover runs of days with a day between runs. ccusage sums a day across files in
-    /// glob order (directory order, not sorted) and pi-session oldest session first, so only
-    /// then are both sums of the same numbers in the same order, and their costs can be
-    /// compared bit for bit.
+    /// the order its glob lists them and pi-session oldest session first, so only then are
+    /// both sums of the same numbers in the same order, and their costs can be compared bit
+    /// for bit (floating-point addition is not associative: the corpus's 423 costs of
+    /// 2025-11-21 give three different sums in file order, reversed and sorted).
     fn new() -> Agent {
         let agent = Agent::empty();
         let real = common::corpus_dir().join("real-large.v3.jsonl");
@@ -407,18 +408,20 @@ fn summaries_and_usage_entries_are_what_ccusage_leaves_out() {
 }
 
 /// Pi 1.6.0's own fork of a whole session (`SessionManager.forkFrom`, what `pi --fork` does):
-/// a new session file in `session_dir` beginning with copies of every entry. Returns its path,
-/// or `None` when the Pi oracle is unavailable.
-fn pi_fork(source: &Path, cwd: &str, session_dir: &Path) -> Option<PathBuf> {
+/// a new session file in `session_dir` beginning with copies of every entry, then `append`ed
+/// messages written by Pi (`appendMessage`, timestamped now). Returns its path, or `None`
+/// when the Pi oracle is unavailable.
+fn pi_fork(source: &Path, cwd: &str, session_dir: &Path, append: &[Value]) -> Option<PathBuf> {
     let module = common::oracle::oracle_module_dir()?;
     // Node 20 cannot load the package's index (it needs a newer node); the session manager
     // alone loads.
     let script = r#"
         import { pathToFileURL } from "node:url";
         import { join } from "node:path";
-        const [dir, source, cwd, sessionDir] = process.argv.slice(1);
+        const [dir, source, cwd, sessionDir, append] = process.argv.slice(1);
         const m = await import(pathToFileURL(join(dir, "dist/core/session-manager.js")).href);
         const forked = m.SessionManager.forkFrom(source, cwd, sessionDir);
+        for (const message of JSON.parse(append)) forked.appendMessage(message);
         process.stdout.write(forked.getSessionFile());
     "#;
     let mut command = std::process::Command::new("node");
@@ -427,7 +430,8 @@ fn pi_fork(source: &Path, cwd: &str, session_dir: &Path) -> Option<PathBuf> {
         .arg(&module)
         .arg(source)
         .arg(cwd)
-        .arg(session_dir);
+        .arg(session_dir)
+        .arg(Value::from(append.to_vec()).to_string());
     let out = ccusage::run(command, &format!("Pi forkFrom {}", source.display()));
     Some(PathBuf::from(out))
 }
@@ -441,7 +445,7 @@ fn a_fork_made_by_pi_counts_once() {
         return;
     };
     let source = agent.file("--p-beta--", "2026-03-05T00-00-30-000Z_h2.jsonl");
-    let Some(fork) = pi_fork(&source, "/p/beta", source.parent().unwrap()) else {
+    let Some(fork) = pi_fork(&source, "/p/beta", source.parent().unwrap(), &[]) else {
         return;
     };
     assert!(fork.is_file() && fork.parent() == source.parent(), "{}", fork.display());
@@ -471,4 +475,41 @@ fn a_fork_made_by_pi_counts_once() {
     };
     assert_same_days(&theirs, &theirs_before, "ccusage with Pi's fork");
     assert_same_days(&agent.days("UTC", Some("assistant")), &theirs, "with Pi's fork");
+
+    // A fork of h3 that then pays for a call of its own, written by Pi: that call, and only
+    // it, counts for the fork, in both tools.
+    let h3 = agent.file("--p-alpha--", "2026-03-11T00-00-30-000Z_h3.jsonl");
+    let own = priced(MODELS[1].2, [4321, 765, 43_210, 0]);
+    let append = [
+        json!({"role": "user", "content": "more", "timestamp": 2}),
+        json!({"role": "assistant", "content": [{"type": "text", "text": "done"}], "api": "openai-responses",
+               "provider": "openai", "model": "gpt-5.1-codex", "stopReason": "stop", "timestamp": 3,
+               "usage": own}),
+    ];
+    let Some(fork2) = pi_fork(&h3, "/p/alpha", h3.parent().unwrap(), &append) else {
+        return;
+    };
+    let sessions = agent.usage("UTC", &["--by", "session"]);
+    let mine: Vec<&Value> = sessions
+        .iter()
+        .filter(|r| r["path"].as_str() == Some(fork2.to_str().unwrap()))
+        .collect();
+    assert_eq!(mine.len(), 1, "{sessions:?}");
+    assert_eq!(mine[0]["calls"], 1);
+    assert_eq!(
+        mine[0]["cost"].as_f64().unwrap().to_bits(),
+        own["cost"]["total"].as_f64().unwrap().to_bits()
+    );
+    assert_eq!(mine[0]["input"], 4321);
+    let total = sessions.last().unwrap();
+    assert_eq!(
+        total["calls"],
+        before_all.last().unwrap()["calls"].as_u64().unwrap() + 1
+    );
+    let Some(theirs) = ccusage::daily(&agent.sessions(), "UTC") else {
+        return;
+    };
+    // Pi timestamps the call now: a day none of the other sessions has.
+    assert_eq!(theirs.len(), theirs_before.len() + 1, "a day of its own");
+    assert_same_days(&agent.days("UTC", Some("assistant")), &theirs, "with Pi's fork paying");
 }
