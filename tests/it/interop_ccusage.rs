@@ -513,3 +513,52 @@ fn a_fork_made_by_pi_counts_once() {
     assert_eq!(theirs.len(), theirs_before.len() + 1, "a day of its own");
     assert_same_days(&agent.days("UTC", Some("assistant")), &theirs, "with Pi's fork paying");
 }
+
+/// Where ccusage leaves out calls pi-session counts, by its own rules: two calls with one
+/// timestamp and one token count are one to it (its key holds no entry id), and a timestamp
+/// with more than milliseconds fails its schema. Pi writes neither (ids differ, timestamps
+/// are `toISOString()`), but other writers may.
+#[test]
+fn calls_ccusage_drops_by_its_own_rules() {
+    let agent = Agent::empty();
+    let mut c = Chain::new("d", "2026-05-01T00:00:00.000Z", "/p/d");
+    let (provider, model, prices) = MODELS[0];
+    c.user("2026-05-01T09:59:00.000Z");
+    c.assistant(
+        "2026-05-01T10:00:00.000Z",
+        provider,
+        model,
+        priced(prices, [40, 1, 0, 0]),
+    );
+    // Another call, its own id, at the same millisecond with the same totalTokens.
+    c.assistant(
+        "2026-05-01T10:00:00.000Z",
+        provider,
+        model,
+        priced(prices, [1, 40, 0, 0]),
+    );
+    c.assistant(
+        "2026-05-02T10:00:00.123456Z",
+        provider,
+        model,
+        priced(prices, [50, 1, 0, 0]),
+    );
+    agent.write_chain("--p-d--", &c);
+    let Some(theirs) = ccusage::daily(&agent.sessions(), "UTC") else {
+        return;
+    };
+    let ours = agent.days("UTC", None);
+    assert_eq!(
+        ours.iter()
+            .map(|d| (d.date.as_str(), d.input, d.output))
+            .collect::<Vec<_>>(),
+        [("2026-05-01", 41.0, 41.0), ("2026-05-02", 50.0, 1.0)]
+    );
+    assert_eq!(
+        theirs
+            .iter()
+            .map(|d| (d.date.as_str(), d.input, d.output))
+            .collect::<Vec<_>>(),
+        [("2026-05-01", 40.0, 1.0)]
+    );
+}
