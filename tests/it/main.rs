@@ -30,6 +30,7 @@ mod cli_usage;
 mod gen_session;
 mod generated_docs;
 mod interop;
+mod interop_ccusage;
 mod interop_compaction;
 mod interop_repair;
 mod interop_writes;

@@ -1,6 +1,7 @@
 //! Shared helpers of the integration tests.
 #![allow(dead_code)]
 
+pub mod ccusage;
 pub mod llm_server;
 pub mod oracle;
 

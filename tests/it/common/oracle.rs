@@ -91,7 +91,8 @@ fn find_package_dir() -> Option<PathBuf> {
         .find(|dir| is_package_dir(dir))
 }
 
-fn node_available() -> bool {
+/// True when `node` runs.
+pub fn node_available() -> bool {
     Command::new("node")
         .arg("--version")
         .stdin(Stdio::null())
