@@ -139,6 +139,17 @@ fn every_json_field_is_documented() {
             ],
         },
         Case {
+            command: "usage",
+            file: ex,
+            args: &[
+                "usage",
+                "--json",
+                "--by",
+                "session,day,week,month,project,model,provider,source",
+            ],
+            nested: &[],
+        },
+        Case {
             command: "grep",
             file: ex,
             args: &["grep", "--json", "e"],
@@ -226,6 +237,7 @@ fn every_command_with_json_is_covered() {
         "label",
         "repair",
         "stats",
+        "usage",
         "grep",
         "compact",
         "summarize-branch",
