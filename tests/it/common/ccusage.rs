@@ -14,12 +14,10 @@
 
 use super::oracle::{node_available, oracle_required};
 use serde_json::Value;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub const CCUSAGE_PACKAGE: &str = "@ccusage/pi";
 /// The version whose behaviour the tests pin.
@@ -42,17 +40,7 @@ fn is_package_dir(dir: &Path) -> bool {
 
 /// Where `.ci/install-ccusage` puts the package by default.
 fn default_cache_package_dir() -> Option<PathBuf> {
-    let base = match std::env::var_os("CCUSAGE_DIR").filter(|v| !v.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => {
-            let cache = match std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
-                Some(dir) => PathBuf::from(dir),
-                None => PathBuf::from(std::env::var_os("HOME")?).join(".cache"),
-            };
-            cache.join("pi-session").join(format!("ccusage-pi-{CCUSAGE_VERSION}"))
-        }
-    };
-    Some(base.join("node_modules").join(CCUSAGE_PACKAGE))
+    super::oracle::cached_package_dir("CCUSAGE_DIR", &format!("ccusage-pi-{CCUSAGE_VERSION}"), CCUSAGE_PACKAGE)
 }
 
 fn find_package_dir() -> Option<PathBuf> {
@@ -157,43 +145,7 @@ pub fn daily(sessions: &Path, zone: &str) -> Option<Vec<Day>> {
 }
 
 /// Runs node to the end within [`TIMEOUT`]; returns stdout.
-pub fn run(mut command: Command, what: &str) -> String {
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command
-        .spawn()
-        .unwrap_or_else(|e| panic!("{what}: cannot start node: {e}"));
-    // Both pipes drained on their own threads so a large output cannot block the child.
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let out_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        stdout.read_to_end(&mut buf).map(|_| buf)
-    });
-    let err_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        stderr.read_to_end(&mut buf).map(|_| buf)
-    });
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() >= TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("{what}: timed out after {}s", TIMEOUT.as_secs());
-            }
-            Ok(None) => thread::sleep(Duration::from_millis(10)),
-            Err(e) => panic!("{what}: waiting for node failed: {e}"),
-        }
-    };
-    let stdout = out_reader.join().expect("stdout reader").expect("stdout");
-    let stderr = err_reader.join().expect("stderr reader").expect("stderr");
-    let stderr = String::from_utf8_lossy(&stderr);
-    if !status.success() {
-        panic!("{what}: node exited with {status}\n{stderr}");
-    }
+pub fn run(command: Command, what: &str) -> String {
+    let (stdout, _) = super::oracle::run_to_end(command, what, TIMEOUT, "");
     String::from_utf8(stdout).unwrap_or_else(|e| panic!("{what}: output is not UTF-8: {e}"))
 }

@@ -58,19 +58,25 @@ fn is_package_dir(dir: &Path) -> bool {
     dir.join("dist/core/session-manager.js").is_file()
 }
 
-/// Where `.ci/install-oracle` puts the package by default.
-fn default_cache_package_dir() -> Option<PathBuf> {
-    let base = match std::env::var_os("PI_ORACLE_DIR").filter(|v| !v.is_empty()) {
+/// Where an install script of `.ci/` puts an npm package by default: `$<dir_env>`, else
+/// `${XDG_CACHE_HOME:-$HOME/.cache}/pi-session/<folder>`, then `node_modules/<package>`.
+pub fn cached_package_dir(dir_env: &str, folder: &str, package: &str) -> Option<PathBuf> {
+    let base = match std::env::var_os(dir_env).filter(|v| !v.is_empty()) {
         Some(dir) => PathBuf::from(dir),
         None => {
             let cache = match std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
                 Some(dir) => PathBuf::from(dir),
                 None => PathBuf::from(std::env::var_os("HOME")?).join(".cache"),
             };
-            cache.join("pi-session").join(format!("pi-{PI_VERSION}"))
+            cache.join("pi-session").join(folder)
         }
     };
-    Some(base.join("node_modules").join(PI_PACKAGE))
+    Some(base.join("node_modules").join(package))
+}
+
+/// Where `.ci/install-oracle` puts the package by default.
+fn default_cache_package_dir() -> Option<PathBuf> {
+    cached_package_dir("PI_ORACLE_DIR", &format!("pi-{PI_VERSION}"), PI_PACKAGE)
 }
 
 fn find_package_dir() -> Option<PathBuf> {
@@ -89,6 +95,55 @@ fn find_package_dir() -> Option<PathBuf> {
         .into_iter()
         .chain(std::iter::once(fallback))
         .find(|dir| is_package_dir(dir))
+}
+
+/// Runs a node command to its end within `timeout` (then kills it and panics, adding `why`
+/// to the message), with both pipes drained on their own threads so a large output cannot
+/// block the child; panics unless it succeeds. Returns stdout and stderr.
+pub fn run_to_end(mut command: Command, what: &str, timeout: Duration, why: &str) -> (Vec<u8>, String) {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what}: cannot start node: {e}"));
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let out_reader = thread::spawn(move || {
+        let mut buf = Vec::new();
+        stdout.read_to_end(&mut buf).map(|_| buf)
+    });
+    let err_reader = thread::spawn(move || {
+        let mut buf = Vec::new();
+        stderr.read_to_end(&mut buf).map(|_| buf)
+    });
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() >= timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{what}: timed out after {}s{why}", timeout.as_secs());
+            }
+            Ok(None) => thread::sleep(Duration::from_millis(10)),
+            Err(e) => panic!("{what}: waiting for node failed: {e}"),
+        }
+    };
+    let stdout = out_reader
+        .join()
+        .expect("stdout reader thread")
+        .unwrap_or_else(|e| panic!("{what}: reading stdout failed: {e}"));
+    let stderr = err_reader
+        .join()
+        .expect("stderr reader thread")
+        .unwrap_or_else(|e| panic!("{what}: reading stderr failed: {e}"));
+    let stderr = String::from_utf8_lossy(&stderr).into_owned();
+    if !status.success() {
+        panic!("{what}: node exited with {status}\n{stderr}");
+    }
+    (stdout, stderr)
 }
 
 /// True when `node` runs.
@@ -167,55 +222,13 @@ pub fn run_mirror(op: &str, file: &Path, args: &[&str]) -> Option<serde_json::Va
 
 fn run_node(mut command: Command, what: String) -> Option<serde_json::Value> {
     let module_dir = oracle_module_dir()?;
-    command
-        .env("PI_ORACLE_MODULE_DIR", &module_dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command
-        .spawn()
-        .unwrap_or_else(|e| panic!("{what}: cannot start node: {e}"));
-
-    // Drain both pipes on their own threads so a large output cannot block the child.
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let out_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        stdout.read_to_end(&mut buf).map(|_| buf)
-    });
-    let err_reader = thread::spawn(move || {
-        let mut buf = Vec::new();
-        stderr.read_to_end(&mut buf).map(|_| buf)
-    });
-
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() >= ORACLE_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!(
-                    "{what}: timed out after {}s (a parent cycle makes Pi loop forever)",
-                    ORACLE_TIMEOUT.as_secs()
-                );
-            }
-            Ok(None) => thread::sleep(Duration::from_millis(10)),
-            Err(e) => panic!("{what}: waiting for node failed: {e}"),
-        }
-    };
-    let stdout = out_reader
-        .join()
-        .expect("stdout reader thread")
-        .unwrap_or_else(|e| panic!("{what}: reading stdout failed: {e}"));
-    let stderr = err_reader
-        .join()
-        .expect("stderr reader thread")
-        .unwrap_or_else(|e| panic!("{what}: reading stderr failed: {e}"));
-    let stderr = String::from_utf8_lossy(&stderr);
-    if !status.success() {
-        panic!("{what}: node exited with {status}\n{stderr}");
-    }
+    command.env("PI_ORACLE_MODULE_DIR", &module_dir);
+    let (stdout, stderr) = run_to_end(
+        command,
+        &what,
+        ORACLE_TIMEOUT,
+        " (a parent cycle makes Pi loop forever)",
+    );
     // Read as JSON.parse reads it: the output holds what sessions hold (lone surrogates,
     // numbers serde_json would round differently).
     match pi_session::session::jsparse::parse(&stdout) {
