@@ -3,8 +3,8 @@
 //! and their sums ([`Stats`]). Sums are taken in file order with JavaScript's arithmetic, so
 //! they equal what a script adding the same numbers gets; cost is what the session recorded.
 //!
-//! [`Call`] is the unit a report over many sessions builds on; [`Stats`] adds calls from any
-//! number of files.
+//! [`Call`] and [`call_in_line`] are what `stats` and the report over many sessions
+//! ([`report`]) both count with.
 
 pub mod report;
 
@@ -477,28 +477,6 @@ impl Stats {
                 self.by_model.push(ModelTotals {
                     provider,
                     model,
-                    totals,
-                });
-            }
-        }
-    }
-
-    /// Counts one call.
-    pub fn add(&mut self, call: &Call) {
-        self.total.add_totals(&call.totals);
-        self.by_source.get_mut(call.source).add_totals(&call.totals);
-        match self
-            .by_model
-            .iter_mut()
-            .find(|m| m.provider == call.provider && m.model == call.model)
-        {
-            Some(m) => m.totals.add_totals(&call.totals),
-            None => {
-                let mut totals = Totals::default();
-                totals.add_totals(&call.totals);
-                self.by_model.push(ModelTotals {
-                    provider: call.provider.clone(),
-                    model: call.model.clone(),
                     totals,
                 });
             }
