@@ -267,9 +267,19 @@ fn repaired<'a>(
             staged.push_str(&placed.header);
             let mut original: Vec<u32> = vec![0];
             let mut holds_object: Vec<bool> = vec![false];
+            // Pi's v1 migration resolves `firstKeptEntryIndex` against every parsed line,
+            // extra `session` lines included: in a v1 file a dropped extra header keeps its
+            // place as a bare session line, so that the indices mean what they meant.
+            let v1 = match crate::session::skim::read_line(placed.header.as_bytes()) {
+                crate::session::skim::LineRead::Object(h) => h.version.is_none_or(|v| v < 2.0),
+                _ => false,
+            };
             for (line, obj) in &placed.entries {
                 while (original.len() as u32) < *line {
                     staged.push('\n');
+                    if v1 && placed.dropped_lines.contains(&(original.len() as u32)) {
+                        staged.push_str(r#"{"type":"session"}"#);
+                    }
                     original.push(original.len() as u32);
                     holds_object.push(false);
                 }

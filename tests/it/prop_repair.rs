@@ -753,3 +753,16 @@ fn known_bug_lone_surrogate_line_dropped_unreported() {
     assert!(p.findings.is_empty(), "{:#?}", p.findings);
     assert_eq!(p.after.unwrap().context_messages, 2);
 }
+
+/// A v1 compaction's `firstKeptEntryIndex` counts an extra `session` line as Pi's migration
+/// does, whether repair reads the loaded session or a copy with that line dropped.
+#[test]
+fn a_v1_index_counts_an_extra_header() {
+    let data = b"{\"type\":\"session\",\"id\":\"s-v1\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}\n{\"type\":\"session\",\"version\":3,\"id\":\"s-1\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}\n{\"type\":\"compaction\",\"id\":\"e1\",\"summary\":\"s\",\"tokensBefore\":10,\"firstKeptEntryIndex\":1}";
+    let p = check(data).unwrap().expect("a plan");
+    assert!(
+        p.findings.iter().any(|f| f.kind == "dangling-first-kept"),
+        "{:?}",
+        p.findings
+    );
+}
