@@ -405,9 +405,15 @@ fn calendar(ms: i64, zone: &jiff::tz::TimeZone) -> Option<jiff::civil::Date> {
 /// into a [`KeyValue`] once per group.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Cheap {
-    Date(Option<jiff::civil::Date>),
+    Day(Option<jiff::civil::Date>),
+    /// The week's Monday.
+    Week(Option<jiff::civil::Date>),
+    /// The month's first day.
+    Month(Option<jiff::civil::Date>),
     Session(usize),
-    Text(Option<Arc<str>>),
+    Project(Option<Arc<str>>),
+    Model(Arc<str>),
+    Provider(Option<Arc<str>>),
     Source(SourceOrder),
 }
 
@@ -419,44 +425,31 @@ fn cheap_key(
     cwd: &Option<Arc<str>>,
 ) -> Cheap {
     match key {
-        Key::Day => Cheap::Date(date),
-        Key::Week => Cheap::Date(date.map(|d| {
+        Key::Day => Cheap::Day(date),
+        Key::Week => Cheap::Week(date.map(|d| {
             let back = i64::from(d.weekday().to_monday_zero_offset());
             d.checked_sub(jiff::Span::new().days(back)).unwrap_or(d)
         })),
-        Key::Month => Cheap::Date(date.map(|d| d.first_of_month())),
+        Key::Month => Cheap::Month(date.map(|d| d.first_of_month())),
         Key::Session => Cheap::Session(session),
-        Key::Project => Cheap::Text(cwd.clone()),
-        Key::Model => Cheap::Text(Some(call.model.clone())),
-        Key::Provider => Cheap::Text(call.provider.clone()),
+        Key::Project => Cheap::Project(cwd.clone()),
+        Key::Model => Cheap::Model(call.model.clone()),
+        Key::Provider => Cheap::Provider(call.provider.clone()),
         Key::Source => Cheap::Source(SourceOrder::of(call.source)),
     }
 }
 
-fn key_value(key: Key, cheap: Cheap) -> KeyValue {
-    let text = |c: Cheap| match c {
-        Cheap::Text(t) => t.map(|t| t.to_string()),
-        _ => None,
-    };
-    let date = |c: &Cheap| match c {
-        Cheap::Date(d) => *d,
-        _ => None,
-    };
-    match key {
-        Key::Day => KeyValue::Day(date(&cheap).map(|d| d.to_string())),
-        Key::Week => KeyValue::Week(date(&cheap).map(|d| d.to_string())),
-        Key::Month => KeyValue::Month(date(&cheap).map(|d| format!("{:04}-{:02}", d.year(), d.month()))),
-        Key::Session => KeyValue::Session(match cheap {
-            Cheap::Session(n) => n,
-            _ => 0,
-        }),
-        Key::Project => KeyValue::Project(text(cheap)),
-        Key::Model => KeyValue::Model(text(cheap).unwrap_or_default()),
-        Key::Provider => KeyValue::Provider(text(cheap)),
-        Key::Source => KeyValue::Source(match cheap {
-            Cheap::Source(s) => s,
-            _ => SourceOrder(0),
-        }),
+fn key_value(cheap: Cheap) -> KeyValue {
+    let text = |t: Option<Arc<str>>| t.map(|t| t.to_string());
+    match cheap {
+        Cheap::Day(d) => KeyValue::Day(d.map(|d| d.to_string())),
+        Cheap::Week(d) => KeyValue::Week(d.map(|d| d.to_string())),
+        Cheap::Month(d) => KeyValue::Month(d.map(|d| format!("{:04}-{:02}", d.year(), d.month()))),
+        Cheap::Session(n) => KeyValue::Session(n),
+        Cheap::Project(p) => KeyValue::Project(text(p)),
+        Cheap::Model(m) => KeyValue::Model(m.to_string()),
+        Cheap::Provider(p) => KeyValue::Provider(text(p)),
+        Cheap::Source(s) => KeyValue::Source(s),
     }
 }
 
@@ -592,7 +585,7 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
         .into_iter()
         .map(|keys| {
             let (totals, calls) = groups.remove(&keys).expect("every group key was recorded");
-            let keys = options.by.iter().zip(keys).map(|(&k, c)| key_value(k, c)).collect();
+            let keys = keys.into_iter().map(key_value).collect();
             Group { keys, totals, calls }
         })
         .collect();
