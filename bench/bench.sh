@@ -12,7 +12,8 @@
 #
 # Then `ls --all` and `usage` over LS_SESSIONS (2000) sessions of LS_SIZE (1M), and `usage`
 # beside ccusage-pi (@ccusage/pi, installed by .ci/install-ccusage, or CCUSAGE_PI_DIR) over
-# USAGE_SESSIONS (200) sessions of USAGE_SIZE (5M); 0 sessions skips a table.
+# USAGE_SESSIONS (200) sessions of USAGE_SIZE (5M); 0 sessions skips a table. `usage` runs
+# with its cache warm (kept in $BENCH_DIR/cache) and with --no-cache (every file read).
 #
 # Needs: cargo, GNU time (/usr/bin/time), jq, python3, node with the Pi oracle
 # (.ci/install-oracle); hyperfine is used for timing when present.
@@ -150,14 +151,17 @@ if [ "$LS_SESSIONS" -gt 0 ]; then
   agent=$(agent_dir "agent-$LS_SESSIONS" "$LS_SESSIONS" "$LS_SIZE")
   sessions_table "$agent" "$LS_SESSIONS"
   row "pi-session ls --all --json" "env PI_CODING_AGENT_DIR=$agent $PS ls --all --json"
-  row "pi-session usage --json" "env PI_CODING_AGENT_DIR=$agent $PS usage --json"
+  # The cache's own folder: the warm-up run fills it, the timed runs read it.
+  row "pi-session usage --json (cache warm)" "env XDG_CACHE_HOME=$BENCH_DIR/cache PI_CODING_AGENT_DIR=$agent $PS usage --json"
+  row "pi-session usage --json --no-cache" "env PI_CODING_AGENT_DIR=$agent $PS usage --json --no-cache"
 fi
 
 if [ "$USAGE_SESSIONS" -gt 0 ]; then
   agent=$(agent_dir "agent-$USAGE_SESSIONS-$USAGE_SIZE" "$USAGE_SESSIONS" "$USAGE_SIZE")
   sessions_table "$agent" "$USAGE_SESSIONS"
-  row "pi-session usage --by session --json" "env PI_CODING_AGENT_DIR=$agent $PS usage --by session --json"
-  row "pi-session usage --by day --json" "env PI_CODING_AGENT_DIR=$agent $PS usage --by day --json"
+  row "pi-session usage --by session --json --no-cache" "env PI_CODING_AGENT_DIR=$agent $PS usage --by session --json --no-cache"
+  row "pi-session usage --by day --json --no-cache" "env PI_CODING_AGENT_DIR=$agent $PS usage --by day --json --no-cache"
+  row "pi-session usage --by session --json (cache warm)" "env XDG_CACHE_HOME=$BENCH_DIR/cache PI_CODING_AGENT_DIR=$agent $PS usage --by session --json"
   if [ -z "${CCUSAGE_PI_DIR:-}" ] && [ -x .ci/install-ccusage ]; then
     CCUSAGE_PI_DIR="$(.ci/install-ccusage 2>/dev/null | tail -n 1 || true)"
   fi

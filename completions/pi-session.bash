@@ -1061,7 +1061,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__usage)
-            opts="-z -s -h -V --by --since --until --timezone --project --json --csv --session --color --no-pager --help --version"
+            opts="-z -s -h -V --by --since --until --timezone --project --json --csv --no-cache --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

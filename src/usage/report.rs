@@ -18,6 +18,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod cache;
+use cache::{Cache, Stamp};
+
 /// What a call is grouped by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Key {
@@ -78,6 +81,9 @@ pub struct Options {
     pub since: Option<jiff::civil::Date>,
     /// Only calls on or before this day (in `zone`).
     pub until: Option<jiff::civil::Date>,
+    /// The file that keeps what was read from each session between runs ([`cache`]); `None`
+    /// reads every file.
+    pub cache: Option<PathBuf>,
 }
 
 /// The value of one grouping key for a group.
@@ -162,6 +168,8 @@ pub struct Report {
     /// Calls left out as copies of calls counted elsewhere.
     pub copies: u64,
     pub warnings: Vec<Warning>,
+    /// Sessions whose calls came from the cache rather than their file.
+    pub cached: usize,
 }
 
 /// A call's entry id and timestamp, what a copy of the entry keeps, as 128 bits of two
@@ -383,11 +391,17 @@ fn read_lean(path: &Path) -> Option<(Read, Option<Warning>)> {
 }
 
 /// The identities of the calls a file holds (empty when it cannot be read).
-fn identities(path: &Path) -> FxHashSet<Identity> {
-    match read(path) {
-        Ok((r, _)) => r.calls.into_iter().filter_map(|c| c.identity).collect(),
+fn identities(path: &Path, cache: Option<&Cache>) -> FxHashSet<Identity> {
+    let cached = cache.and_then(|c| c.read(&absolute(path), Stamp::of(path)));
+    match cached.map(Ok).unwrap_or_else(|| read(path).map(|(r, _)| r)) {
+        Ok(r) => r.calls.into_iter().filter_map(|c| c.identity).collect(),
         Err(_) => FxHashSet::default(),
     }
+}
+
+/// A path made absolute (not resolved): what the cache knows a file by.
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// A path made absolute and canonical where it can be, for telling files apart.
@@ -461,7 +475,31 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
     // first: a copy is never older than what it copies; files without a date last, ties by
     // path) and the files that repeat a session. Bodies are then read a batch at a time in
     // that order, so that only a batch of files' calls is held at once.
-    let headers = crate::parallel::par_map(paths, |p| crate::session::locate::read_header(p), || {});
+    //
+    // With a cache, a file unchanged since it was recorded is not opened at all.
+    let mut cache = options.cache.as_deref().map(Cache::open);
+    let indices: Vec<usize> = (0..paths.len()).collect();
+    let stamps: Vec<(PathBuf, Option<Stamp>)> = match cache {
+        Some(_) => crate::parallel::par_map(paths, |p| (absolute(p), Stamp::of(p)), || {}),
+        None => Vec::new(),
+    };
+    fn cached<'c>(
+        cache: Option<&'c Cache>,
+        stamps: &'c [(PathBuf, Option<Stamp>)],
+        i: usize,
+    ) -> Option<(&'c Cache, &'c Path, Option<Stamp>)> {
+        let (key, stamp) = stamps.get(i)?;
+        Some((cache?, key.as_path(), *stamp))
+    }
+    let headers = crate::parallel::par_map(
+        &indices,
+        |&i| {
+            cached(cache.as_ref(), &stamps, i)
+                .and_then(|(c, key, stamp)| c.header(key, stamp))
+                .or_else(|| crate::session::locate::read_header(&paths[i]))
+        },
+        || {},
+    );
     let created = |i: usize| {
         headers[i]
             .as_ref()
@@ -500,11 +538,35 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
     const BATCH: usize = 64;
     progress.start("sessions", Some(ordered.len() as u64));
     for batch in ordered.chunks(BATCH) {
-        let batch: Vec<&PathBuf> = batch.iter().map(|&i| &paths[i]).collect();
-        let results = crate::parallel::par_map(&batch, |p| read(p), || progress.advance(1));
-        for result in results {
+        let results = crate::parallel::par_map(
+            batch,
+            |&i| match cached(cache.as_ref(), &stamps, i).and_then(|(c, key, stamp)| c.read(key, stamp)) {
+                Some(r) => (
+                    Ok((
+                        Read {
+                            path: paths[i].clone(),
+                            ..r
+                        },
+                        None,
+                    )),
+                    true,
+                ),
+                None => (read(&paths[i]), false),
+            },
+            || progress.advance(1),
+        );
+        for (&i, (result, from_cache)) in batch.iter().zip(results) {
             let r = match result {
                 Ok((r, damaged)) => {
+                    // Only what was read cleanly is kept: a damaged file is read (and
+                    // said) every time.
+                    match (&mut cache, from_cache, &damaged, &headers[i], stamps.get(i)) {
+                        (_, true, ..) => report.cached += 1,
+                        (Some(c), false, None, Some(header), Some((key, Some(stamp)))) => {
+                            c.record(key, *stamp, header, &r)
+                        }
+                        _ => {}
+                    }
                     report.warnings.extend(damaged);
                     r
                 }
@@ -526,7 +588,7 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
                         &empty
                     } else if p.is_file() {
                         // Forks of one parent read it once.
-                        parents.entry(key).or_insert_with(|| identities(p))
+                        parents.entry(key).or_insert_with(|| identities(p, cache.as_ref()))
                     } else {
                         // Said below, unless copies of its calls turn up in the report anyway.
                         missing_parent = Some(parent.clone());
@@ -580,6 +642,9 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
         }
     }
     progress.finish();
+    if let Some(c) = cache {
+        c.save();
+    }
     order.sort();
     report.groups = order
         .into_iter()

@@ -88,7 +88,13 @@ impl Agent {
     }
 
     fn run(&self, args: &[&str]) -> std::process::Output {
+        self.run_with_cache(args, Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache")))
+    }
+
+    /// [`Agent::run`] keeping the cache under `cache_home` (as `XDG_CACHE_HOME`).
+    fn run_with_cache(&self, args: &[&str], cache_home: &Path) -> std::process::Output {
         cmd()
+            .env("XDG_CACHE_HOME", cache_home)
             .env("PI_CODING_AGENT_DIR", self.dir.path())
             .current_dir(self.dir.path())
             .arg("usage")
@@ -379,4 +385,105 @@ fn the_table_and_csv() {
     );
     assert!(rows[1].starts_with("a,") && rows[1].ends_with(",1.75,3"), "{csv}");
     assert_eq!(rows[4], "total,,4100,60,12,6,4178,15.75,6");
+}
+
+/// Sets a file's modification time a minute back: the cache records only files that have
+/// not changed for a few seconds.
+fn settle(path: &Path) {
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(past)
+        .unwrap();
+}
+
+#[test]
+fn a_report_from_the_cache_is_the_report_read_from_the_files() {
+    let agent = Agent::new();
+    let a = agent.session("--p-one--", "a");
+    let b = agent.session("--p-one--", "b");
+    // A clone of a (its copies count once), a copy of b (said), a damaged file (said, every
+    // time), a file that is no session.
+    let clone = cmd().arg("-s").arg(&a).arg("clone").output().unwrap();
+    assert!(clone.status.success(), "{}", String::from_utf8_lossy(&clone.stderr));
+    std::fs::copy(&b, b.with_file_name("copy-of-b.jsonl")).unwrap();
+    let c = agent.session("--p-two--", "c");
+    let mut text = std::fs::read_to_string(&c).unwrap();
+    text.push_str("{\"type\":\"message\",\"message\":{\"role\":\"assistant\",\"usage\":{\"input\":\n");
+    std::fs::write(&c, text).unwrap();
+    std::fs::write(c.with_file_name("notes.jsonl"), "hello\n").unwrap();
+    for project in std::fs::read_dir(agent.dir.path().join("sessions")).unwrap() {
+        for file in std::fs::read_dir(project.unwrap().path()).unwrap() {
+            settle(&file.unwrap().path());
+        }
+    }
+
+    let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join("pi-session/usage.cache");
+    let run = |args: &[&str]| {
+        let out = agent.run_with_cache(args, home.path());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let sets: [&[&str]; 3] = [
+        &["--json", "-z", "UTC"],
+        &["--json", "-z", "UTC", "--by", "session,model"],
+        &[
+            "--csv",
+            "-z",
+            "UTC",
+            "--by",
+            "week,source,project",
+            "--since",
+            "2026-11-02",
+        ],
+    ];
+    for args in sets {
+        let cold = run(&[args, &["--no-cache"]].concat());
+        assert!(!cache.exists(), "--no-cache writes no cache");
+        assert!(
+            cold.1.contains("skipped 1 unreadable line") && cold.1.contains("same session"),
+            "{}",
+            cold.1
+        );
+        let first = run(args);
+        assert!(cache.exists(), "the first run records what it read");
+        let warm = run(args);
+        assert_eq!(first, cold, "{args:?}");
+        assert_eq!(warm, cold, "{args:?}");
+        std::fs::remove_file(&cache).unwrap();
+    }
+
+    // Warm, the files are not opened: a file rewritten in place to the same size and
+    // modification time still gives what was recorded (what "a stat per file" means)…
+    run(&["--json"]);
+    let before = run(&["--json", "-z", "UTC"]);
+    let mtime = std::fs::metadata(&b).unwrap().modified().unwrap();
+    let text = std::fs::read_to_string(&b).unwrap();
+    std::fs::write(&b, text.replace("\"input\":400", "\"input\":900")).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&b)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    assert_eq!(run(&["--json", "-z", "UTC"]), before);
+    assert_ne!(run(&["--json", "-z", "UTC", "--no-cache"]), before);
+    // …while a session Pi appended to is read again.
+    let mut text = std::fs::read_to_string(&b).unwrap();
+    text.push_str(&format!(
+        "{}\n",
+        assistant("b3", "b2", "2026-11-06T09:00:00.000Z", "gpt", 1, 0.5)
+    ));
+    std::fs::write(&b, text).unwrap();
+    settle(&b);
+    let appended = run(&["--json", "-z", "UTC"]);
+    assert_eq!(appended, run(&["--json", "-z", "UTC", "--no-cache"]));
+    let records = ndjson(&appended.0);
+    assert_eq!(total(&records)["input"], 100 + 200 + 1000 + 900 + 1 + 800 + 1600);
 }

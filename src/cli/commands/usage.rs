@@ -54,6 +54,22 @@ pub struct Args {
     /// CSV with a header row; the last row holds the totals.
     #[arg(long)]
     pub csv: bool,
+
+    /// Read every session file, neither using nor updating the cache. By default what was
+    /// read from each file is kept in $XDG_CACHE_HOME/pi-session/usage.cache (or
+    /// ~/.cache/pi-session/usage.cache) and used again while the file's size, modification
+    /// time and inode are unchanged, so a report over unchanged files costs a stat per file.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+/// Where the cache is kept: $XDG_CACHE_HOME/pi-session/usage.cache, else under ~/.cache.
+fn cache_file() -> Option<PathBuf> {
+    let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .and_then(absolute)
+        .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|h| h.join(".cache")))?;
+    Some(base.join("pi-session").join("usage.cache"))
 }
 
 fn day_spec(s: &str) -> Result<DaySpec, String> {
@@ -92,6 +108,7 @@ fn options(args: &Args) -> Result<Options> {
         zone,
         since: args.since.map(|d| d.resolve(today)),
         until: args.until.map(|d| d.resolve(today)),
+        cache: if args.no_cache { None } else { cache_file() },
     })
 }
 
