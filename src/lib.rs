@@ -13,6 +13,7 @@ pub mod parallel;
 pub mod progress;
 pub mod repair;
 pub mod search;
+pub mod secrets;
 pub mod session;
 pub mod transcript;
 pub mod usage;

@@ -1,0 +1,7 @@
+//! Credentials a session has recorded: the rules that recognise them ([`rules`], with
+//! gitleaks configurations read by [`gitleaks`]), the string tokens of a line and where each
+//! lies ([`walk`]).
+
+pub mod gitleaks;
+pub mod rules;
+pub mod walk;

@@ -1,0 +1,1 @@
+//! Rules in the gitleaks configuration format (TOML `[[rules]]` and `[allowlist]`).

@@ -1,0 +1,1 @@
+//! The rules that recognise a credential in a piece of text.
