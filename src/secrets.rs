@@ -5,3 +5,6 @@
 pub mod gitleaks;
 pub mod rules;
 pub mod walk;
+pub mod own;
+pub mod scan;
+pub mod redact;

@@ -11,6 +11,7 @@ pub mod output;
 pub mod pager;
 pub mod progress;
 pub mod render;
+pub mod secret_rules;
 pub mod session_arg;
 pub mod summary_args;
 pub mod write_args;
@@ -41,7 +42,7 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Session file, or the id (or unique id prefix) of a session of the current directory.
     /// Default: the most recent session of the current directory, found as Pi finds it.
-    /// `usage` takes several.
+    /// `usage`, `secrets` and `redact` take several.
     #[arg(short = 's', long = "session", value_name = "PATH|ID", global = true, action = clap::ArgAction::Append)]
     pub sessions: Vec<String>,
 
@@ -79,6 +80,8 @@ pub enum Command {
     Ls(commands::ls::Args),
     Stats(commands::stats::Args),
     Usage(commands::usage::Args),
+    Secrets(commands::secrets::Args),
+    Redact(commands::redact::Args),
     Grep(commands::grep::Args),
     Export(commands::export::Args),
     Completions(commands::completions::Args),
@@ -107,8 +110,9 @@ fn run() -> Exit {
             return Exit::Success;
         }
     };
-    if cli.global.sessions.len() > 1 && !matches!(cli.command, Command::Usage(_)) {
-        eprintln!("error: -s/--session names one session here (only `usage` takes several)");
+    let takes_several = matches!(cli.command, Command::Usage(_) | Command::Secrets(_) | Command::Redact(_));
+    if cli.global.sessions.len() > 1 && !takes_several {
+        eprintln!("error: -s/--session names one session here (only `usage`, `secrets` and `redact` take several)");
         return Exit::Usage;
     }
     output::set_session_arg(cli.global.session());
@@ -132,6 +136,8 @@ fn run() -> Exit {
         Command::Ls(a) => commands::ls::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Stats(a) => commands::stats::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Usage(a) => commands::usage::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Secrets(a) => commands::secrets::run(&cli.global, a, &mut out),
+        Command::Redact(a) => commands::redact::run(&cli.global, a, &mut out),
         Command::Grep(a) => commands::grep::run(&cli.global, a, &mut out),
         Command::Export(a) => commands::export::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Completions(a) => commands::completions::run(a, &mut out).map(Exit::from),

@@ -13,6 +13,28 @@ pub fn open_session(global: &GlobalArgs) -> Result<Session> {
     Ok(session)
 }
 
+/// [`open_session`], with the credentials the rules find taken out of what is read when
+/// `redact` is set (for `export --redact` and `clone --redact`: what they write is clean,
+/// the file is untouched).
+pub fn open_session_redacted(global: &GlobalArgs, redact: bool) -> Result<Session> {
+    if !redact {
+        return open_session(global);
+    }
+    let rules = crate::cli::secret_rules::rule_set(&crate::cli::secret_rules::RuleArgs {
+        config: None,
+        no_own_keys: false,
+    })?;
+    let cwd = std::env::current_dir()?;
+    let path = locate::find_session(global.session(), &cwd)?;
+    let data = pi_session::session::data::Data::open(&path).map_err(|e| pi_session::session::SessionError::io(&path, e))?;
+    let session = match pi_session::secrets::redact::redacted_bytes(&data, &rules) {
+        Some(clean) => Session::from_data(path, pi_session::session::data::Data::Owned(clean))?,
+        None => Session::from_data(path, data)?,
+    };
+    warn_load_report(&session);
+    Ok(session)
+}
+
 /// The first read of a tip command ([`pi_session::session::tip::FIRST_READ`]);
 /// `$PI_SESSION_TIP_BYTES` overrides it (the tests use a tiny one to exercise reading
 /// further back).

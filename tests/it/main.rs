@@ -21,6 +21,7 @@ mod cli_ls;
 mod cli_pager;
 mod cli_repair;
 mod cli_rev_parse;
+mod cli_secrets;
 mod cli_session_lookup;
 mod cli_show;
 mod cli_stats;

@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::new_session::{NewSessionArgs, write_and_report};
 use crate::cli::output::Output;
-use crate::cli::session_arg::open_session;
+use crate::cli::session_arg::open_session_redacted;
 use anyhow::Result;
 use pi_session::session::branch_copy::{branched_session, refuse_old_format};
 use pi_session::session::revision;
@@ -18,13 +18,18 @@ pub struct Args {
     #[arg(value_name = "REV")]
     pub rev: Option<String>,
 
+    /// Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own
+    /// keys) out of what is written, as `redact` would; the session file is not changed.
+    #[arg(long)]
+    pub redact: bool,
+
     #[command(flatten)]
     pub new_session: NewSessionArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     crate::cli::new_session::check_args(&args.new_session)?;
-    let session = open_session(global)?;
+    let session = open_session_redacted(global, args.redact)?;
     refuse_old_format(&session)?;
     // Without REV, copy what Pi's /clone copies: the branch of Pi's leaf, the file's last
     // entry, even a checkout record that `@` steps over.

@@ -1,6 +1,6 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_block, escape_line, local_time, local_time_into};
-use crate::cli::session_arg::{open_session, warn_cycle};
+use crate::cli::session_arg::{open_session_redacted, warn_cycle};
 use anyhow::Result;
 use pi_session::session::Session;
 use pi_session::session::write;
@@ -33,6 +33,11 @@ pub struct Args {
     /// Replace the -o file if it exists (atomically: the new file is renamed over it).
     #[arg(long, short = 'f')]
     pub force: bool,
+
+    /// Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own
+    /// keys) out of what is written, as `redact` would; the session file is not changed.
+    #[arg(long)]
+    pub redact: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -723,7 +728,7 @@ fn format_of(args: &Args) -> Format {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    let session = open_session(global)?;
+    let session = open_session_redacted(global, args.redact)?;
     let options = transcript::Options { rev: args.rev.clone() };
     let plan = transcript::plan(&session, &options)?;
     warn_cycle(&session, plan.head.cycle_at);

@@ -1,0 +1,165 @@
+use crate::cli::GlobalArgs;
+use crate::cli::exit::Exit;
+use crate::cli::output::{Output, escape_line};
+use crate::cli::secret_rules::{RuleArgs, rule_set};
+use anyhow::Result;
+use pi_session::secrets::redact::{Redaction, redact_file};
+use pi_session::secrets::scan::Finding;
+use pi_session::session::locate::{self, Locations};
+use std::path::PathBuf;
+
+/// Take the credentials `secrets` finds out of session files, in place.
+///
+/// Replaces each secret with [REDACTED:<rule>]. Only the JSON strings that held one change;
+/// every other byte stays, so ids, the tree, labels, `@` and what the model sees are as
+/// they were, and Pi opens the file without rewriting it. A thinking block whose text
+/// changed loses its signature (Pi then sends the block as plain text; a signature that no
+/// longer matches its text would make the provider refuse the conversation). Redacted
+/// thinking and encrypted reasoning cannot be read and are left as they are.
+///
+/// Written as `repair` writes: under the file's lock, to a temp file renamed over the
+/// original, nothing changed if the file changed meanwhile. The original is kept as
+/// FILE.bak, readable by you only: it is the one place the secrets remain; --no-backup
+/// removes it. A second run finds nothing to do.
+///
+/// Exit status: 0 done (or nothing found), 1 a file could not be redacted, 2 usage error.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Session files or ids [default: the session -s names (repeatable), else the most
+    /// recent session of the current directory].
+    #[arg(value_name = "FILE|ID")]
+    pub files: Vec<String>,
+
+    /// Every session of every project.
+    #[arg(long, conflicts_with = "files")]
+    pub all: bool,
+
+    /// Show what would be taken out; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Keep no backup of the original, so the secrets leave the file system's view (blocks
+    /// the disk held may still hold them until reused).
+    #[arg(long)]
+    pub no_backup: bool,
+
+    /// One JSON object per finding (as `secrets --json`), then one per file:
+    /// {"session", "result" (clean, would-redact, redacted, failed), "redacted", "backup",
+    /// "carriedLines", "error"}.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+#[derive(serde::Serialize)]
+struct FindingRecord<'a> {
+    session: &'a str,
+    #[serde(flatten)]
+    finding: &'a Finding,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileRecord<'a> {
+    session: &'a str,
+    result: &'a str,
+    redacted: usize,
+    backup: Option<String>,
+    carried_lines: usize,
+    error: Option<String>,
+}
+
+fn session_files(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
+    let cwd = std::env::current_dir()?;
+    if args.all {
+        return Ok(Locations::discover(&cwd).all_files());
+    }
+    let named: Vec<&String> = args.files.iter().chain(&global.sessions).collect();
+    if named.is_empty() {
+        return Ok(vec![locate::find_session(None, &cwd)?]);
+    }
+    named
+        .into_iter()
+        .map(|s| Ok(locate::find_session(Some(s), &cwd)?))
+        .collect()
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
+    let rules = rule_set(&args.rules)?;
+    let files = session_files(global, args)?;
+    let mut failed = false;
+    for path in &files {
+        let shown = path.to_string_lossy();
+        let outcome = redact_file(path, &rules, args.dry_run, !args.no_backup);
+        let (result, redaction, error) = match &outcome {
+            Ok(r) if r.scan.findings.is_empty() => ("clean", Some(r), None),
+            Ok(r) if !r.written => ("would-redact", Some(r), None),
+            Ok(r) => ("redacted", Some(r), None),
+            Err(e) => ("failed", None, Some(e.to_string())),
+        };
+        failed |= error.is_some();
+        if args.json {
+            for finding in redaction.iter().flat_map(|r| &r.scan.findings) {
+                out.json(&serde_json::to_value(FindingRecord {
+                    session: &shown,
+                    finding,
+                })?)?;
+            }
+            out.json(&serde_json::to_value(FileRecord {
+                session: &shown,
+                result,
+                redacted: redaction.map_or(0, |r| r.scan.findings.len()),
+                backup: redaction.and_then(|r| r.backup.as_ref()).map(|b| b.to_string_lossy().into_owned()),
+                carried_lines: redaction.map_or(0, |r| r.carried_lines),
+                error: error.clone(),
+            })?)?;
+            continue;
+        }
+        match (redaction, error) {
+            (_, Some(e)) => eprintln!("error: {}: {}", escape_line(&shown), escape_line(&e)),
+            (Some(r), None) => say(out, &shown, r, args.dry_run)?,
+            (None, None) => {}
+        }
+    }
+    Ok(if failed { Exit::Failure } else { Exit::Success })
+}
+
+fn say(out: &mut Output, shown: &str, r: &Redaction, dry_run: bool) -> Result<()> {
+    let shown = escape_line(shown);
+    let n = r.scan.findings.len();
+    if n == 0 {
+        out.line(&format!("{shown}: no secrets found"))?;
+        return Ok(());
+    }
+    for f in &r.scan.findings {
+        let place = if f.path.is_empty() { "damaged line".to_owned() } else { f.path.clone() };
+        out.line(&format!(
+            "{shown}:{}: {} {} ({})",
+            f.line,
+            escape_line(&f.rule),
+            escape_line(&f.preview),
+            escape_line(&place)
+        ))?;
+    }
+    if dry_run {
+        out.line(&format!("{shown}: would redact {n} secret(s); nothing written (--dry-run)"))?;
+        return Ok(());
+    }
+    out.line(&format!("{shown}: redacted {n} secret(s)"))?;
+    match &r.backup {
+        Some(b) => eprintln!(
+            "note: the original is kept in {} (mode 0600): it still holds the secrets; delete it once you have checked the result",
+            escape_line(&b.to_string_lossy())
+        ),
+        None => eprintln!("note: no backup kept (--no-backup)"),
+    }
+    if r.carried_lines > 0 {
+        eprintln!(
+            "warning: {shown}: {} line(s) were appended while redacting and were not scanned; run redact again",
+            r.carried_lines
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,349 @@
+//! `secrets` and `redact`: every planted secret found where it is, nothing found in the real
+//! sessions, and redaction that changes only the strings that held a secret.
+
+use crate::common;
+
+use common::oracle::run_oracle;
+use common::{cmd, fixture, ndjson};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The session with a secret planted in every place a session holds strings
+/// (`examples/plant_secrets.rs`), and its manifest: one record per planted value,
+/// `{"entry", "path", "rule", "secret"}`, `rule` null for a near miss that must not be found.
+fn planted() -> (PathBuf, Vec<Value>) {
+    let file = fixture("secrets/planted.v3.jsonl");
+    let manifest = std::fs::read_to_string(fixture("secrets/planted.manifest.jsonl")).unwrap();
+    (file, ndjson(&manifest))
+}
+
+fn secrets(file: &Path, extra: &[&str]) -> (i32, Vec<Value>, String) {
+    let out = cmd()
+        .arg("-s")
+        .arg(file)
+        .args(["secrets", "--json", "--no-own-keys"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    (
+        out.status.code().unwrap(),
+        ndjson(&stdout),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn findings(records: &[Value]) -> Vec<&Value> {
+    records.iter().filter(|r| r.get("rule").is_some()).collect()
+}
+
+#[test]
+fn every_planted_secret_is_found_where_it_is_and_nothing_else() {
+    let (file, manifest) = planted();
+    let (code, records, stderr) = secrets(&file, &[]);
+    assert_eq!(code, 1, "found something: exit 1; {stderr}");
+    let found = findings(&records);
+    let planted: Vec<&Value> = manifest.iter().filter(|m| !m["rule"].is_null()).collect();
+    assert!(planted.len() >= 18, "the fixture plants every kind of secret");
+    for m in &planted {
+        assert!(
+            found
+                .iter()
+                .any(|f| f["entry"] == m["entry"] && f["path"] == m["path"] && f["rule"] == m["rule"]),
+            "not found: {m}\nfound: {found:#?}"
+        );
+    }
+    for f in &found {
+        assert!(
+            planted.iter().any(|m| f["entry"] == m["entry"] && f["path"] == m["path"]),
+            "found where nothing was planted: {f}"
+        );
+        let preview = f["preview"].as_str().unwrap();
+        let length = f["length"].as_u64().unwrap() as usize;
+        let shown = preview.split('…').next().unwrap().chars().count();
+        assert!(shown * 3 <= length, "the preview shows at most a third: {preview} of {length}");
+    }
+    // The whole secret never reaches stdout or stderr.
+    let out = cmd()
+        .arg("-s")
+        .arg(&file)
+        .args(["secrets", "--no-own-keys"])
+        .output()
+        .unwrap();
+    let all = [out.stdout, out.stderr].concat();
+    let all = String::from_utf8_lossy(&all);
+    for m in &planted {
+        let secret = m["secret"].as_str().unwrap();
+        assert!(!all.contains(secret), "printed: {secret}");
+    }
+    // The unreadable payloads are named.
+    assert!(
+        records.iter().any(|r| r.get("unscannable").is_some()),
+        "redacted thinking is reported as unscannable"
+    );
+}
+
+#[test]
+fn the_real_sessions_hold_no_secrets() {
+    for file in common::corpus_files() {
+        let (code, records, stderr) = secrets(&file, &[]);
+        assert_eq!(code, 0, "{}: {records:#?} {stderr}", file.display());
+    }
+}
+
+/// The strings of a JSON value by path, for comparing two versions of a line.
+fn strings(v: &Value, path: String, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::String(s) => out.push((path, s.clone())),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| strings(x, format!("{path}[{i}]"), out)),
+        Value::Object(o) => o.iter().for_each(|(k, x)| {
+            let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+            strings(x, p, out)
+        }),
+        _ => {}
+    }
+}
+
+#[test]
+fn redact_changes_only_the_strings_that_held_a_secret() {
+    let (file, manifest) = planted();
+    let (_dir, copy) = common::temp_copy(&file);
+    let before = std::fs::read(&copy).unwrap();
+    let (_, records, _) = secrets(&copy, &[]);
+    let found = findings(&records);
+
+    // A dry run writes nothing.
+    let out = cmd()
+        .args(["redact", "--dry-run", "--no-own-keys"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+    assert!(!copy.with_extension("jsonl.bak").exists());
+
+    let out = cmd().args(["redact", "--no-own-keys"]).arg(&copy).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let after = std::fs::read(&copy).unwrap();
+    let backup = copy.with_extension("jsonl.bak");
+    assert_eq!(std::fs::read(&backup).unwrap(), before, "the backup is the original");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&backup).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the backup is readable by its owner only");
+    }
+
+    // Line by line: lines without a finding are byte-identical; in the others only the
+    // strings at the findings' paths changed (and a redacted thinking text's signature).
+    let old: Vec<&[u8]> = before.split(|&b| b == b'\n').collect();
+    let new: Vec<&[u8]> = after.split(|&b| b == b'\n').collect();
+    assert_eq!(old.len(), new.len());
+    for (n, (o, w)) in old.iter().zip(&new).enumerate() {
+        let line = n as u64 + 1;
+        let here: Vec<&&Value> = found.iter().filter(|f| f["line"] == line).collect();
+        if here.is_empty() {
+            assert_eq!(o, w, "line {line} changed");
+            continue;
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        strings(&pi_session::session::jsparse::parse(o).unwrap(), String::new(), &mut a);
+        strings(&pi_session::session::jsparse::parse(w).unwrap(), String::new(), &mut b);
+        assert_eq!(a.len(), b.len(), "line {line}: the same strings");
+        for ((pa, sa), (pb, sb)) in a.iter().zip(&b) {
+            assert_eq!(pa, pb);
+            if sa == sb {
+                continue;
+            }
+            let redacted_here = here.iter().any(|f| f["path"] == pa.as_str());
+            let signature = pa.ends_with(".thinkingSignature") && sb.is_empty();
+            assert!(redacted_here || signature, "line {line}: {pa} changed");
+            if redacted_here {
+                assert!(sb.contains("[REDACTED:"), "line {line}: {pa}: {sb}");
+            }
+        }
+    }
+    for m in manifest.iter().filter(|m| !m["rule"].is_null()) {
+        let secret = m["secret"].as_str().unwrap();
+        assert!(
+            !String::from_utf8_lossy(&after).contains(secret),
+            "still there: {secret}"
+        );
+    }
+
+    // The tree is as it was.
+    let log = |f: &Path| common::run_ok(f, &["log", "--all", "--json"]).lines().count();
+    assert_eq!(log(&copy), log(&file));
+    assert_eq!(
+        common::run_ok(&copy, &["rev-parse", "@"]),
+        common::run_ok(&file, &["rev-parse", "@"])
+    );
+    let context = |f: &Path| common::run_ok(f, &["context", "--json"]).lines().count();
+    assert_eq!(context(&copy), context(&file));
+
+    // Nothing left to find, nothing left to do.
+    let (code, _, _) = secrets(&copy, &[]);
+    assert_eq!(code, 0);
+    std::fs::remove_file(&backup).unwrap();
+    let out = cmd().args(["redact", "--no-own-keys"]).arg(&copy).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(std::fs::read(&copy).unwrap(), after, "a second redact changes nothing");
+    assert!(!backup.exists(), "and keeps no backup of a file it did not change");
+}
+
+#[test]
+fn no_backup_leaves_no_copy_of_the_secrets() {
+    let (file, _) = planted();
+    let (dir, copy) = common::temp_copy(&file);
+    let out = cmd()
+        .args(["redact", "--no-own-keys", "--no-backup"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 1, "only the session is left: {names:?}");
+}
+
+#[test]
+fn pi_opens_a_redacted_session_as_it_is() {
+    let (file, _) = planted();
+    let Some(before) = run_oracle(&file, &[]) else { return };
+    let (_dir, copy) = common::temp_copy(&file);
+    let out = cmd().args(["redact", "--no-own-keys"]).arg(&copy).output().unwrap();
+    assert!(out.status.success());
+    let pi = run_oracle(&copy, &[]).unwrap();
+    assert_eq!(pi["rewritten"], false, "Pi rewrote the redacted file");
+    for key in ["leaf", "at", "branch", "labels"] {
+        assert_eq!(pi[key], before[key], "{key}");
+    }
+    assert_eq!(
+        pi["context"].as_array().map(Vec::len),
+        before["context"].as_array().map(Vec::len),
+        "the same number of messages in context"
+    );
+}
+
+#[test]
+fn export_and_clone_redact_what_they_write() {
+    let (file, manifest) = planted();
+    let (dir, copy) = common::temp_copy(&file);
+    let before = std::fs::read(&copy).unwrap();
+    let secrets_in = |text: &str| {
+        manifest
+            .iter()
+            .filter(|m| !m["rule"].is_null())
+            .filter(|m| text.contains(m["secret"].as_str().unwrap()))
+            .count()
+    };
+    for format in ["md", "html"] {
+        let plain = common::run_ok(&copy, &["export", "--format", format]);
+        assert!(secrets_in(&plain) > 0, "the export without --redact shows them");
+        let clean = common::run_ok(&copy, &["export", "--format", format, "--redact"]);
+        assert_eq!(secrets_in(&clean), 0, "{format}");
+        assert!(clean.contains("[REDACTED:"));
+    }
+    let out = cmd()
+        .arg("-s")
+        .arg(&copy)
+        .args(["clone", "--redact"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let clone = PathBuf::from(String::from_utf8(out.stdout).unwrap().trim());
+    let text = std::fs::read_to_string(&clone).unwrap();
+    assert_eq!(secrets_in(&text), 0);
+    assert_eq!(std::fs::read(&copy).unwrap(), before, "the original is untouched");
+}
+
+#[test]
+fn your_own_keys_are_found_by_value_and_never_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = "own-0123456789-abcdefghij-klmnop";
+    let file = dir.path().join("s.jsonl");
+    std::fs::write(
+        &file,
+        format!(
+            "{}\n{}\n",
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-01T00:00:00.000Z","cwd":"/p"}"#,
+            serde_json::json!({"type": "message", "id": "a1", "parentId": null, "timestamp": "2026-11-01T00:00:01.000Z",
+                               "message": {"role": "user", "content": format!("my key is {key}"), "timestamp": 1}})
+        ),
+    )
+    .unwrap();
+    let out = cmd()
+        .env("MY_SERVICE_TOKEN", key)
+        .env("PI_CODING_AGENT_DIR", dir.path())
+        .arg("-s")
+        .arg(&file)
+        .args(["secrets", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains(key));
+    let records = ndjson(&text);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["path"], "message.content");
+    assert!(records[0]["rule"].as_str().unwrap().contains("MY_SERVICE_TOKEN"));
+    // Without them: nothing.
+    let out = cmd()
+        .env("MY_SERVICE_TOKEN", key)
+        .arg("-s")
+        .arg(&file)
+        .args(["secrets", "--no-own-keys"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_gitleaks_configuration_adds_rules_and_allows() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    std::fs::write(
+        &file,
+        format!(
+            "{}\n{}\n",
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-01T00:00:00.000Z","cwd":"/p"}"#,
+            serde_json::json!({"type": "message", "id": "a1", "parentId": null, "timestamp": "2026-11-01T00:00:01.000Z",
+                               "message": {"role": "user", "content": "tokens: acme_live_Q7xL2pR9vK4mN8sT and acme_live_ALLOWED0000000000", "timestamp": 1}})
+        ),
+    )
+    .unwrap();
+    let config = dir.path().join("gitleaks.toml");
+    std::fs::write(
+        &config,
+        r#"
+title = "team rules"
+[extend]
+useDefault = true
+
+[[rules]]
+id = "acme-live-token"
+description = "Acme live token"
+regex = '''acme_live_[A-Za-z0-9]{16,}'''
+keywords = ["acme_live_"]
+
+[allowlist]
+regexes = ['''acme_live_ALLOWED0+''']
+"#,
+    )
+    .unwrap();
+    let config = config.to_str().unwrap().to_owned();
+    let (code, records, stderr) = secrets(&file, &["--config", &config]);
+    assert_eq!(code, 1, "{stderr}");
+    let found = findings(&records);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["rule"], "acme-live-token");
+    // A configuration that is not one is an error naming the file.
+    std::fs::write(dir.path().join("bad.toml"), "[[rules]]\nid = 3\n").unwrap();
+    let bad = dir.path().join("bad.toml");
+    let (code, _, stderr) = secrets(&file, &["--config", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("bad.toml"), "{stderr}");
+}
