@@ -197,7 +197,12 @@ impl Walker {
         let (raw, end) = scan::string(b, pos).map_err(|_| bad)?;
         let key = self.set_key(depth);
         key.clear();
-        decode_body(raw.bytes, key, |_| {});
+        match raw.bytes.is_ascii() && !raw.escaped {
+            // Nearly every key: copied as it is.
+            // SAFETY: ASCII is UTF-8.
+            true => key.push_str(unsafe { std::str::from_utf8_unchecked(raw.bytes) }),
+            false => decode_body(raw.bytes, key, |_| {}),
+        }
         f(&self.path[..=depth], pos..end, true);
         let colon = scan::ws(b, end);
         if b.get(colon) != Some(&b':') {
