@@ -1,1 +1,1315 @@
 //! The rules that recognise a credential in a piece of text.
+//!
+//! A [`RuleSet`] holds regex rules in the manner of gitleaks (a regex, the group that is the
+//! secret, keywords, an entropy floor, allowlists), the built-in rules of [`RuleSet::builtin`],
+//! rules read from a gitleaks configuration ([`RuleSet::with_config`]) and the user's own key
+//! values matched verbatim ([`RuleSet::with_exact`]). Searching a text costs one pass of a
+//! keyword automaton, then only the rules whose keywords occurred run their regex.
+
+use std::ops::Range;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use regex::Regex;
+
+use super::gitleaks;
+
+/// What an allowlist's regexes are tested against (gitleaks' `regexTarget`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Target {
+    /// The secret (the secret group), gitleaks' default.
+    #[default]
+    Secret,
+    /// The whole match of the rule's regex.
+    Match,
+    /// The line of the text that holds the match.
+    Line,
+}
+
+/// How an allowlist's checks combine (gitleaks' `condition`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Condition {
+    /// Any check that holds allows the finding.
+    #[default]
+    Or,
+    /// Every check the allowlist defines must hold.
+    And,
+}
+
+/// Findings a rule (or every rule) lets pass: by regexes over the [`Target`] and by stop words
+/// contained in the secret.
+#[derive(Debug, Clone, Default)]
+pub struct Allowlist {
+    pub(crate) regexes: Vec<Regex>,
+    /// Lowercase; a secret containing one (ASCII case-insensitively) is allowed.
+    pub(crate) stopwords: Vec<String>,
+    pub(crate) regex_target: Target,
+    pub(crate) condition: Condition,
+    /// The allowlist also named paths or commits, which a session's text has not: under
+    /// [`Condition::And`] such an allowlist never holds (its path or commit check cannot pass),
+    /// under [`Condition::Or`] those checks are left out.
+    pub(crate) has_unevaluable: bool,
+}
+
+impl Allowlist {
+    /// Does this allowlist let the finding pass?
+    fn allows(&self, secret: &str, matched: &str, line: &str) -> bool {
+        let target = match self.regex_target {
+            Target::Secret => secret,
+            Target::Match => matched,
+            Target::Line => line,
+        };
+        let regex_hit = || self.regexes.iter().any(|r| r.is_match(target));
+        let stop_hit = || {
+            let lower = secret.to_ascii_lowercase();
+            self.stopwords.iter().any(|w| lower.contains(w.as_str()))
+        };
+        match self.condition {
+            Condition::Or => regex_hit() || stop_hit(),
+            Condition::And => {
+                if self.has_unevaluable || (self.regexes.is_empty() && self.stopwords.is_empty()) {
+                    return false;
+                }
+                (self.regexes.is_empty() || regex_hit()) && (self.stopwords.is_empty() || stop_hit())
+            }
+        }
+    }
+}
+
+/// A check a built-in rule makes beyond its regex: given the secret and the whole match, is
+/// this a credential (rather than a placeholder)?
+type Filter = fn(secret: &str, matched: &str) -> bool;
+
+/// One rule: a regex whose secret group is the credential.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub id: String,
+    pub description: String,
+    pub(crate) regex: Regex,
+    /// The capture group that is the secret; 0 takes the first group that matched something
+    /// (as gitleaks does), or the whole match when the regex has no groups.
+    pub(crate) secret_group: usize,
+    /// Lowercase. A rule with keywords runs only on text holding one of them.
+    pub(crate) keywords: Vec<String>,
+    /// A secret whose [`entropy`] is at most this is no finding (gitleaks' `entropy`).
+    pub(crate) entropy: Option<f64>,
+    pub(crate) allowlists: Vec<Allowlist>,
+    pub(crate) filter: Option<Filter>,
+    /// A catch-all rule (a secret by its name, not its shape): its hits give way to any other
+    /// rule's that they overlap.
+    pub(crate) generic: bool,
+}
+
+/// A credential found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    /// The rule's id (`own-key:<label>` for the user's own key values).
+    pub rule: String,
+    /// Byte range of the secret (the secret group, not the whole match) in the text.
+    pub range: Range<usize>,
+}
+
+/// What a pattern of the keyword automaton stands for.
+#[derive(Debug, Clone, Copy)]
+enum Pattern {
+    /// A keyword: the rules it wakes.
+    Keyword(usize),
+    /// One spelling of an exact value (only [`RuleSet::may_match`] cares).
+    Exact,
+}
+
+/// Rules, allowlists and exact values, with the keyword automaton built over them.
+#[derive(Debug, Clone)]
+pub struct RuleSet {
+    rules: Vec<Rule>,
+    global: Vec<Allowlist>,
+    exact: Vec<(String, String)>,
+    /// Keyword `i` wakes `wakes[i]` (rule indices).
+    wakes: Vec<Vec<usize>>,
+    /// Rules without keywords: they always run.
+    always: Vec<usize>,
+    patterns: Vec<Pattern>,
+    /// Keywords then exact values (raw and JSON-escaped), ASCII case-insensitive.
+    prefilter: Option<AhoCorasick>,
+    /// The exact values, case-sensitive, leftmost-longest.
+    exact_matcher: Option<AhoCorasick>,
+}
+
+/// The shortest own key value looked for: shorter values would hit too much ordinary text.
+const MIN_EXACT_LEN: usize = 8;
+
+/// What pi-session writes in place of a secret; no rule may find a secret inside it.
+const REDACTED_OPEN: &str = "[REDACTED:";
+
+impl RuleSet {
+    /// The built-in rules.
+    pub fn builtin() -> RuleSet {
+        RuleSet::from_parts(builtin_rules(), Vec::new(), Vec::new())
+    }
+
+    /// Adds the user's own key values, matched verbatim anywhere (rule id
+    /// `own-key:<label>`); values shorter than 8 bytes are ignored (too many false hits).
+    pub fn with_exact(self, values: Vec<(String, String)>) -> RuleSet {
+        let mut exact = self.exact;
+        for (label, value) in values {
+            if value.len() >= MIN_EXACT_LEN && !exact.iter().any(|(_, v)| *v == value) {
+                exact.push((label, value));
+            }
+        }
+        RuleSet::from_parts(self.rules, self.global, exact)
+    }
+
+    /// Adds the rules and allowlists of a gitleaks configuration. With `[extend] useDefault`
+    /// the built-in rules stay (less the configuration's `disabledRules`), else its rules
+    /// replace them; the user's exact key values always stay. A configured rule with a
+    /// built-in's id replaces it when it has a regex, else adds its allowlists and keywords to it
+    /// (how gitleaks extends a default rule).
+    pub fn with_config(self, config: gitleaks::Config) -> RuleSet {
+        let mut rules = if config.use_default {
+            self.rules
+                .into_iter()
+                .filter(|r| !config.disabled_rules.contains(&r.id))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for patch in config.rule_patches {
+            if let Some(rule) = rules.iter_mut().find(|r| r.id == patch.id) {
+                rule.allowlists.extend(patch.allowlists);
+                for k in patch.keywords {
+                    if !rule.keywords.contains(&k) {
+                        rule.keywords.push(k);
+                    }
+                }
+            }
+        }
+        for rule in config.rules {
+            match rules.iter_mut().find(|r| r.id == rule.id) {
+                Some(old) => *old = rule,
+                None => rules.push(rule),
+            }
+        }
+        for (id, allowlist) in config.targeted_allowlists {
+            if let Some(rule) = rules.iter_mut().find(|r| r.id == id) {
+                rule.allowlists.push(allowlist);
+            }
+        }
+        let mut global = if config.use_default { self.global } else { Vec::new() };
+        global.extend(config.allowlists);
+        RuleSet::from_parts(rules, global, self.exact)
+    }
+
+    /// The rules, in the order ties between equal hits are settled (earlier wins).
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    fn from_parts(rules: Vec<Rule>, global: Vec<Allowlist>, exact: Vec<(String, String)>) -> RuleSet {
+        let mut keywords: Vec<String> = Vec::new();
+        let mut wakes: Vec<Vec<usize>> = Vec::new();
+        let mut always = Vec::new();
+        for (i, rule) in rules.iter().enumerate() {
+            if rule.keywords.is_empty() {
+                always.push(i);
+            }
+            for k in &rule.keywords {
+                match keywords.iter().position(|x| x == k) {
+                    Some(p) => wakes[p].push(i),
+                    None => {
+                        keywords.push(k.clone());
+                        wakes.push(vec![i]);
+                    }
+                }
+            }
+        }
+        let mut patterns: Vec<Pattern> = (0..keywords.len()).map(Pattern::Keyword).collect();
+        let mut spellings: Vec<String> = keywords;
+        for (_, value) in &exact {
+            spellings.push(value.clone());
+            patterns.push(Pattern::Exact);
+            // A raw JSON line holds the value as JSON escapes it.
+            let escaped = json_escaped(value);
+            if escaped != *value {
+                spellings.push(escaped);
+                patterns.push(Pattern::Exact);
+            }
+        }
+        let prefilter = (!spellings.is_empty()).then(|| {
+            AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::Standard)
+                .build(&spellings)
+                .expect("keywords build an automaton")
+        });
+        let exact_matcher = (!exact.is_empty()).then(|| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(exact.iter().map(|(_, v)| v.as_str()))
+                .expect("exact values build an automaton")
+        });
+        RuleSet {
+            rules,
+            global,
+            exact,
+            wakes,
+            always,
+            patterns,
+            prefilter,
+            exact_matcher,
+        }
+    }
+
+    /// Could this raw bytes (a JSON line, escaped) hold any hit? ASCII-case-insensitive
+    /// keyword search; true when some rule has no keywords or an exact value occurs. One pass
+    /// of the keyword automaton over the bytes.
+    ///
+    /// Keywords are looked for as written: a keyword holding a character JSON escapes (`"`,
+    /// `\`, a control character) would be missed in the raw line; no built-in has one.
+    pub fn may_match(&self, raw: &[u8]) -> bool {
+        if !self.always.is_empty() {
+            return true;
+        }
+        match &self.prefilter {
+            Some(ac) => ac.is_match(raw),
+            None => false,
+        }
+    }
+
+    /// Every hit in `text`, in order of start, non-overlapping, after allowlists and entropy
+    /// checks. Of two overlapping hits the earlier is kept, of two starting together the
+    /// longer, then the user's own keys, then the rule listed first; but a generic rule's hit
+    /// (ids `generic…`) gives way to any other hit it overlaps.
+    pub fn find(&self, text: &str) -> Vec<Hit> {
+        // (tier, start, end, priority): tier 1 is the generic rules, whose hits count only where
+        // no vendor rule or own key hit (a generic value can run past a token it holds);
+        // priority orders equal ranges (own keys, then rules in order).
+        let mut raw: Vec<(u8, usize, usize, usize)> = Vec::new();
+        if let Some(ac) = &self.exact_matcher {
+            for m in ac.find_iter(text) {
+                raw.push((0, m.start(), m.end(), m.pattern().as_usize()));
+            }
+        }
+        let mut run = vec![false; self.rules.len()];
+        for &i in &self.always {
+            run[i] = true;
+        }
+        if let Some(ac) = &self.prefilter {
+            let mut seen = vec![false; self.wakes.len()];
+            for m in ac.find_overlapping_iter(text) {
+                if let Pattern::Keyword(k) = self.patterns[m.pattern().as_usize()]
+                    && !seen[k]
+                {
+                    seen[k] = true;
+                    for &r in &self.wakes[k] {
+                        run[r] = true;
+                    }
+                }
+            }
+        }
+        let base = self.exact.len();
+        for (i, rule) in self.rules.iter().enumerate() {
+            if run[i] {
+                let tier = u8::from(rule.generic);
+                self.run_rule(rule, text, |start, end| raw.push((tier, start, end, base + i)));
+            }
+        }
+        if raw.is_empty() {
+            return Vec::new();
+        }
+        let redacted = redacted_spans(text);
+        raw.retain(|&(_, s, e, _)| !redacted.iter().any(|r| s < r.end && r.start < e));
+        raw.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(a.1.cmp(&b.1))
+                .then(b.2.cmp(&a.2))
+                .then(a.3.cmp(&b.3))
+        });
+        let mut kept: Vec<(usize, usize, usize)> = Vec::new();
+        // How many of `kept` are tier 0, once tier 1 begins.
+        let mut specific: Option<usize> = None;
+        let mut last_end = None;
+        for (tier, start, end, p) in raw {
+            if tier == 1 && specific.is_none() {
+                specific = Some(kept.len());
+                last_end = None;
+            }
+            if last_end.is_some_and(|e| start < e) {
+                continue;
+            }
+            if let Some(n) = specific
+                && kept[..n].iter().any(|&(s, e, _)| start < e && s < end)
+            {
+                continue;
+            }
+            last_end = Some(end);
+            kept.push((start, end, p));
+        }
+        kept.sort_unstable();
+        kept.into_iter()
+            .map(|(start, end, p)| {
+                let rule = if p < base {
+                    format!("own-key:{}", self.exact[p].0)
+                } else {
+                    self.rules[p - base].id.clone()
+                };
+                Hit {
+                    rule,
+                    range: start..end,
+                }
+            })
+            .collect()
+    }
+
+    /// Runs one rule over the text, handing each secret that passes its checks to `found`.
+    fn run_rule(&self, rule: &Rule, text: &str, mut found: impl FnMut(usize, usize)) {
+        let mut pos = 0;
+        let mut locs = rule.regex.capture_locations();
+        while pos <= text.len() {
+            let Some(whole) = rule.regex.captures_read_at(&mut locs, text, pos) else {
+                break;
+            };
+            let secret = secret_span(&locs, rule.secret_group, whole.range());
+            // Resume at the secret's end (not the match's), so a character a rule consumed as
+            // trailing context can start the next match.
+            let mut next = match &secret {
+                Some(s) if s.end > whole.start() => s.end,
+                _ => whole.end(),
+            };
+            if next <= pos {
+                next = pos + 1;
+            }
+            while next < text.len() && !text.is_char_boundary(next) {
+                next += 1;
+            }
+            pos = next;
+            let Some(span) = secret else { continue };
+            if span.is_empty() {
+                continue;
+            }
+            let s = &text[span.clone()];
+            let m = whole.as_str();
+            if let Some(floor) = rule.entropy
+                && entropy(s) <= floor
+            {
+                continue;
+            }
+            if let Some(filter) = rule.filter
+                && !filter(s, m)
+            {
+                continue;
+            }
+            if !rule.allowlists.is_empty() || !self.global.is_empty() {
+                let line = line_of(text, whole.range());
+                if rule.allowlists.iter().chain(&self.global).any(|a| a.allows(s, m, line)) {
+                    continue;
+                }
+            }
+            found(span.start, span.end);
+        }
+    }
+}
+
+/// The span of the secret group (see [`Rule::secret_group`]).
+fn secret_span(locs: &regex::CaptureLocations, group: usize, whole: Range<usize>) -> Option<Range<usize>> {
+    if group > 0 {
+        return locs.get(group).map(|(s, e)| s..e);
+    }
+    if locs.len() == 1 {
+        return Some(whole);
+    }
+    (1..locs.len())
+        .filter_map(|g| locs.get(g))
+        .find(|(s, e)| e > s)
+        .map(|(s, e)| s..e)
+}
+
+/// The line of `text` that holds `range` (all of the lines it spans).
+fn line_of(text: &str, range: Range<usize>) -> &str {
+    let start = memchr::memrchr(b'\n', &text.as_bytes()[..range.start]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &text.as_bytes()[range.end..]).map_or(text.len(), |i| range.end + i);
+    &text[start..end]
+}
+
+/// The `[REDACTED:…]` markers of the text.
+fn redacted_spans(text: &str) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    for start in memchr::memmem::find_iter(text.as_bytes(), REDACTED_OPEN) {
+        let after = start + REDACTED_OPEN.len();
+        let end = memchr::memchr(b']', &text.as_bytes()[after..]).map_or(text.len(), |i| after + i + 1);
+        spans.push(start..end);
+    }
+    spans
+}
+
+/// The value as it appears inside a JSON string.
+fn json_escaped(value: &str) -> String {
+    let quoted = serde_json::to_string(value).expect("a string serialises");
+    quoted[1..quoted.len() - 1].to_string()
+}
+
+/// A masked preview that never shows the whole secret: the first 4 characters and the length,
+/// e.g. `sk-a…(51 chars)`; secrets of 12 characters or fewer show 2, and no more than a third
+/// of the secret's characters is ever shown.
+pub fn mask(secret: &str) -> String {
+    let chars = secret.chars().count();
+    let shown = if chars > 12 { 4 } else { 2 }.min(chars / 3);
+    let head: String = secret.chars().take(shown).collect();
+    format!("{head}…({chars} chars)")
+}
+
+/// Shannon entropy in bits per character, as gitleaks computes it (counts per character,
+/// frequencies over the length in bytes).
+pub fn entropy(s: &str) -> f64 {
+    if s.is_empty() {
+        return 0.0;
+    }
+    let mut counts: rustc_hash::FxHashMap<char, usize> = rustc_hash::FxHashMap::default();
+    for c in s.chars() {
+        *counts.entry(c).or_insert(0) += 1;
+    }
+    let inv = 1.0 / s.len() as f64;
+    counts
+        .values()
+        .map(|&n| {
+            let f = n as f64 * inv;
+            -f * f.log2()
+        })
+        .sum()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The built-in rules.
+
+/// Before a token: the text's start or a character that cannot be part of one.
+const P: &str = "(?:^|[^0-9A-Za-z_-])";
+/// After a token: a character that cannot be part of one, or the text's end.
+const E: &str = "(?:[^0-9A-Za-z_-]|$)";
+
+struct Spec {
+    id: &'static str,
+    description: &'static str,
+    regex: String,
+    secret_group: usize,
+    keywords: &'static [&'static str],
+    entropy: Option<f64>,
+    filter: Option<Filter>,
+}
+
+/// A token rule: `token` between token boundaries, the token being group 1.
+fn token(id: &'static str, description: &'static str, token: &str, keywords: &'static [&'static str]) -> Spec {
+    Spec {
+        id,
+        description,
+        regex: format!("{P}({token}){E}"),
+        secret_group: 1,
+        keywords,
+        entropy: Some(3.0),
+        filter: Some(not_placeholder_token),
+    }
+}
+
+fn builtin_specs() -> Vec<Spec> {
+    vec![
+        token(
+            "anthropic-api-key",
+            "Anthropic API key",
+            "sk-ant-(?:api|admin|oat|ort)[0-9]{2}-[0-9A-Za-z_-]{80,120}AA",
+            &["sk-ant-"],
+        ),
+        token(
+            "openai-api-key",
+            "OpenAI API key",
+            "sk-(?:proj|svcacct|admin)-[0-9A-Za-z_-]{40,250}|sk-[0-9A-Za-z]{20}T3BlbkFJ[0-9A-Za-z]{20}",
+            &["sk-proj-", "sk-svcacct-", "sk-admin-", "t3blbkfj"],
+        ),
+        Spec {
+            filter: Some(not_aws_example),
+            ..token(
+                "aws-access-key-id",
+                "AWS access key ID",
+                "(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}",
+                &["a3t", "akia", "asia", "abia", "acca"],
+            )
+        },
+        token("github-pat", "GitHub personal access token", "ghp_[0-9A-Za-z]{36}", &["ghp_"]),
+        token(
+            "github-fine-grained-pat",
+            "GitHub fine-grained personal access token",
+            "github_pat_[0-9A-Za-z_]{82}",
+            &["github_pat_"],
+        ),
+        token(
+            "github-app-token",
+            "GitHub App token",
+            "(?:ghu|ghs)_[0-9A-Za-z]{36}",
+            &["ghu_", "ghs_"],
+        ),
+        token("github-oauth", "GitHub OAuth access token", "gho_[0-9A-Za-z]{36}", &["gho_"]),
+        token(
+            "gitlab-pat",
+            "GitLab personal access token",
+            "glpat-[0-9A-Za-z_-]{20,100}",
+            &["glpat-"],
+        ),
+        token(
+            "slack-token",
+            "Slack token",
+            "xox[baprs]-[0-9]{6,14}-[0-9A-Za-z-]{10,250}",
+            &["xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"],
+        ),
+        Spec {
+            id: "slack-webhook-url",
+            description: "Slack incoming webhook URL",
+            regex: "((?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,120})(?:[^A-Za-z0-9+/]|$)"
+                .to_string(),
+            secret_group: 1,
+            keywords: &["hooks.slack.com"],
+            entropy: None,
+            filter: Some(slack_webhook_real),
+        },
+        token(
+            "stripe-live-key",
+            "Stripe live secret or restricted key",
+            "(?:sk|rk)_live_[0-9A-Za-z]{20,247}",
+            &["sk_live_", "rk_live_"],
+        ),
+        token("gcp-api-key", "Google Cloud API key", "AIza[0-9A-Za-z_-]{35}", &["aiza"]),
+        token("npm-token", "npm access token", "npm_[0-9A-Za-z]{36}", &["npm_"]),
+        token(
+            "pypi-token",
+            "PyPI upload token",
+            "pypi-AgEIcHlwaS5vcmc[0-9A-Za-z_-]{50,}",
+            &["pypi-ageichlwas5vcmc"],
+        ),
+        token("huggingface-token", "Hugging Face access token", "hf_[A-Za-z]{34}", &["hf_"]),
+        Spec {
+            id: "private-key",
+            description: "Private key (PEM block)",
+            regex: "(?s)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----.{64,}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
+                .to_string(),
+            secret_group: 0,
+            keywords: &["-----begin"],
+            entropy: None,
+            filter: Some(private_key_body),
+        },
+        Spec {
+            id: "jwt",
+            description: "JSON Web Token",
+            regex: "(?:^|[^0-9A-Za-z_.-])(eyJ[0-9A-Za-z_-]{10,}\\.eyJ[0-9A-Za-z_-]{10,}\\.[0-9A-Za-z_-]{10,})(?:[^0-9A-Za-z_.=-]|$)"
+                .to_string(),
+            secret_group: 1,
+            keywords: &["eyj"],
+            entropy: Some(3.0),
+            filter: None,
+        },
+        Spec {
+            id: "url-password",
+            description: "Password in a URL (scheme://user:password@host)",
+            regex: "[A-Za-z][A-Za-z0-9+.-]{0,30}://([^\\s:/@'\"<>]{0,100}):([^\\s/@'\"<>]{1,200})@[A-Za-z0-9\\[]"
+                .to_string(),
+            secret_group: 2,
+            keywords: &["://"],
+            entropy: None,
+            filter: Some(url_password_real),
+        },
+        Spec {
+            id: "aws-secret-access-key",
+            description: "AWS secret access key (40 characters next to an aws or secret name)",
+            regex: "(?i)(?:aws|secret)[0-9a-z_.-]{0,30}\\\\?[\"']?\\s*(?:=>|:=|=|:)\\s*\\\\?[\"']?([0-9a-z/+]{40})(?:[^0-9a-z/+=]|$)"
+                .to_string(),
+            secret_group: 1,
+            keywords: &["aws", "secret"],
+            entropy: Some(4.0),
+            filter: Some(aws_secret_real),
+        },
+        Spec {
+            id: "generic-secret-assignment",
+            description: "A secret assigned to a name holding key, token, secret, password or credential",
+            regex: concat!(
+                "(?i)[0-9a-z_.-]*(?:key|token|secret|passw|pwd|credential)[0-9a-z_.-]*",
+                "\\\\?[\"']?[ \\t]*(?:=>|:=|=|:)[ \\t]*",
+                "(?:\\\\?\"([^\"\\\\\\s]{16,200})\\\\?\"|'([^'\\\\\\s]{16,200})'",
+                "|([^\\s\"'`,;(){}\\[\\]<>\\\\]{16,200})(?:[\\s\"'`,;)}\\]\\\\]|$))"
+            )
+            .to_string(),
+            secret_group: 0,
+            keywords: &["key", "token", "secret", "passw", "pwd", "credential"],
+            entropy: None,
+            filter: Some(generic_real),
+        },
+    ]
+}
+
+fn builtin_rules() -> Vec<Rule> {
+    builtin_specs()
+        .into_iter()
+        .map(|s| Rule {
+            id: s.id.to_string(),
+            description: s.description.to_string(),
+            regex: Regex::new(&s.regex).expect("built-in rules compile"),
+            secret_group: s.secret_group,
+            keywords: s.keywords.iter().map(|k| k.to_ascii_lowercase()).collect(),
+            entropy: s.entropy,
+            allowlists: Vec::new(),
+            filter: s.filter,
+            generic: s.id.starts_with("generic"),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The built-in rules' checks beyond their regexes.
+
+/// Is every character the same?
+fn all_same(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(first) => chars.all(|c| c == first),
+        None => true,
+    }
+}
+
+/// Words that mark a value as a stand-in for a secret, not a secret.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "your",
+    "example",
+    "changeme",
+    "change_me",
+    "change-me",
+    "redacted",
+    "placeholder",
+    "xxxx",
+    "****",
+    "....",
+    "…",
+    "dummy",
+    "sample",
+    "insert",
+    "replace",
+    "here",
+    "fake",
+    "notreal",
+    "not-real",
+    "not_real",
+];
+
+/// A value that only stands for a secret: a variable reference, a template, a word such as
+/// `example`, one character repeated.
+fn is_placeholder(v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    if v.starts_with('$')
+        || v.contains("${")
+        || v.contains("$(")
+        || v.contains("{{")
+        || (v.starts_with('<') && v.ends_with('>'))
+        || (v.starts_with('{') && v.ends_with('}'))
+        || (v.starts_with('%') && v.ends_with('%'))
+        || v.starts_with(REDACTED_OPEN)
+        || lower.contains("process.env")
+        || lower.contains("os.environ")
+        || lower.contains("getenv")
+        || lower.contains("import.meta.env")
+        || lower.starts_with("env.")
+        || lower.starts_with("secrets.")
+        || all_same(v)
+    {
+        return true;
+    }
+    PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// A vendor token is no run of one character (`ghp_xxxx…`) nor a placeholder word: random
+/// bodies never have one character in half their places.
+fn not_placeholder_token(secret: &str, _matched: &str) -> bool {
+    let mut counts = [0usize; 256];
+    for b in secret.bytes() {
+        counts[b as usize] += 1;
+    }
+    let most = counts.iter().copied().max().unwrap_or(0);
+    let lower = secret.to_ascii_lowercase();
+    most * 2 <= secret.len() && !lower.contains("xxxxxxxx") && !lower.contains("example")
+}
+
+/// AWS documents its example keys with an `EXAMPLE` suffix (gitleaks allows them too).
+fn not_aws_example(secret: &str, matched: &str) -> bool {
+    !secret.ends_with("EXAMPLE") && not_placeholder_token(secret, matched)
+}
+
+fn slack_webhook_real(secret: &str, _matched: &str) -> bool {
+    let path = secret.rsplit_once("slack.com/").map_or(secret, |(_, p)| p);
+    let last = path.rsplit('/').next().unwrap_or(path);
+    !all_same(last) && !last.to_ascii_lowercase().contains("xxxx") && entropy(path) > 3.0
+}
+
+/// A PEM block's body is base64 of real length, not `...` or a placeholder.
+fn private_key_body(secret: &str, _matched: &str) -> bool {
+    let body: String = secret
+        .lines()
+        .filter(|l| !l.contains("-----"))
+        .flat_map(|l| l.chars())
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '+' || *c == '/')
+        .collect();
+    body.len() >= 64 && entropy(&body) > 4.0
+}
+
+/// Passwords that only stand for one.
+const PLACEHOLDER_PASSWORDS: &[&str] = &[
+    "password", "passwd", "pass", "pwd", "secret", "user", "username", "pw", "token", "changeme",
+];
+
+fn url_password_real(secret: &str, matched: &str) -> bool {
+    let lower = secret.to_ascii_lowercase();
+    let user = matched
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once(':'))
+        .map_or("", |(u, _)| u);
+    !(PLACEHOLDER_PASSWORDS.contains(&lower.as_str())
+        || secret == user
+        || secret.starts_with('%')
+        || (secret.starts_with('[') && secret.ends_with(']'))
+        || is_placeholder(secret))
+}
+
+fn aws_secret_real(secret: &str, matched: &str) -> bool {
+    secret.bytes().any(|b| b.is_ascii_digit())
+        && secret.bytes().any(|b| b.is_ascii_alphabetic())
+        && !is_placeholder(secret)
+        && !matched.to_ascii_lowercase().contains("example")
+}
+
+/// Names holding `key` that are no credential.
+const HARMLESS_KEY_NAMES: &[&str] = &[
+    "cache",
+    "sort",
+    "primary",
+    "foreign",
+    "partition",
+    "idempot",
+    "keyboard",
+    "monkey",
+    "keyword",
+    "hotkey",
+    "turkey",
+    "public",
+    "lookup",
+    "keypath",
+    "keystroke",
+    "keyid",
+    "key_id",
+    "keys",
+    "keyname",
+    "key_name",
+    "dedup",
+    "storage_key",
+    "object_key",
+    "s3_key",
+    "map_key",
+    "row_key",
+];
+
+/// Name endings that say the value is about a secret (where it lies, what kind it is).
+const NOT_SECRET_SUFFIXES: &[&str] = &[
+    "path", "file", "filename", "dir", "url", "uri", "endpoint", "name", "type", "id", "ids", "count", "length",
+    "size", "limit", "env", "var", "header", "field", "prefix", "format", "version", "hash", "sha", "digest",
+];
+
+/// Names under which hex is a digest, not a key.
+const HASH_NAMES: &[&str] = &[
+    "hash",
+    "sha",
+    "digest",
+    "checksum",
+    "commit",
+    "etag",
+    "fingerprint",
+    "md5",
+];
+
+/// `8-4-4-4-12` hex digits.
+fn is_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, &c)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                c == b'-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        })
+}
+
+fn generic_real(secret: &str, matched: &str) -> bool {
+    let name = matched
+        .split(['=', ':'])
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| c == '"' || c == '\'' || c == '\\' || c.is_whitespace())
+        .to_ascii_lowercase();
+    let name_words = ["token", "secret", "passw", "pwd", "credential"];
+    if !name_words.iter().any(|w| name.contains(w)) && HARMLESS_KEY_NAMES.iter().any(|w| name.contains(w)) {
+        return false;
+    }
+    if is_placeholder(secret) || entropy(secret) < 3.5 {
+        return false;
+    }
+    // Keys that are public or only for tests (Stripe's publishable and test keys).
+    if ["sk_test_", "rk_test_", "pk_test_", "pk_live_"]
+        .iter()
+        .any(|p| secret.starts_with(p))
+    {
+        return false;
+    }
+    // Names of things about a secret (its path, its type, its id), not the secret.
+    if NOT_SECRET_SUFFIXES.iter().any(|s| name.ends_with(s)) {
+        return false;
+    }
+    // Ids and digests: a UUID, or hex under a name that says hash.
+    if is_uuid(secret) || (secret.bytes().all(|b| b.is_ascii_hexdigit()) && HASH_NAMES.iter().any(|h| name.contains(h)))
+    {
+        return false;
+    }
+    // File paths.
+    if ["/", "./", "../", "~/"].iter().any(|p| secret.starts_with(p))
+        && secret.bytes().filter(|&b| b == b'/').count() >= 2
+    {
+        return false;
+    }
+    let lower = secret.bytes().any(|b| b.is_ascii_lowercase());
+    let upper = secret.bytes().any(|b| b.is_ascii_uppercase());
+    let digit = secret.bytes().any(|b| b.is_ascii_digit());
+    let other = secret.bytes().any(|b| !b.is_ascii_alphanumeric());
+    let kinds = [lower, upper, digit, other].iter().filter(|&&k| k).count();
+    if kinds < 2 {
+        return false;
+    }
+    // An unquoted value must hold a digit: unquoted digitless words are mostly code
+    // (`token = self.tokenizer.encode`), not secrets.
+    let before = &matched[..matched.rfind(secret).unwrap_or(0)];
+    let quoted = before.ends_with('"') || before.ends_with('\'');
+    if !quoted && !digit {
+        return false;
+    }
+    // Dotted paths and URLs are references, not secrets.
+    if secret.contains("://") || (secret.contains('.') && !secret.contains(|c: char| c.is_ascii_digit())) {
+        return false;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::LazyLock;
+
+    static BUILTIN: LazyLock<RuleSet> = LazyLock::new(RuleSet::builtin);
+    static MINE: LazyLock<RuleSet> =
+        LazyLock::new(|| RuleSet::builtin().with_exact(vec![("MINE".into(), "planted-own-value-42".into())]));
+    static POSITIVES: LazyLock<Vec<(&'static str, String, String)>> = LazyLock::new(positives);
+
+    // Fake secrets are generated at run time (a fixed pseudo-random sequence), so this source
+    // holds no string a secret scanner would flag.
+
+    const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    const UPPER_B32: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    const B64: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const URLSAFE: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+    const DIGITS: &str = "0123456789";
+    const HEX: &str = "0123456789abcdef";
+
+    /// `n` characters of `alphabet`, pseudo-random from `seed`.
+    fn rand(seed: u64, n: usize, alphabet: &str) -> String {
+        let a = alphabet.as_bytes();
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                a[(x % a.len() as u64) as usize] as char
+            })
+            .collect()
+    }
+
+    fn cat(parts: &[&str]) -> String {
+        parts.concat()
+    }
+
+    fn anthropic(seed: u64) -> String {
+        cat(&["sk-ant-", "api03-", &rand(seed, 93, URLSAFE), "AA"])
+    }
+
+    fn pem(seed: u64) -> String {
+        let body: Vec<String> = (0..6).map(|i| rand(seed + i, 64, B64)).collect();
+        cat(&[
+            "-----BEGIN ",
+            "RSA PRIVATE KEY-----\n",
+            &body.join("\n"),
+            "\n-----END RSA PRIVATE KEY-----",
+        ])
+    }
+
+    /// (rule, text, secret): each built-in rule finds its secret in realistic text.
+    fn positives() -> Vec<(&'static str, String, String)> {
+        let mut v = Vec::new();
+        let mut add = |rule: &'static str, secret: String, text: &dyn Fn(&str) -> String| {
+            let t = text(&secret);
+            v.push((rule, t, secret));
+        };
+        add("anthropic-api-key", anthropic(1), &|s| {
+            format!("export ANTHROPIC_API_KEY={s}\nnpm run dev\n")
+        });
+        add("anthropic-api-key", anthropic(2), &|s| {
+            format!(
+                "curl https://api.anthropic.com/v1/messages -H \"x-api-key: {s}\" -H \"content-type: application/json\""
+            )
+        });
+        add("openai-api-key", cat(&["sk-", "proj-", &rand(3, 156, URLSAFE)]), &|s| {
+            format!("{{\"OPENAI_API_KEY\": \"{s}\", \"model\": \"gpt-4o\"}}")
+        });
+        add(
+            "openai-api-key",
+            cat(&["sk-", &rand(4, 20, ALNUM), "T3Blbk", "FJ", &rand(5, 20, ALNUM)]),
+            &|s| format!("curl https://api.openai.com/v1/models -H \"Authorization: Bearer {s}\""),
+        );
+        add("aws-access-key-id", cat(&["AKIA", &rand(6, 16, UPPER_B32)]), &|s| {
+            format!("# .env\nAWS_ACCESS_KEY_ID={s}\nAWS_REGION=us-east-1\n")
+        });
+        add("aws-access-key-id", cat(&["ASIA", &rand(7, 16, UPPER_B32)]), &|s| {
+            format!("$ aws sts get-caller-identity\n{{\"AccessKeyId\": \"{s}\"}}")
+        });
+        add("aws-secret-access-key", cat(&[&rand(8, 38, B64), "7q"]), &|s| {
+            format!("[default]\nregion = us-east-1\naws_secret_access_key = {s}\n")
+        });
+        add("github-pat", cat(&["ghp", "_", &rand(10, 36, ALNUM)]), &|s| {
+            format!("git remote set-url origin https://x-access-token:{s}@github.com/acme/app.git")
+        });
+        add(
+            "github-fine-grained-pat",
+            cat(&["github", "_pat_", &rand(11, 82, "ABCDEFabcdef0123456789_")]),
+            &|s| format!("GH_TOKEN={s} gh pr list"),
+        );
+        add("github-app-token", cat(&["ghs", "_", &rand(12, 36, ALNUM)]), &|s| {
+            format!("{{\"token\": \"{s}\", \"expires_at\": \"2025-01-01T00:00:00Z\"}}")
+        });
+        add("github-oauth", cat(&["gho", "_", &rand(13, 36, ALNUM)]), &|s| {
+            format!("github.com:\n    user: octo\n    oauth_token: {s}\n    git_protocol: https\n")
+        });
+        add("gitlab-pat", cat(&["glpat", "-", &rand(14, 20, URLSAFE)]), &|s| {
+            format!("curl --header \"PRIVATE-TOKEN: {s}\" https://gitlab.example.com/api/v4/projects")
+        });
+        add(
+            "slack-token",
+            cat(&[
+                "xoxb",
+                "-",
+                &rand(15, 12, DIGITS),
+                "-",
+                &rand(16, 13, DIGITS),
+                "-",
+                &rand(17, 24, ALNUM),
+            ]),
+            &|s| format!("SLACK_BOT_TOKEN={s}\n"),
+        );
+        add(
+            "slack-webhook-url",
+            cat(&[
+                "https://hooks.",
+                "slack.com/services/T",
+                &rand(18, 8, UPPER_B32),
+                "/B",
+                &rand(19, 10, UPPER_B32),
+                "/",
+                &rand(20, 24, ALNUM),
+            ]),
+            &|s| format!("curl -X POST -H 'Content-type: application/json' --data '{{\"text\":\"hi\"}}' {s}"),
+        );
+        add("stripe-live-key", cat(&["sk", "_live_", &rand(21, 99, ALNUM)]), &|s| {
+            format!("stripe.api_key = \"{s}\"\n")
+        });
+        add("stripe-live-key", cat(&["rk", "_live_", &rand(22, 24, ALNUM)]), &|s| {
+            format!("STRIPE_KEY={s}")
+        });
+        add("gcp-api-key", cat(&["AI", "za", &rand(23, 35, URLSAFE)]), &|s| {
+            format!("GET https://maps.googleapis.com/maps/api/geocode/json?address=Paris&key={s} 200")
+        });
+        add("npm-token", cat(&["npm", "_", &rand(24, 36, ALNUM)]), &|s| {
+            format!("//registry.npmjs.org/:_authToken={s}\n")
+        });
+        add(
+            "pypi-token",
+            cat(&["pypi-", "AgEIcHlwaS5vcmc", &rand(25, 120, URLSAFE)]),
+            &|s| format!("[pypi]\n  username = __token__\n  password = {s}\n"),
+        );
+        add("huggingface-token", cat(&["hf", "_", &rand(26, 34, LETTERS)]), &|s| {
+            format!("HF_TOKEN={s} python train.py")
+        });
+        add("private-key", pem(27), &|s| {
+            format!("$ cat ~/.ssh/deploy_key\n{s}\n$ ls\n")
+        });
+        add(
+            "jwt",
+            cat(&[
+                "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9",
+                ".eyJ",
+                &rand(28, 60, URLSAFE),
+                ".",
+                &rand(29, 43, URLSAFE),
+            ]),
+            &|s| format!("curl -H \"Authorization: Bearer {s}\" https://api.internal/v1/me"),
+        );
+        add("url-password", rand(30, 20, ALNUM), &|s| {
+            format!("DATABASE_URL=postgres://app:{s}@db.internal:5432/prod\n")
+        });
+        add("url-password", rand(31, 16, ALNUM), &|s| {
+            format!("redis://:{s}@cache:6379/0")
+        });
+        add("generic-secret-assignment", rand(32, 24, ALNUM), &|s| {
+            format!("DB_PASSWORD=\"{s}\"\n")
+        });
+        add("generic-secret-assignment", rand(33, 32, URLSAFE), &|s| {
+            format!("{{\"client_secret\": \"{s}\", \"redirect_uri\": \"https://app/cb\"}}")
+        });
+        add("generic-secret-assignment", rand(34, 40, ALNUM), &|s| {
+            format!("export MY_SERVICE_TOKEN={s}\n")
+        });
+        add("generic-secret-assignment", rand(35, 28, ALNUM), &|s| {
+            format!("service:\n  api_key: {s}\n  region: eu\n")
+        });
+        add("generic-secret-assignment", rand(36, 20, ALNUM), &|s| {
+            format!("const apiKey = '{s}';")
+        });
+        v
+    }
+
+    #[test]
+    fn every_builtin_rule_finds_its_secret_exactly() {
+        let set = RuleSet::builtin();
+        let cases = positives();
+        for rule in set.rules() {
+            assert!(
+                cases.iter().any(|(r, _, _)| *r == rule.id),
+                "no positive case for {}",
+                rule.id
+            );
+            assert!(!rule.keywords.is_empty(), "{} has no keywords", rule.id);
+        }
+        for (rule, text, secret) in cases {
+            let hits = set.find(&text);
+            assert_eq!(hits.len(), 1, "{rule}: {hits:?} in {text:?}");
+            assert_eq!(hits[0].rule, rule, "in {text:?}");
+            assert_eq!(&text[hits[0].range.clone()], secret, "{rule}");
+            assert!(set.may_match(text.as_bytes()), "{rule}");
+            let json = serde_json::to_string(&text).unwrap();
+            assert!(set.may_match(json.as_bytes()), "{rule} escaped");
+        }
+    }
+
+    #[test]
+    fn near_misses_do_not_match() {
+        let set = RuleSet::builtin();
+        let x93 = "x".repeat(93);
+        let texts = vec![
+            "export OPENAI_API_KEY=$OPENAI_API_KEY".to_string(),
+            "export OPENAI_API_KEY=${OPENAI_API_KEY}".to_string(),
+            "const key = process.env.OPENAI_API_KEY_PRODUCTION_1;".to_string(),
+            "api_key = os.environ[\"OPENAI_API_KEY\"]".to_string(),
+            "API_KEY=\"your-api-key-here-123456\"".to_string(),
+            "ANTHROPIC_API_KEY=<your-anthropic-api-key-1>".to_string(),
+            "password: changeme_changeme_123".to_string(),
+            "SECRET_KEY=\"EXAMPLE_SECRET_KEY_1234567\"".to_string(),
+            "token = \"[REDACTED:github-pat]\"".to_string(),
+            "TOKEN=aaaaaaaaaaaaaaaaaaaaaaaaaaaaa".to_string(),
+            cat(&["ANTHROPIC_API_KEY=sk-ant-", "api03-", &x93, "AA"]),
+            cat(&["STRIPE_KEY=sk", "_test_", &rand(40, 99, ALNUM)]),
+            cat(&["pk", "_live_", &rand(41, 99, ALNUM)]),
+            cat(&["AWS_ACCESS_KEY_ID=AKIA", "IOSFODNN7", "EXAMPLE"]),
+            "\"parentId\": \"123e4567-e89b-12d3-a456-426614174000\", \"tokenId\": \"123e4567-e89b-12d3-a456-426614174000\"".to_string(),
+            format!("commit {}\nAuthor: A <a@b.c>", rand(42, 40, HEX)),
+            format!("sha256: {}  session.jsonl", rand(43, 64, HEX)),
+            format!("\"secret_hash\": \"{}\"", rand(44, 64, HEX)),
+            format!("data:image/png;base64,{}", rand(45, 4000, B64)),
+            "api_key_path = /etc/app/keys/api_key_production_v2.pem".to_string(),
+            "see src/secrets/token_store.rs and ~/.ssh/id_rsa".to_string(),
+            "token = self.tokenizer.encode_batch(texts)".to_string(),
+            "const apiKey = getApiKeyFromSomewhere1();".to_string(),
+            "postgres://postgres:postgres@localhost:5432/db".to_string(),
+            "https://user:password@example.com and ftp://admin:***@host".to_string(),
+            "mysql://root:${MYSQL_PASSWORD}@db/app".to_string(),
+            "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX".to_string(),
+            "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----".to_string(),
+            cat(&["ghp", "_", &"x".repeat(36)]),
+            cat(&["prefix", "ghp", "_", &rand(46, 36, ALNUM)]),
+            cat(&["ghp", "_", &rand(47, 37, ALNUM)]),
+            "The API key must be kept secret; the token: is passed in the header.".to_string(),
+            "\"max_tokens\": 4096, \"input_tokens\": 123456789012345678".to_string(),
+        ];
+        for t in texts {
+            assert_eq!(set.find(&t), Vec::new(), "in {t:?}");
+        }
+    }
+
+    #[test]
+    fn redaction_markers_never_match() {
+        let mut set = RuleSet::builtin();
+        set = set.with_exact(vec![("ANTHROPIC_API_KEY".into(), anthropic(50))]);
+        let mut ids: Vec<String> = set.rules().iter().map(|r| r.id.clone()).collect();
+        ids.push("own-key:ANTHROPIC_API_KEY".into());
+        for id in ids {
+            let m = format!("[REDACTED:{id}]");
+            for t in [
+                m.clone(),
+                format!("OPENAI_API_KEY={m}"),
+                format!("\"api_key\": \"{m}\""),
+                format!("https://u:{m}@host/x"),
+                format!("export SECRET_TOKEN={m} && run"),
+            ] {
+                assert_eq!(set.find(&t), Vec::new(), "in {t:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn exact_values_and_priority() {
+        let key = anthropic(60);
+        let set = RuleSet::builtin().with_exact(vec![
+            ("ANTHROPIC_API_KEY".into(), key.clone()),
+            ("SHORT".into(), "abc".into()),
+        ]);
+        let text = format!("x-api-key: {key} and again {key}");
+        let hits = set.find(&text);
+        assert_eq!(hits.len(), 2);
+        assert!(
+            hits.iter()
+                .all(|h| h.rule == "own-key:ANTHROPIC_API_KEY" && text[h.range.clone()] == key)
+        );
+        // A short value is ignored.
+        assert!(set.find("abc abc").is_empty());
+        // An own value of no known shape is found verbatim.
+        let plain = "hunter2-but-longer";
+        let set = RuleSet::builtin().with_exact(vec![("DB".into(), plain.into())]);
+        assert_eq!(set.find(&format!("pw is {plain}."))[0].rule, "own-key:DB");
+        assert!(set.may_match(b"pw is HUNTER2-BUT-LONGER"));
+        let quoted = "ab\"cd\\efgh";
+        let set = RuleSet::builtin().with_exact(vec![("Q".into(), quoted.into())]);
+        assert!(set.may_match(serde_json::to_string(&format!("x {quoted} y")).unwrap().as_bytes()));
+    }
+
+    #[test]
+    fn overlapping_hits_keep_the_earlier() {
+        let pat = cat(&["ghp", "_", &rand(61, 36, ALNUM)]);
+        let text = format!("GITHUB_TOKEN={pat}");
+        let hits = RuleSet::builtin().find(&text);
+        assert_eq!(
+            hits,
+            vec![Hit {
+                rule: "github-pat".into(),
+                range: 13..text.len()
+            }]
+        );
+        // Two secrets separated by one character are both found.
+        let a = cat(&["ghp", "_", &rand(62, 36, ALNUM)]);
+        let b = cat(&["gho", "_", &rand(63, 36, ALNUM)]);
+        let text = format!("{a},{b}");
+        let hits = RuleSet::builtin().find(&text);
+        assert_eq!(hits.len(), 2, "{hits:?}");
+        assert_eq!(&text[hits[1].range.clone()], b);
+    }
+
+    #[test]
+    fn mask_shows_little() {
+        assert_eq!(mask(&cat(&["sk-a", &"b".repeat(47)])), "sk-a…(51 chars)");
+        assert_eq!(mask("abcdefghij"), "ab…(10 chars)");
+        assert_eq!(mask("abcde"), "a…(5 chars)");
+        assert_eq!(mask("ab"), "…(2 chars)");
+        assert_eq!(mask(""), "…(0 chars)");
+        assert_eq!(mask("日本語の秘密のパスワードです"), "日本語の…(14 chars)");
+    }
+
+    #[test]
+    fn entropy_as_gitleaks() {
+        assert_eq!(entropy(""), 0.0);
+        assert_eq!(entropy("aaaa"), 0.0);
+        assert!((entropy("ab") - 1.0).abs() < 1e-12);
+        assert!((entropy("abcd") - 2.0).abs() < 1e-12);
+    }
+
+    fn planted() -> impl Strategy<Value = String> {
+        (0u64..1000).prop_flat_map(|seed| {
+            prop::sample::select(POSITIVES.iter().map(|(_, _, s)| s.clone()).collect::<Vec<_>>())
+                .prop_map(move |s| if seed % 2 == 0 { s } else { s.to_lowercase() })
+        })
+    }
+
+    fn noisy_text() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            "[ -~]{0,20}",
+            "[a-zA-Z0-9_=:\"' \\n-]{0,30}",
+            "\\PC{0,10}",
+            prop::sample::select(vec![
+                "key=",
+                "API_KEY=",
+                "\"token\": \"",
+                "password: ",
+                "://u:",
+                "@",
+                "-----BEGIN ",
+                "PRIVATE KEY-----",
+                "-----END ",
+                "eyJ",
+                ".",
+                "[REDACTED:",
+                "]",
+                "é",
+                "日本",
+            ])
+            .prop_map(String::from),
+        ];
+        let part = prop_oneof![3 => piece, 1 => planted()];
+        prop::collection::vec(part, 0..8).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn find_is_sound(text in noisy_text()) {
+            let set = &*MINE;
+            let hits = set.find(&text);
+            let mut last = 0;
+            for (i, h) in hits.iter().enumerate() {
+                prop_assert!(h.range.start < h.range.end);
+                prop_assert!(text.is_char_boundary(h.range.start) && text.is_char_boundary(h.range.end));
+                if i > 0 { prop_assert!(h.range.start >= last); }
+                last = h.range.end;
+            }
+            if !hits.is_empty() {
+                prop_assert!(set.may_match(text.as_bytes()));
+                prop_assert!(set.may_match(serde_json::to_string(&text).unwrap().as_bytes()));
+            }
+        }
+
+        #[test]
+        fn planted_secrets_are_found(pre in "[ -~]{0,40}", post in "[ -~]{0,40}", idx in 0usize..64) {
+            let cases = &*POSITIVES;
+            let (rule, text, secret) = &cases[idx % cases.len()];
+            let full = format!("{pre}\n{text}\n{post}");
+            let set = &*BUILTIN;
+            prop_assert!(set.may_match(full.as_bytes()));
+            let hits = set.find(&full);
+            prop_assert!(
+                hits.iter().any(|h| full[h.range.clone()].contains(secret.as_str()) || secret.contains(&full[h.range.clone()])),
+                "{} lost in {:?}: {:?}", rule, full, hits
+            );
+        }
+
+        #[test]
+        fn mask_never_reveals(s in "\\PC{0,80}") {
+            let m = mask(&s);
+            let n = s.chars().count();
+            let shown = m.split('…').next().unwrap().chars().count();
+            prop_assert!(shown * 3 <= n);
+            prop_assert!(n == 0 || shown < n);
+        }
+    }
+}
