@@ -1170,6 +1170,15 @@ mod tests {
     }
 
     #[test]
+    fn may_match_is_false_without_keywords() {
+        let set = &*BUILTIN;
+        assert!(!set.may_match(b"{\"type\":\"message\",\"content\":\"hello world\"}"));
+        assert!(set.may_match(b"{\"content\":\"GHP_ in upper case\"}"));
+        let mine = RuleSet::builtin().with_exact(vec![("X".into(), "0123456789".into())]);
+        assert!(mine.may_match(b"digits 0123456789 here"));
+    }
+
+    #[test]
     fn exact_values_and_priority() {
         let key = anthropic(60);
         let set = RuleSet::builtin().with_exact(vec![
