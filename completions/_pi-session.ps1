@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'pi-session' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -44,6 +44,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions as Pi''s /resume does, most recently active first')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Tokens and cost of every paid call recorded in the session')
             [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source')
+            [CompletionResult]::new('secrets', 'secrets', [CompletionResultType]::ParameterValue, 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords')
+            [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Take the credentials `secrets` finds out of session files, in place')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
@@ -57,8 +59,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages with these roles (repeat or separate with commas)')
             [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'With --long: cut tool results and command output after this many characters')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'With --all: only entries appended after the entry with this id (a cursor for polling)')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--reverse', '--reverse', [CompletionResultType]::ParameterName, 'Oldest first')
             [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'Show each entry in full: text, thinking, tool calls with arguments, tool results')
@@ -72,8 +74,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;tree' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Show every entry')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Show only user messages')
@@ -87,8 +89,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         }
         'pi-session;show' {
             [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Cut tool results and command output after this many characters')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print each entry''s original line, byte for byte (one line per revision)')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
@@ -100,8 +102,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         }
         'pi-session;context' {
             [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Cut tool results and command output after this many characters')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One message object per line, field for field what Pi builds (NDJSON)')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
@@ -112,8 +114,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;rev-parse' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--leaf', '--leaf', [CompletionResultType]::ParameterName, 'Print Pi''s literal leaf: the last entry of the file')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
@@ -132,8 +134,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Use this text as the summary instead of asking a model (`-` reads stdin)')
             [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'Run CMD through the shell with the request on stdin; its stdout is the summary')
             [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--empty', '--empty', [CompletionResultType]::ParameterName, 'Make the next message start a new root (an empty conversation)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print {"at","from","abandoned","record"} as one JSON line (with --dry-run also "dryRun": true and "line", the line that would be appended)')
@@ -150,8 +152,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         }
         'pi-session;label' {
             [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Clear the label of REV')
             [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Clear the label of REV')
@@ -171,9 +173,10 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         'pi-session;clone' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the path and line count of the file that would be written, and write nothing')
@@ -188,8 +191,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         'pi-session;fork' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
@@ -203,8 +206,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;repair' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not built, so with --json `after` is null when there are defects')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be done, write nothing')
@@ -228,8 +231,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Use this text as the summary instead of asking a model (`-` reads stdin)')
             [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'Run CMD through the shell with the request on stdin; its stdout is the summary')
             [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--if-needed', '--if-needed', [CompletionResultType]::ParameterName, 'Compact only when the context exceeds the context window minus reserveTokens')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}')
@@ -253,8 +256,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--summary-file', '--summary-file', [CompletionResultType]::ParameterName, 'Use this text as the summary instead of asking a model (`-` reads stdin)')
             [CompletionResult]::new('--summarizer', '--summarizer', [CompletionResultType]::ParameterName, 'Run CMD through the shell with the request on stdin; its stdout is the summary')
             [CompletionResult]::new('--expect-leaf', '--expect-leaf', [CompletionResultType]::ParameterName, 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi''s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}')
             [CompletionResult]::new('--include-thinking', '--include-thinking', [CompletionResultType]::ParameterName, 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)')
@@ -268,8 +271,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;ls' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Sessions of every project, not only the current directory''s')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)')
@@ -283,8 +286,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;stats' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Count only the calls on the branch of REV [default: @], not the whole file')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction" and "branchSummary"')
@@ -302,8 +305,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('-z', '-z', [CompletionResultType]::ParameterName, 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]')
             [CompletionResult]::new('--timezone', '--timezone', [CompletionResultType]::ParameterName, 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Only the sessions of this project folder (`.` for the current directory)')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction or branchSummary), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters')
             [CompletionResult]::new('--csv', '--csv', [CompletionResultType]::ParameterName, 'CSV with a header row; the last row holds the totals')
@@ -315,10 +318,42 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'pi-session;secrets' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Rules in gitleaks'' configuration format (TOML [[rules]] and [allowlist]), e.g. a team''s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every session of every project [default: the session -s names (repeatable), else the most recent session of the current directory]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per finding: {"session", "line", "entry", "type", "path", "rule", "preview", "length"} (path: where in the entry, as message.content[2].arguments.command); and one per payload that cannot be read: {"session", "line", "entry", "path", "unscannable"}')
+            [CompletionResult]::new('--no-own-keys', '--no-own-keys', [CompletionResultType]::ParameterName, 'Do not look for the values of your own keys: the provider variables Pi reads (and any other *_API_KEY, *_TOKEN, *_SECRET variable) and the keys in Pi''s auth.json')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;redact' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Rules in gitleaks'' configuration format (TOML [[rules]] and [allowlist]), e.g. a team''s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every session of every project')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be taken out; write nothing')
+            [CompletionResult]::new('--no-backup', '--no-backup', [CompletionResultType]::ParameterName, 'Keep no backup of the original, so the secrets leave the file system''s view (blocks the disk held may still hold them until reused)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per finding (as `secrets --json`), then one per file: {"session", "result" (clean, would-redact, redacted, failed), "redacted", "backup", "carriedLines", "error"}')
+            [CompletionResult]::new('--no-own-keys', '--no-own-keys', [CompletionResultType]::ParameterName, 'Do not look for the values of your own keys: the provider variables Pi reads (and any other *_API_KEY, *_TOKEN, *_SECRET variable) and the keys in Pi''s auth.json')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'pi-session;grep' {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only text of these roles (repeat or separate with commas)')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--all-sessions', '--all-sessions', [CompletionResultType]::ParameterName, 'Search every session of the current directory, newest first')
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
@@ -340,11 +375,12 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'md or html [default: html when FILE ends in .html or .htm, else md]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
+            [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -353,8 +389,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;completions' {
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -379,6 +415,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions as Pi''s /resume does, most recently active first')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Tokens and cost of every paid call recorded in the session')
             [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source')
+            [CompletionResult]::new('secrets', 'secrets', [CompletionResultType]::ParameterValue, 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords')
+            [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Take the credentials `secrets` finds out of session files, in place')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
@@ -428,6 +466,12 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;help;usage' {
+            break
+        }
+        'pi-session;help;secrets' {
+            break
+        }
+        'pi-session;help;redact' {
             break
         }
         'pi-session;help;grep' {

@@ -52,11 +52,17 @@ _pi_session() {
             pi_session,ls)
                 cmd="pi_session__subcmd__ls"
                 ;;
+            pi_session,redact)
+                cmd="pi_session__subcmd__redact"
+                ;;
             pi_session,repair)
                 cmd="pi_session__subcmd__repair"
                 ;;
             pi_session,rev-parse)
                 cmd="pi_session__subcmd__rev__subcmd__parse"
+                ;;
+            pi_session,secrets)
+                cmd="pi_session__subcmd__secrets"
                 ;;
             pi_session,show)
                 cmd="pi_session__subcmd__show"
@@ -109,11 +115,17 @@ _pi_session() {
             pi_session__subcmd__help,ls)
                 cmd="pi_session__subcmd__help__subcmd__ls"
                 ;;
+            pi_session__subcmd__help,redact)
+                cmd="pi_session__subcmd__help__subcmd__redact"
+                ;;
             pi_session__subcmd__help,repair)
                 cmd="pi_session__subcmd__help__subcmd__repair"
                 ;;
             pi_session__subcmd__help,rev-parse)
                 cmd="pi_session__subcmd__help__subcmd__rev__subcmd__parse"
+                ;;
+            pi_session__subcmd__help,secrets)
+                cmd="pi_session__subcmd__help__subcmd__secrets"
                 ;;
             pi_session__subcmd__help,show)
                 cmd="pi_session__subcmd__help__subcmd__show"
@@ -137,7 +149,7 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -221,7 +233,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__clone)
-            opts="-o -f -s -h -V --output --force --dry-run --json --session --color --no-pager --help --version"
+            opts="-o -f -s -h -V --redact --output --force --dry-run --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -377,7 +389,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__export)
-            opts="-o -f -s -h -V --format --output --force --session --color --no-pager --help --version"
+            opts="-o -f -s -h -V --format --output --force --redact --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -479,7 +491,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help"
+            opts="log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -660,6 +672,20 @@ _pi_session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pi_session__subcmd__help__subcmd__redact)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pi_session__subcmd__help__subcmd__repair)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -675,6 +701,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__rev__subcmd__parse)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__secrets)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -864,6 +904,36 @@ _pi_session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pi_session__subcmd__redact)
+            opts="-s -h -V --all --dry-run --no-backup --json --config --no-own-keys --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pi_session__subcmd__repair)
             opts="-s -h -V --check --dry-run --all --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -897,6 +967,36 @@ _pi_session() {
                 return 0
             fi
             case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__secrets)
+            opts="-s -h -V --all --json --config --no-own-keys --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1134,6 +1234,8 @@ _pi_session_takes_value() {
         ls:-s|ls:--session|ls:--color) return 0 ;;
         stats:-s|stats:--session|stats:--color) return 0 ;;
         usage:--by|usage:--since|usage:--until|usage:-z|usage:--timezone|usage:--project|usage:-s|usage:--session|usage:--color) return 0 ;;
+        secrets:--config|secrets:-s|secrets:--session|secrets:--color) return 0 ;;
+        redact:--config|redact:-s|redact:--session|redact:--color) return 0 ;;
         grep:--role|grep:-s|grep:--session|grep:--color) return 0 ;;
         export:--format|export:-o|export:--output|export:-s|export:--session|export:--color) return 0 ;;
         completions:-s|completions:--session|completions:--color) return 0 ;;

@@ -18,8 +18,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
     }
     var completions = [
         &'pi-session'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help'
@@ -41,6 +41,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
             cand stats 'Tokens and cost of every paid call recorded in the session'
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
+            cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
+            cand redact 'Take the credentials `secrets` finds out of session files, in place'
             cand grep 'Search the text of a session with a regular expression'
             cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
             cand completions 'Print the completion script of a shell'
@@ -53,8 +55,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --role 'Only messages with these roles (repeat or separate with commas)'
             cand --max-chars 'With --long: cut tool results and command output after this many characters'
             cand --since 'With --all: only entries appended after the entry with this id (a cursor for polling)'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --reverse 'Oldest first'
             cand --long 'Show each entry in full: text, thinking, tool calls with arguments, tool results'
@@ -67,8 +69,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;tree'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --all 'Show every entry'
             cand --user 'Show only user messages'
@@ -81,8 +83,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;show'= {
             cand --max-chars 'Cut tool results and command output after this many characters'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --json 'Print each entry''s original line, byte for byte (one line per revision)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -93,8 +95,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;context'= {
             cand --max-chars 'Cut tool results and command output after this many characters'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --json 'One message object per line, field for field what Pi builds (NDJSON)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -104,8 +106,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;rev-parse'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --leaf 'Print Pi''s literal leaf: the last entry of the file'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -123,8 +125,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --empty 'Make the next message start a new root (an empty conversation)'
             cand --json 'Print {"at","from","abandoned","record"} as one JSON line (with --dry-run also "dryRun": true and "line", the line that would be appended)'
@@ -140,8 +142,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;label'= {
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand -d 'Clear the label of REV'
             cand --delete 'Clear the label of REV'
@@ -160,9 +162,10 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;clone'= {
             cand -o 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
             cand --output 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
+            cand --redact 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --dry-run 'Print the path and line count of the file that would be written, and write nothing'
@@ -176,8 +179,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;fork'= {
             cand -o 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
             cand --output 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -190,8 +193,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;repair'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --check 'Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not built, so with --json `after` is null when there are defects'
             cand --dry-run 'Show what would be done, write nothing'
@@ -214,8 +217,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --if-needed 'Compact only when the context exceeds the context window minus reserveTokens'
             cand --json 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}'
@@ -238,8 +241,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --json 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi''s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}'
             cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
@@ -252,8 +255,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;ls'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --all 'Sessions of every project, not only the current directory''s'
             cand --json 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)'
@@ -266,8 +269,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;stats'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --branch 'Count only the calls on the branch of REV [default: @], not the whole file'
             cand --json 'One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction" and "branchSummary"'
@@ -284,8 +287,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -z 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
             cand --timezone 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
             cand --project 'Only the sessions of this project folder (`.` for the current directory)'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --json 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction or branchSummary), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters'
             cand --csv 'CSV with a header row; the last row holds the totals'
@@ -296,10 +299,40 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'pi-session;secrets'= {
+            cand --config 'Rules in gitleaks'' configuration format (TOML [[rules]] and [allowlist]), e.g. a team''s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --color 'When to color human output'
+            cand --all 'Every session of every project [default: the session -s names (repeatable), else the most recent session of the current directory]'
+            cand --json 'One JSON object per finding: {"session", "line", "entry", "type", "path", "rule", "preview", "length"} (path: where in the entry, as message.content[2].arguments.command); and one per payload that cannot be read: {"session", "line", "entry", "path", "unscannable"}'
+            cand --no-own-keys 'Do not look for the values of your own keys: the provider variables Pi reads (and any other *_API_KEY, *_TOKEN, *_SECRET variable) and the keys in Pi''s auth.json'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;redact'= {
+            cand --config 'Rules in gitleaks'' configuration format (TOML [[rules]] and [allowlist]), e.g. a team''s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --color 'When to color human output'
+            cand --all 'Every session of every project'
+            cand --dry-run 'Show what would be taken out; write nothing'
+            cand --no-backup 'Keep no backup of the original, so the secrets leave the file system''s view (blocks the disk held may still hold them until reused)'
+            cand --json 'One JSON object per finding (as `secrets --json`), then one per file: {"session", "result" (clean, would-redact, redacted, failed), "redacted", "backup", "carriedLines", "error"}'
+            cand --no-own-keys 'Do not look for the values of your own keys: the provider variables Pi reads (and any other *_API_KEY, *_TOKEN, *_SECRET variable) and the keys in Pi''s auth.json'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'pi-session;grep'= {
             cand --role 'Only text of these roles (repeat or separate with commas)'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --all-sessions 'Search every session of the current directory, newest first'
             cand -i 'Match case-insensitively'
@@ -320,11 +353,12 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --format 'md or html [default: html when FILE ends in .html or .htm, else md]'
             cand -o 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force'
             cand --output 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
+            cand --redact 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -332,8 +366,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;completions'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
@@ -357,6 +391,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
             cand stats 'Tokens and cost of every paid call recorded in the session'
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
+            cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
+            cand redact 'Take the credentials `secrets` finds out of session files, in place'
             cand grep 'Search the text of a session with a regular expression'
             cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
             cand completions 'Print the completion script of a shell'
@@ -391,6 +427,10 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;stats'= {
         }
         &'pi-session;help;usage'= {
+        }
+        &'pi-session;help;secrets'= {
+        }
+        &'pi-session;help;redact'= {
         }
         &'pi-session;help;grep'= {
         }

@@ -24,7 +24,7 @@ function __fish_pi_session_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c pi-session -n "__fish_pi_session_needs_command" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_needs_command" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_needs_command" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -46,6 +46,8 @@ complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "summarize-bra
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "secrets" -d 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "redact" -d 'Take the credentials `secrets` finds out of session files, in place'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "grep" -d 'Search the text of a session with a regular expression'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "completions" -d 'Print the completion script of a shell'
@@ -72,7 +74,7 @@ branchSummary\t''
 compactionSummary\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l max-chars -d 'With --long: cut tool results and command output after this many characters' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l since -d 'With --all: only entries appended after the entry with this id (a cursor for polling)' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -83,7 +85,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l all -d 'Ev
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -94,7 +96,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l no-pager 
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l max-chars -d 'Cut tool results and command output after this many characters' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -103,7 +105,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l no-pager 
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l max-chars -d 'Cut tool results and command output after this many characters' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -111,7 +113,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l json -
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -127,7 +129,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l instr
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -141,7 +143,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l no-pa
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -154,10 +156,11 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l no-pager
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s o -l output -d 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l redact -d 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s f -l force -d 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l dry-run -d 'Print the path and line count of the file that would be written, and write nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l json -d 'Print {"path","parentSession","entries","message"} as one JSON line (with --dry-run, also "lines" and "dryRun")'
@@ -165,7 +168,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l no-pager
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s o -l output -d 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -175,7 +178,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l json -d '
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -196,7 +199,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l instru
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -217,7 +220,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -228,7 +231,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -238,7 +241,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s v -l verbos
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -259,7 +262,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l since -d
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l until -d 'Only calls on or before this day (same forms as --since)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s z -l timezone -d 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l project -d 'Only the sessions of this project folder (`.` for the current directory)' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -269,6 +272,30 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l no-cache
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l config -d 'Rules in gitleaks\' configuration format (TOML [[rules]] and [allowlist]), e.g. a team\'s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l all -d 'Every session of every project [default: the session -s names (repeatable), else the most recent session of the current directory]'
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l json -d 'One JSON object per finding: {"session", "line", "entry", "type", "path", "rule", "preview", "length"} (path: where in the entry, as message.content[2].arguments.command); and one per payload that cannot be read: {"session", "line", "entry", "path", "unscannable"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l no-own-keys -d 'Do not look for the values of your own keys: the provider variables Pi reads (and any other *_API_KEY, *_TOKEN, *_SECRET variable) and the keys in Pi\'s auth.json'
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l config -d 'Rules in gitleaks\' configuration format (TOML [[rules]] and [allowlist]), e.g. a team\'s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l all -d 'Every session of every project'
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l dry-run -d 'Show what would be taken out; write nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l no-backup -d 'Keep no backup of the original, so the secrets leave the file system\'s view (blocks the disk held may still hold them until reused)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l json -d 'One JSON object per finding (as `secrets --json`), then one per file: {"session", "result" (clean, would-redact, redacted, failed), "redacted", "backup", "carriedLines", "error"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l no-own-keys -d 'Do not look for the values of your own keys: the provider variables Pi reads (and any other *_API_KEY, *_TOKEN, *_SECRET variable) and the keys in Pi\'s auth.json'
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l role -d 'Only text of these roles (repeat or separate with commas)' -r -f -a "user\t''
 assistant\t''
 toolResult\t''
@@ -278,7 +305,7 @@ system\t''
 compaction\t''
 branchSummary\t''
 toolCall\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -294,40 +321,43 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s V -l vers
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l format -d 'md or html [default: html when FILE ends in .html or .htm, else md]' -r -f -a "md\t''
 html\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s f -l force -d 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l redact -d 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage` takes several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "label" -d 'Set, clear or list labels: names for entries that work as revisions'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "clone" -d 'Copy the branch ending at REV into a new session file, as Pi\'s /clone does'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "fork" -d 'Start a new session from just before a user message, as Pi\'s /fork does'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "repair" -d 'Check a session file for defects and fix them in place, losing nothing'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "compact" -d 'Compact the conversation: summarize old history, keep recent messages, as Pi\'s /compact'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "summarize-branch" -d 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi\'s /tree does'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "grep" -d 'Search the text of a session with a regular expression'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "completions" -d 'Print the completion script of a shell'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage grep export completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "label" -d 'Set, clear or list labels: names for entries that work as revisions'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "clone" -d 'Copy the branch ending at REV into a new session file, as Pi\'s /clone does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "fork" -d 'Start a new session from just before a user message, as Pi\'s /fork does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "repair" -d 'Check a session file for defects and fix them in place, losing nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "compact" -d 'Compact the conversation: summarize old history, keep recent messages, as Pi\'s /compact'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "summarize-branch" -d 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi\'s /tree does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "secrets" -d 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "redact" -d 'Take the credentials `secrets` finds out of session files, in place'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "grep" -d 'Search the text of a session with a regular expression'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "completions" -d 'Print the completion script of a shell'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # Revisions (REV, TARGET) complete with @, root and the session's labels, from
 # `pi-session __complete-revs` on the session given with -s, if any.
@@ -364,6 +394,10 @@ function __fish_pi_session_takes_value
         case 'stats:-s' 'stats:--session' 'stats:--color'
             return 0
         case 'usage:--by' 'usage:--since' 'usage:--until' 'usage:-z' 'usage:--timezone' 'usage:--project' 'usage:-s' 'usage:--session' 'usage:--color'
+            return 0
+        case 'secrets:--config' 'secrets:-s' 'secrets:--session' 'secrets:--color'
+            return 0
+        case 'redact:--config' 'redact:-s' 'redact:--session' 'redact:--color'
             return 0
         case 'grep:--role' 'grep:-s' 'grep:--session' 'grep:--color'
             return 0

@@ -3,8 +3,8 @@
 //! lies ([`walk`]).
 
 pub mod gitleaks;
-pub mod rules;
-pub mod walk;
 pub mod own;
-pub mod scan;
 pub mod redact;
+pub mod rules;
+pub mod scan;
+pub mod walk;

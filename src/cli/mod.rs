@@ -110,7 +110,10 @@ fn run() -> Exit {
             return Exit::Success;
         }
     };
-    let takes_several = matches!(cli.command, Command::Usage(_) | Command::Secrets(_) | Command::Redact(_));
+    let takes_several = matches!(
+        cli.command,
+        Command::Usage(_) | Command::Secrets(_) | Command::Redact(_)
+    );
     if cli.global.sessions.len() > 1 && !takes_several {
         eprintln!("error: -s/--session names one session here (only `usage`, `secrets` and `redact` take several)");
         return Exit::Usage;

@@ -31,7 +31,8 @@ pub fn rule_set(args: &RuleArgs) -> Result<RuleSet> {
     };
     if let Some(path) = config {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let parsed = gitleaks::parse(&text).with_context(|| format!("{}: not a gitleaks configuration", path.display()))?;
+        let parsed =
+            gitleaks::parse(&text).with_context(|| format!("{}: not a gitleaks configuration", path.display()))?;
         rules = rules.with_config(parsed);
     }
     if !args.no_own_keys {

@@ -26,7 +26,8 @@ pub fn open_session_redacted(global: &GlobalArgs, redact: bool) -> Result<Sessio
     })?;
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session(), &cwd)?;
-    let data = pi_session::session::data::Data::open(&path).map_err(|e| pi_session::session::SessionError::io(&path, e))?;
+    let data =
+        pi_session::session::data::Data::open(&path).map_err(|e| pi_session::session::SessionError::io(&path, e))?;
     let session = match pi_session::secrets::redact::redacted_bytes(&data, &rules) {
         Some(clean) => Session::from_data(path, pi_session::session::data::Data::Owned(clean))?,
         None => Session::from_data(path, data)?,

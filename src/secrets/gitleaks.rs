@@ -15,7 +15,7 @@
 use regex::{Regex, RegexBuilder};
 use toml::{Table, Value};
 
-use super::rules::{Allowlist, Condition, Rule, Target};
+use super::rules::{Allowlist, Condition, Rule, RuleSet, Target};
 
 /// A gitleaks configuration, its regexes compiled.
 #[derive(Debug, Clone, Default)]
@@ -41,6 +41,48 @@ impl Config {
     /// The ids of the configuration's rules that will run, in order.
     pub fn rule_ids(&self) -> Vec<&str> {
         self.rules.iter().map(|r| r.id.as_str()).collect()
+    }
+}
+
+impl RuleSet {
+    /// Adds the rules and allowlists of a gitleaks configuration. With `[extend] useDefault`
+    /// the built-in rules stay (less the configuration's `disabledRules`), else its rules
+    /// replace them; the user's exact key values always stay. A configured rule with a
+    /// built-in's id replaces it when it has a regex, else adds its allowlists and keywords to it
+    /// (how gitleaks extends a default rule).
+    pub fn with_config(self, config: Config) -> RuleSet {
+        let mut rules = if config.use_default {
+            self.rules
+                .into_iter()
+                .filter(|r| !config.disabled_rules.contains(&r.id))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for patch in config.rule_patches {
+            if let Some(rule) = rules.iter_mut().find(|r| r.id == patch.id) {
+                rule.allowlists.extend(patch.allowlists);
+                for k in patch.keywords {
+                    if !rule.keywords.contains(&k) {
+                        rule.keywords.push(k);
+                    }
+                }
+            }
+        }
+        for rule in config.rules {
+            match rules.iter_mut().find(|r| r.id == rule.id) {
+                Some(old) => *old = rule,
+                None => rules.push(rule),
+            }
+        }
+        for (id, allowlist) in config.targeted_allowlists {
+            if let Some(rule) = rules.iter_mut().find(|r| r.id == id) {
+                rule.allowlists.push(allowlist);
+            }
+        }
+        let mut global = if config.use_default { self.global } else { Vec::new() };
+        global.extend(config.allowlists);
+        RuleSet::from_parts(rules, global, self.exact)
     }
 }
 

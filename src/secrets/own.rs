@@ -86,7 +86,12 @@ mod tests {
         let labels: Vec<&str> = keys.iter().map(|(l, _)| l.as_str()).collect();
         assert_eq!(
             labels,
-            ["auth.json:anthropic", "auth.json:github-copilot", "env:HF_TOKEN", "env:OPENAI_API_KEY"]
+            [
+                "auth.json:anthropic",
+                "auth.json:github-copilot",
+                "env:HF_TOKEN",
+                "env:OPENAI_API_KEY"
+            ]
         );
     }
 }

@@ -11,8 +11,6 @@ use std::ops::Range;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::Regex;
 
-use super::gitleaks;
-
 /// What an allowlist's regexes are tested against (gitleaks' `regexTarget`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Target {
@@ -120,9 +118,9 @@ enum Pattern {
 /// Rules, allowlists and exact values, with the keyword automaton built over them.
 #[derive(Debug, Clone)]
 pub struct RuleSet {
-    rules: Vec<Rule>,
-    global: Vec<Allowlist>,
-    exact: Vec<(String, String)>,
+    pub(super) rules: Vec<Rule>,
+    pub(super) global: Vec<Allowlist>,
+    pub(super) exact: Vec<(String, String)>,
     /// Keyword `i` wakes `wakes[i]` (rule indices).
     wakes: Vec<Vec<usize>>,
     /// Rules without keywords: they always run.
@@ -158,52 +156,12 @@ impl RuleSet {
         RuleSet::from_parts(self.rules, self.global, exact)
     }
 
-    /// Adds the rules and allowlists of a gitleaks configuration. With `[extend] useDefault`
-    /// the built-in rules stay (less the configuration's `disabledRules`), else its rules
-    /// replace them; the user's exact key values always stay. A configured rule with a
-    /// built-in's id replaces it when it has a regex, else adds its allowlists and keywords to it
-    /// (how gitleaks extends a default rule).
-    pub fn with_config(self, config: gitleaks::Config) -> RuleSet {
-        let mut rules = if config.use_default {
-            self.rules
-                .into_iter()
-                .filter(|r| !config.disabled_rules.contains(&r.id))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        for patch in config.rule_patches {
-            if let Some(rule) = rules.iter_mut().find(|r| r.id == patch.id) {
-                rule.allowlists.extend(patch.allowlists);
-                for k in patch.keywords {
-                    if !rule.keywords.contains(&k) {
-                        rule.keywords.push(k);
-                    }
-                }
-            }
-        }
-        for rule in config.rules {
-            match rules.iter_mut().find(|r| r.id == rule.id) {
-                Some(old) => *old = rule,
-                None => rules.push(rule),
-            }
-        }
-        for (id, allowlist) in config.targeted_allowlists {
-            if let Some(rule) = rules.iter_mut().find(|r| r.id == id) {
-                rule.allowlists.push(allowlist);
-            }
-        }
-        let mut global = if config.use_default { self.global } else { Vec::new() };
-        global.extend(config.allowlists);
-        RuleSet::from_parts(rules, global, self.exact)
-    }
-
     /// The rules, in the order ties between equal hits are settled (earlier wins).
     pub fn rules(&self) -> &[Rule] {
         &self.rules
     }
 
-    fn from_parts(rules: Vec<Rule>, global: Vec<Allowlist>, exact: Vec<(String, String)>) -> RuleSet {
+    pub(super) fn from_parts(rules: Vec<Rule>, global: Vec<Allowlist>, exact: Vec<(String, String)>) -> RuleSet {
         let mut keywords: Vec<String> = Vec::new();
         let mut wakes: Vec<Vec<usize>> = Vec::new();
         let mut always = Vec::new();
@@ -234,9 +192,11 @@ impl RuleSet {
             }
         }
         let prefilter = (!spellings.is_empty()).then(|| {
+            // A DFA: the automaton runs over whole lines of every session scanned.
             AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
                 .match_kind(MatchKind::Standard)
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
                 .build(&spellings)
                 .expect("keywords build an automaton")
         });
@@ -272,6 +232,22 @@ impl RuleSet {
             Some(ac) => ac.is_match(raw),
             None => false,
         }
+    }
+
+    /// Where in the raw bytes a keyword or an exact value occurs (in order, not
+    /// overlapping), for callers that check only the strings holding one; `None` when
+    /// some rule has no keywords, so every string must be checked. An empty list: nothing
+    /// in these bytes can hit.
+    pub fn keyword_spans(&self, raw: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+        if !self.always.is_empty() {
+            return None;
+        }
+        Some(match &self.prefilter {
+            // Matches that do not overlap are enough: a keyword holds no quote, so two
+            // overlapping matches lie in the same string token, and one is enough to check it.
+            Some(ac) => ac.find_iter(raw).map(|m| m.range()).collect(),
+            None => Vec::new(),
+        })
     }
 
     /// Every hit in `text`, in order of start, non-overlapping, after allowlists and entropy

@@ -69,7 +69,15 @@ pub struct FileScan {
 
 /// Top-level fields that hold the tree's own names and dates, never a credential: a
 /// "secret" in them is a false hit, and taking it out would break the tree.
-const STRUCTURE: [&str; 7] = ["type", "id", "parentId", "timestamp", "firstKeptEntryId", "targetId", "fromId"];
+const STRUCTURE: [&str; 7] = [
+    "type",
+    "id",
+    "parentId",
+    "timestamp",
+    "firstKeptEntryId",
+    "targetId",
+    "fromId",
+];
 
 /// Opaque fields: signatures and encrypted payloads a provider checks, and image data.
 fn opaque(path: &[Step]) -> bool {
@@ -110,7 +118,11 @@ pub fn scan(bytes: &[u8], rules: &RuleSet) -> FileScan {
             .collect()
     };
     let jobs: Vec<(Range<usize>, u32)> = pieces.into_iter().zip(first_lines).collect();
-    let parts = crate::parallel::par_map(&jobs, |(piece, first)| scan_piece(bytes, piece.clone(), *first, rules), || {});
+    let parts = crate::parallel::par_map(
+        &jobs,
+        |(piece, first)| scan_piece(bytes, piece.clone(), *first, rules),
+        || {},
+    );
     let mut all = FileScan::default();
     for part in parts {
         all.findings.extend(part.findings);
@@ -122,34 +134,50 @@ pub fn scan(bytes: &[u8], rules: &RuleSet) -> FileScan {
 
 fn scan_piece(bytes: &[u8], piece: Range<usize>, first_line: u32, rules: &RuleSet) -> FileScan {
     let mut out = FileScan::default();
+    // One walker for the piece: its path and key buffers are reused from line to line.
+    let mut walker = walk::Walker::default();
     let mut at = piece.start;
     let mut number = first_line;
     while at < piece.end {
         let end = memchr::memchr(b'\n', &bytes[at..piece.end]).map_or(piece.end, |n| at + n);
         let raw = &bytes[at..end];
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        scan_line(line, at, number, rules, &mut out);
+        scan_line(line, at, number, rules, &mut walker, &mut out);
         at = end + 1;
         number += 1;
     }
     out
 }
 
-fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, out: &mut FileScan) {
+fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, walker: &mut walk::Walker, out: &mut FileScan) {
     if line.iter().all(u8::is_ascii_whitespace) {
         return;
     }
     let opaque_here = memchr::memmem::find(line, b"\"redacted\"").is_some()
         || memchr::memmem::find(line, b"encrypted_content").is_some();
-    if !rules.may_match(line) && !opaque_here {
+    // Where the rules' keywords occur in the raw line: only the strings holding one (or an
+    // escape, which could spell one) are decoded and matched.
+    let spans = rules.keyword_spans(line);
+    if spans.as_ref().is_some_and(Vec::is_empty) && !opaque_here {
         return;
     }
+    let worth_matching = |token: &Range<usize>| match &spans {
+        None => true,
+        Some(spans) => {
+            let first = spans.partition_point(|s| s.start < token.start);
+            spans[first..]
+                .iter()
+                .take_while(|s| s.start < token.end)
+                .any(|s| s.end <= token.end)
+                || memchr::memmem::find(&line[token.clone()], b"\\u").is_some()
+        }
+    };
     let line_range = offset..offset + line.len();
     // (path, token, hit, preview, length in characters)
     let mut found: Vec<(String, Range<usize>, super::rules::Hit, String, usize)> = Vec::new();
     // Signature tokens by the path of their block, to blank with the block's text.
     let mut signatures: Vec<(String, Range<usize>)> = Vec::new();
-    let walked = walk::for_each_string(line, |path, span, is_key| {
+    let walked = walker.walk(line, |path, span, is_key| {
         if is_key || structural(path) {
             return;
         }
@@ -159,6 +187,9 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, out: &mut
             {
                 signatures.push((walk::render(parent), span));
             }
+            return;
+        }
+        if !worth_matching(&span) {
             return;
         }
         let decoded = walk::decode(&line[span.clone()]);
@@ -201,10 +232,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, out: &mut
         return;
     }
     let (entry, entry_type) = match crate::session::skim::read_line(line) {
-        crate::session::skim::LineRead::Object(s) => (
-            s.id.map(|c| c.into_owned()),
-            s.kind.map(|c| c.into_owned()),
-        ),
+        crate::session::skim::LineRead::Object(s) => (s.id.map(|c| c.into_owned()), s.kind.map(|c| c.into_owned())),
         _ => (None, None),
     };
     for (path, reason) in unscannable {
@@ -252,7 +280,10 @@ fn opaque_payloads(line: &[u8]) -> Vec<(String, &'static str)> {
             continue;
         }
         if block.get("redacted") == Some(&serde_json::Value::Bool(true)) {
-            out.push((format!("message.content[{i}]"), "redacted thinking: an encrypted payload"));
+            out.push((
+                format!("message.content[{i}]"),
+                "redacted thinking: an encrypted payload",
+            ));
         } else if block
             .get("thinkingSignature")
             .and_then(|s| s.as_str())
@@ -309,7 +340,9 @@ fn redact_line(line: &[u8], findings: &[Finding]) -> Vec<u8> {
         return walk::splice(line, &edits);
     }
     // Per token, its secrets; then the signatures to blank.
-    let mut tokens: Vec<(Range<usize>, Vec<(Range<usize>, String)>)> = Vec::new();
+    /// A token and the secrets in its decoded text, with their replacements.
+    type TokenEdits = (Range<usize>, Vec<(Range<usize>, String)>);
+    let mut tokens: Vec<TokenEdits> = Vec::new();
     for f in findings {
         let token = f.at.token.clone().expect("a walked line's findings have tokens");
         match tokens.iter_mut().find(|(t, _)| *t == token) {

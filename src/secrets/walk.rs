@@ -295,6 +295,14 @@ fn decode_body(body: &[u8], out: &mut String, mut piece: impl FnMut(Piece)) {
     while i < body.len() {
         let run_end = memchr::memchr(b'\\', &body[i..]).map_or(body.len(), |p| i + p);
         // The run up to the escape, cut where its UTF-8 is invalid as Node cuts it.
+        // Valid UTF-8 (the rule) is checked a block at a time and copied whole.
+        if let Ok(valid) = simdutf8::basic::from_utf8(&body[i..run_end]) {
+            out.push_str(valid);
+            i = run_end;
+            if i == body.len() {
+                break;
+            }
+        }
         let mut at = i;
         for chunk in body[i..run_end].utf8_chunks() {
             out.push_str(chunk.valid());

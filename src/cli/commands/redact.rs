@@ -111,7 +111,9 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
                 session: &shown,
                 result,
                 redacted: redaction.map_or(0, |r| r.scan.findings.len()),
-                backup: redaction.and_then(|r| r.backup.as_ref()).map(|b| b.to_string_lossy().into_owned()),
+                backup: redaction
+                    .and_then(|r| r.backup.as_ref())
+                    .map(|b| b.to_string_lossy().into_owned()),
                 carried_lines: redaction.map_or(0, |r| r.carried_lines),
                 error: error.clone(),
             })?)?;
@@ -134,7 +136,11 @@ fn say(out: &mut Output, shown: &str, r: &Redaction, dry_run: bool) -> Result<()
         return Ok(());
     }
     for f in &r.scan.findings {
-        let place = if f.path.is_empty() { "damaged line".to_owned() } else { f.path.clone() };
+        let place = if f.path.is_empty() {
+            "damaged line".to_owned()
+        } else {
+            f.path.clone()
+        };
         out.line(&format!(
             "{shown}:{}: {} {} ({})",
             f.line,
@@ -144,7 +150,9 @@ fn say(out: &mut Output, shown: &str, r: &Redaction, dry_run: bool) -> Result<()
         ))?;
     }
     if dry_run {
-        out.line(&format!("{shown}: would redact {n} secret(s); nothing written (--dry-run)"))?;
+        out.line(&format!(
+            "{shown}: would redact {n} secret(s); nothing written (--dry-run)"
+        ))?;
         return Ok(());
     }
     out.line(&format!("{shown}: redacted {n} secret(s)"))?;

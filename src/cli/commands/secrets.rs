@@ -82,7 +82,19 @@ fn session_files(global: &GlobalArgs, all: bool) -> Result<Vec<PathBuf>> {
         .collect()
 }
 
+/// Errors end `secrets` with 2, so that 1 means "found" to a CI job.
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
+    match scan_and_report(global, args, out) {
+        // A closed pipe stays a success.
+        Err(e) => Ok(match crate::cli::report(&e, None) {
+            Exit::Success => Exit::Success,
+            _ => Exit::Usage,
+        }),
+        ok => ok,
+    }
+}
+
+fn scan_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let rules = rule_set(&args.rules)?;
     let files = session_files(global, args.all)?;
     let results = scan_paths(&files, &rules, &Terminal::new());
@@ -128,9 +140,17 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
                 continue;
             }
             let entry = f.entry.as_deref().map(|e| format!("entry {e}")).unwrap_or_else(|| {
-                if f.path.is_empty() { "damaged line".into() } else { "header".into() }
+                if f.path.is_empty() {
+                    "damaged line".into()
+                } else {
+                    "header".into()
+                }
             });
-            let place = if f.path.is_empty() { entry } else { format!("{entry}, {}", f.path) };
+            let place = if f.path.is_empty() {
+                entry
+            } else {
+                format!("{entry}, {}", f.path)
+            };
             let loc = format!("{}:{}:", shown, f.line);
             let text = format!(
                 "{} {} {} ({})",
@@ -145,7 +165,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     if !args.json {
         let summary = match found {
             0 => format!("no secrets found in {} session(s)", files.len()),
-            n => format!("{n} secret(s) in {sessions_with} of {} session(s); `pi-session redact` takes them out", files.len()),
+            n => format!(
+                "{n} secret(s) in {sessions_with} of {} session(s); `pi-session redact` takes them out",
+                files.len()
+            ),
         };
         eprintln!("{summary}");
     }
