@@ -6,7 +6,7 @@
 //! temp file holds only the redacted bytes.
 
 use super::rules::RuleSet;
-use super::scan::{FileScan, redact, scan};
+use super::scan::{FileScan, redact_all, scan};
 use crate::repair::apply::apply;
 use crate::repair::plan::Plan;
 use crate::session::SessionError;
@@ -35,7 +35,11 @@ pub fn redact_file(path: &Path, rules: &RuleSet, dry_run: bool, keep_backup: boo
         LockedFile::open(path, lock_wait())?
     };
     let data = lock.map_all()?;
-    let found = scan(&data, rules);
+    let (output, found) = match redact_all(&data, scan(&data, rules), rules) {
+        Some((output, found)) if !dry_run => (output, found),
+        Some((_, found)) => (Vec::new(), found),
+        None => (Vec::new(), FileScan::default()),
+    };
     if dry_run || found.findings.is_empty() {
         return Ok(Redaction {
             scan: found,
@@ -46,7 +50,7 @@ pub fn redact_file(path: &Path, rules: &RuleSet, dry_run: bool, keep_backup: boo
     }
     let plan = Plan {
         findings: Vec::new(),
-        output: Some(redact(&data, &found)),
+        output: Some(output),
         rejects: Vec::new(),
         after: None,
     };
@@ -84,6 +88,5 @@ fn restrict(path: &Path) -> std::io::Result<()> {
 /// A session's bytes with its secrets taken out (for `export --redact` and `clone --redact`,
 /// which leave the original as it is).
 pub fn redacted_bytes(bytes: &[u8], rules: &RuleSet) -> Option<Vec<u8>> {
-    let found = scan(bytes, rules);
-    (!found.findings.is_empty()).then(|| redact(bytes, &found))
+    redact_all(bytes, scan(bytes, rules), rules).map(|(out, _)| out)
 }

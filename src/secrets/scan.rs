@@ -318,6 +318,30 @@ pub fn redact(bytes: &[u8], scan: &FileScan) -> Vec<u8> {
     out
 }
 
+/// `bytes` with every finding taken out, scanning the result again until nothing is found:
+/// a marker put where a secret was can make the text beside it match (a GitHub token right
+/// after a private key's `-----END …-----` is not one to a rule that wants no `-` before it,
+/// but is after `[REDACTED:private-key]`). Returns the bytes and the findings of every round
+/// (`scan`'s first); `None` when `scan` found nothing.
+pub fn redact_all(bytes: &[u8], mut scan: FileScan, rules: &RuleSet) -> Option<(Vec<u8>, FileScan)> {
+    if scan.findings.is_empty() {
+        return None;
+    }
+    let mut out = redact(bytes, &scan);
+    // Each round takes out at least one secret and adds none that was not there, so this
+    // ends; the bound is a guard.
+    for _ in 0..8 {
+        let again = self::scan(&out, rules);
+        if again.findings.is_empty() {
+            break;
+        }
+        out = redact(&out, &again);
+        scan.findings.extend(again.findings);
+    }
+    scan.findings.sort_by_key(|f| f.line);
+    Some((out, scan))
+}
+
 fn replacement(rule: &str) -> String {
     format!("[REDACTED:{rule}]")
 }
@@ -388,4 +412,72 @@ pub fn scan_paths(
     let results = crate::parallel::par_map(paths, |p| scan_path(p, rules), || progress.advance(1));
     progress.finish();
     results
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A string value: ordinary text, escapes, and now and then a token shaped like a
+    /// GitHub or Slack token or a private key, pieced together here.
+    fn text() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            "[ a-z=:\"\\\\\n\té€😀]{0,12}",
+            "[A-Za-z0-9]{36}".prop_map(|t| format!("{}{t}", "ghp_")),
+            "[0-9]{12}-[A-Za-z0-9]{24}".prop_map(|t| format!("{}{t}", "xoxb-1234567890-")),
+            "[A-Za-z0-9+/]{64}".prop_map(|b| format!("-----BEGIN {0}-----\n{b}\n-----END {0}-----", "RSA PRIVATE KEY")),
+            "[A-Za-z0-9]{20}".prop_map(|p| format!("export DB_PASSWORD={p}9x")),
+        ];
+        prop::collection::vec(piece, 0..5).prop_map(|v| v.concat())
+    }
+
+    fn line() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            (text(), text(), text()).prop_map(|(a, b, c)| {
+                serde_json::json!({"type": "message", "id": "e1", "message": {"role": "user",
+                    "content": [{"type": "text", "text": a}, {"type": "thinking", "thinking": b, "thinkingSignature": "sig"}],
+                    "note": c}})
+                .to_string()
+                .into_bytes()
+            }),
+            // Damaged: cut short.
+            text().prop_map(|a| {
+                let mut l = serde_json::json!({"type": "message", "text": a}).to_string().into_bytes();
+                l.truncate(l.len() / 2 + 1);
+                l
+            }),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn redaction_leaves_nothing_to_find_and_touches_only_lines_with_findings(
+            lines in prop::collection::vec(line(), 1..6)
+        ) {
+            let rules = RuleSet::builtin();
+            let bytes: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
+            let found = scan(&bytes, &rules);
+            let (out, found) = redact_all(&bytes, found, &rules).unwrap_or((bytes.clone(), FileScan::default()));
+            prop_assert!(scan(&out, &rules).findings.is_empty(), "{:?}", String::from_utf8_lossy(&out));
+            let before: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+            let after: Vec<&[u8]> = out.split(|&b| b == b'\n').collect();
+            prop_assert_eq!(before.len(), after.len());
+            for (n, (b, a)) in before.iter().zip(&after).enumerate() {
+                let touched = found.findings.iter().any(|f| f.line as usize == n + 1);
+                if !touched {
+                    prop_assert_eq!(b, a);
+                    continue;
+                }
+                // A line that was JSON still is, with the same shape.
+                if let Ok(old) = crate::session::jsparse::parse(b) {
+                    let new = crate::session::jsparse::parse(a);
+                    prop_assert!(new.is_ok(), "{:?}", String::from_utf8_lossy(a));
+                    let new = new.unwrap();
+                    prop_assert_eq!(&old["type"], &new["type"]);
+                    prop_assert_eq!(&old["id"], &new["id"]);
+                }
+            }
+        }
+    }
 }

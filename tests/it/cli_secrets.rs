@@ -182,6 +182,27 @@ fn redact_changes_only_the_strings_that_held_a_secret() {
             "still there: {secret}"
         );
     }
+    // A thinking block whose text was redacted has an empty signature (Pi then sends it as
+    // text); the other blocks keep theirs.
+    let thinking: Vec<&&Value> = found
+        .iter()
+        .filter(|f| f["path"].as_str().unwrap().ends_with(".thinking"))
+        .collect();
+    assert!(
+        !thinking.is_empty(),
+        "the fixture plants a secret in a signed thinking block"
+    );
+    for f in thinking {
+        let line = new[f["line"].as_u64().unwrap() as usize - 1];
+        let entry = pi_session::session::jsparse::parse(line).unwrap();
+        let block_path = f["path"].as_str().unwrap().trim_end_matches(".thinking");
+        let index: usize = block_path
+            .trim_start_matches("message.content[")
+            .trim_end_matches(']')
+            .parse()
+            .unwrap();
+        assert_eq!(entry["message"]["content"][index]["thinkingSignature"], "", "{f}");
+    }
 
     // The tree is as it was.
     let log = |f: &Path| common::run_ok(f, &["log", "--all", "--json"]).lines().count();
