@@ -13,6 +13,24 @@ pub fn open_session(global: &GlobalArgs) -> Result<Session> {
     Ok(session)
 }
 
+/// The sessions a command over several takes: every session of every project with `all`,
+/// else those `named` (files or ids) and those `-s` names, else the most recent session of
+/// the current directory.
+pub fn sessions_named(global: &GlobalArgs, all: bool, named: &[String]) -> Result<Vec<std::path::PathBuf>> {
+    let cwd = std::env::current_dir()?;
+    if all {
+        return Ok(locate::Locations::discover(&cwd).all_files());
+    }
+    let named: Vec<&String> = named.iter().chain(&global.sessions).collect();
+    if named.is_empty() {
+        return Ok(vec![locate::find_session(None, &cwd)?]);
+    }
+    named
+        .into_iter()
+        .map(|s| Ok(locate::find_session(Some(s), &cwd)?))
+        .collect()
+}
+
 /// [`open_session`], with the credentials the rules find taken out of what is read when
 /// `redact` is set (for `export --redact` and `clone --redact`: what they write is clean,
 /// the file is untouched).

@@ -33,6 +33,15 @@ pub struct Finding {
     pub(crate) at: At,
 }
 
+/// A finding as `secrets --json` and `redact --json` print it: the session it is in, then
+/// the finding's fields.
+#[derive(serde::Serialize)]
+pub struct FindingRecord<'a> {
+    pub session: &'a str,
+    #[serde(flatten)]
+    pub finding: &'a Finding,
+}
+
 /// Where a finding's bytes are, for taking them out.
 #[derive(Debug, Clone)]
 pub(crate) struct At {

@@ -2,11 +2,10 @@ use crate::cli::GlobalArgs;
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::secret_rules::{RuleArgs, rule_set};
+use crate::cli::session_arg::sessions_named;
 use anyhow::Result;
 use pi_session::secrets::redact::{Redaction, redact_file};
-use pi_session::secrets::scan::Finding;
-use pi_session::session::locate::{self, Locations};
-use std::path::PathBuf;
+use pi_session::secrets::scan::FindingRecord;
 
 /// Take the credentials `secrets` finds out of session files, in place.
 ///
@@ -54,13 +53,6 @@ pub struct Args {
 }
 
 #[derive(serde::Serialize)]
-struct FindingRecord<'a> {
-    session: &'a str,
-    #[serde(flatten)]
-    finding: &'a Finding,
-}
-
-#[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 struct FileRecord<'a> {
     session: &'a str,
@@ -71,24 +63,9 @@ struct FileRecord<'a> {
     error: Option<String>,
 }
 
-fn session_files(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
-    let cwd = std::env::current_dir()?;
-    if args.all {
-        return Ok(Locations::discover(&cwd).all_files());
-    }
-    let named: Vec<&String> = args.files.iter().chain(&global.sessions).collect();
-    if named.is_empty() {
-        return Ok(vec![locate::find_session(None, &cwd)?]);
-    }
-    named
-        .into_iter()
-        .map(|s| Ok(locate::find_session(Some(s), &cwd)?))
-        .collect()
-}
-
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let rules = rule_set(&args.rules)?;
-    let files = session_files(global, args)?;
+    let files = sessions_named(global, args.all, &args.files)?;
     let mut failed = false;
     for path in &files {
         let shown = path.to_string_lossy();

@@ -3,10 +3,9 @@ use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::progress::Terminal;
 use crate::cli::secret_rules::{RuleArgs, rule_set};
+use crate::cli::session_arg::sessions_named;
 use anyhow::Result;
-use pi_session::secrets::scan::{Finding, Unscannable, scan_paths};
-use pi_session::session::locate::{self, Locations};
-use std::path::PathBuf;
+use pi_session::secrets::scan::{FindingRecord, Unscannable, scan_paths};
 
 /// Find the credentials sessions have recorded: API keys, tokens, private keys, passwords.
 ///
@@ -39,13 +38,6 @@ pub struct Args {
 }
 
 #[derive(serde::Serialize)]
-struct FindingRecord<'a> {
-    session: &'a str,
-    #[serde(flatten)]
-    finding: &'a Finding,
-}
-
-#[derive(serde::Serialize)]
 struct UnscannableRecord<'a> {
     session: &'a str,
     line: u32,
@@ -66,22 +58,6 @@ impl<'a> UnscannableRecord<'a> {
     }
 }
 
-/// The session files `-s` (repeatable), `--all` or the default name.
-fn session_files(global: &GlobalArgs, all: bool) -> Result<Vec<PathBuf>> {
-    let cwd = std::env::current_dir()?;
-    if all {
-        return Ok(Locations::discover(&cwd).all_files());
-    }
-    if global.sessions.is_empty() {
-        return Ok(vec![locate::find_session(None, &cwd)?]);
-    }
-    global
-        .sessions
-        .iter()
-        .map(|s| Ok(locate::find_session(Some(s), &cwd)?))
-        .collect()
-}
-
 /// Errors end `secrets` with 2, so that 1 means "found" to a CI job.
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     match scan_and_report(global, args, out) {
@@ -96,7 +72,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
 
 fn scan_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let rules = rule_set(&args.rules)?;
-    let files = session_files(global, args.all)?;
+    let files = sessions_named(global, args.all, &[])?;
     let results = scan_paths(&files, &rules, &Terminal::new());
     let (mut found, mut sessions_with, mut failed) = (0usize, 0usize, false);
     for (path, result) in files.iter().zip(results) {
