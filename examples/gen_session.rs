@@ -26,25 +26,27 @@ use std::io::{BufWriter, Write};
 pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    /// The next number (xorshift64*). `examples/plant_secrets.rs` and the ccusage interop
+    /// test draw from this generator too.
+    pub fn next_u64(&mut self) -> u64 {
         // xorshift64*
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
     }
     fn id(&mut self) -> String {
-        format!("{:08x}", self.next() as u32)
+        format!("{:08x}", self.next_u64() as u32)
     }
     pub fn id32(&mut self) -> u32 {
-        self.next() as u32
+        self.next_u64() as u32
     }
     /// Uniform in [0, 1).
     fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
     /// A log-normal size with the given median and mean (mean ≥ median), in bytes.
     fn size(&mut self, median: f64, mean: f64) -> usize {

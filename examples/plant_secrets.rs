@@ -30,26 +30,25 @@ use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::io::Write;
 
-struct Rng(u64);
+/// The benchmark generator's xorshift64*, with the draws secrets are made of.
+#[allow(dead_code)]
+#[path = "gen_session.rs"]
+mod gen_session;
+use gen_session::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
+trait Draw {
     /// `n` characters drawn from `alphabet`.
+    fn pick(&mut self, alphabet: &str, n: usize) -> String;
+    fn bytes(&mut self, n: usize) -> Vec<u8>;
+}
+
+impl Draw for Rng {
     fn pick(&mut self, alphabet: &str, n: usize) -> String {
         let a = alphabet.as_bytes();
         (0..n).map(|_| a[self.below(a.len() as u64) as usize] as char).collect()
     }
     fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
+        (0..n).map(|_| self.next_u64() as u8).collect()
     }
 }
 
@@ -298,7 +297,7 @@ impl Session {
 
     fn next_id(&mut self) -> String {
         loop {
-            let id = format!("{:08x}", self.rng.next() as u32);
+            let id = format!("{:08x}", self.rng.next_u64() as u32);
             if self.ids.insert(id.clone()) {
                 return id;
             }

@@ -3,7 +3,7 @@
 
 #[allow(dead_code)]
 #[path = "../../examples/gen_session.rs"]
-mod generator;
+pub(crate) mod generator;
 
 use crate::common;
 

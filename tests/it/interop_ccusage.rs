@@ -12,25 +12,11 @@ use crate::common;
 
 use common::ccusage::{self, Day};
 use common::{cmd, ndjson};
+// The benchmark generator's deterministic numbers, so the sessions are the same every run.
+use crate::gen_session::generator::Rng;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// A deterministic stream of numbers (xorshift64*), so the sessions are the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// (provider, model, dollars per token for input, output, cache read, cache write): real
 /// prices, whose products and sums are not exact in binary, so the order of the additions
