@@ -218,20 +218,14 @@ impl RuleSet {
         }
     }
 
-    /// Could this raw bytes (a JSON line, escaped) hold any hit? ASCII-case-insensitive
-    /// keyword search; true when some rule has no keywords or an exact value occurs. One pass
-    /// of the keyword automaton over the bytes.
+    /// Could these raw bytes (a JSON line, escaped) hold any hit? What [`Self::keyword_spans`]
+    /// tells the scan, as a yes or no, for the tests of the prefilter.
     ///
     /// Keywords are looked for as written: a keyword holding a character JSON escapes (`"`,
     /// `\`, a control character) would be missed in the raw line; no built-in has one.
-    pub fn may_match(&self, raw: &[u8]) -> bool {
-        if !self.always.is_empty() {
-            return true;
-        }
-        match &self.prefilter {
-            Some(ac) => ac.is_match(raw),
-            None => false,
-        }
+    #[cfg(test)]
+    pub(crate) fn may_match(&self, raw: &[u8]) -> bool {
+        self.keyword_spans(raw).is_none_or(|spans| !spans.is_empty())
     }
 
     /// Where in the raw bytes a keyword or an exact value occurs (in order, not

@@ -303,21 +303,21 @@ fn export_and_clone_redact_what_they_write() {
     assert_eq!(std::fs::read(&copy).unwrap(), before, "the original is untouched");
 }
 
+/// `dir/s.jsonl`: a session of one user message saying `text`.
+fn one_message(dir: &Path, text: &str) -> PathBuf {
+    let file = dir.join("s.jsonl");
+    let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-01T00:00:00.000Z","cwd":"/p"}"#;
+    let message = serde_json::json!({"type": "message", "id": "a1", "parentId": null,
+        "timestamp": "2026-11-01T00:00:01.000Z", "message": {"role": "user", "content": text, "timestamp": 1}});
+    std::fs::write(&file, format!("{header}\n{message}\n")).unwrap();
+    file
+}
+
 #[test]
 fn your_own_keys_are_found_by_value_and_never_shown() {
     let dir = tempfile::tempdir().unwrap();
     let key = "own-0123456789-abcdefghij-klmnop";
-    let file = dir.path().join("s.jsonl");
-    std::fs::write(
-        &file,
-        format!(
-            "{}\n{}\n",
-            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-01T00:00:00.000Z","cwd":"/p"}"#,
-            serde_json::json!({"type": "message", "id": "a1", "parentId": null, "timestamp": "2026-11-01T00:00:01.000Z",
-                               "message": {"role": "user", "content": format!("my key is {key}"), "timestamp": 1}})
-        ),
-    )
-    .unwrap();
+    let file = one_message(dir.path(), &format!("my key is {key}"));
     let out = cmd()
         .env("MY_SERVICE_TOKEN", key)
         .env("PI_CODING_AGENT_DIR", dir.path())
@@ -347,17 +347,10 @@ fn your_own_keys_are_found_by_value_and_never_shown() {
 #[test]
 fn a_gitleaks_configuration_adds_rules_and_allows() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("s.jsonl");
-    std::fs::write(
-        &file,
-        format!(
-            "{}\n{}\n",
-            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-01T00:00:00.000Z","cwd":"/p"}"#,
-            serde_json::json!({"type": "message", "id": "a1", "parentId": null, "timestamp": "2026-11-01T00:00:01.000Z",
-                               "message": {"role": "user", "content": "tokens: acme_live_Q7xL2pR9vK4mN8sT and acme_live_ALLOWED0000000000", "timestamp": 1}})
-        ),
-    )
-    .unwrap();
+    let file = one_message(
+        dir.path(),
+        "tokens: acme_live_Q7xL2pR9vK4mN8sT and acme_live_ALLOWED0000000000",
+    );
     let config = dir.path().join("gitleaks.toml");
     std::fs::write(
         &config,
