@@ -9,7 +9,9 @@ use crate::session::text::short_tokens;
 
 #[cfg(test)]
 mod fast_agrees;
+pub mod highlight;
 mod lean;
+pub mod markdown;
 mod raw;
 use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
 use serde_json::Value;
