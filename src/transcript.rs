@@ -12,7 +12,9 @@ mod fast_agrees;
 pub mod highlight;
 mod lean;
 pub mod markdown;
+pub mod outline;
 mod raw;
+pub mod tools;
 use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -102,6 +104,8 @@ pub struct Section<'a> {
     pub id: Cow<'a, str>,
     /// The entry's `timestamp` as stored.
     pub timestamp: Option<&'a str>,
+    /// The label the session gives the entry, if any.
+    pub label: Option<&'a str>,
     pub parts: Vec<Part<'a>>,
 }
 
@@ -117,6 +121,7 @@ impl Section<'_> {
                 None => Cow::Owned(session.id_or_line(idx)),
             },
             timestamp: session.entries[idx].timestamp.as_deref(),
+            label: session.label_of(idx),
             parts: Vec::new(),
         }
     }
@@ -197,6 +202,85 @@ pub struct Plan {
     pub head: Head,
     /// The branch, root first.
     pub path: Vec<EntryIdx>,
+    /// Which tool results of the branch answer which calls.
+    pub pairing: Pairing,
+}
+
+/// Tool results paired with the calls they answer, so that a printer can show each result
+/// under its call. A result pairs with a call of the nearest assistant message before it
+/// when only tool results and entries a transcript does not show come between them (as Pi
+/// writes them) and the call's id is the result's `toolCallId`; any other result stays a
+/// section of its own.
+#[derive(Debug, Clone, Default)]
+pub struct Pairing {
+    /// By position on the path of an assistant message: the positions of its results.
+    results: rustc_hash::FxHashMap<usize, Vec<usize>>,
+    /// Positions of results shown under their calls.
+    attached: rustc_hash::FxHashSet<usize>,
+}
+
+impl Pairing {
+    /// The pairing of the results on `path` with its calls.
+    pub fn of(session: &Session, path: &[EntryIdx]) -> Pairing {
+        use crate::session::{Detail, Tools};
+        let tools = |i: EntryIdx| match &session.entries[i].detail {
+            Detail::Message { tools, .. } => Some(tools),
+            _ => None,
+        };
+        let mut pairing = Pairing::default();
+        let mut k = 0;
+        while k < path.len() {
+            let Some(Tools::Calls(calls)) = tools(path[k]) else {
+                k += 1;
+                continue;
+            };
+            let mut open: Vec<&str> = calls.iter().map(|c| &**c).collect();
+            let mut found = Vec::new();
+            let mut j = k + 1;
+            while j < path.len() && !open.is_empty() {
+                match tools(path[j]) {
+                    Some(Tools::ResultOf(id)) => {
+                        if let Some(c) = open.iter().position(|c| *c == &**id) {
+                            open.swap_remove(c);
+                            found.push(j);
+                            pairing.attached.insert(j);
+                        }
+                    }
+                    Some(Tools::Calls(_)) => break,
+                    // Other messages end the run; entries without a section do not.
+                    _ if section_kind(session, path[j]) => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+            if !found.is_empty() {
+                pairing.results.insert(k, found);
+            }
+            k += 1;
+        }
+        pairing
+    }
+
+    /// Positions of the results answering the calls of the entry at `pos`, in path order.
+    pub fn results_of(&self, pos: usize) -> &[usize] {
+        self.results.get(&pos).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether the result at `pos` is shown under its call rather than on its own.
+    pub fn is_attached(&self, pos: usize) -> bool {
+        self.attached.contains(&pos)
+    }
+}
+
+/// The id of the call the tool result `idx` answers.
+pub fn answered_call(session: &Session, idx: EntryIdx) -> Option<&str> {
+    match &session.entries[idx].detail {
+        crate::session::Detail::Message {
+            tools: crate::session::Tools::ResultOf(id),
+            ..
+        } => Some(id),
+        _ => None,
+    }
 }
 
 /// The plan of the transcript of the branch ending at `options.rev` (default `@`).
@@ -245,6 +329,7 @@ pub fn plan_branch(session: &Session, tip: Option<EntryIdx>) -> Plan {
             branch,
             cycle_at,
         },
+        pairing: Pairing::of(session, &path),
         path,
     }
 }
@@ -500,16 +585,7 @@ fn result_parts_of(content: Value) -> (Cow<'static, str>, Vec<Part<'static>>) {
 
 /// The section of one entry; `None` for entries a transcript leaves out.
 pub fn section(session: &Session, idx: EntryIdx) -> Option<Section<'_>> {
-    let e = &session.entries[idx];
-    if !matches!(
-        e.kind,
-        EntryKind::Message
-            | EntryKind::CustomMessage
-            | EntryKind::Compaction
-            | EntryKind::BranchSummary
-            | EntryKind::ModelChange
-            | EntryKind::ThinkingLevelChange
-    ) {
+    if !section_kind(session, idx) {
         return None;
     }
     if session.header.format() >= 3
@@ -518,6 +594,19 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section<'_>> {
         return Some(s);
     }
     section_in_full(session, idx)
+}
+
+/// Whether entry `idx` is of a kind a transcript shows.
+fn section_kind(session: &Session, idx: EntryIdx) -> bool {
+    matches!(
+        session.entries[idx].kind,
+        EntryKind::Message
+            | EntryKind::CustomMessage
+            | EntryKind::Compaction
+            | EntryKind::BranchSummary
+            | EntryKind::ModelChange
+            | EntryKind::ThinkingLevelChange
+    )
 }
 
 /// [`section`] from the entry parsed whole, as `JSON.parse` reads it.
