@@ -50,13 +50,17 @@ fn markdown_transcript_of_the_branch() {
     assert!(md.contains("## Assistant"));
     assert!(md.contains("Reading the file."));
     assert!(md.contains("> Let me look."), "thinking as a quote");
-    assert!(md.contains("**→ `read`** `call_1`"));
-    assert!(md.contains("```json\n{\n  \"path\": \"<img src=x onerror=alert(2)>.rs\"\n}\n```"));
-    // The tool result is fenced with more backticks than it contains; CRLF becomes LF.
+    // A read shows its path, and its result under it, fenced in the file's language with
+    // more backticks than it contains; CRLF becomes LF.
     assert!(
-        md.contains("````text\nfn main() {}\n```\nbackticks inside\n</pre></details>\n````"),
+        md.contains("**→ read** `<img src=x onerror=alert(2)>.rs`\n\n**← output**\n\n"),
         "{md}"
     );
+    assert!(
+        md.contains("````rust\nfn main() {}\n```\nbackticks inside\n</pre></details>\n````"),
+        "{md}"
+    );
+    assert!(!md.contains("**← `read`**"), "the result is not repeated on its own");
     assert!(md.contains("It is **fine**."));
     assert!(md.contains("Thanks!"));
     assert!(!md.contains("side branch"), "only the branch of @");
@@ -112,10 +116,15 @@ fn html_is_one_safe_self_contained_file() {
         "raw control character in the HTML"
     );
     assert!(html.contains("\\e[31m\\x07"));
-    // Tool calls, results and thinking are collapsible.
-    assert!(html.contains("<details class=\"tool-call\"><summary>→ <b>read</b> <code>call_1</code></summary>"));
-    assert!(html.contains("<details class=\"tool-result\"><summary>← <b>read</b> <code>call_1</code>"));
-    assert!(html.contains("<details class=\"thinking\"><summary>Thinking</summary>"));
+    // A tool call shows what it did, its result under it (not an entry of its own); thinking
+    // folds.
+    let call = html
+        .find("<div class=\"tool\" id=\"call-call_1\"><div class=\"tool-head\"><span class=\"tool-name\">read</span> &lt;img src=x onerror=alert(2)&gt;.rs</div>")
+        .expect("the read call");
+    let result = html.find("backticks inside").expect("its result");
+    assert!(call < result && result < html.find("It is <strong>fine</strong>.").expect("the next message"));
+    assert!(!html.contains("id=\"e-t1\""), "no article for the result");
+    assert!(html.contains("<details class=\"thinking\"><summary>Thinking · 1 line</summary>"));
     assert_eq!(html.matches("<details").count(), html.matches("</details>").count());
     assert!(!html.contains("side branch"));
 }
@@ -275,7 +284,7 @@ fn content_blocks_of_every_shape() {
         user.ends_with("_[untyped block]_\n\n_[audio block]_\n\n_[image image/svg+xml]_\n\nReal text\n\n"),
         "{user:?}"
     );
-    assert!(body.contains("**→ `ls`** ``\n\n```json\nnull\n```"), "{body}");
+    assert!(body.contains("**→ ls**\n\n```json\nnull\n```"), "{body}");
     let html = run_ok(&file, &["export", "--format", "html"]);
     // Only plain raster images are inlined.
     assert!(html.contains("<p class=\"note\">[image image/svg+xml]</p>"), "{html}");

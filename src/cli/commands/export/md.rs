@@ -1,0 +1,345 @@
+//! The Markdown export: a heading per entry, each message's own Markdown kept as written but
+//! nested under it (its headings moved down two levels), and tool calls as what they did —
+//! a `read`'s path and lines, an `edit` as a `diff` block, a `bash` command as an `sh` block,
+//! other arguments as pretty-printed JSON — each followed by its result.
+
+use super::escape::{clean, line};
+use super::{Doc, take_result};
+use crate::cli::amounts::{dollars, tokens};
+use crate::cli::output::{local_time, local_time_into};
+use pi_session::transcript::highlight;
+use pi_session::transcript::markdown::shift_headings;
+use pi_session::transcript::tools::{ToolView, count_lines};
+use pi_session::transcript::{Class, Part, Section};
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// How far a message's headings move down: its `#` sits under the entry's `##`.
+const HEADING_SHIFT: u8 = 2;
+
+/// Backticks enough to fence `s`: one more than its longest run, at least `min`. Borrowed
+/// for the usual lengths: a fence is written around every id and block.
+pub(super) fn fence_for(s: &str, min: usize) -> Cow<'static, str> {
+    const TICKS: &str = "````````````````";
+    let mut longest = 0;
+    let mut run = 0;
+    let mut last = usize::MAX;
+    for i in memchr::memchr_iter(b'`', s.as_bytes()) {
+        run = if last.wrapping_add(1) == i { run + 1 } else { 1 };
+        longest = longest.max(run);
+        last = i;
+    }
+    let n = (longest + 1).max(min);
+    match TICKS.get(..n) {
+        Some(f) => f.into(),
+        None => "`".repeat(n).into(),
+    }
+}
+
+/// `s` as inline code, on one line.
+pub(super) fn push_code(md: &mut String, s: &str) {
+    let s = line(s);
+    let f = fence_for(&s, 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    for piece in [&*f, pad, &s, pad, &f] {
+        md.push_str(piece);
+    }
+}
+
+#[cfg(test)]
+pub(super) fn code(s: &str) -> String {
+    let mut out = String::new();
+    push_code(&mut out, s);
+    out
+}
+
+/// `s` as a fenced block of language `lang`, followed by a blank line.
+fn push_block(md: &mut String, s: &str, lang: &str) {
+    let s = clean(s);
+    let f = fence_for(&s, 3);
+    for piece in [&*f, lang, "\n", s.trim_end_matches('\n'), "\n", &f, "\n\n"] {
+        md.push_str(piece);
+    }
+}
+
+pub(super) fn head(doc: &Doc<'_>, md: &mut String) {
+    let h = &doc.head;
+    md.push_str("# ");
+    md.push_str(&line(&h.title));
+    md.push_str("\n\n- Session: ");
+    push_code(md, &h.session_id);
+    md.push('\n');
+    if let Some(cwd) = &h.cwd {
+        md.push_str("- Directory: ");
+        push_code(md, cwd);
+        md.push('\n');
+    }
+    md.push_str("- Created: ");
+    md.push_str(&local_time(h.created.as_deref()));
+    md.push_str("\n- Last entry: ");
+    md.push_str(&local_time(doc.last_time));
+    md.push('\n');
+    if let Some(b) = &h.branch {
+        md.push_str("- Branch: ");
+        md.push_str(&line(&format!("{} → {} ({} entries)", b.first, b.last, b.entries)));
+        md.push('\n');
+    }
+    let t = &doc.stats.total;
+    md.push_str(&format!(
+        "- Tokens: {} input, {} output, {} cache read, {} cache write; cost {}\n",
+        tokens(t.input),
+        tokens(t.output),
+        tokens(t.cache_read),
+        tokens(t.cache_write),
+        dollars(t.cost.total)
+    ));
+    for m in &doc.stats.by_model {
+        let name = match &m.provider {
+            Some(p) => format!("{p}/{}", m.model),
+            None => m.model.clone(),
+        };
+        md.push_str("  - ");
+        push_code(md, &name);
+        md.push_str(&format!(
+            ": {} input, {} output, {} cache read, {} cache write; {}\n",
+            tokens(m.totals.input),
+            tokens(m.totals.output),
+            tokens(m.totals.cache_read),
+            tokens(m.totals.cache_write),
+            dollars(m.totals.cost.total)
+        ));
+    }
+    if doc.all_branches {
+        md.push_str(&format!("- Branches: {}\n", doc.chains.len()));
+    }
+    md.push_str(&format!("- Exported by: pi-session {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+/// Entries `range` of chain `k`, each a section, after the chain's heading when it starts
+/// there (`--all-branches`).
+pub(super) fn unit(doc: &Doc<'_>, k: usize, range: Range<usize>, md: &mut String) {
+    let chain = &doc.chains[k];
+    if doc.all_branches && range.start == 0 {
+        md.push_str(&format!("\n---\n\n# Branch {}", k + 1));
+        if chain.current {
+            md.push_str(" (@)");
+        }
+        md.push_str("\n\n_");
+        match chain.fork {
+            Some((from, at)) => {
+                md.push_str("leaves ");
+                push_code(md, &doc.session.id_or_line(at));
+                md.push_str(&format!(" on branch {}", from + 1));
+            }
+            None => md.push_str("from a root"),
+        }
+        md.push_str(&format!(" · {} entries_\n", chain.path.len()));
+    }
+    for pos in range {
+        let Some((s, mut results)) = doc.section_at(k, pos) else {
+            continue;
+        };
+        section(&s, &mut results, md);
+        let forks = doc.forks_at(chain.path[pos]);
+        if !forks.is_empty() {
+            let names: Vec<String> = forks.iter().map(|b| (b + 1).to_string()).collect();
+            md.push_str(&format!("\n\n_Branches from here: {}_", names.join(", ")));
+        }
+    }
+}
+
+/// One section, with the results answering its calls under them.
+pub(super) fn section(s: &Section, results: &mut Vec<Section<'_>>, md: &mut String) {
+    md.push_str("\n---\n\n");
+    if s.class == Class::Note {
+        md.push('_');
+        md.push_str(&line(&s.title));
+        md.push_str("_ · ");
+        local_time_into(md, s.timestamp);
+        md.push_str(" · ");
+        push_code(md, &s.id);
+        md.push('\n');
+        return;
+    }
+    md.push_str("## ");
+    md.push_str(&line(&s.title));
+    md.push_str("\n\n_");
+    local_time_into(md, s.timestamp);
+    for m in &s.meta {
+        md.push_str(" · ");
+        md.push_str(&line(m));
+    }
+    md.push_str(" · ");
+    push_code(md, &s.id);
+    if let Some(label) = s.label {
+        md.push_str(" · label ");
+        push_code(md, label);
+    }
+    md.push_str("_\n\n");
+    for p in &s.parts {
+        match p {
+            Part::ToolCall { name, id, args } => {
+                let result = take_result(results, id);
+                tool_call(md, name, args, result.as_ref());
+            }
+            p => part(md, p),
+        }
+    }
+    // Results whose call this section does not show (a call id given twice).
+    for r in results.drain(..) {
+        for p in &r.parts {
+            part(md, p);
+        }
+    }
+    while md.ends_with("\n\n") {
+        md.pop();
+    }
+}
+
+fn part(md: &mut String, p: &Part) {
+    match p {
+        Part::Text(t) => {
+            md.push_str(shift_headings(&clean(t), HEADING_SHIFT).trim_end());
+            md.push_str("\n\n");
+        }
+        Part::Thinking(t) => {
+            md.push_str("> **Thinking**\n>\n");
+            let t = clean(t);
+            for (i, l) in t.trim_end().lines().enumerate() {
+                if i > 0 {
+                    md.push('\n');
+                }
+                md.push_str("> ");
+                md.push_str(l);
+            }
+            md.push_str("\n\n");
+        }
+        Part::ToolCall { name, args, .. } => tool_call(md, name, args, None),
+        Part::ToolResult { name, id, error, text } => {
+            md.push_str("**← ");
+            push_code(md, name);
+            md.push_str("** ");
+            push_code(md, id);
+            md.push_str(if *error { " (error)\n\n" } else { "\n\n" });
+            push_block(md, text, "text");
+        }
+        Part::Bash { command, output, exit } => {
+            push_block(md, &format!("$ {command}\n{output}"), "console");
+            if let Some(code) = exit {
+                md.push_str("_exit code ");
+                md.push_str(&line(code));
+                md.push_str("_\n\n");
+            }
+        }
+        Part::Image { mime, .. } => {
+            md.push_str("_[image ");
+            md.push_str(&line(mime));
+            md.push_str("]_\n\n");
+        }
+        Part::Folded { title, text } => {
+            md.push_str("**");
+            md.push_str(&line(title));
+            md.push_str("**\n\n");
+            md.push_str(shift_headings(&clean(text), HEADING_SHIFT).trim_end());
+            md.push_str("\n\n");
+        }
+        Part::Note(n) => {
+            md.push('_');
+            md.push_str(&line(n));
+            md.push_str("_\n\n");
+        }
+    }
+}
+
+/// The language name of a file's fenced block (empty when unknown).
+fn lang_of(path: &str) -> &'static str {
+    highlight::language_for_path(path).map_or("", |l| l.name())
+}
+
+/// A tool call as what it does, then its result.
+fn tool_call(md: &mut String, name: &str, args: &str, result: Option<&Section<'_>>) {
+    let view = ToolView::of(name, args);
+    md.push_str("**→ ");
+    md.push_str(&line(name));
+    md.push_str("**");
+    let (text, error) = match result.and_then(|r| r.parts.first()) {
+        Some(Part::ToolResult { text, error, .. }) => (Some(&**text), *error),
+        _ => (None, false),
+    };
+    match &view {
+        ToolView::Bash { command, timeout } => {
+            if let Some(t) = timeout {
+                md.push_str(&format!(" (timeout {}s)", line(t)));
+            }
+            md.push_str("\n\n");
+            push_block(md, command, "sh");
+        }
+        ToolView::Edit { path, diff, .. } => {
+            md.push(' ');
+            push_code(md, path);
+            md.push_str("\n\n");
+            push_block(md, diff, "diff");
+        }
+        ToolView::Write { path, content } => {
+            md.push(' ');
+            push_code(md, path);
+            md.push_str(&format!(" ({})\n\n", count_lines(content)));
+            push_block(md, content, lang_of(path));
+        }
+        ToolView::Other => {
+            md.push_str("\n\n");
+            push_block(md, args, "json");
+        }
+        v => {
+            md.push(' ');
+            push_code(md, &v.headline());
+            md.push_str("\n\n");
+        }
+    }
+    let Some(text) = text else {
+        return;
+    };
+    // What an edit or a write answers is a line of confirmation; only a failure says more.
+    if matches!(view, ToolView::Edit { .. } | ToolView::Write { .. }) && !error {
+        return;
+    }
+    if text.trim().is_empty() && !error {
+        return;
+    }
+    md.push_str(if error {
+        "**← error**\n\n"
+    } else {
+        "**← output**\n\n"
+    });
+    let lang = match &view {
+        ToolView::Read { path, .. } => lang_of(path),
+        _ => "text",
+    };
+    push_block(md, text, lang);
+    if let Some(r) = result {
+        for p in r.parts.iter().skip(1) {
+            part(md, p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_outgrow_content() {
+        assert_eq!(fence_for("a ``` b", 3), "````");
+        assert_eq!(fence_for("`", 1), "``");
+        assert_eq!(fence_for("`a``b`````c``", 1), "``````");
+        assert_eq!(fence_for("", 3), "```");
+        let long = format!("{}{}{}", "x".repeat(40), "`".repeat(5), "x".repeat(40));
+        assert_eq!(fence_for(&long, 3), "``````");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+    }
+}

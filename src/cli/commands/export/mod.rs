@@ -1,0 +1,437 @@
+use crate::cli::GlobalArgs;
+use crate::cli::output::Output;
+use crate::cli::session_arg::{open_session_redacted, warn_cycle};
+use anyhow::Result;
+use pi_session::session::{EntryIdx, Session, write};
+use pi_session::transcript::outline::{self, Chain};
+use pi_session::transcript::{self, Head, Pairing, Section};
+use pi_session::usage::{Scope, Stats, session_stats};
+use std::io::Write;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+mod escape;
+mod html;
+mod md;
+
+/// Export a branch as a readable transcript: Markdown, or one self-contained HTML file.
+///
+/// The transcript follows the branch ending at REV from its root: messages with their text,
+/// thinking, tool calls with their results, bash commands, custom messages, compaction and
+/// branch summaries, labels, and model changes. Calls of Pi's built-in tools show what they
+/// did: the path and lines a `read` read, an `edit` as a diff, the file a `write` wrote, the
+/// command a `bash` ran. The HTML file renders each message's Markdown, highlights code, has
+/// its CSS inline (light and dark), loads nothing and runs no script: long outputs, thinking
+/// and written files fold into sections that open on a click. `--all-branches` adds every
+/// other branch of the tree, with an outline to move between them.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Export the branch ending at this revision [default: @].
+    #[arg(value_name = "REV")]
+    pub rev: Option<String>,
+
+    /// md or html [default: html when FILE ends in .html or .htm, else md].
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+
+    /// Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp
+    /// file linked into place) and never replaces an existing file without --force.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Replace the -o file if it exists (atomically: the new file is renamed over it).
+    #[arg(long, short = 'f')]
+    pub force: bool,
+
+    /// Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own
+    /// keys) out of what is written, as `redact` would; the session file is not changed.
+    #[arg(long)]
+    pub redact: bool,
+
+    /// Export the whole tree: the branch of REV (@) first, then every other branch from the
+    /// entry it leaves, each entry once, with an outline of them all and links at each
+    /// branch point.
+    #[arg(long)]
+    pub all_branches: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Md,
+    Html,
+}
+
+/// What an export shows: the head, the totals, and the chains of entries (one for a branch,
+/// every branch of the tree with `--all-branches`).
+struct Doc<'s> {
+    session: &'s Session,
+    head: Head,
+    stats: Stats,
+    /// The last entry's time, as stored.
+    last_time: Option<&'s str>,
+    chains: Vec<Chain>,
+    pairings: Vec<Pairing>,
+    /// By entry: the chains that branch off it (`--all-branches` only).
+    forks: rustc_hash::FxHashMap<EntryIdx, Vec<usize>>,
+    depths: Vec<usize>,
+    all_branches: bool,
+}
+
+impl<'s> Doc<'s> {
+    fn new(session: &'s Session, head: Head, path: Vec<EntryIdx>, all_branches: bool) -> Doc<'s> {
+        let (chains, forks) = if all_branches {
+            let o = outline::outline(session, path.last().copied());
+            (o.chains, o.forks)
+        } else {
+            let chain = Chain {
+                path,
+                fork: None,
+                current: true,
+            };
+            (vec![chain], Default::default())
+        };
+        let depths = outline::Outline {
+            chains: chains.clone(),
+            forks: Default::default(),
+        }
+        .depths();
+        let pairings = chains.iter().map(|c| Pairing::of(session, &c.path)).collect();
+        let last_time = session.entries.iter().rev().find_map(|e| e.timestamp.as_deref());
+        Doc {
+            session,
+            head,
+            stats: session_stats(session, Scope::File).0,
+            last_time,
+            chains,
+            pairings,
+            forks,
+            depths,
+            all_branches,
+        }
+    }
+
+    /// The branches that leave entry `idx`.
+    fn forks_at(&self, idx: EntryIdx) -> &[usize] {
+        self.forks.get(&idx).map_or(&[], Vec::as_slice)
+    }
+
+    /// The section of the entry at `pos` of chain `k`, and the result sections answering its
+    /// calls; `None` for an entry without a section, or a result shown under its call.
+    fn section_at(&self, k: usize, pos: usize) -> Option<(Section<'s>, Vec<Section<'s>>)> {
+        let pairing = &self.pairings[k];
+        if pairing.is_attached(pos) {
+            return None;
+        }
+        let path = &self.chains[k].path;
+        let s = transcript::section(self.session, path[pos])?;
+        let results = pairing
+            .results_of(pos)
+            .iter()
+            .filter_map(|&r| transcript::section(self.session, path[r]))
+            .collect();
+        Some((s, results))
+    }
+}
+
+/// The result among `results` that answers call `id`, taken out of the list.
+fn take_result<'s>(results: &mut Vec<Section<'s>>, id: &str) -> Option<Section<'s>> {
+    let at = results.iter().position(|r| {
+        r.parts
+            .iter()
+            .any(|p| matches!(p, transcript::Part::ToolResult { id: rid, .. } if rid == id))
+    })?;
+    Some(results.remove(at))
+}
+
+/// A piece of the export: entries `range` of chain `chain`.
+struct Unit {
+    chain: usize,
+    range: Range<usize>,
+}
+
+/// Writes the export of `doc` in `format` to `write`, piece by piece: each chain is rendered
+/// `chunk_bytes` of session lines at a time on every core, and written in order.
+fn render(
+    doc: &Doc<'_>,
+    format: Format,
+    chunk_bytes: usize,
+    mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut head = String::new();
+    match format {
+        Format::Md => md::head(doc, &mut head),
+        Format::Html => html::head(doc, &mut head),
+    }
+    write(head.as_bytes())?;
+    drop(head);
+    let units: Vec<Unit> = doc
+        .chains
+        .iter()
+        .enumerate()
+        .flat_map(|(k, c)| {
+            transcript::chunks(doc.session, &c.path, chunk_bytes)
+                .into_iter()
+                .map(move |range| Unit { chain: k, range })
+        })
+        .collect();
+    transcript::render_in_order(
+        units.len(),
+        |u, out| {
+            let Unit { chain, range } = &units[u];
+            let path = &doc.chains[*chain].path;
+            match format {
+                Format::Md => md::unit(doc, *chain, range.clone(), out),
+                Format::Html => html::unit(doc, *chain, range.clone(), out),
+            }
+            // A large file's lines need not stay in memory once rendered.
+            let piece = &path[range.clone()];
+            if let (Some(&first), Some(&last)) = (piece.iter().min(), piece.iter().max()) {
+                doc.session.release_entries(first..last + 1);
+            }
+        },
+        |text| write(text.as_bytes()),
+    )?;
+    let mut foot = String::new();
+    match format {
+        Format::Md => {}
+        Format::Html => html::foot(doc, &mut foot),
+    }
+    write(foot.as_bytes())
+}
+
+/// Session lines rendered per piece of the transcript.
+const CHUNK_BYTES: usize = 2 << 20;
+
+fn format_of(args: &Args) -> Format {
+    if let Some(f) = args.format {
+        return f;
+    }
+    let ext = args
+        .output
+        .as_deref()
+        .and_then(Path::extension)
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("html" | "htm") => Format::Html,
+        _ => Format::Md,
+    }
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session_redacted(global, args.redact)?;
+    let options = transcript::Options { rev: args.rev.clone() };
+    let plan = transcript::plan(&session, &options)?;
+    warn_cycle(&session, plan.head.cycle_at);
+    let doc = Doc::new(&session, plan.head, plan.path, args.all_branches);
+    let format = format_of(args);
+    match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
+        Some(path) => write::write_file_with(path, args.force, |f| {
+            render(&doc, format, CHUNK_BYTES, |b| f.write_all(b))
+        })?,
+        None => render(&doc, format, CHUNK_BYTES, |b| out.raw(b))?,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn session_of(lines: &[serde_json::Value]) -> Session {
+        let mut data = String::from(
+            r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+        );
+        data.push('\n');
+        for l in lines {
+            data.push_str(&l.to_string());
+            data.push('\n');
+        }
+        Session::from_bytes(PathBuf::from("/t.jsonl"), data.into_bytes()).unwrap()
+    }
+
+    /// A branch of every kind of section, with text that needs escaping.
+    fn mixed_session() -> Session {
+        use serde_json::json;
+        let mut lines = Vec::new();
+        let mut parent = serde_json::Value::Null;
+        let mut push = |mut v: serde_json::Value, id: String| {
+            v["id"] = json!(id);
+            v["parentId"] = parent.clone();
+            v["timestamp"] = json!("2026-01-01T00:00:01.000Z");
+            parent = json!(id);
+            lines.push(v);
+        };
+        for k in 0..12 {
+            let msg = |m: serde_json::Value| json!({"type": "message", "message": m});
+            push(
+                msg(json!({"role": "user", "content": format!("ask {k} <b>&\u{1b}\r\n`x`")})),
+                format!("u{k}"),
+            );
+            push(
+                msg(
+                    json!({"role": "assistant", "provider": "p", "model": "m", "stopReason": "toolUse",
+                    "content": [{"type": "thinking", "thinking": "hmm\nmore\r\n"},
+                                {"type": "text", "text": "ok ```"},
+                                {"type": "toolCall", "id": "c", "name": "bash", "arguments": {"cmd": "ls\u{202e}"}},
+                                {"type": "image", "mimeType": "image/png", "data": "AAAA\nBB=="}]}),
+                ),
+                format!("a{k}"),
+            );
+            push(
+                msg(
+                    json!({"role": "toolResult", "toolCallId": "c", "toolName": "bash", "isError": k % 2 == 0,
+                    "content": [{"type": "text", "text": "out\n\n"}, {"type": "image", "mimeType": "image/svg", "data": "x"}]}),
+                ),
+                format!("t{k}"),
+            );
+            push(
+                msg(json!({"role": "bashExecution", "command": "make\nall", "output": "done\u{85}", "exitCode": k})),
+                format!("b{k}"),
+            );
+            push(
+                json!({"type": "model_change", "provider": "p", "modelId": format!("m{k}")}),
+                format!("m{k}"),
+            );
+            push(
+                json!({"type": "label", "targetId": "u0", "label": "x"}),
+                format!("l{k}"),
+            );
+            push(
+                json!({"type": "compaction", "summary": "so far\n", "tokensBefore": 12345, "firstKeptEntryId": "u0"}),
+                format!("c{k}"),
+            );
+            push(
+                msg(
+                    json!({"role": "assistant", "provider": "p", "model": "m", "stopReason": "error",
+                    "errorMessage": "boom", "content": []}),
+                ),
+                format!("e{k}"),
+            );
+        }
+        session_of(&lines)
+    }
+
+    fn doc(session: &Session, all_branches: bool) -> Doc<'_> {
+        let plan = transcript::plan(session, &transcript::Options::default()).unwrap();
+        Doc::new(session, plan.head, plan.path, all_branches)
+    }
+
+    fn rendered_with(session: &Session, format: Format, chunk_bytes: usize, all_branches: bool) -> String {
+        let doc = doc(session, all_branches);
+        let mut out = Vec::new();
+        render(&doc, format, chunk_bytes, |b| {
+            out.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn rendered(session: &Session, format: Format, chunk_bytes: usize) -> String {
+        rendered_with(session, format, chunk_bytes, false)
+    }
+
+    /// The export as one string, entry after entry: what `render` must write whatever the
+    /// pieces.
+    fn whole(session: &Session, format: Format) -> String {
+        let doc = doc(session, false);
+        let mut out = String::new();
+        match format {
+            Format::Md => md::head(&doc, &mut out),
+            Format::Html => html::head(&doc, &mut out),
+        }
+        for pos in 0..doc.chains[0].path.len() {
+            match format {
+                Format::Md => md::unit(&doc, 0, pos..pos + 1, &mut out),
+                Format::Html => html::unit(&doc, 0, pos..pos + 1, &mut out),
+            }
+        }
+        if format == Format::Html {
+            html::foot(&doc, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn a_branch_in_many_pieces_renders_as_in_one() {
+        let s = mixed_session();
+        for format in [Format::Md, Format::Html] {
+            let one = rendered(&s, format, usize::MAX);
+            assert_eq!(one, whole(&s, format));
+            assert!(one.ends_with(if format == Format::Md { "_\n" } else { "</html>\n" }));
+            for chunk in [1, 100, 700, 5000] {
+                let path = transcript::plan(&s, &transcript::Options::default()).unwrap().path;
+                assert!(chunk > 1000 || transcript::chunks(&s, &path, chunk).len() > 10);
+                assert_eq!(
+                    rendered(&s, format, chunk),
+                    one,
+                    "{format:?} in pieces of {chunk} bytes"
+                );
+            }
+        }
+        let md = rendered(&s, Format::Md, 1);
+        assert!(md.starts_with("# ask 0 <b>&\\e\n\n- Session: `s1`\n"), "{md}");
+        // Each result is under its call, not a section of its own.
+        assert_eq!(md.matches("\n---\n\n").count(), 12 * 6);
+        assert!(md.contains("> **Thinking**\n>\n> hmm\n> more\n\n"));
+        assert!(md.contains("```console\n$ make\nall\ndone\\x85\n```\n\n_exit code 3_\n"));
+        let html = rendered(&s, Format::Html, 1);
+        assert!(html.contains("<img alt=\"image\" src=\"data:image/png;base64,AAAABB==\">\n"));
+        assert!(html.contains("<p class=\"note\">[image image/svg]</p>\n"));
+        // The result (an error on even turns) under its call, which is not a built-in's.
+        assert!(html.contains("<div class=\"tool error\" id=\"call-c\"><div class=\"tool-head\"><span class=\"tool-name\">bash</span></div>\n<pre class=\"args\">"), "{html}");
+        assert!(!html.contains("id=\"e-t0\""));
+        // The label of u0 shows on its entry.
+        assert!(html.contains("<span class=\"who\">User</span><span class=\"label\">x</span>"));
+    }
+
+    #[test]
+    fn an_empty_branch_is_the_head_alone() {
+        let s = session_of(&[]);
+        assert_eq!(rendered(&s, Format::Md, 1), whole(&s, Format::Md));
+        let md = rendered(&s, Format::Md, 1);
+        assert!(md.starts_with("# Pi session s1\n\n") && !md.contains("---"), "{md}");
+        assert!(md.ends_with(&format!("- Exported by: pi-session {}\n", env!("CARGO_PKG_VERSION"))));
+        assert!(rendered(&s, Format::Html, 1).ends_with("<main>\n</main>\n</body>\n</html>\n"));
+    }
+
+    #[test]
+    fn every_branch_once_with_all_branches() {
+        use serde_json::json;
+        let msg = |id: &str, parent: Option<&str>, text: &str| {
+            json!({"type": "message", "id": id, "parentId": parent, "timestamp": "2026-01-01T00:00:01.000Z",
+                   "message": {"role": "user", "content": text}})
+        };
+        let s = session_of(&[
+            msg("a", None, "root text"),
+            msg("b", Some("a"), "first try"),
+            msg("c", Some("a"), "second try"),
+            msg("d", Some("c"), "on the second"),
+        ]);
+        for format in [Format::Md, Format::Html] {
+            let all = rendered_with(&s, format, usize::MAX, true);
+            // After the head (whose title is the first user text).
+            let body = &all[all
+                .find(if format == Format::Md { "\n---\n" } else { "<main>" })
+                .unwrap()..];
+            for text in ["root text", "first try", "second try", "on the second"] {
+                assert_eq!(body.matches(text).count(), 1, "{text} once in {format:?}");
+            }
+            assert!(body.find("on the second") < body.find("first try"), "@'s branch first");
+            for chunk in [1, 50] {
+                assert_eq!(
+                    rendered_with(&s, format, chunk, true),
+                    all,
+                    "{format:?} in pieces of {chunk}"
+                );
+            }
+        }
+        let html = rendered_with(&s, Format::Html, 1, true);
+        assert!(html.contains("<section class=\"branch current\" id=\"b-1\">"));
+        assert!(html.contains("<section class=\"branch\" id=\"b-2\">"));
+        assert!(html.contains("Branches from here: <a href=\"#b-2\">branch 2</a>"));
+        assert!(html.contains("<li class=\"current\" style=\"margin-left: 0.0em\"><a href=\"#b-1\">Branch 1</a> (@)"));
+        assert_eq!(html.matches("<section").count(), html.matches("</section>").count());
+    }
+}
