@@ -28,6 +28,7 @@ mod cli_stats;
 mod cli_terminal_safety;
 mod cli_tree;
 mod cli_usage;
+mod export_browser;
 mod gen_session;
 mod generated_docs;
 mod interop;
