@@ -10,7 +10,7 @@
 //! object's members keep the place of a key's first occurrence).
 
 use super::entry::{EntryKind, MessageAt, Role};
-use super::scan::{self, Bail, RawStr, Scan, trusted};
+use super::scan::{self, Bail, Piece, RawStr, Scan, trusted};
 use std::borrow::Cow;
 
 /// Tokens in a compact `42k` form.
@@ -48,13 +48,17 @@ struct Out {
     /// Characters left in the budget (`usize::MAX` less what was pushed, without one).
     left: usize,
     limited: bool,
+    /// A character was pushed past the budget (and left out).
     cut: bool,
 }
 
 impl Out {
     fn new(budget: Option<usize>) -> Out {
+        // Room for a budget of ASCII (nearly every preview), so the text is not grown a
+        // piece at a time.
+        let room = budget.map_or(0, |b| b.saturating_add(16).min(4096));
         Out {
-            s: String::new(),
+            s: String::with_capacity(room),
             left: budget.unwrap_or(usize::MAX),
             limited: budget.is_some(),
             cut: false,
@@ -88,27 +92,87 @@ impl Out {
         }
     }
 
-    fn done(&self) -> bool {
-        self.cut
+    fn push_char(&mut self, c: char) {
+        if self.cut {
+            return;
+        }
+        if self.left == 0 {
+            self.cut = true;
+            return;
+        }
+        self.s.push(c);
+        if self.limited {
+            self.left -= 1;
+        }
     }
 
-    /// How many characters of a string to decode: one past the budget, or all.
-    fn want(&self, extra: usize) -> usize {
-        if self.limited {
-            self.left.saturating_add(extra)
-        } else {
-            usize::MAX
+    /// Appends a run of a string's text ([`Piece::Run`]), checking as much of it as the
+    /// budget takes: the run is counted while it is checked, and never decoded into a
+    /// string of its own.
+    fn push_run(&mut self, raw: &[u8]) -> Scan<()> {
+        if self.cut || raw.is_empty() {
+            return Ok(());
         }
+        if raw.len() <= self.left {
+            // Within the budget even counted in bytes (always, without a budget).
+            let (t, n) = scan::utf8_chars(raw)?;
+            self.s.push_str(t);
+            if self.limited {
+                self.left -= n;
+            }
+            return Ok(());
+        }
+        let head = &raw[..self.left];
+        if head.is_ascii() {
+            // The budget ends in ASCII (most texts): a character a byte, and one follows.
+            // SAFETY: ASCII is UTF-8.
+            self.s.push_str(unsafe { std::str::from_utf8_unchecked(head) });
+            self.left = 0;
+            self.cut = true;
+            return Ok(());
+        }
+        let (cut, n) = scan::char_cut_counted(raw, self.left);
+        let (t, _) = scan::utf8_chars(&raw[..cut])?;
+        self.s.push_str(t);
+        self.left -= n;
+        self.cut = cut < raw.len();
+        Ok(())
+    }
+
+    /// How many bytes of a run are worth reading: as many as the characters left (and one
+    /// past them, to tell a cut) can take, or all.
+    fn run_room(&self) -> usize {
+        self.left.saturating_add(1).saturating_mul(4)
+    }
+
+    /// Appends a string's value, decoding only as much of it as the budget takes.
+    fn push_value(&mut self, s: &RawStr<'_>) -> Scan<()> {
+        let mut i = 0;
+        while i < s.bytes.len() && !self.cut {
+            let (piece, next) = s.piece_at(i, self.run_room())?;
+            match piece {
+                Piece::Run(raw) => self.push_run(raw)?,
+                Piece::Char(c) => self.push_char(c),
+            }
+            i = next;
+        }
+        Ok(())
+    }
+
+    fn done(&self) -> bool {
+        self.cut
     }
 }
 
 /// A message's or custom message's `content`, as far as previews read it.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 enum ContentParts<'a> {
     #[default]
     None,
     Text(RawStr<'a>),
-    Blocks(Vec<BlockParts<'a>>),
+    /// The content array: the line from its `[` on (its blocks are read as they are
+    /// needed, and no further than they are).
+    Blocks(&'a [u8]),
 }
 
 /// One content block: its `type`, `text`, `name` (string values only) and `arguments`.
@@ -165,6 +229,27 @@ fn block_at(b: &[u8], p: usize) -> Scan<(Option<BlockParts<'_>>, usize)> {
     Ok((Some(block), end))
 }
 
+/// Walks the blocks of a content array in order until `each` says it has seen enough
+/// (returns false): the rest of the array is not read.
+fn each_block<'a>(raw: &'a [u8], mut each: impl FnMut(BlockParts<'a>) -> Scan<bool>) -> Scan<()> {
+    let mut enough = false;
+    let walked = trusted::array(raw, 0, |b, p| {
+        let (block, end) = block_at(b, p)?;
+        if let Some(block) = block
+            && !each(block)?
+        {
+            // Not a decline: the walk stops here.
+            enough = true;
+            return Err(Bail);
+        }
+        Ok(end)
+    });
+    match walked {
+        Err(_) if enough => Ok(()),
+        other => other.map(|_| ()),
+    }
+}
+
 fn content_at(b: &[u8], p: usize) -> Scan<(ContentParts<'_>, usize)> {
     match b.get(p) {
         Some(b'"') => {
@@ -172,15 +257,18 @@ fn content_at(b: &[u8], p: usize) -> Scan<(ContentParts<'_>, usize)> {
             Ok((ContentParts::Text(s), end))
         }
         Some(b'[') => {
-            let mut blocks = Vec::new();
-            let end = trusted::array(b, p, |b, p| {
-                let (block, end) = block_at(b, p)?;
-                blocks.extend(block);
-                Ok(end)
-            })?;
-            Ok((ContentParts::Blocks(blocks), end))
+            let end = trusted::skip(b, p)?;
+            Ok((ContentParts::Blocks(&b[p..end]), end))
         }
         _ => Ok((ContentParts::None, trusted::skip(b, p)?)),
+    }
+}
+
+/// [`content_at`] for a content whose end is not needed: an array is not walked here.
+fn content_from(b: &[u8], p: usize) -> Scan<ContentParts<'_>> {
+    match b.get(p) {
+        Some(b'[') => Ok(ContentParts::Blocks(&b[p..])),
+        _ => Ok(content_at(b, p)?.0),
     }
 }
 
@@ -216,11 +304,6 @@ fn message_at(b: &[u8], p: usize) -> Scan<(MessageParts<'_>, usize)> {
     Ok((m, end))
 }
 
-/// The first `max` characters of a string's value, or all of it.
-fn decode<'a>(s: &RawStr<'a>, max: usize) -> Scan<Cow<'a, str>> {
-    if max == usize::MAX { whole(s) } else { prefix(s, max) }
-}
-
 /// The first `max` characters of a string's value (all of it when shorter).
 fn prefix<'a>(s: &RawStr<'a>, max: usize) -> Scan<Cow<'a, str>> {
     s.decode_prefix(max)
@@ -233,9 +316,13 @@ fn whole<'a>(s: &RawStr<'a>) -> Scan<Cow<'a, str>> {
 
 /// Feeds texts (joined by separators) to `out` as `first_line` of the whole would read:
 /// leading whitespace (Rust's) dropped, then up to the first `\n`, a `\r` before it dropped.
+/// Values are decoded a piece at a time straight into `out`, and only as far as the line
+/// and the budget reach.
 struct FirstLine {
     started: bool,
     done: bool,
+    /// A `\r` held back: it is left out when a `\n` follows.
+    cr: bool,
 }
 
 impl FirstLine {
@@ -243,126 +330,116 @@ impl FirstLine {
         FirstLine {
             started: false,
             done: false,
+            cr: false,
         }
     }
 
-    /// Adds `t`.
-    fn feed(&mut self, out: &mut Out, t: &str) {
+    /// Whether nothing more can change the line.
+    fn full(&self, out: &Out) -> bool {
+        self.done || out.done()
+    }
+
+    /// Adds a character.
+    fn feed_char(&mut self, out: &mut Out, c: char) {
         if self.done {
             return;
         }
-        let t = if self.started {
-            t
-        } else {
-            let rest = t.trim_start();
-            if rest.is_empty() {
+        if !self.started {
+            if c.is_whitespace() {
                 return;
             }
             self.started = true;
-            rest
-        };
-        match memchr::memchr(b'\n', t.as_bytes()) {
-            Some(nl) => {
-                let line = &t[..nl];
-                out.push(line.strip_suffix('\r').unwrap_or(line));
-                self.done = true;
-            }
-            None => out.push(t),
+        }
+        if c == '\n' {
+            self.cr = false;
+            self.done = true;
+            return;
+        }
+        if std::mem::take(&mut self.cr) {
+            out.push_char('\r');
+        }
+        if c == '\r' {
+            self.cr = true;
+        } else {
+            out.push_char(c);
         }
     }
 
     /// Adds a string value, decoding only as much of it as the line and `out` need.
     fn feed_raw(&mut self, out: &mut Out, s: &RawStr<'_>) -> Scan<()> {
-        if self.done || out.done() {
-            return Ok(());
-        }
-        if !out.limited {
-            return self.feed_lines(out, s);
-        }
-        // Enough for the budget past some leading whitespace; all of it when that is not.
-        let want = out.left.saturating_add(64);
-        let head = prefix(s, want)?;
-        let complete = head.chars().count() < want;
-        if complete {
-            self.feed(out, &head);
-            return Ok(());
-        }
-        let lead = if self.started {
-            0
-        } else {
-            head.len() - head.trim_start().len()
-        };
-        // `head` holds the line to its end, or more of it than the budget takes.
-        let rest = &head[lead..];
-        if rest.contains('\n') || rest.chars().count() > out.left {
-            self.feed(out, &head);
-        } else {
-            self.feed(out, &whole(s)?);
-        }
-        Ok(())
-    }
-}
-
-impl FirstLine {
-    /// Adds a string value a line at a time (cut after each `\n` escape), until the first
-    /// line is complete: a long text is decoded only as far as its first line.
-    fn feed_lines(&mut self, out: &mut Out, s: &RawStr<'_>) -> Scan<()> {
-        if !s.escaped {
-            // No escape, so no line break: the line takes all of it.
-            self.feed(out, &whole(s)?);
-            return Ok(());
-        }
         let b = s.bytes;
-        let mut from = 0;
-        while from < b.len() && !self.done && !out.done() {
-            let cut = newline_escape_after(b, from).unwrap_or(b.len());
-            let piece = RawStr {
-                bytes: &b[from..cut],
-                escaped: true,
-            };
-            self.feed(out, &whole(&piece)?);
-            from = cut;
+        let mut i = 0;
+        while i < b.len() && !self.full(out) {
+            if !self.started && (b[i] == b' ' || b[i] >= 0x80) && !(s.escaped && b[i] == b'\\') {
+                // Leading whitespace in the text: skipped a character at a time.
+                let (c, len) = if b[i] == b' ' { (' ', 1) } else { scan::char_at(b, i)? };
+                if c.is_whitespace() {
+                    i += len;
+                    continue;
+                }
+            }
+            let (piece, next) = s.piece_at(i, out.run_room())?;
+            match piece {
+                Piece::Char(c) => self.feed_char(out, c),
+                Piece::Run(raw) => {
+                    // Runs hold no line break; a run starting with whitespace was skipped
+                    // above, so this one starts the line if nothing did.
+                    self.started = true;
+                    if std::mem::take(&mut self.cr) {
+                        out.push_char('\r');
+                    }
+                    out.push_run(raw)?;
+                }
+            }
+            i = next;
         }
         Ok(())
     }
-}
 
-/// The offset just after the first `\n` escape at or after `from` (an escape boundary) in
-/// the body of an escaped string.
-fn newline_escape_after(b: &[u8], mut from: usize) -> Option<usize> {
-    while let Some(at) = memchr::memchr(b'\\', &b[from..]) {
-        let p = from + at;
-        if b.get(p + 1) == Some(&b'n') {
-            return Some(p + 2);
+    /// Ends the line: a `\r` held back belongs to it.
+    fn finish(&mut self, out: &mut Out) {
+        if std::mem::take(&mut self.cr) {
+            out.push_char('\r');
         }
-        // Any other escape: its second byte is not a backslash, nor are `\u`'s digits.
-        from = p + 2;
     }
-    None
 }
 
 /// The first line of a content's text (its string, or its text blocks joined by a space).
-fn content_first_line(out: &mut Out, content: &ContentParts<'_>) -> Scan<()> {
+/// `calls` collects the tool call blocks of an array when asked for, until `out` is full.
+fn content_first_line<'a>(
+    out: &mut Out,
+    content: &ContentParts<'a>,
+    mut calls: Option<&mut Vec<BlockParts<'a>>>,
+) -> Scan<()> {
     let mut line = FirstLine::new();
     match content {
         ContentParts::None => {}
         ContentParts::Text(s) => line.feed_raw(out, s)?,
-        ContentParts::Blocks(blocks) => {
+        ContentParts::Blocks(raw) => {
             let mut first = true;
-            for block in blocks.iter().filter(|b| b.kind.is_some_and(|k| k.is("text"))) {
-                if line.done || out.done() {
-                    break;
+            each_block(raw, |block| {
+                let kind = block.kind;
+                if kind.is_some_and(|k| k.is("text")) {
+                    if !line.full(out) {
+                        if !first {
+                            line.feed_char(out, ' ');
+                        }
+                        first = false;
+                        if let Some(text) = &block.text {
+                            line.feed_raw(out, text)?;
+                        }
+                    }
+                } else if let Some(calls) = calls.as_deref_mut()
+                    && kind.is_some_and(|k| k.is("toolCall"))
+                {
+                    calls.push(block);
                 }
-                if !first {
-                    line.feed(out, " ");
-                }
-                first = false;
-                if let Some(text) = &block.text {
-                    line.feed_raw(out, text)?;
-                }
-            }
+                // Once `out` is full nothing more shows; once the line is, only tool calls.
+                Ok(!(out.done() || (line.done && calls.is_none())))
+            })?;
         }
     }
+    line.finish(out);
     Ok(())
 }
 
@@ -379,8 +456,7 @@ fn value_text(raw: &[u8]) -> Scan<String> {
 fn push_compact(out: &mut Out, raw: &[u8]) -> Scan<()> {
     if raw.first() == Some(&b'"') {
         let (s, _) = trusted::string(raw, 0)?;
-        let max = out.want(1);
-        out.push(&decode(&s, max)?);
+        out.push_value(&s)?;
     } else {
         out.push(&value_text(raw)?);
     }
@@ -388,7 +464,7 @@ fn push_compact(out: &mut Out, raw: &[u8]) -> Scan<()> {
 }
 
 /// `name(arg=value, …)` of each tool call, joined by `, `.
-fn push_calls(out: &mut Out, calls: &[&BlockParts<'_>]) -> Scan<()> {
+fn push_calls(out: &mut Out, calls: &[BlockParts<'_>]) -> Scan<()> {
     for (n, call) in calls.iter().enumerate() {
         if out.done() {
             return Ok(());
@@ -511,7 +587,7 @@ fn message_located<'a>(line: &'a [u8], at: &MessageAt) -> Scan<MessageParts<'a>>
     };
     Ok(MessageParts {
         content: match at.content {
-            Some(p) => content_at(line, p.get() as usize)?.0,
+            Some(p) => content_from(line, p.get() as usize)?,
             None => ContentParts::None,
         },
         stop_reason: string(at.stop_reason)?,
@@ -599,10 +675,10 @@ pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Pr
             out.push(&str_or_empty(kind)?);
             out.push(": ");
             let content = match content {
-                Some(raw) => content_at(raw, 0)?.0,
+                Some(raw) => content_from(raw, 0)?,
                 None => ContentParts::None,
             };
-            content_first_line(&mut out, &content)?;
+            content_first_line(&mut out, &content, None)?;
         }
         EntryKind::ContextEdit => {
             let [replacement, target] = fields(line, ["replacement", "targetId"])?;
@@ -634,7 +710,9 @@ pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Pr
 fn string_first_line(out: &mut Out, raw: Option<&[u8]>) -> Scan<()> {
     if let Some(raw) = raw.filter(|r| r.first() == Some(&b'"')) {
         let (s, _) = trusted::string(raw, 0)?;
-        FirstLine::new().feed_raw(out, &s)?;
+        let mut line = FirstLine::new();
+        line.feed_raw(out, &s)?;
+        line.finish(out);
     }
     Ok(())
 }
@@ -642,14 +720,8 @@ fn string_first_line(out: &mut Out, raw: Option<&[u8]>) -> Scan<()> {
 fn message_preview(out: &mut Out, m: &MessageParts<'_>, role: Option<&Role>) -> Scan<()> {
     match role {
         Some(Role::Assistant) => {
-            content_first_line(out, &m.content)?;
-            let calls: Vec<&BlockParts<'_>> = match &m.content {
-                ContentParts::Blocks(blocks) => blocks
-                    .iter()
-                    .filter(|b| b.kind.is_some_and(|k| k.is("toolCall")))
-                    .collect(),
-                _ => Vec::new(),
-            };
+            let mut calls = Vec::new();
+            content_first_line(out, &m.content, Some(&mut calls))?;
             if !calls.is_empty() {
                 if !out.s.is_empty() {
                     out.push(" ");
@@ -674,16 +746,16 @@ fn message_preview(out: &mut Out, m: &MessageParts<'_>, role: Option<&Role>) -> 
                 None => out.push("tool"),
             }
             out.push(if m.is_error { " error: " } else { ": " });
-            content_first_line(out, &m.content)?;
+            content_first_line(out, &m.content, None)?;
         }
         Some(Role::BashExecution) => {
             out.push("$ ");
             if let Some(command) = &m.command {
-                out.push(&decode(command, out.want(1))?);
+                out.push_value(command)?;
             }
         }
         Some(Role::System) => out.push("system prompt"),
-        _ => content_first_line(out, &m.content)?,
+        _ => content_first_line(out, &m.content, None)?,
     }
     Ok(())
 }
@@ -693,17 +765,16 @@ fn message_preview(out: &mut Out, m: &MessageParts<'_>, role: Option<&Role>) -> 
 pub fn assistant_visibility(line: &[u8], at: Option<&MessageAt>) -> Scan<(bool, Option<String>)> {
     let message = message_parts(line, at)?;
     let mut has_text = false;
-    if let ContentParts::Blocks(blocks) = &message.content {
-        for text in blocks
-            .iter()
-            .filter(|b| b.kind.is_some_and(|k| k.is("text")))
-            .filter_map(|b| b.text.as_ref())
-        {
-            if !is_js_blank(text)? {
+    if let ContentParts::Blocks(raw) = message.content {
+        each_block(raw, |block| {
+            if block.kind.is_some_and(|k| k.is("text"))
+                && let Some(text) = &block.text
+                && !is_js_blank(text)?
+            {
                 has_text = true;
-                break;
             }
-        }
+            Ok(!has_text)
+        })?;
     } else if let ContentParts::Text(text) = &message.content {
         has_text = !is_js_blank(text)?;
     }
@@ -730,46 +801,131 @@ fn is_js_blank(s: &RawStr<'_>) -> Scan<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
-    #[test]
-    fn prefixes_and_pieces_agree_with_whole_values() {
-        let bodies = [
-            r#"plain text é 日本"#,
-            r#"a\"b\\c\/d\u00e9\ud83d\ude00\n\t\r\b\f end"#,
-            r#"\n\n\n  lead"#,
-            r#"\ud800 lone"#,
-            r#"x\udc00"#,
-            r#"\ud83dx"#,
-            r#"\u2028\u0085\ufeff"#,
-            "",
-        ];
-        for body in bodies {
-            let line = format!("\"{body}\"");
-            let (s, _) = scan::string(line.as_bytes(), 0).unwrap();
-            // A prefix is the start of the whole value (where there is one).
-            if let Ok(all) = whole(&s) {
-                for max in 0..40 {
-                    let start: String = all.chars().take(max).collect();
-                    assert_eq!(prefix(&s, max).unwrap(), start, "{body} {max}");
+    /// String bodies as JSON writes them: plain and wide characters, escapes of every kind
+    /// (surrogate pairs, lone surrogates, line breaks), whitespace runs, and raw whitespace
+    /// beyond ASCII.
+    fn body() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop::sample::select(
+            &[
+                "a",
+                "word",
+                " ",
+                "   ",
+                "é",
+                "日本",
+                "😀",
+                "\u{301}",
+                "\u{a0}",
+                "\u{3000}",
+                "\u{85}",
+                "\u{2028}",
+                r"\n",
+                r"\r",
+                r"\r\n",
+                r"\t",
+                r#"\""#,
+                r"\\",
+                r"\/",
+                r"\u00e9",
+                r"\u0000",
+                r"\u3000",
+                r"\u00a0",
+                r"\ud83d\ude00",
+                r"\ud800",
+                r"\udc00",
+                "\\u200b",
+                r"\x",
+            ][..],
+        );
+        (
+            prop::collection::vec(piece, 0..40),
+            prop::option::of((0usize..300, prop::sample::select(&[0x80u8, 0xff, 0xe6][..]))),
+        )
+            .prop_map(|(parts, invalid)| {
+                let mut b = parts.concat().into_bytes();
+                if let Some((at, byte)) = invalid {
+                    let at = at.min(b.len());
+                    b.insert(at, byte);
+                }
+                b
+            })
+    }
+
+    fn raw(b: &[u8]) -> RawStr<'_> {
+        RawStr {
+            bytes: b,
+            escaped: b.contains(&b'\\'),
+        }
+    }
+
+    fn budget() -> impl Strategy<Value = Option<usize>> {
+        prop_oneof![Just(None), (0usize..60).prop_map(Some), Just(Some(1000))]
+    }
+
+    /// The start of `text` a budget takes, and whether characters were left out.
+    fn start_of(text: &str, budget: Option<usize>) -> (String, bool) {
+        match budget {
+            Some(n) => (text.chars().take(n).collect(), text.chars().count() > n),
+            None => (text.to_owned(), false),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// A value pushed a piece at a time is the start of the value `decode` gives; it is
+        /// declined only where the value is.
+        #[test]
+        fn pushed_values_are_starts_of_the_decoded_value(b in body(), budget in budget(), before in "[a-é]{0,3}") {
+            let s = raw(&b);
+            let mut out = Out::new(budget);
+            out.push(&before);
+            let (before, before_cut) = start_of(&before, budget);
+            let pushed = out.push_value(&s);
+            match s.decode() {
+                Ok(value) => {
+                    prop_assert!(pushed.is_ok());
+                    let room = budget.map(|n| n - before.chars().count());
+                    let (want, cut) = start_of(&value, room);
+                    prop_assert_eq!(out.s, format!("{before}{want}"));
+                    prop_assert_eq!(out.cut, before_cut || cut);
+                }
+                // Declined, unless the budget ran out before what is declined.
+                Err(_) => prop_assert!(pushed.is_err() || out.cut),
+            }
+        }
+
+        /// Texts fed to a first line, a piece at a time and no further than needed, give the
+        /// start of `first_line` of the texts joined by spaces.
+        #[test]
+        fn fed_first_lines_are_starts_of_the_first_line(texts in prop::collection::vec(body(), 1..4), budget in budget()) {
+            let mut out = Out::new(budget);
+            let mut line = FirstLine::new();
+            let mut fed = Ok(());
+            for (i, t) in texts.iter().enumerate() {
+                if line.full(&out) {
+                    break;
+                }
+                if i > 0 {
+                    line.feed_char(&mut out, ' ');
+                }
+                fed = line.feed_raw(&mut out, &raw(t));
+                if fed.is_err() {
+                    break;
                 }
             }
-            let mut pieces = String::new();
-            let mut from = 0;
-            if s.escaped {
-                while from < s.bytes.len() {
-                    let cut = newline_escape_after(s.bytes, from).unwrap_or(s.bytes.len());
-                    match whole(&RawStr {
-                        bytes: &s.bytes[from..cut],
-                        escaped: true,
-                    }) {
-                        Ok(p) => pieces.push_str(&p),
-                        Err(_) => break,
-                    }
-                    from = cut;
-                }
-                if let Ok(all) = s.decode() {
-                    assert_eq!(pieces, all);
-                }
+            line.finish(&mut out);
+            let values: Result<Vec<_>, _> = texts.iter().map(|t| raw(t).decode()).collect();
+            // A text is declined only where its line needs it, so only texts that all decode
+            // tell what the line is.
+            if let Ok(values) = values {
+                prop_assert!(fed.is_ok());
+                let joined = values.join(" ");
+                let first = joined.trim_start().lines().next().unwrap_or("");
+                let (want, cut) = start_of(first, budget);
+                prop_assert_eq!(&out.s, &want);
+                prop_assert_eq!(out.cut, cut);
             }
         }
     }

@@ -58,6 +58,78 @@ impl<'a> RawStr<'a> {
     }
 }
 
+/// A piece of a string's value, read from the start of its body by [`RawStr::piece_at`]:
+/// a run of text between escapes, or the character one escape stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// Text as it is written (its UTF-8 not checked yet: see [`utf8_chars`]). A valid
+    /// line has no control byte in a string, so a run holds no line break.
+    Run(&'a [u8]),
+    Char(char),
+}
+
+impl<'a> RawStr<'a> {
+    /// The piece of the value at body offset `i` (an escape boundary) and the offset after
+    /// it. A run is cut after at most `max_run` bytes (at least one), so a reader that wants
+    /// only the start of a long text does not look for the end of its run.
+    #[inline]
+    pub fn piece_at(&self, i: usize, max_run: usize) -> Scan<(Piece<'a>, usize)> {
+        let b = self.bytes;
+        if self.escaped && b[i] == b'\\' {
+            let (c, len) = escape_at(b, i)?;
+            return Ok((Piece::Char(c), i + len));
+        }
+        let limit = b.len().min(i.saturating_add(max_run.max(1)));
+        let end = if self.escaped {
+            memchr::memchr(b'\\', &b[i..limit]).map_or(limit, |p| i + p)
+        } else {
+            limit
+        };
+        Ok((Piece::Run(&b[i..end]), end))
+    }
+}
+
+/// The text of UTF-8 bytes and its length in characters.
+#[inline]
+pub fn utf8_chars(bytes: &[u8]) -> Scan<(&str, usize)> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is UTF-8.
+        return Ok((unsafe { std::str::from_utf8_unchecked(bytes) }, bytes.len()));
+    }
+    let text = simdutf8::basic::from_utf8(bytes).map_err(|_| Bail)?;
+    // Characters are the bytes that are not continuation bytes (0b10xx_xxxx).
+    Ok((text, bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()))
+}
+
+/// The character starting at `b[i]` and its length in bytes (declining invalid UTF-8).
+#[inline]
+pub fn char_at(b: &[u8], i: usize) -> Scan<(char, usize)> {
+    let len = match b[i] {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    };
+    let text = std::str::from_utf8(b.get(i..i + len).ok_or(Bail)?).map_err(|_| Bail)?;
+    let c = text.chars().next().ok_or(Bail)?;
+    Ok((c, len))
+}
+
+/// [`char_cut`] with the number of characters before the cut.
+#[inline]
+pub fn char_cut_counted(bytes: &[u8], max_chars: usize) -> (usize, usize) {
+    let mut chars = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b & 0xC0 != 0x80 {
+            if chars == max_chars {
+                return (i, chars);
+            }
+            chars += 1;
+        }
+    }
+    (bytes.len(), chars)
+}
+
 /// The text of UTF-8 bytes. Most strings of a session are short and ASCII, which a word at
 /// a time tells faster than a validator set up for long texts.
 #[inline]
@@ -749,6 +821,81 @@ mod tests {
             let want: String = whole.chars().take(max).collect();
             proptest::prop_assert_eq!(s.decode_prefix(max).unwrap(), want);
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Pieces, runs cut at any length and checked one at a time, make up the value
+        /// `decode` gives, and are declined exactly when it declines (an escape it does not
+        /// take, a lone surrogate, invalid UTF-8; a run may end inside a character).
+        #[test]
+        fn pieces_make_up_the_value(
+            parts in proptest::collection::vec(proptest::sample::select(&[
+                "a", "bc", " ", "  ", r"\u00a0", "é", "日本", "😀", r"\n", r"\r", r#"\""#, r"\u00e9",
+                r"\ud83d\ude00", r"\ud800", r"\udc00x", r"\\", r"\t", r"\u3000", r"\x", r"\u12",
+                "\u{2028}", "\u{85}", "\u{3000}",
+            ][..]), 0..60),
+            invalid in proptest::option::of((0usize..200, proptest::sample::select(&[0x80u8, 0xff, 0xc3, 0xe6][..]))),
+            max_run in 1usize..40,
+        ) {
+            let mut body = parts.concat().into_bytes();
+            if let Some((at, byte)) = invalid {
+                let at = at.min(body.len());
+                body.insert(at, byte);
+            }
+            let s = RawStr { bytes: &body, escaped: body.contains(&b'\\') };
+            let mut raw = Vec::new();
+            let mut chars = String::new();
+            let mut declined = false;
+            let mut i = 0;
+            while i < body.len() {
+                match s.piece_at(i, max_run) {
+                    Ok((Piece::Run(r), next)) => {
+                        proptest::prop_assert!(!r.is_empty() && r.len() <= max_run && !r.contains(&b'\\'));
+                        raw.extend_from_slice(r);
+                        i = next;
+                    }
+                    Ok((Piece::Char(c), next)) => {
+                        raw.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                        chars.push(c);
+                        i = next;
+                    }
+                    Err(_) => {
+                        declined = true;
+                        break;
+                    }
+                }
+            }
+            let whole = s.decode();
+            if declined {
+                proptest::prop_assert!(whole.is_err());
+            } else {
+                match utf8_chars(&raw) {
+                    Ok((text, n)) => {
+                        proptest::prop_assert_eq!(n, text.chars().count());
+                        proptest::prop_assert_eq!(Ok(text), whole.as_deref());
+                    }
+                    Err(_) => proptest::prop_assert!(whole.is_err()),
+                }
+            }
+            for max in [0, 1, 3, 17, 1000] {
+                let (cut, n) = char_cut_counted(&body, max);
+                proptest::prop_assert_eq!(cut, char_cut(&body, max));
+                proptest::prop_assert_eq!(n, body[..cut].iter().filter(|&&b| b & 0xC0 != 0x80).count());
+            }
+        }
+    }
+
+    #[test]
+    fn characters_are_read_one_at_a_time() {
+        for c in ['a', 'é', '日', '😀', '\u{85}', '\u{3000}'] {
+            let mut b = c.to_string().into_bytes();
+            b.push(b'x');
+            assert_eq!(char_at(&b, 0), Ok((c, c.len_utf8())));
+        }
+        assert_eq!(char_at(&[0xe6, 0x97], 0), Err(Bail));
+        assert_eq!(char_at(&[0xff, 0x80, 0x80, 0x80], 0), Err(Bail));
+        assert_eq!(char_at(&[0x80, b'a'], 0), Err(Bail));
     }
 
     #[test]
