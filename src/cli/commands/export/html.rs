@@ -356,7 +356,11 @@ fn code_block(h: &mut String, class: &str, lang: Option<Language>, code: &str) {
     h.push_str("<pre class=\"");
     h.push_str(class);
     h.push_str("\"><code>");
-    highlight::push_highlighted(h, lang, &clean(code));
+    match lang {
+        Some(lang) => highlight::push_highlighted(h, Some(lang), &clean(code)),
+        // Plain text: escaped a block at a time where nothing needs it.
+        None => push_html(h, code),
+    }
     h.push_str("</code></pre>\n");
 }
 
