@@ -9,6 +9,7 @@ SESSION="${1:-tests/corpus/real-large.v3.jsonl}"
 CHROMIUM="${PI_SESSION_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
 [ -n "$CHROMIUM" ] || { echo "no chromium found" >&2; exit 1; }
 cargo build --release --quiet --bin pi-session
+mkdir -p docs
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 target/release/pi-session -s "$SESSION" export -o "$tmp/export.html"
@@ -18,6 +19,6 @@ for scheme in light:1 dark:0; do
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$tmp/profile-${scheme%%:*}" --hide-scrollbars \
     --blink-settings=preferredColorScheme="${scheme##*:}" --window-size=1100,1400 \
-    --screenshot="docs/export-${scheme%%:*}.png" "file://$tmp/export.html" >/dev/null 2>&1
+    --screenshot="$PWD/docs/export-${scheme%%:*}.png" "file://$tmp/export.html" >/dev/null 2>&1
   echo "docs/export-${scheme%%:*}.png"
 done

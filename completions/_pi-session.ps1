@@ -381,6 +381,7 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the -o file if it exists (atomically: the new file is renamed over it)')
             [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed')
+            [CompletionResult]::new('--all-branches', '--all-branches', [CompletionResultType]::ParameterName, 'Export the whole tree: the branch of REV (@) first, then every other branch from the entry it leaves, each entry once, with an outline of them all and links at each branch point')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -389,7 +389,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__export)
-            opts="-o -f -s -h -V --format --output --force --redact --session --color --no-pager --help --version"
+            opts="-o -f -s -h -V --format --output --force --redact --all-branches --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -359,6 +359,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --redact 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed'
+            cand --all-branches 'Export the whole tree: the branch of REV (@) first, then every other branch from the entry it leaves, each entry once, with an outline of them all and links at each branch point'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

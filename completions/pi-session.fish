@@ -327,6 +327,7 @@ always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s f -l force -d 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l redact -d 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed'
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l all-branches -d 'Export the whole tree: the branch of REV (@) first, then every other branch from the entry it leaves, each entry once, with an outline of them all and links at each branch point'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s V -l version -d 'Print version'
