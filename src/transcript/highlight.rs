@@ -1040,7 +1040,7 @@ fn generic(lx: &mut Lexer, cfg: &Config) {
                     lx.pos += 1;
                     continue;
                 }
-                if let Some(end) = quoted(lx, cfg, i, i) {
+                if let Some(end) = quoted(lx, cfg, i) {
                     let class = if cfg.keys == Keys::Json && lx.next_nonblank(end) == b':' {
                         Class::Key
                     } else {
@@ -1092,7 +1092,7 @@ fn generic(lx: &mut Lexer, cfg: &Config) {
                 // String prefixes: Rust `r#"…"#`, `b"…"`, Python `f"…"`.
                 if end - i <= 2
                     && matches!(lx.at(end), b'"' | b'\'' | b'#')
-                    && let Some(s_end) = prefixed_string(lx, cfg, i, end, word)
+                    && let Some(s_end) = prefixed_string(lx, cfg, end, word)
                 {
                     lx.token(Class::String, s_end);
                     continue;
@@ -1190,10 +1190,9 @@ fn classify(
     None
 }
 
-/// The end of the string whose opening quote is at `q` (the token starts at `start`, before
-/// any prefix), or `None` when the byte at `q` opens no string in this language.
-fn quoted(lx: &Lexer, cfg: &Config, start: usize, q: usize) -> Option<usize> {
-    let _ = start;
+/// The end of the string whose opening quote is at `q`, or `None` when the byte at `q` opens
+/// no string in this language.
+fn quoted(lx: &Lexer, cfg: &Config, q: usize) -> Option<usize> {
     let c = lx.b[q];
     match c {
         b'"' | b'\'' if cfg.triple && lx.at(q + 1) == c && lx.at(q + 2) == c => {
@@ -1241,7 +1240,7 @@ fn rust_char_end(lx: &Lexer, q: usize) -> Option<usize> {
 }
 
 /// A string with a prefix word ending at `end` (`r#"…"#`, `b'x'`, `f"…"`), its end.
-fn prefixed_string(lx: &Lexer, cfg: &Config, i: usize, end: usize, word: &str) -> Option<usize> {
+fn prefixed_string(lx: &Lexer, cfg: &Config, end: usize, word: &str) -> Option<usize> {
     let after = lx.at(end);
     if cfg.rust {
         match word {
@@ -1282,7 +1281,7 @@ fn prefixed_string(lx: &Lexer, cfg: &Config, i: usize, end: usize, word: &str) -
         && word.len() <= 2
         && word.bytes().all(|c| b"rRbBfFuU".contains(&c))
     {
-        return quoted(lx, cfg, i, end);
+        return quoted(lx, cfg, end);
     }
     None
 }
@@ -1983,9 +1982,8 @@ fn markdown(lx: &mut Lexer) {
                         None => lx.token(Class::Code, body_end),
                     }
                     lx.pos = body_end;
-                    if let Some((k, l_end)) = close {
+                    if let Some((_, l_end)) = close {
                         lx.token(Class::Meta, l_end);
-                        let _ = k;
                     }
                     line_start = false;
                     continue;
