@@ -284,24 +284,48 @@ pub const CSS: &str = "\
 pub fn push_escaped(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     let mut last = 0;
-    for (i, &c) in bytes.iter().enumerate() {
-        // A table test first: most bytes need nothing, and the match is slower.
-        if !ESCAPED[usize::from(c)] {
-            continue;
+    let mut i = 0;
+    while i < bytes.len() {
+        // Eight bytes at a time: straight to the first that needs escaping, if any.
+        if let Some(chunk) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            let found = escaped_bytes(word);
+            if found == 0 {
+                i += 8;
+                continue;
+            }
+            i += (found.trailing_zeros() / 8) as usize;
         }
-        let rep = match c {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
-            _ => continue,
-        };
-        out.push_str(&text[last..i]);
-        out.push_str(rep);
-        last = i + 1;
+        let c = bytes[i];
+        if ESCAPED[usize::from(c)] {
+            let rep = match c {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                _ => "&#39;",
+            };
+            out.push_str(&text[last..i]);
+            out.push_str(rep);
+            last = i + 1;
+        }
+        i += 1;
     }
     out.push_str(&text[last..]);
+}
+
+/// The high bit set in each byte of `word` (little-endian) that [`push_escaped`] replaces:
+/// the classic "has a zero byte" test on `word` xor each of them. Bits above the lowest
+/// may be false (a borrow runs upwards), the lowest is exact, and it is zero exactly when
+/// no byte matches.
+fn escaped_bytes(word: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u8| {
+        let y = word ^ (LO * u64::from(v));
+        y.wrapping_sub(LO) & !y & HI
+    };
+    zero(b'&') | zero(b'<') | zero(b'>') | zero(b'"') | zero(b'\'')
 }
 
 /// The bytes [`push_escaped`] replaces.
@@ -541,7 +565,27 @@ enum Word {
 /// binary search per list (that was most of the lexer's time).
 struct Words {
     map: rustc_hash::FxHashMap<&'static str, Word>,
-    longest: usize,
+    /// By length, a bit per (case-folded, 6-bit) first and last byte of the words of that
+    /// length: most identifiers miss and skip the hash.
+    first: [u64; 25],
+    last: [u64; 25],
+}
+
+/// A byte's bit in [`Words`]' prefilters.
+fn fold_bit(c: u8) -> u64 {
+    1 << ((c | 0x20) & 63)
+}
+
+impl Words {
+    fn get(&self, word: &[u8]) -> Option<Word> {
+        let (&first, &last) = (word.first()?, word.last()?);
+        let len = word.len();
+        if len >= self.first.len() || self.first[len] & fold_bit(first) == 0 || self.last[len] & fold_bit(last) == 0 {
+            return None;
+        }
+        let word = std::str::from_utf8(word).ok()?;
+        self.map.get(word).copied()
+    }
 }
 
 const CONFIGS: usize = 16;
@@ -562,8 +606,16 @@ fn words(cfg: &Config) -> &'static Words {
                 map.insert(w, word);
             }
         }
-        let longest = map.keys().map(|w| w.len()).max().unwrap_or(0);
-        Words { map, longest }
+        let (mut first, mut last) = ([0; 25], [0; 25]);
+        for w in map.keys() {
+            if let (Some(f), Some(l)) = (w.bytes().next(), w.bytes().last())
+                && w.len() < first.len()
+            {
+                first[w.len()] |= fold_bit(f);
+                last[w.len()] |= fold_bit(l);
+            }
+        }
+        Words { map, first, last }
     })
 }
 
@@ -988,7 +1040,7 @@ fn generic(lx: &mut Lexer, cfg: &Config) {
                     lx.pos += 1;
                     continue;
                 }
-                if let Some(end) = quoted(lx, cfg, i, i) {
+                if let Some(end) = quoted(lx, cfg, i) {
                     let class = if cfg.keys == Keys::Json && lx.next_nonblank(end) == b':' {
                         Class::Key
                     } else {
@@ -1038,7 +1090,10 @@ fn generic(lx: &mut Lexer, cfg: &Config) {
                 }
                 let word = &lx.src[i..end];
                 // String prefixes: Rust `r#"…"#`, `b"…"`, Python `f"…"`.
-                if let Some(s_end) = prefixed_string(lx, cfg, i, end, word) {
+                if end - i <= 2
+                    && matches!(lx.at(end), b'"' | b'\'' | b'#')
+                    && let Some(s_end) = prefixed_string(lx, cfg, end, word)
+                {
                     lx.token(Class::String, s_end);
                     continue;
                 }
@@ -1082,17 +1137,14 @@ fn classify(
     next_word: &mut Option<Class>,
 ) -> Option<Class> {
     let declared = next_word.take();
-    let mut lower = [0u8; 24];
-    let found = if word.len() > words.longest || word.len() > lower.len() {
-        None
-    } else if cfg.case_insensitive {
+    let found = if cfg.case_insensitive && word.len() <= 24 {
+        let mut lower = [0u8; 24];
         let l = &mut lower[..word.len()];
         l.copy_from_slice(word.as_bytes());
         l.make_ascii_lowercase();
-        // Lower-casing keeps UTF-8 valid.
-        std::str::from_utf8(l).ok().and_then(|k| words.map.get(k).copied())
+        words.get(l)
     } else {
-        words.map.get(word).copied()
+        words.get(word.as_bytes())
     };
     if cfg.keys == Keys::Yaml || cfg.keys == Keys::Toml {
         // Data: only literals are words worth colouring.
@@ -1138,10 +1190,9 @@ fn classify(
     None
 }
 
-/// The end of the string whose opening quote is at `q` (the token starts at `start`, before
-/// any prefix), or `None` when the byte at `q` opens no string in this language.
-fn quoted(lx: &Lexer, cfg: &Config, start: usize, q: usize) -> Option<usize> {
-    let _ = start;
+/// The end of the string whose opening quote is at `q`, or `None` when the byte at `q` opens
+/// no string in this language.
+fn quoted(lx: &Lexer, cfg: &Config, q: usize) -> Option<usize> {
     let c = lx.b[q];
     match c {
         b'"' | b'\'' if cfg.triple && lx.at(q + 1) == c && lx.at(q + 2) == c => {
@@ -1189,7 +1240,7 @@ fn rust_char_end(lx: &Lexer, q: usize) -> Option<usize> {
 }
 
 /// A string with a prefix word ending at `end` (`r#"…"#`, `b'x'`, `f"…"`), its end.
-fn prefixed_string(lx: &Lexer, cfg: &Config, i: usize, end: usize, word: &str) -> Option<usize> {
+fn prefixed_string(lx: &Lexer, cfg: &Config, end: usize, word: &str) -> Option<usize> {
     let after = lx.at(end);
     if cfg.rust {
         match word {
@@ -1230,7 +1281,7 @@ fn prefixed_string(lx: &Lexer, cfg: &Config, i: usize, end: usize, word: &str) -
         && word.len() <= 2
         && word.bytes().all(|c| b"rRbBfFuU".contains(&c))
     {
-        return quoted(lx, cfg, i, end);
+        return quoted(lx, cfg, end);
     }
     None
 }
@@ -1931,9 +1982,8 @@ fn markdown(lx: &mut Lexer) {
                         None => lx.token(Class::Code, body_end),
                     }
                     lx.pos = body_end;
-                    if let Some((k, l_end)) = close {
+                    if let Some((_, l_end)) = close {
                         lx.token(Class::Meta, l_end);
-                        let _ = k;
                     }
                     line_start = false;
                     continue;
@@ -2127,6 +2177,21 @@ mod tests {
         assert_eq!(language_for_path("Cargo.toml"), Some(Language::Toml));
         assert_eq!(language_for_path("notes.txt"), None);
         assert_eq!(language_for_path("README"), None);
+    }
+
+    proptest! {
+        #[test]
+        fn escaping_agrees_with_a_plain_replace(text in "[a-z&<>\"' é]{0,40}") {
+            let mut out = String::new();
+            push_escaped(&mut out, &text);
+            let want = text
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('"', "&quot;")
+                .replace('\'', "&#39;");
+            prop_assert_eq!(out, want);
+        }
     }
 
     #[test]

@@ -431,11 +431,13 @@ fn safe_link(url: &str) -> Option<Cow<'_, str>> {
 
 /// A base64 PNG, JPEG, GIF or WebP data URL (SVG can carry script, so it is not one).
 fn is_inline_image(url: &str) -> bool {
-    let Some(rest) = url.get(..11).filter(|p| p.eq_ignore_ascii_case("data:image/")) else {
+    let Some(rest) = url
+        .get(..11)
+        .filter(|p| p.eq_ignore_ascii_case("data:image/"))
+        .map(|_| &url[11..])
+    else {
         return false;
     };
-    let _ = rest;
-    let rest = &url[11..];
     let payload = ["png", "jpeg", "jpg", "gif", "webp"].iter().find_map(|t| {
         let p = rest.get(..t.len() + 8)?;
         let (ty, tail) = p.split_at(t.len());
