@@ -95,6 +95,9 @@ pub struct Rule {
     /// A catch-all rule (a secret by its name, not its shape): its hits give way to any other
     /// rule's that they overlap.
     pub(crate) generic: bool,
+    /// The built-in assignment rule: a match is a name holding one of its keywords, then
+    /// `=` or `:` (see [`assignment_windows`]), so its regex runs only around those.
+    pub(crate) assignment: bool,
 }
 
 /// A credential found in a text.
@@ -497,10 +500,38 @@ impl RuleSet {
 
     /// Runs one rule over the text, handing each secret that passes its checks to `found`.
     fn run_rule(&self, rule: &Rule, text: &str, mut found: impl FnMut(usize, usize)) {
-        let mut pos = 0;
+        let windows = if rule.assignment {
+            assignment_windows(text)
+        } else {
+            None
+        };
+        match windows {
+            Some(windows) => {
+                let mut pos = 0;
+                for w in windows {
+                    pos = self.run_rule_in(rule, text, w.end, pos.max(w.start), &mut found);
+                }
+            }
+            None => {
+                self.run_rule_in(rule, text, text.len(), 0, &mut found);
+            }
+        }
+    }
+
+    /// Runs one rule over `text[..end]` from `pos` (the text before `pos` is context for the
+    /// regex's look-behind), returning where a further search would start.
+    fn run_rule_in(
+        &self,
+        rule: &Rule,
+        text: &str,
+        end: usize,
+        mut pos: usize,
+        found: &mut impl FnMut(usize, usize),
+    ) -> usize {
+        let hay = &text[..end];
         let mut locs = rule.regex.capture_locations();
-        while pos <= text.len() {
-            let Some(whole) = rule.regex.captures_read_at(&mut locs, text, pos) else {
+        while pos <= hay.len() {
+            let Some(whole) = rule.regex.captures_read_at(&mut locs, hay, pos) else {
                 break;
             };
             let secret = secret_span(&locs, rule.secret_group, whole.range());
@@ -513,7 +544,7 @@ impl RuleSet {
             if next <= pos {
                 next = pos + 1;
             }
-            while next < text.len() && !text.is_char_boundary(next) {
+            while next < hay.len() && !hay.is_char_boundary(next) {
                 next += 1;
             }
             pos = next;
@@ -541,7 +572,71 @@ impl RuleSet {
             }
             found(span.start, span.end);
         }
+        pos
     }
+}
+
+/// Where the built-in assignment rule can match in `text`: around each name holding one of
+/// its keywords (`key`, `token`, `secret`, `passw`, `pwd`, `credential`, in any case) that is
+/// followed by `=` or `:` (past an optional backslash and quote, and spaces), from the name's
+/// start to well past the longest value the rule takes; ordered, apart. `None` when the text
+/// holds a character other than ASCII that the rule's case-insensitive name matches (the
+/// Kelvin sign, the long s), where the whole text is searched.
+///
+/// Every match of the rule lies in one window, and a search of `text[..window end]` from the
+/// window's start finds exactly the matches the whole text has there: each window reaches past
+/// everything a match starting in it can look at, and a name whose window this is not cannot
+/// start a match in it (windows overlapping one another are merged).
+fn assignment_windows(text: &str) -> Option<Vec<Range<usize>>> {
+    let b = text.as_bytes();
+    if memchr::memmem::find(b, "\u{212A}".as_bytes()).is_some()
+        || memchr::memmem::find(b, "\u{17F}".as_bytes()).is_some()
+    {
+        return None;
+    }
+    const NAMES: [&[u8]; 6] = [b"key", b"token", b"secret", b"passw", b"pwd", b"credential"];
+    let name_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    let mut windows: Vec<Range<usize>> = Vec::new();
+    for op in memchr::memchr2_iter(b'=', b':', b) {
+        let mut j = op;
+        while j > 0 && matches!(b[j - 1], b' ' | b'\t') {
+            j -= 1;
+        }
+        // The optional quote, and the backslash escaping it (more is taken than the rule
+        // takes: a window too many only costs a search).
+        for _ in 0..2 {
+            if j > 0 && matches!(b[j - 1], b'\\' | b'"' | b'\'') {
+                j -= 1;
+            }
+        }
+        let name_end = j;
+        while j > 0 && name_byte(b[j - 1]) {
+            j -= 1;
+        }
+        let name = &b[j..name_end];
+        if name.len() < 3
+            || !NAMES
+                .iter()
+                .any(|k| name.windows(k.len()).any(|w| w.eq_ignore_ascii_case(k)))
+        {
+            continue;
+        }
+        // The value starts after the operator (`=>` and `:=` are two bytes) and spaces; it
+        // and what closes it are at most 204 characters.
+        let mut q = op + 1;
+        if q < b.len() && matches!(b[q], b'=' | b'>') {
+            q += 1;
+        }
+        while q < b.len() && matches!(b[q], b' ' | b'\t') {
+            q += 1;
+        }
+        let end = text[q..].char_indices().nth(210).map_or(text.len(), |(i, _)| q + i);
+        match windows.last_mut() {
+            Some(last) if j <= last.end => last.end = last.end.max(end),
+            _ => windows.push(j..end),
+        }
+    }
+    Some(windows)
 }
 
 /// The SIMD search for the prefilter's spellings, if Teddy can run them.
@@ -805,6 +900,7 @@ fn builtin_rules() -> Vec<Rule> {
             allowlists: Vec::new(),
             filter: s.filter,
             generic: s.id.starts_with("generic"),
+            assignment: s.id == "generic-secret-assignment",
         })
         .collect()
 }
@@ -1379,6 +1475,19 @@ mod tests {
     }
 
     #[test]
+    fn only_two_characters_beyond_ascii_fold_into_an_assignments_name() {
+        // assignment_windows reads names as ASCII, and searches the whole text when it holds
+        // one of these.
+        let name = Regex::new("(?i)^(?:[0-9a-z_.-]|key|token|secret|passw|pwd|credential)$").unwrap();
+        let class = Regex::new("(?i)^[0-9a-z_.-]$").unwrap();
+        let beyond: Vec<char> = (0x80..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|c| class.is_match(&c.to_string()) || name.is_match(&c.to_string()))
+            .collect();
+        assert_eq!(beyond, vec!['\u{17F}', '\u{212A}']);
+    }
+
+    #[test]
     fn mask_shows_little() {
         assert_eq!(mask(&cat(&["sk-a", &"b".repeat(47)])), "sk-a…(51 chars)");
         assert_eq!(mask("abcdefghij"), "ab…(10 chars)");
@@ -1504,6 +1613,37 @@ mod tests {
         ])
     });
 
+    /// The built-in rules with the assignment rule's regex run over the whole text.
+    static UNWINDOWED: LazyLock<RuleSet> = LazyLock::new(|| {
+        let mut rules = builtin_rules();
+        for r in &mut rules {
+            r.assignment = false;
+        }
+        RuleSet::from_parts(rules, Vec::new(), vec![("MINE".into(), "planted-own-value-42".into())])
+    });
+
+    /// Assignments in many shapes, values of every length, near the window's edges.
+    fn assignments() -> impl Strategy<Value = String> {
+        let name = prop_oneof![
+            "[a-zA-Z_.-]{0,6}(key|KEY|Token|secret|PASSW|pwd|credential|toke|ke)[a-zA-Z0-9_.-]{0,6}",
+            Just("\u{212A}ey".to_string()),
+            Just("to\u{212A}en".to_string()),
+            Just("\u{17F}ecret".to_string()),
+        ];
+        let glue = "(\\\\?[\"']?)[ \t]{0,3}(=>|:=|=|:|==|::)[ \t]{0,3}(\\\\?[\"']?)";
+        let value = prop_oneof![
+            "[A-Za-z0-9]{10,20}",
+            "[A-Za-z0-9+/_-]{190,215}",
+            "[A-Za-zé€😀0-9]{195,210}",
+            "[ -~]{0,30}",
+        ];
+        let part = prop_oneof![
+            (name, glue, value, "[\"' ,;\n)]?").prop_map(|(n, g, v, e)| format!("{n}{g}{v}{e}")),
+            noisy_text(),
+        ];
+        prop::collection::vec(part, 0..6).prop_map(|v| v.concat())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -1565,6 +1705,11 @@ mod tests {
             } else {
                 prop_assert!(body.contains("\\u") || body.contains("\\/"));
             }
+        }
+
+        #[test]
+        fn assignment_windows_find_what_the_whole_text_does(text in assignments()) {
+            prop_assert_eq!(MINE.find(&text), UNWINDOWED.find(&text), "{:?}", text);
         }
 
         #[test]
