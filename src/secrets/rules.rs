@@ -371,8 +371,8 @@ impl RuleSet {
         }
         let has_backslash = memchr::memchr(b'\\', raw).is_some();
         if has_backslash
-            && (memchr::memmem::find(raw, b"\\u").is_some()
-                || (self.keyword_slash && memchr::memmem::find(raw, b"\\/").is_some()))
+            && (needles::BACKSLASH_U.find(raw).is_some()
+                || (self.keyword_slash && needles::BACKSLASH_SLASH.find(raw).is_some()))
         {
             return None;
         }
@@ -589,9 +589,7 @@ impl RuleSet {
 /// start a match in it (windows overlapping one another are merged).
 fn assignment_windows(text: &str) -> Option<Vec<Range<usize>>> {
     let b = text.as_bytes();
-    if memchr::memmem::find(b, "\u{212A}".as_bytes()).is_some()
-        || memchr::memmem::find(b, "\u{17F}".as_bytes()).is_some()
-    {
+    if needles::KELVIN.find(b).is_some() || needles::LONG_S.find(b).is_some() {
         return None;
     }
     const NAMES: [&[u8]; 6] = [b"key", b"token", b"secret", b"passw", b"pwd", b"credential"];
@@ -637,6 +635,20 @@ fn assignment_windows(text: &str) -> Option<Vec<Range<usize>>> {
         }
     }
     Some(windows)
+}
+
+/// Substring searchers built once: `memmem::find` builds its searcher anew on each call,
+/// which costs more than the search in most strings.
+pub(crate) mod needles {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+
+    pub(crate) static BACKSLASH_U: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\u"));
+    pub(crate) static BACKSLASH_SLASH: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\/"));
+    pub(crate) static KELVIN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("\u{212A}"));
+    pub(crate) static LONG_S: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("\u{17F}"));
+    pub(crate) static REDACTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"redacted\""));
+    pub(crate) static ENCRYPTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"encrypted_content"));
 }
 
 /// The SIMD search for the prefilter's spellings, if Teddy can run them.

@@ -5,7 +5,7 @@
 //! core. What the file holds on disk is what counts, so a line Pi would skip as damaged is
 //! scanned as text, and a key written twice in an object is scanned twice.
 
-use super::rules::{RuleSet, mask};
+use super::rules::{RuleSet, mask, needles};
 use super::walk::{self, Step};
 use std::ops::Range;
 
@@ -170,8 +170,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
     if line.iter().all(u8::is_ascii_whitespace) {
         return;
     }
-    let opaque_here = memchr::memmem::find(line, b"\"redacted\"").is_some()
-        || memchr::memmem::find(line, b"encrypted_content").is_some();
+    let opaque_here = needles::REDACTED.find(line).is_some() || needles::ENCRYPTED.find(line).is_some();
     // Where the rules' keywords occur in the raw line: only the strings holding one (or an
     // escape, which could spell one) are decoded and matched.
     let hits = rules.keyword_hits(line, &mut scratch.lower);
@@ -187,7 +186,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
                 .iter()
                 .take_while(|s| s.start < token.end)
                 .any(|s| s.end <= token.end)
-                || memchr::memmem::find(&line[token.clone()], b"\\u").is_some()
+                || needles::BACKSLASH_U.find(&line[token.clone()]).is_some()
         }
     };
     let line_range = offset..offset + line.len();
