@@ -263,6 +263,7 @@ fn read_rule(config: &mut Config, rule: &Table, n: usize) -> Result<(), ConfigEr
         filter: None,
         // gitleaks' own catch-all is `generic-api-key`.
         generic: id.starts_with("generic"),
+        assignment: false,
         id,
     });
     Ok(())

@@ -3,12 +3,12 @@
 //! A [`RuleSet`] holds regex rules in the manner of gitleaks (a regex, the group that is the
 //! secret, keywords, an entropy floor, allowlists), the built-in rules of [`RuleSet::builtin`],
 //! rules read from a gitleaks configuration ([`RuleSet::with_config`]) and the user's own key
-//! values matched verbatim ([`RuleSet::with_exact`]). Searching a text costs one pass of a
-//! keyword automaton, then only the rules whose keywords occurred run their regex.
+//! values matched verbatim ([`RuleSet::with_exact`]). Searching a text costs one SIMD search
+//! for the keywords, then only the rules whose keywords occurred run their regex.
 
 use std::ops::Range;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind, packed};
 use regex::Regex;
 
 /// What an allowlist's regexes are tested against (gitleaks' `regexTarget`).
@@ -95,6 +95,9 @@ pub struct Rule {
     /// A catch-all rule (a secret by its name, not its shape): its hits give way to any other
     /// rule's that they overlap.
     pub(crate) generic: bool,
+    /// The built-in assignment rule: a match is a name holding one of its keywords, then
+    /// `=` or `:` (see [`assignment_windows`]), so its regex runs only around those.
+    pub(crate) assignment: bool,
 }
 
 /// A credential found in a text.
@@ -111,7 +114,7 @@ pub struct Hit {
 enum Pattern {
     /// A keyword: the rules it wakes.
     Keyword(usize),
-    /// One spelling of an exact value (only [`RuleSet::may_match`] cares).
+    /// One spelling of an exact value: it only tells the scan where to look.
     Exact,
 }
 
@@ -130,6 +133,33 @@ pub struct RuleSet {
     prefilter: Option<AhoCorasick>,
     /// The exact values, case-sensitive, leftmost-longest.
     exact_matcher: Option<AhoCorasick>,
+    /// The prefilter's spellings, lowercased, searched with SIMD (Teddy) in a lowercased
+    /// copy of the text: several times faster than the automaton, which checks every byte.
+    /// `None` when Teddy cannot be used (no SIMD, too many spellings, an empty one).
+    fast: Option<FastKeywords>,
+    /// No keyword holds a byte a JSON escape other than `\u` and `\/` can write (`"`, `\\`, a
+    /// control character) or a non-ASCII byte: the keywords of a string's decoded text can
+    /// then be read off its raw token (see [`RuleSet::woken_by_raw`]).
+    keywords_plain: bool,
+    /// Some keyword holds a `/`, which `\/` can write.
+    keyword_slash: bool,
+}
+
+/// The prefilter's spellings for a SIMD search: its candidates are checked here, every
+/// spelling starting where Teddy found the leftmost one.
+#[derive(Debug, Clone)]
+struct FastKeywords {
+    teddy: packed::Searcher,
+    /// By first byte: (pattern, lowercased spelling).
+    by_first: Vec<Vec<(u32, Box<[u8]>)>>,
+}
+
+/// A keyword or exact value found in raw bytes: the prefilter pattern and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct KeywordHit {
+    pub start: usize,
+    pub end: usize,
+    pattern: u32,
 }
 
 /// The shortest own key value looked for: shorter values would hit too much ordinary text.
@@ -206,6 +236,12 @@ impl RuleSet {
                 .build(exact.iter().map(|(_, v)| v.as_str()))
                 .expect("exact values build an automaton")
         });
+        let fast = fast_keywords(&spellings);
+        let keywords = &spellings[..wakes.len()];
+        let keywords_plain = keywords
+            .iter()
+            .all(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii() && b >= 0x20 && b != b'"' && b != b'\\'));
+        let keyword_slash = keywords.iter().any(|k| k.contains('/'));
         RuleSet {
             rules,
             global,
@@ -215,49 +251,159 @@ impl RuleSet {
             patterns,
             prefilter,
             exact_matcher,
+            fast,
+            keywords_plain,
+            keyword_slash,
         }
     }
 
-    /// Could these raw bytes (a JSON line, escaped) hold any hit? What [`Self::keyword_spans`]
+    /// Could these raw bytes (a JSON line, escaped) hold any hit? What [`Self::keyword_hits`]
     /// tells the scan, as a yes or no, for the tests of the prefilter.
     ///
     /// Keywords are looked for as written: a keyword holding a character JSON escapes (`"`,
-    /// `\`, a control character) would be missed in the raw line; no built-in has one.
+    /// `\\`, a control character) would be missed in the raw line; no built-in has one.
     #[cfg(test)]
     pub(crate) fn may_match(&self, raw: &[u8]) -> bool {
-        self.keyword_spans(raw).is_none_or(|spans| !spans.is_empty())
+        self.keyword_hits(raw, &mut Vec::new())
+            .is_none_or(|hits| !hits.is_empty())
     }
 
     /// Where in the raw bytes a keyword or an exact value occurs (in order, not
-    /// overlapping), for callers that check only the strings holding one; `None` when
-    /// some rule has no keywords, so every string must be checked. An empty list: nothing
-    /// in these bytes can hit.
-    pub fn keyword_spans(&self, raw: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+    /// overlapping), as the automaton's standard search finds them: what the scan once
+    /// asked, and the reference [`Self::spans_of`] is tested against.
+    #[cfg(test)]
+    pub(crate) fn keyword_spans(&self, raw: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
         if !self.always.is_empty() {
             return None;
         }
         Some(match &self.prefilter {
-            // Matches that do not overlap are enough: a keyword holds no quote, so two
-            // overlapping matches lie in the same string token, and one is enough to check it.
             Some(ac) => ac.find_iter(raw).map(|m| m.range()).collect(),
             None => Vec::new(),
         })
     }
 
-    /// Every hit in `text`, in order of start, non-overlapping, after allowlists and entropy
-    /// checks. Of two overlapping hits the earlier is kept, of two starting together the
-    /// longer, then the user's own keys, then the rule listed first; but a generic rule's hit
-    /// (ids `generic…`) gives way to any other hit it overlaps.
-    pub fn find(&self, text: &str) -> Vec<Hit> {
-        // (tier, start, end, priority): tier 1 is the generic rules, whose hits count only where
-        // no vendor rule or own key hit (a generic value can run past a token it holds);
-        // priority orders equal ranges (own keys, then rules in order).
-        let mut raw: Vec<(u8, usize, usize, usize)> = Vec::new();
-        if let Some(ac) = &self.exact_matcher {
-            for m in ac.find_iter(text) {
-                raw.push((0, m.start(), m.end(), m.pattern().as_usize()));
+    /// Every place in the raw bytes a keyword or an exact value occurs, overlapping ones
+    /// included, ordered by (start, end, pattern); `None` when some rule has no keywords, so
+    /// every string must be checked. `lower` is a buffer for a lowercased copy of `raw`.
+    pub fn keyword_hits(&self, raw: &[u8], lower: &mut Vec<u8>) -> Option<Vec<KeywordHit>> {
+        if !self.always.is_empty() {
+            return None;
+        }
+        let Some(fast) = &self.fast else {
+            return Some(self.keyword_hits_slow(raw));
+        };
+        lower.clear();
+        lower.extend(raw.iter().map(u8::to_ascii_lowercase));
+        let mut hits = Vec::new();
+        let mut at = 0;
+        // Teddy reports the leftmost occurrence from `at`: every spelling starting there is
+        // taken, then the search goes on from the next byte.
+        while let Some(m) = fast
+            .teddy
+            .find_in(&lower[..], aho_corasick::Span::from(at..lower.len()))
+        {
+            let p = m.start();
+            let first = hits.len();
+            for (pattern, spelling) in &fast.by_first[lower[p] as usize] {
+                if lower[p..].starts_with(spelling) {
+                    hits.push(KeywordHit {
+                        start: p,
+                        end: p + spelling.len(),
+                        pattern: *pattern,
+                    });
+                }
+            }
+            hits[first..].sort_unstable();
+            at = p + 1;
+        }
+        Some(hits)
+    }
+
+    /// [`Self::keyword_hits`] by the automaton (the straightforward way, and where Teddy
+    /// cannot run).
+    fn keyword_hits_slow(&self, raw: &[u8]) -> Vec<KeywordHit> {
+        let Some(ac) = &self.prefilter else {
+            return Vec::new();
+        };
+        let mut hits: Vec<KeywordHit> = ac
+            .find_overlapping_iter(raw)
+            .map(|m| KeywordHit {
+                start: m.start(),
+                end: m.end(),
+                pattern: m.pattern().as_usize() as u32,
+            })
+            .collect();
+        hits.sort_unstable();
+        hits
+    }
+
+    /// The hits a search that does not report overlapping ones gives, in order: the
+    /// automaton's standard search reports the occurrence ending first (the longest of those
+    /// ending together), then searches on from its end. A string token is checked when one of
+    /// these lies in it: a keyword holds no quote, so two overlapping hits lie in the same
+    /// token, and one is enough to check it.
+    pub fn spans_of(hits: &[KeywordHit]) -> Vec<Range<usize>> {
+        let mut by_end: Vec<(usize, usize)> = hits.iter().map(|h| (h.end, h.start)).collect();
+        by_end.sort_unstable();
+        let mut spans = Vec::new();
+        let mut from = 0;
+        for (end, start) in by_end {
+            if start >= from {
+                spans.push(start..end);
+                from = end;
             }
         }
+        spans
+    }
+
+    /// The rules the decoded text of the string token `raw` (quotes included) wakes, read off
+    /// the keyword hits of its raw bytes (`hits`: those of the line, `at`: where the token is
+    /// in the line); `None` when its escapes could hide a keyword (a `\u` escape, or `\/` when
+    /// a keyword holds `/`), so the decoded text must be searched.
+    ///
+    /// With no such escape, a keyword of the decoded text is in the raw bytes as written (the
+    /// other escapes write none of a keyword's bytes), and a keyword in the raw bytes is in
+    /// the decoded text unless its first byte is an escape's letter (`\token`: a tab, then
+    /// `oken`).
+    pub fn woken_by_raw(&self, raw: &[u8], at: usize, hits: &[KeywordHit]) -> Option<Vec<bool>> {
+        if !self.keywords_plain {
+            return None;
+        }
+        let has_backslash = memchr::memchr(b'\\', raw).is_some();
+        if has_backslash
+            && (needles::BACKSLASH_U.find(raw).is_some()
+                || (self.keyword_slash && needles::BACKSLASH_SLASH.find(raw).is_some()))
+        {
+            return None;
+        }
+        let mut run = vec![false; self.rules.len()];
+        for &i in &self.always {
+            run[i] = true;
+        }
+        let first = hits.partition_point(|h| h.start < at);
+        for h in hits[first..].iter().take_while(|h| h.start < at + raw.len()) {
+            if h.end > at + raw.len() {
+                continue;
+            }
+            let Pattern::Keyword(k) = self.patterns[h.pattern as usize] else {
+                continue;
+            };
+            if has_backslash {
+                let before = &raw[..h.start - at];
+                let slashes = before.iter().rev().take_while(|&&b| b == b'\\').count();
+                if slashes % 2 == 1 {
+                    continue;
+                }
+            }
+            for &r in &self.wakes[k] {
+                run[r] = true;
+            }
+        }
+        Some(run)
+    }
+
+    /// The rules the keywords of `text` wake (the rules without keywords always run).
+    fn woken_in(&self, text: &str) -> Vec<bool> {
         let mut run = vec![false; self.rules.len()];
         for &i in &self.always {
             run[i] = true;
@@ -273,6 +419,29 @@ impl RuleSet {
                         run[r] = true;
                     }
                 }
+            }
+        }
+        run
+    }
+
+    /// Every hit in `text`, in order of start, non-overlapping, after allowlists and entropy
+    /// checks. Of two overlapping hits the earlier is kept, of two starting together the
+    /// longer, then the user's own keys, then the rule listed first; but a generic rule's hit
+    /// (ids `generic…`) gives way to any other hit it overlaps.
+    pub fn find(&self, text: &str) -> Vec<Hit> {
+        self.find_woken(text, &self.woken_in(text))
+    }
+
+    /// [`Self::find`], running the rules `run` marks (those the text's keywords wake, as
+    /// [`Self::woken_by_raw`] found them).
+    pub fn find_woken(&self, text: &str, run: &[bool]) -> Vec<Hit> {
+        // (tier, start, end, priority): tier 1 is the generic rules, whose hits count only where
+        // no vendor rule or own key hit (a generic value can run past a token it holds);
+        // priority orders equal ranges (own keys, then rules in order).
+        let mut raw: Vec<(u8, usize, usize, usize)> = Vec::new();
+        if let Some(ac) = &self.exact_matcher {
+            for m in ac.find_iter(text) {
+                raw.push((0, m.start(), m.end(), m.pattern().as_usize()));
             }
         }
         let base = self.exact.len();
@@ -331,10 +500,38 @@ impl RuleSet {
 
     /// Runs one rule over the text, handing each secret that passes its checks to `found`.
     fn run_rule(&self, rule: &Rule, text: &str, mut found: impl FnMut(usize, usize)) {
-        let mut pos = 0;
+        let windows = if rule.assignment {
+            assignment_windows(text)
+        } else {
+            None
+        };
+        match windows {
+            Some(windows) => {
+                let mut pos = 0;
+                for w in windows {
+                    pos = self.run_rule_in(rule, text, w.end, pos.max(w.start), &mut found);
+                }
+            }
+            None => {
+                self.run_rule_in(rule, text, text.len(), 0, &mut found);
+            }
+        }
+    }
+
+    /// Runs one rule over `text[..end]` from `pos` (the text before `pos` is context for the
+    /// regex's look-behind), returning where a further search would start.
+    fn run_rule_in(
+        &self,
+        rule: &Rule,
+        text: &str,
+        end: usize,
+        mut pos: usize,
+        found: &mut impl FnMut(usize, usize),
+    ) -> usize {
+        let hay = &text[..end];
         let mut locs = rule.regex.capture_locations();
-        while pos <= text.len() {
-            let Some(whole) = rule.regex.captures_read_at(&mut locs, text, pos) else {
+        while pos <= hay.len() {
+            let Some(whole) = rule.regex.captures_read_at(&mut locs, hay, pos) else {
                 break;
             };
             let secret = secret_span(&locs, rule.secret_group, whole.range());
@@ -347,7 +544,7 @@ impl RuleSet {
             if next <= pos {
                 next = pos + 1;
             }
-            while next < text.len() && !text.is_char_boundary(next) {
+            while next < hay.len() && !hay.is_char_boundary(next) {
                 next += 1;
             }
             pos = next;
@@ -375,7 +572,100 @@ impl RuleSet {
             }
             found(span.start, span.end);
         }
+        pos
     }
+}
+
+/// Where the built-in assignment rule can match in `text`: around each name holding one of
+/// its keywords (`key`, `token`, `secret`, `passw`, `pwd`, `credential`, in any case) that is
+/// followed by `=` or `:` (past an optional backslash and quote, and spaces), from the name's
+/// start to well past the longest value the rule takes; ordered, apart. `None` when the text
+/// holds a character other than ASCII that the rule's case-insensitive name matches (the
+/// Kelvin sign, the long s), where the whole text is searched.
+///
+/// Every match of the rule lies in one window, and a search of `text[..window end]` from the
+/// window's start finds exactly the matches the whole text has there: each window reaches past
+/// everything a match starting in it can look at, and a name whose window this is not cannot
+/// start a match in it (windows overlapping one another are merged).
+fn assignment_windows(text: &str) -> Option<Vec<Range<usize>>> {
+    let b = text.as_bytes();
+    if needles::KELVIN.find(b).is_some() || needles::LONG_S.find(b).is_some() {
+        return None;
+    }
+    const NAMES: [&[u8]; 6] = [b"key", b"token", b"secret", b"passw", b"pwd", b"credential"];
+    let name_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    let mut windows: Vec<Range<usize>> = Vec::new();
+    for op in memchr::memchr2_iter(b'=', b':', b) {
+        let mut j = op;
+        while j > 0 && matches!(b[j - 1], b' ' | b'\t') {
+            j -= 1;
+        }
+        // The optional quote, and the backslash escaping it (more is taken than the rule
+        // takes: a window too many only costs a search).
+        for _ in 0..2 {
+            if j > 0 && matches!(b[j - 1], b'\\' | b'"' | b'\'') {
+                j -= 1;
+            }
+        }
+        let name_end = j;
+        while j > 0 && name_byte(b[j - 1]) {
+            j -= 1;
+        }
+        let name = &b[j..name_end];
+        if name.len() < 3
+            || !NAMES
+                .iter()
+                .any(|k| name.windows(k.len()).any(|w| w.eq_ignore_ascii_case(k)))
+        {
+            continue;
+        }
+        // The value starts after the operator (`=>` and `:=` are two bytes) and spaces; it
+        // and what closes it are at most 204 characters.
+        let mut q = op + 1;
+        if q < b.len() && matches!(b[q], b'=' | b'>') {
+            q += 1;
+        }
+        while q < b.len() && matches!(b[q], b' ' | b'\t') {
+            q += 1;
+        }
+        let end = text[q..].char_indices().nth(210).map_or(text.len(), |(i, _)| q + i);
+        match windows.last_mut() {
+            Some(last) if j <= last.end => last.end = last.end.max(end),
+            _ => windows.push(j..end),
+        }
+    }
+    Some(windows)
+}
+
+/// Substring searchers built once: `memmem::find` builds its searcher anew on each call,
+/// which costs more than the search in most strings.
+pub(crate) mod needles {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+
+    pub(crate) static BACKSLASH_U: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\u"));
+    pub(crate) static BACKSLASH_SLASH: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\/"));
+    pub(crate) static KELVIN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("\u{212A}"));
+    pub(crate) static LONG_S: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("\u{17F}"));
+    pub(crate) static REDACTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"redacted\""));
+    pub(crate) static ENCRYPTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"encrypted_content"));
+}
+
+/// The SIMD search for the prefilter's spellings, if Teddy can run them.
+fn fast_keywords(spellings: &[String]) -> Option<FastKeywords> {
+    if spellings.is_empty() || spellings.iter().any(|s| s.is_empty()) {
+        return None;
+    }
+    let mut builder = packed::Config::new().builder();
+    let mut by_first: Vec<Vec<(u32, Box<[u8]>)>> = vec![Vec::new(); 256];
+    for (i, s) in spellings.iter().enumerate() {
+        let lower = s.as_bytes().to_ascii_lowercase();
+        builder.add(&lower);
+        by_first[lower[0] as usize].push((i as u32, lower.into_boxed_slice()));
+    }
+    // `None` when Teddy cannot run them (no SIMD, more than 128).
+    let teddy = builder.build()?;
+    Some(FastKeywords { teddy, by_first })
 }
 
 /// The span of the secret group (see [`Rule::secret_group`]).
@@ -622,6 +912,7 @@ fn builtin_rules() -> Vec<Rule> {
             allowlists: Vec::new(),
             filter: s.filter,
             generic: s.id.starts_with("generic"),
+            assignment: s.id == "generic-secret-assignment",
         })
         .collect()
 }
@@ -1196,6 +1487,19 @@ mod tests {
     }
 
     #[test]
+    fn only_two_characters_beyond_ascii_fold_into_an_assignments_name() {
+        // assignment_windows reads names as ASCII, and searches the whole text when it holds
+        // one of these.
+        let name = Regex::new("(?i)^(?:[0-9a-z_.-]|key|token|secret|passw|pwd|credential)$").unwrap();
+        let class = Regex::new("(?i)^[0-9a-z_.-]$").unwrap();
+        let beyond: Vec<char> = (0x80..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|c| class.is_match(&c.to_string()) || name.is_match(&c.to_string()))
+            .collect();
+        assert_eq!(beyond, vec!['\u{17F}', '\u{212A}']);
+    }
+
+    #[test]
     fn mask_shows_little() {
         assert_eq!(mask(&cat(&["sk-a", &"b".repeat(47)])), "sk-a…(51 chars)");
         assert_eq!(mask("abcdefghij"), "ab…(10 chars)");
@@ -1248,6 +1552,110 @@ mod tests {
         prop::collection::vec(part, 0..8).prop_map(|v| v.concat())
     }
 
+    /// The body of a JSON string as written on disk: keywords in any case, escapes (some
+    /// spelling a keyword's byte, some standing just before one), planted secrets, other text.
+    fn raw_body() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            "[ -!#-\\[\\]-~]{0,12}",
+            "[a-zA-Z0-9_=:' .-]{0,20}",
+            "\\PC{0,4}".prop_map(|s| s.replace(['"', '\\'], "")),
+            prop::sample::select(vec![
+                "\\n",
+                "\\t",
+                "\\r",
+                "\\b",
+                "\\f",
+                "\\/",
+                "\\\\",
+                "\\\"",
+                "\\u0074",
+                "\\u004B",
+                "\\u00e9",
+                "\\ud83d\\ude00",
+                "\\ud83d",
+                ":\\/\\/",
+                "\\token",
+                "\\\\token",
+                "\\npm_",
+                "\\bkey",
+                "TOKEN",
+                "Key",
+                "toKen",
+                "secret",
+                "passw",
+                "pwd",
+                "credential",
+                "eyJ",
+                "keyj",
+                "://",
+                "aws",
+                "sk-ant-",
+                "ghp_",
+                "hf_",
+                "hooks.slack.com",
+                "-----BEGIN ",
+                "AKIA",
+                "=",
+                ": ",
+                "\\\"=",
+                "[REDACTED:",
+                "planted-own-value-42",
+                "PLANTED-own-value-42",
+                "\u{212A}",
+                "\u{17F}",
+            ])
+            .prop_map(String::from),
+        ];
+        let part = prop_oneof![4 => piece, 1 => planted().prop_map(|s| serde_json::to_string(&s).unwrap().trim_matches('"').to_string())];
+        prop::collection::vec(part, 0..10).prop_map(|v| v.concat())
+    }
+
+    /// The keyword hits the straightforward way: every overlapping match of the automaton.
+    fn hits_by_automaton(set: &RuleSet, raw: &[u8]) -> Vec<KeywordHit> {
+        set.keyword_hits_slow(raw)
+    }
+
+    /// Own values with a quote and a backslash, whose escaped spelling could run across the
+    /// quote that ends a token.
+    static ODD: LazyLock<RuleSet> = LazyLock::new(|| {
+        RuleSet::builtin().with_exact(vec![
+            ("Q".into(), "ab\"cd\\efgh".into()),
+            ("T".into(), "x\":\"tokenkey".into()),
+            ("P".into(), "planted-own-value-42".into()),
+        ])
+    });
+
+    /// The built-in rules with the assignment rule's regex run over the whole text.
+    static UNWINDOWED: LazyLock<RuleSet> = LazyLock::new(|| {
+        let mut rules = builtin_rules();
+        for r in &mut rules {
+            r.assignment = false;
+        }
+        RuleSet::from_parts(rules, Vec::new(), vec![("MINE".into(), "planted-own-value-42".into())])
+    });
+
+    /// Assignments in many shapes, values of every length, near the window's edges.
+    fn assignments() -> impl Strategy<Value = String> {
+        let name = prop_oneof![
+            "[a-zA-Z_.-]{0,6}(key|KEY|Token|secret|PASSW|pwd|credential|toke|ke)[a-zA-Z0-9_.-]{0,6}",
+            Just("\u{212A}ey".to_string()),
+            Just("to\u{212A}en".to_string()),
+            Just("\u{17F}ecret".to_string()),
+        ];
+        let glue = "(\\\\?[\"']?)[ \t]{0,3}(=>|:=|=|:|==|::)[ \t]{0,3}(\\\\?[\"']?)";
+        let value = prop_oneof![
+            "[A-Za-z0-9]{10,20}",
+            "[A-Za-z0-9+/_-]{190,215}",
+            "[A-Za-zé€😀0-9]{195,210}",
+            "[ -~]{0,30}",
+        ];
+        let part = prop_oneof![
+            (name, glue, value, "[\"' ,;\n)]?").prop_map(|(n, g, v, e)| format!("{n}{g}{v}{e}")),
+            noisy_text(),
+        ];
+        prop::collection::vec(part, 0..6).prop_map(|v| v.concat())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -1280,6 +1688,40 @@ mod tests {
                 hits.iter().any(|h| full[h.range.clone()].contains(secret.as_str()) || secret.contains(&full[h.range.clone()])),
                 "{} lost in {:?}: {:?}", rule, full, hits
             );
+        }
+
+        #[test]
+        fn keyword_hits_are_the_automatons(body in raw_body(), other in raw_body(), odd in any::<bool>()) {
+            let set = if odd { &*ODD } else { &*MINE };
+            let line = format!("{{\"a\":\"{body}\",\"{other}\":[\"{other}{body}\"]}}");
+            let mut lower = Vec::new();
+            let fast = set.keyword_hits(line.as_bytes(), &mut lower).unwrap();
+            prop_assert_eq!(&fast, &hits_by_automaton(set, line.as_bytes()));
+            // The spans of the line's search are those of the automaton's standard search.
+            let spans = RuleSet::spans_of(&fast);
+            prop_assert_eq!(Some(spans), set.keyword_spans(line.as_bytes()));
+        }
+
+        #[test]
+        fn rules_woken_by_raw_are_those_of_the_decoded_text(body in raw_body(), pre in raw_body()) {
+            let set = &*MINE;
+            let token = format!("\"{body}\"");
+            let line = format!("{{\"{pre}\":{token}}}");
+            let at = line.len() - 1 - token.len();
+            let decoded = crate::secrets::walk::decode(token.as_bytes());
+            let mut lower = Vec::new();
+            let hits = set.keyword_hits(line.as_bytes(), &mut lower).unwrap();
+            if let Some(run) = set.woken_by_raw(token.as_bytes(), at, &hits) {
+                prop_assert_eq!(&run, &set.woken_in(&decoded.text), "{:?}", decoded.text);
+                prop_assert_eq!(set.find_woken(&decoded.text, &run), set.find(&decoded.text));
+            } else {
+                prop_assert!(body.contains("\\u") || body.contains("\\/"));
+            }
+        }
+
+        #[test]
+        fn assignment_windows_find_what_the_whole_text_does(text in assignments()) {
+            prop_assert_eq!(MINE.find(&text), UNWINDOWED.find(&text), "{:?}", text);
         }
 
         #[test]

@@ -5,7 +5,7 @@
 //! core. What the file holds on disk is what counts, so a line Pi would skip as damaged is
 //! scanned as text, and a key written twice in an object is scanned twice.
 
-use super::rules::{RuleSet, mask};
+use super::rules::{RuleSet, mask, needles};
 use super::walk::{self, Step};
 use std::ops::Range;
 
@@ -144,29 +144,37 @@ pub fn scan(bytes: &[u8], rules: &RuleSet) -> FileScan {
 fn scan_piece(bytes: &[u8], piece: Range<usize>, first_line: u32, rules: &RuleSet) -> FileScan {
     let mut out = FileScan::default();
     // One walker for the piece: its path and key buffers are reused from line to line.
-    let mut walker = walk::Walker::default();
+    let mut scratch = Scratch::default();
     let mut at = piece.start;
     let mut number = first_line;
     while at < piece.end {
         let end = memchr::memchr(b'\n', &bytes[at..piece.end]).map_or(piece.end, |n| at + n);
         let raw = &bytes[at..end];
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        scan_line(line, at, number, rules, &mut walker, &mut out);
+        scan_line(line, at, number, rules, &mut scratch, &mut out);
         at = end + 1;
         number += 1;
     }
     out
 }
 
-fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, walker: &mut walk::Walker, out: &mut FileScan) {
+/// Buffers a piece's lines reuse.
+#[derive(Default)]
+struct Scratch {
+    walker: walk::Walker,
+    /// A line lowercased, for the keyword search.
+    lower: Vec<u8>,
+}
+
+fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: &mut Scratch, out: &mut FileScan) {
     if line.iter().all(u8::is_ascii_whitespace) {
         return;
     }
-    let opaque_here = memchr::memmem::find(line, b"\"redacted\"").is_some()
-        || memchr::memmem::find(line, b"encrypted_content").is_some();
+    let opaque_here = needles::REDACTED.find(line).is_some() || needles::ENCRYPTED.find(line).is_some();
     // Where the rules' keywords occur in the raw line: only the strings holding one (or an
     // escape, which could spell one) are decoded and matched.
-    let spans = rules.keyword_spans(line);
+    let hits = rules.keyword_hits(line, &mut scratch.lower);
+    let spans = hits.as_deref().map(RuleSet::spans_of);
     if spans.as_ref().is_some_and(Vec::is_empty) && !opaque_here {
         return;
     }
@@ -178,7 +186,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, walker: &
                 .iter()
                 .take_while(|s| s.start < token.end)
                 .any(|s| s.end <= token.end)
-                || memchr::memmem::find(&line[token.clone()], b"\\u").is_some()
+                || needles::BACKSLASH_U.find(&line[token.clone()]).is_some()
         }
     };
     let line_range = offset..offset + line.len();
@@ -186,7 +194,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, walker: &
     let mut found: Vec<(String, Range<usize>, super::rules::Hit, String, usize)> = Vec::new();
     // Signature tokens by the path of their block, to blank with the block's text.
     let mut signatures: Vec<(String, Range<usize>)> = Vec::new();
-    let walked = walker.walk(line, |path, span, is_key| {
+    let walked = scratch.walker.walk(line, |path, span, is_key| {
         if is_key || structural(path) {
             return;
         }
@@ -201,8 +209,15 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, walker: &
         if !worth_matching(&span) {
             return;
         }
-        let decoded = walk::decode(&line[span.clone()]);
-        for hit in rules.find(&decoded.text) {
+        let raw = &line[span.clone()];
+        let decoded = walk::decode(raw);
+        // The rules to run, from the line's keyword hits when the token's escapes allow.
+        let woken = hits.as_deref().and_then(|h| rules.woken_by_raw(raw, span.start, h));
+        let found_here = match woken {
+            Some(run) => rules.find_woken(&decoded.text, &run),
+            None => rules.find(&decoded.text),
+        };
+        for hit in found_here {
             let secret = &decoded.text[hit.range.clone()];
             let (preview, length) = (mask(secret), secret.chars().count());
             found.push((walk::render(path), span.clone(), hit, preview, length));

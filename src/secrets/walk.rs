@@ -291,12 +291,18 @@ fn decode_body(body: &[u8], out: &mut String, mut piece: impl FnMut(Piece)) {
         });
         out.push(c);
     };
+    // Valid UTF-8 (the rule) is checked once for the whole body, not run by run: the runs
+    // between escapes (`\n` in a tool's output) are short, and each check has a cost.
+    let whole = simdutf8::basic::from_utf8(body).ok();
     let mut i = 0;
     while i < body.len() {
         let run_end = memchr::memchr(b'\\', &body[i..]).map_or(body.len(), |p| i + p);
-        // The run up to the escape, cut where its UTF-8 is invalid as Node cuts it.
-        // Valid UTF-8 (the rule) is checked a block at a time and copied whole.
-        if let Ok(valid) = simdutf8::basic::from_utf8(&body[i..run_end]) {
+        // The run up to the escape, cut where its UTF-8 is invalid as Node cuts it. In a
+        // valid body, runs start and end at ASCII bytes (an escape, or the ends).
+        if let Some(valid) = whole
+            .map(|w| &w[i..run_end])
+            .or_else(|| simdutf8::basic::from_utf8(&body[i..run_end]).ok())
+        {
             out.push_str(valid);
             i = run_end;
             if i == body.len() {
