@@ -2,12 +2,13 @@
 //!
 //! The library knows sessions: reading them as Pi 1.6.0 does ([`session`]), compaction and
 //! branch summaries ([`compaction`]) with summaries from providers ([`llm`]), repair
-//! ([`repair`]), what a session paid for ([`usage`]), searching session text ([`search`]) and
+//! ([`repair`]), what a session paid for ([`usage`]), two branches compared ([`compare`]), searching session text ([`search`]) and
 //! the transcript model behind `export` ([`transcript`]). It never prints, draws progress or
 //! exits: the `pi-session` binary
 //! (`src/main.rs`, `src/cli/`) parses the command line, calls it and renders what it returns.
 
 pub mod compaction;
+pub mod compare;
 pub mod llm;
 pub mod parallel;
 pub mod progress;

@@ -11,6 +11,7 @@ mod cli_compact;
 mod cli_compact_providers;
 mod cli_completions;
 mod cli_context;
+mod cli_diff;
 mod cli_dry_run;
 mod cli_errors;
 mod cli_export;

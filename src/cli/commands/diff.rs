@@ -1,0 +1,198 @@
+use crate::cli::GlobalArgs;
+use crate::cli::amounts::{dollars, tokens};
+use crate::cli::output::{Output, Style, escape_line};
+use crate::cli::render::entry_line;
+use crate::cli::session_arg::{open_session, warn_cycle};
+use anyhow::Result;
+use pi_session::compare::{self, SideStat};
+use pi_session::session::{EntryIdx, Session, revision, text};
+use serde::Serialize;
+
+/// Compare two branches: where they part, and what each did after.
+///
+/// Shows the merge base of A and B (the newest entry both branches hold), then the entries
+/// of A's branch after it (marked `<`) and those of B's (marked `>`), each oldest first, as
+/// `git log --left-right A...B` shows two branches. `diff @ green` is what happened since
+/// the entry labelled green (when green is on @'s branch, B's side is empty); `diff @ other`
+/// after a `/tree` retry is what the other attempt did differently. --stat sums each side
+/// instead: entries, messages by role, tokens and cost, tools called.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The first revision.
+    #[arg(value_name = "A")]
+    pub a: String,
+
+    /// The second revision [default: @].
+    #[arg(value_name = "B")]
+    pub b: Option<String>,
+
+    /// Sum each side: entries, messages by role, tokens and cost, tools called.
+    #[arg(long)]
+    pub stat: bool,
+
+    /// NDJSON: a {"mergeBase", "left", "right"} record with the two tips' ids, then one
+    /// {"side", "id", "parentId", "type", "role", "timestamp", "preview"} record per entry
+    /// (`side`: "left" or "right"); with --stat one {"side", "entries", "messages", "roles",
+    /// "totalTokens", "cost", "tools"} record per side.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The record naming what is compared.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HeadRecord {
+    merge_base: Option<String>,
+    left: String,
+    right: String,
+}
+
+/// One entry of a side.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EntryRecord<'a> {
+    side: &'static str,
+    id: Option<&'a str>,
+    parent_id: Option<&'a str>,
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    role: Option<&'a str>,
+    timestamp: Option<&'a str>,
+    preview: String,
+}
+
+/// The sums of a side.
+#[derive(Serialize)]
+struct StatRecord<'a> {
+    side: &'static str,
+    #[serde(flatten)]
+    stat: &'a SideStat,
+}
+
+fn entry_record<'a>(session: &'a Session, side: &'static str, i: EntryIdx) -> EntryRecord<'a> {
+    let e = &session.entries[i];
+    EntryRecord {
+        side,
+        id: session.id_str(i),
+        parent_id: session.parent_id_str(i),
+        kind: e.kind.as_str(),
+        role: e.role().map(|r| r.as_str()),
+        timestamp: e.timestamp.as_deref(),
+        preview: text::preview(session, i),
+    }
+}
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let session = open_session(global)?;
+    let b_rev = args.b.as_deref().unwrap_or("@");
+    let a = revision::resolve_entry(&session, &args.a)?;
+    let b = revision::resolve_entry(&session, b_rev)?;
+    let d = compare::diverge(&session, a, b);
+    warn_cycle(&session, d.cycle_at);
+    let at = session.at();
+    let sides = [
+        ("left", '<', &args.a, a, &d.left),
+        ("right", '>', &b_rev.to_owned(), b, &d.right),
+    ];
+    if args.json {
+        out.json(&serde_json::to_value(HeadRecord {
+            merge_base: d.base.map(|i| session.id_or_line(i)),
+            left: session.id_or_line(a),
+            right: session.id_or_line(b),
+        })?)?;
+        for (side, _, _, _, entries) in sides {
+            if args.stat {
+                let stat = compare::side_stat(&session, entries);
+                out.json(&serde_json::to_value(StatRecord { side, stat: &stat })?)?;
+            } else {
+                for &i in entries {
+                    out.json(&serde_json::to_value(entry_record(&session, side, i))?)?;
+                }
+            }
+        }
+        return Ok(());
+    }
+    match d.base {
+        Some(base) => {
+            let line = entry_line(out, &session, base, Some(base) == at, true);
+            out.line(&format!("{} {line}", out.paint(Style::Meta, "merge base")))?;
+        }
+        None => out.line(&out.paint(Style::Meta, "no merge base: the branches start at different roots"))?,
+    }
+    if args.stat {
+        let stats: Vec<SideStat> = sides.iter().map(|s| compare::side_stat(&session, s.4)).collect();
+        stat_table(out, &sides.map(|s| (s.1, s.2.clone())), &stats)?;
+        return Ok(());
+    }
+    for (_, mark, rev, _, entries) in sides {
+        let count = entries.len();
+        out.line(&out.paint(
+            Style::Bold,
+            &format!(
+                "{mark} {} ({count} entr{} after the merge base)",
+                escape_line(rev),
+                if count == 1 { "y" } else { "ies" }
+            ),
+        ))?;
+        for &i in entries {
+            let line = entry_line(out, &session, i, Some(i) == at, true);
+            out.line(&format!("{mark} {line}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The sums of the two sides, a column each.
+fn stat_table(out: &mut Output, heads: &[(char, String); 2], stats: &[SideStat]) -> Result<()> {
+    let mut rows: Vec<(String, [String; 2])> = Vec::new();
+    let both = |f: &dyn Fn(&SideStat) -> String| [f(&stats[0]), f(&stats[1])];
+    rows.push((
+        String::new(),
+        heads.clone().map(|(m, r)| format!("{m} {}", escape_line(&r))),
+    ));
+    rows.push(("entries".into(), both(&|s| s.entries.to_string())));
+    rows.push(("messages".into(), both(&|s| s.messages.to_string())));
+    let mut roles: Vec<&str> = Vec::new();
+    for s in stats {
+        for (r, _) in &s.roles {
+            if !roles.contains(&r.as_str()) {
+                roles.push(r);
+            }
+        }
+    }
+    for role in roles {
+        rows.push((
+            format!("  {}", escape_line(role)),
+            both(&|s| {
+                s.roles
+                    .iter()
+                    .find(|(r, _)| r == role)
+                    .map_or(0, |(_, c)| *c)
+                    .to_string()
+            }),
+        ));
+    }
+    rows.push(("tokens".into(), both(&|s| tokens(s.total_tokens))));
+    rows.push(("cost".into(), both(&|s| dollars(s.cost))));
+    rows.push((
+        "tools".into(),
+        both(&|s| {
+            let list: Vec<String> = s.tools.iter().map(|(t, c)| format!("{} {c}", escape_line(t))).collect();
+            if list.is_empty() { "-".into() } else { list.join(", ") }
+        }),
+    ));
+    let w0 = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+    let w1 = rows.iter().map(|r| r.1[0].chars().count()).max().unwrap_or(0);
+    for (k, (name, [l, r])) in rows.iter().enumerate() {
+        let pad0 = " ".repeat(w0 - name.chars().count());
+        let pad1 = " ".repeat(w1 - l.chars().count());
+        let line = format!("{name}{pad0}  {l}{pad1}  {r}");
+        let line = line.trim_end();
+        if k == 0 {
+            out.line(&out.paint(Style::Bold, line))?;
+        } else {
+            out.line(line)?;
+        }
+    }
+    Ok(())
+}
