@@ -53,6 +53,6 @@ for size in $SIZES; do
     entries=$(grep -o '<article ' "$out" | wc -l)
     bytes=$(du -h "$out" | cut -f1)
     dom_s=$(median "render '$out'")
-    echo "| $(basename "$f") | ${mode:-@'s branch} | $entries | $bytes | $export_s | $dom_s |"
+    echo "| $(basename "$f") | ${mode:-branch of @} | $entries | $bytes | $export_s | $dom_s |"
   done
 done
