@@ -390,12 +390,14 @@ pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
     while i < bytes.len() {
         let b = bytes[i];
         let at = buf.len() + i - seg;
-        if b.is_ascii_graphic() && !gap {
+        let spaced = b == b' ' && any && bytes.get(i + 1).is_some_and(u8::is_ascii_graphic);
+        if (b.is_ascii_graphic() || spaced) && !gap {
             // Printable ASCII with single spaces between words, eight bytes at a time while
             // it lasts and then a byte at a time, until a column over the room. A step never
-            // ends after a space, so the byte before each step is not one.
+            // ends after a space, so the byte before each step is not one (a run starts at a
+            // printable byte, or at a space between a shown character and one).
             let end = i + (fit.room - fit.used).saturating_add(1).min(bytes.len() - i);
-            let mut j = i + 1;
+            let mut j = i + 1 + usize::from(spaced);
             while j + 8 <= end {
                 let x = u64::from_le_bytes(bytes[j..j + 8].try_into().expect("eight bytes"));
                 match words_step(x) {
@@ -419,6 +421,34 @@ pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
             any = true;
             i = j;
             continue;
+        }
+        if !gap && (b >= 0x80 || (b == b' ' && any)) {
+            // Characters beyond ASCII shown as they are, of widths known from their bytes
+            // ([`known_width`]), with single spaces between them, while they leave room for
+            // `…`: then nothing about the cut is to be decided. Printable ASCII is left to the
+            // run above, eight bytes at a time.
+            let mut j = i;
+            let mut used = fit.used;
+            while j < bytes.len() {
+                let at = j + usize::from(bytes[j] == b' ');
+                let step = match bytes.get(at) {
+                    Some(&b) if b >= 0x80 => known_width(bytes, at).map(|(w, n)| (w + at - j, n + at - j)),
+                    _ => None,
+                };
+                match step {
+                    Some((w, n)) if used + w < fit.room => {
+                        used += w;
+                        j += n;
+                    }
+                    _ => break,
+                }
+            }
+            if j > i {
+                fit.used = used;
+                any = true;
+                i = j;
+                continue;
+            }
         }
         if b == b' ' && any && !gap {
             // One space between shown characters stays as it is.
@@ -498,6 +528,50 @@ fn shown_width(c: char) -> Option<usize> {
         return Some(char_width(c));
     }
     shown_as_is(c).then(|| char_width(c))
+}
+
+/// The width and length of the character at `bytes[i]` when [`one_line`] shows it as it
+/// is and its width is known from its UTF-8 bytes without more ado (it is what
+/// [`shown_width`] says): printable ASCII, and the ranges of running text in any script.
+/// None for anything else (whitespace, controls, overrides, zero-width space, ...), and past
+/// the end.
+#[inline(always)]
+fn known_width(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
+    let b = *bytes.get(i)?;
+    if b < 0x80 {
+        return b.is_ascii_graphic().then_some((1, 1));
+    }
+    // `bytes` is UTF-8: a lead byte is followed by its continuation bytes.
+    let cont = |k: usize| u32::from(bytes[i + k] & 0x3f);
+    if b < 0xe0 {
+        let u = (u32::from(b & 0x1f) << 6) | cont(1);
+        // Below U+00A1: C1 controls and the no-break space.
+        return (u >= 0xa1).then_some((usize::from(!(0x300..0x370).contains(&u)), 2));
+    }
+    if b < 0xf0 {
+        let u = (u32::from(b & 0x0f) << 12) | (cont(1) << 6) | cont(2);
+        return if u < 0x1100 {
+            Some((1, 3))
+        } else if u > 0x3000 {
+            // No whitespace, control or override from U+3001 on (and surrogates are not
+            // characters).
+            let wide = (0x3001..=0xa4cf).contains(&u)
+                || (0xac00..=0xd7a3).contains(&u)
+                || (0xf900..=0xfaff).contains(&u)
+                || (0xfe30..=0xfe4f).contains(&u)
+                || (0xff00..=0xff60).contains(&u)
+                || (0xffe0..=0xffe6).contains(&u);
+            Some((1 + usize::from(wide), 3))
+        } else {
+            None
+        };
+    }
+    let u = (u32::from(b & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3);
+    if u >= pi_session::session::jsparse::LONE_SURROGATE_BASE {
+        return None;
+    }
+    let wide = (0x1f300..=0x1faff).contains(&u) || (0x20000..=0x3fffd).contains(&u);
+    Some((1 + usize::from(wide), 4))
 }
 
 /// Columns taken as [`fit_into`] takes them: text is cut at `cut` (a position in the
@@ -665,9 +739,112 @@ pub fn local_time_into(buf: &mut String, ts: Option<&str>) {
         buf.push_str(UNKNOWN);
         return;
     };
-    // The system's zone is looked up once per process (the lookup is not free).
+    if (0..FAST_TIME_END_MS).contains(&ms) {
+        thread_local! {
+            static CACHE: std::cell::Cell<Option<TimeCache>> = const { std::cell::Cell::new(None) };
+        }
+        CACHE.with(|cache| local_time_fast_into(buf, ms, system_zone(), cache));
+        return;
+    }
+    local_time_general_into(buf, ms, system_zone());
+}
+
+/// The system's zone, looked up once per process (the lookup is not free).
+fn system_zone() -> &'static jiff::tz::TimeZone {
     static ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
-    let zone = ZONE.get_or_init(jiff::tz::TimeZone::system);
+    ZONE.get_or_init(jiff::tz::TimeZone::system)
+}
+
+/// Times from 1970 to 9999-01-01 (UTC) are formatted by [`local_time_fast_into`]: no
+/// offset takes them out of four-digit years.
+const FAST_TIME_END_MS: i64 = 253_370_764_800_000;
+
+/// What [`local_time_fast_into`] keeps per thread: the zone's UTC offset over the span
+/// between two of its transitions (`from..until`, in ms; the offset cannot change inside),
+/// and the last local day formatted. A listing's rows are mostly close in time, so the zone
+/// is asked again only when a row falls outside the span.
+#[derive(Clone, Copy)]
+struct TimeCache {
+    from: i64,
+    until: i64,
+    offset_s: i64,
+    day: i64,
+    date: [u8; 10],
+}
+
+/// [`local_time_general_into`] of a time in `0..FAST_TIME_END_MS` (ms since the epoch),
+/// `cache` kept for `zone` only.
+fn local_time_fast_into(
+    buf: &mut String,
+    ms: i64,
+    zone: &jiff::tz::TimeZone,
+    cache: &std::cell::Cell<Option<TimeCache>>,
+) {
+    let mut c = cache.get().unwrap_or(TimeCache {
+        from: 0,
+        until: 0,
+        offset_s: 0,
+        day: i64::MIN,
+        date: [0; 10],
+    });
+    if !(c.from..c.until).contains(&ms) {
+        let t = jiff::Timestamp::from_millisecond(ms).expect("in jiff's range");
+        c.offset_s = i64::from(zone.to_offset(t).seconds());
+        // The last transition at or before `ms`, and the first after it.
+        let after = jiff::Timestamp::from_millisecond(ms + 1).expect("in jiff's range");
+        c.from = zone
+            .preceding(after)
+            .next()
+            .map_or(i64::MIN, |tr| tr.timestamp().as_millisecond());
+        c.until = zone
+            .following(t)
+            .next()
+            .map_or(i64::MAX, |tr| tr.timestamp().as_millisecond());
+        if !(c.from..c.until).contains(&ms) {
+            // Not a span the offset is known over (a transition within the millisecond):
+            // nothing is kept.
+            c.from = 0;
+            c.until = 0;
+        }
+    }
+    let local = ms.div_euclid(1000) + c.offset_s;
+    let (day, secs) = (local.div_euclid(86_400), local.rem_euclid(86_400));
+    if day != c.day {
+        let (y, m, d) = civil_from_days(day);
+        c.day = day;
+        let mut date = *b"0000-00-00";
+        for (k, v) in [(0, y / 100), (2, y % 100), (5, m), (8, d)] {
+            date[k] = b'0' + (v / 10) as u8;
+            date[k + 1] = b'0' + (v % 10) as u8;
+        }
+        c.date = date;
+    }
+    cache.set(Some(c));
+    let mut line = *b"0000-00-00 00:00:00";
+    line[..10].copy_from_slice(&c.date);
+    for (k, v) in [(11, secs / 3600), (14, secs / 60 % 60), (17, secs % 60)] {
+        line[k] = b'0' + (v / 10) as u8;
+        line[k + 1] = b'0' + (v % 10) as u8;
+    }
+    buf.push_str(std::str::from_utf8(&line).expect("digits and separators"));
+}
+
+/// The proleptic Gregorian date (year, month, day) of a count of days since 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// [`local_time_into`] of any time, through jiff.
+fn local_time_general_into(buf: &mut String, ms: i64, zone: &jiff::tz::TimeZone) {
+    const UNKNOWN: &str = "????-??-?? ??:??:??";
     let Ok(t) = jiff::Timestamp::from_millisecond(ms) else {
         buf.push_str(UNKNOWN);
         return;
@@ -758,6 +935,9 @@ mod tests {
             1 => "[é日本語😀\u{301}\u{200b}\u{202e}\u{2067}\u{ff21}…]{1,3}",
             1 => Just(char::from_u32(pi_session::session::jsparse::LONE_SURROGATE_BASE + 5).unwrap().to_string()),
             1 => "\\PC{1,4}",
+            // Running text in other scripts, with what breaks it up (accents, no-break and
+            // other spaces, zero-width characters, overrides, the last stand-ins).
+            2 => "[à-ÿα-ωа-я가-힣ぁ-んァ-ン一-龥😀-🙏\u{300}-\u{36f}\u{80}-\u{a1}\u{10ff}-\u{1101}\u{2000}-\u{200f}\u{2028}-\u{2069}\u{3000}-\u{3001}\u{ffff}\u{10000}\u{10f7ff}-\u{10f801} ]{1,8}",
         ]
     }
 
@@ -815,6 +995,94 @@ mod tests {
             let general = shown_as_is(c).then(|| char_width(c));
             assert_eq!(shown_width(c), general, "U+{:04X}", c as u32);
         }
+    }
+
+    /// Instants next to daylight-saving changes (Berlin, New York, Lord Howe's half hour)
+    /// and the ends of the fast range.
+    fn near_changes() -> impl Strategy<Value = i64> {
+        let changes = vec![
+            0,
+            1_774_746_000_000,
+            1_792_890_000_000,
+            1_772_953_200_000,
+            1_793_512_800_000,
+            1_775_314_800_000,
+            1_791_556_200_000,
+            FAST_TIME_END_MS - 1,
+        ];
+        (
+            prop::sample::select(changes),
+            prop_oneof![-2000i64..2000, -7_200_000i64..7_200_000],
+        )
+            .prop_map(|(at, d)| (at + d).clamp(0, FAST_TIME_END_MS - 1))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+        /// Times formatted with an offset kept between the zone's transitions are the
+        /// times jiff gives, row after row in any order.
+        #[test]
+        fn local_times_from_kept_offsets_agree_with_the_general_path(
+            zone in prop::sample::select(vec![
+                "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC",
+            ]),
+            times in prop::collection::vec(prop_oneof![
+                2 => near_changes(),
+                1 => 0i64..FAST_TIME_END_MS,
+                1 => 1_600_000_000_000i64..1_900_000_000_000,
+                1 => (1_767_225_600_000i64..1_798_761_600_000).prop_map(|t| t / 3_600_000 * 3_600_000),
+            ], 1..40),
+        ) {
+            let zone = jiff::tz::TimeZone::get(zone).unwrap();
+            let cache = std::cell::Cell::new(None);
+            for ms in times {
+                let (mut fast, mut general) = (String::new(), String::new());
+                local_time_fast_into(&mut fast, ms, &zone, &cache);
+                local_time_general_into(&mut general, ms, &zone);
+                prop_assert_eq!(fast, general, "{}", ms);
+            }
+        }
+    }
+
+    #[test]
+    fn local_times_of_any_stamp() {
+        // Invalid stamps, and times outside the fast range (through the general path).
+        assert_eq!(local_time(None), "????-??-?? ??:??:??");
+        assert_eq!(local_time(Some("2026-13-01T00:00:00Z")), "????-??-?? ??:??:??");
+        assert_eq!(local_time(Some("+275760-09-13T00:00:00.001Z")), "????-??-?? ??:??:??");
+        let zone = jiff::tz::TimeZone::get("Europe/Berlin").unwrap();
+        let cache = std::cell::Cell::new(None);
+        let mut s = String::new();
+        local_time_fast_into(&mut s, 1_774_745_999_999, &zone, &cache);
+        local_time_fast_into(&mut s, 1_774_746_000_000, &zone, &cache);
+        local_time_fast_into(&mut s, 1_774_745_999_000, &zone, &cache);
+        assert_eq!(s, "2026-03-29 01:59:592026-03-29 03:00:002026-03-29 01:59:59");
+        let mut s = String::new();
+        local_time_general_into(&mut s, -62_198_755_200_000, &zone);
+        assert_eq!(s, "-001-01-01 00:53:28");
+    }
+
+    #[test]
+    fn known_widths_are_the_shown_widths() {
+        let mut known = 0;
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let mut bytes = [0u8; 5];
+            let n = c.encode_utf8(&mut bytes).len();
+            bytes[n] = b'x';
+            if let Some((w, len)) = known_width(&bytes[..n + 1], 0) {
+                assert_eq!(Some(w), shown_width(c), "U+{:04X}", c as u32);
+                assert_eq!(len, n, "U+{:04X}", c as u32);
+                known += 1;
+            }
+            // Past the end, nothing is known.
+            assert_eq!(known_width(&bytes[..n], n), None);
+        }
+        // Nearly every character shown as it is has its width known from its bytes.
+        let shown = (0..=0x10ffff)
+            .filter_map(char::from_u32)
+            .filter(|&c| shown_as_is(c))
+            .count();
+        assert!(shown - known < 0x2000, "{known} of {shown}");
     }
 
     #[test]
