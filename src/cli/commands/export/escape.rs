@@ -158,80 +158,10 @@ pub(super) fn line(s: &str) -> Cow<'_, str> {
     escape_line(s).into()
 }
 
-/// Bytes HTML escapes.
-const HTML_SPECIAL: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'&' as usize] = true;
-    t[b'<' as usize] = true;
-    t[b'>' as usize] = true;
-    t[b'"' as usize] = true;
-    t[b'\'' as usize] = true;
-    t
-};
-
-/// For 32 bytes: a bit per byte HTML escapes.
-#[inline]
-fn html_specials32(block: &[u8]) -> u32 {
-    debug_assert_eq!(block.len(), 32);
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86_64 baseline; the two loads read the 32 bytes of `block`.
-        unsafe {
-            let mut mask = 0u32;
-            for half in 0..2 {
-                let v = _mm_loadu_si128(block.as_ptr().add(half * 16).cast::<__m128i>());
-                let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-                let hit = _mm_or_si128(
-                    _mm_or_si128(_mm_or_si128(eq(b'&'), eq(b'<')), _mm_or_si128(eq(b'>'), eq(b'"'))),
-                    eq(b'\''),
-                );
-                mask |= (_mm_movemask_epi8(hit) as u32) << (half * 16);
-            }
-            mask
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mut mask = 0u32;
-        for (j, &c) in block.iter().enumerate() {
-            mask |= u32::from(HTML_SPECIAL[c as usize]) << j;
-        }
-        mask
-    }
-}
-
-/// Appends text escaped for HTML content and attribute values. The text is read 32 bytes
-/// at a time: a mask of where the specials are, then each special in turn.
+/// `s` with `&`, `<`, `>`, `"` and `'` escaped for HTML (the library's escaping, which the
+/// highlighter uses too).
 pub(super) fn push_escaped_html(out: &mut String, s: &str) {
-    let b = s.as_bytes();
-    let mut from = 0;
-    let mut escape = |out: &mut String, i: usize| {
-        out.push_str(&s[from..i]);
-        out.push_str(match b[i] {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            _ => "&#39;",
-        });
-        from = i + 1;
-    };
-    let mut at = 0;
-    while let Some(block) = b.get(at..at + 32) {
-        let mut mask = html_specials32(block);
-        while mask != 0 {
-            escape(out, at + mask.trailing_zeros() as usize);
-            mask &= mask - 1;
-        }
-        at += 32;
-    }
-    for i in at..b.len() {
-        if HTML_SPECIAL[b[i] as usize] {
-            escape(out, i);
-        }
-    }
-    out.push_str(&s[from..]);
+    pi_session::transcript::highlight::push_escaped(out, s);
 }
 
 /// Appends text escaped for HTML content and attribute values; never a raw control character.
