@@ -107,20 +107,9 @@ pub fn side_stat(session: &Session, entries: &[EntryIdx]) -> SideStat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     fn session(edges: &[(&str, Option<&str>)]) -> Session {
-        let mut data =
-            String::from(r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}"#);
-        data.push('\n');
-        for (id, parent) in edges {
-            let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
-            data.push_str(&format!(
-                r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"user","content":"x"}}}}"#
-            ));
-            data.push('\n');
-        }
-        Session::from_bytes(PathBuf::from("/t.jsonl"), data.into_bytes()).unwrap()
+        crate::session::testing::tree_session(edges)
     }
 
     #[test]

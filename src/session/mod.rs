@@ -23,6 +23,8 @@ pub mod rawjson;
 pub mod revision;
 pub mod scan;
 pub mod skim;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod text;
 pub mod tip;
 pub mod tree;

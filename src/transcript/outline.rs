@@ -149,20 +149,9 @@ fn latest_below(tree: &Tree, n: usize) -> Vec<EntryIdx> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     fn session(edges: &[(&str, Option<&str>)]) -> Session {
-        let mut data =
-            String::from(r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}"#);
-        data.push('\n');
-        for (k, (id, parent)) in edges.iter().enumerate() {
-            let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
-            data.push_str(&format!(
-                r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:{k:02}.000Z","message":{{"role":"user","content":"x"}}}}"#
-            ));
-            data.push('\n');
-        }
-        Session::from_bytes(PathBuf::from("/t.jsonl"), data.into_bytes()).unwrap()
+        crate::session::testing::tree_session(edges)
     }
 
     fn ids(s: &Session, path: &[EntryIdx]) -> Vec<String> {
