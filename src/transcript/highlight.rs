@@ -2083,30 +2083,33 @@ mod tests {
         v
     }
 
+    /// Every language configuration of the generic lexer.
+    const ALL_CONFIGS: [&Config; 16] = [
+        &RUST,
+        &C,
+        &CPP,
+        &CSHARP,
+        &GO,
+        &JAVA,
+        &KOTLIN,
+        &SWIFT,
+        &JAVASCRIPT,
+        &TYPESCRIPT,
+        &PYTHON,
+        &RUBY,
+        &JSON,
+        &TOML,
+        &YAML,
+        &SQL,
+    ];
+
     fn has(lang: Language, code: &str, class: &str, text: &str) -> bool {
         spans(&hl(lang, code)).iter().any(|(c, t)| c == class && t == text)
     }
 
     #[test]
     fn config_ids_index_words() {
-        let configs = [
-            &RUST,
-            &C,
-            &CPP,
-            &CSHARP,
-            &GO,
-            &JAVA,
-            &KOTLIN,
-            &SWIFT,
-            &JAVASCRIPT,
-            &TYPESCRIPT,
-            &PYTHON,
-            &RUBY,
-            &JSON,
-            &TOML,
-            &YAML,
-            &SQL,
-        ];
+        let configs = ALL_CONFIGS;
         let mut ids: Vec<usize> = configs.iter().map(|c| c.id).collect();
         ids.sort();
         assert_eq!(ids, (0..CONFIGS).collect::<Vec<_>>());
@@ -2121,24 +2124,7 @@ mod tests {
 
     #[test]
     fn declaration_keywords_are_keywords() {
-        let configs = [
-            &RUST,
-            &C,
-            &CPP,
-            &CSHARP,
-            &GO,
-            &JAVA,
-            &KOTLIN,
-            &SWIFT,
-            &JAVASCRIPT,
-            &TYPESCRIPT,
-            &PYTHON,
-            &RUBY,
-            &JSON,
-            &TOML,
-            &YAML,
-            &SQL,
-        ];
+        let configs = ALL_CONFIGS;
         for c in configs {
             for w in c
                 .fn_decl
