@@ -11,6 +11,7 @@ pub mod output;
 pub mod pager;
 pub mod progress;
 pub mod render;
+pub mod rev_pair;
 pub mod secret_rules;
 pub mod session_arg;
 pub mod summary_args;

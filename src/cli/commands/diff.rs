@@ -2,10 +2,11 @@ use crate::cli::GlobalArgs;
 use crate::cli::amounts::{dollars, tokens};
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::entry_line;
+use crate::cli::rev_pair::RevPair;
 use crate::cli::session_arg::{open_session, warn_cycle};
 use anyhow::Result;
 use pi_session::compare::{self, SideStat};
-use pi_session::session::{EntryIdx, Session, revision, text};
+use pi_session::session::{EntryIdx, Session, text};
 use serde::Serialize;
 
 /// Compare two branches: where they part, and what each did after.
@@ -18,13 +19,8 @@ use serde::Serialize;
 /// instead: entries, messages by role, tokens and cost, tools called.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The first revision.
-    #[arg(value_name = "A")]
-    pub a: String,
-
-    /// The second revision [default: @].
-    #[arg(value_name = "B")]
-    pub b: Option<String>,
+    #[command(flatten)]
+    pub revs: RevPair,
 
     /// Sum each side: entries, messages by role, tokens and cost, tools called.
     #[arg(long)]
@@ -84,15 +80,14 @@ fn entry_record<'a>(session: &'a Session, side: &'static str, i: EntryIdx) -> En
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let session = open_session(global)?;
-    let b_rev = args.b.as_deref().unwrap_or("@");
-    let a = revision::resolve_entry(&session, &args.a)?;
-    let b = revision::resolve_entry(&session, b_rev)?;
+    let (a, b) = args.revs.resolve(&session)?;
     let d = compare::diverge(&session, a, b);
     warn_cycle(&session, d.cycle_at);
     let at = session.at();
+    let b_rev = args.revs.b().to_owned();
     let sides = [
-        ("left", '<', &args.a, a, &d.left),
-        ("right", '>', &b_rev.to_owned(), b, &d.right),
+        ("left", '<', &args.revs.a, a, &d.left),
+        ("right", '>', &b_rev, b, &d.right),
     ];
     if args.json {
         out.json(&serde_json::to_value(HeadRecord {

@@ -1,10 +1,10 @@
 use crate::cli::GlobalArgs;
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, escape_line};
+use crate::cli::rev_pair::RevPair;
 use crate::cli::session_arg::{open_session, warn_cycle};
 use anyhow::Result;
 use pi_session::compare;
-use pi_session::session::revision;
 
 /// Print the newest entry two branches share: their merge base.
 ///
@@ -13,13 +13,8 @@ use pi_session::session::revision;
 /// share no entry (they start at different roots), as `git merge-base`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The first revision.
-    #[arg(value_name = "A")]
-    pub a: String,
-
-    /// The second revision [default: @].
-    #[arg(value_name = "B")]
-    pub b: Option<String>,
+    #[command(flatten)]
+    pub revs: RevPair,
 
     /// One JSON object: {"mergeBase": ID or null}.
     #[arg(long)]
@@ -28,8 +23,7 @@ pub struct Args {
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let session = open_session(global)?;
-    let a = revision::resolve_entry(&session, &args.a)?;
-    let b = revision::resolve_entry(&session, args.b.as_deref().unwrap_or("@"))?;
+    let (a, b) = args.revs.resolve(&session)?;
     let d = compare::diverge(&session, a, b);
     warn_cycle(&session, d.cycle_at);
     let base = d.base.map(|i| session.id_or_line(i));
