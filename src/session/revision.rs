@@ -8,7 +8,8 @@
 //! REV~N REV^   ancestors                  :/TEXT      newest entry on @'s branch whose
 //!                                                      user or assistant text has TEXT
 //! ```
-//! A bare name is read as an exact id first, then a label, then an id prefix.
+//! A bare name is read as an exact id first, then a label, then an id prefix. jj's `@-`
+//! (`@--`, …) is `@~1` (`@~2`, …).
 
 use super::{EntryIdx, Session, SessionError, text};
 
@@ -27,7 +28,11 @@ pub fn resolve(session: &Session, rev: &str) -> Result<Option<EntryIdx>, Session
     if let Some(idx) = exact(session, rev)? {
         return Ok(Some(idx));
     }
-    let (base, steps) = split_suffixes(rev)?;
+    // jj's `@-`, `@--`: the parent of `@`, its grandparent (`@~1`, `@~2` here).
+    let (base, steps) = match rev.strip_prefix('@') {
+        Some(dashes) if !dashes.is_empty() && dashes.bytes().all(|b| b == b'-') => ("@", dashes.len()),
+        _ => split_suffixes(rev)?,
+    };
     let start = base_entry(session, rev, base)?;
     if steps == 0 {
         return Ok(start);

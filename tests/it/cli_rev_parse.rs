@@ -235,3 +235,21 @@ fn v1_revisions_use_synthesized_ids() {
     assert_eq!(one(&f, "@~3"), "0000000b");
     assert_eq!(one(&f, "0000000b^"), "0000000a");
 }
+
+/// What git and jj users type: jj's `@-` works; git's HEAD gets a hint naming `@`.
+#[test]
+fn git_and_jj_spellings() {
+    let f = example();
+    assert_eq!(one(&f, "@-"), "6fe7bd1a");
+    assert_eq!(one(&f, "@--"), "80fbf1f2");
+    for (rev, try_) in [("HEAD", "@"), ("HEAD~2", "@~2"), ("head^", "@^")] {
+        let (code, stdout, stderr) = fail(&f, &[rev]);
+        assert_eq!((code, stdout.as_str()), (1, ""));
+        assert!(
+            stderr.contains(&format!(
+                "hint: git's HEAD is `@` here (where the conversation stands): try `{try_}`"
+            )),
+            "{stderr}"
+        );
+    }
+}
