@@ -94,13 +94,57 @@ pub enum Command {
     GenerateDocs(commands::generate_docs::Args),
 }
 
+/// `-N` (`log -5`, as git and head take it) as `-n N`, for the commands that print lists
+/// (`log`, `tree`, `ls`): only before a `--`, and only after the command's name.
+fn count_shorthand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    use clap::CommandFactory;
+    // The command is the first word that names one (a global option's value never does in
+    // practice: a session file called `log` would need a path).
+    let names: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .collect();
+    let Some(cmd) = args
+        .iter()
+        .skip(1)
+        .position(|a| a.to_str().is_some_and(|a| names.iter().any(|n| n == a)))
+    else {
+        return args;
+    };
+    let cmd = cmd + 1;
+    if !matches!(args[cmd].to_str(), Some("log" | "tree" | "ls")) {
+        return args;
+    }
+    let mut k = cmd + 1;
+    while k < args.len() {
+        let Some(a) = args[k].to_str() else {
+            k += 1;
+            continue;
+        };
+        if a == "--" {
+            break;
+        }
+        if let Some(n) = a
+            .strip_prefix('-')
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        {
+            let n = n.to_owned();
+            args.splice(k..=k, ["-n".into(), n.into()]);
+            k += 2;
+            continue;
+        }
+        k += 1;
+    }
+    args
+}
+
 /// Parses the command line, runs the command, and returns how the process ends.
 pub fn main() -> std::process::ExitCode {
     run().into()
 }
 
 fn run() -> Exit {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(count_shorthand(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(e) => {
             // clap repeats the offending argument; escape what it leaves raw (CR, C1, bidi).
@@ -247,7 +291,11 @@ fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
             }
             format!("candidates: {}", shown.join(", "))
         }
-        E::UnknownRevision(_) => "use a full id, a unique id prefix (4+ characters), a label, @, root, REV~N or :/TEXT; `pi-session log --all` lists the ids".into(),
+        E::UnknownRevision(rev) if rev.get(..4).is_some_and(|h| h.eq_ignore_ascii_case("head")) => format!(
+            "git's HEAD is `@` here (where the conversation stands): try `{}`",
+            format_args!("@{}", &rev[4..])
+        ),
+        E::UnknownRevision(_) => "use a full id, a unique id prefix (4+ characters), a label, @, @- (jj's parent), root, REV~N or :/TEXT; `pi-session log --all` lists the ids".into(),
         E::AmbiguousRevision { candidates, .. } => format!("candidates: {}", candidates.join(", ")),
         E::InvalidRevision { .. } => "see `pi-session --help` for the revision syntax".into(),
         E::PastRoot { .. } => "`pi-session log REV` shows how far back the branch goes".into(),

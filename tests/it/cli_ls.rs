@@ -123,6 +123,9 @@ fn newest_activity_first_with_names_and_first_messages() {
 
     let list = env.ls_json(&[]);
     assert_eq!(names(&list), ["sess-d", "sess-b", "sess-c", "sess-a"]);
+    // `-n N` (and `-N`) keeps the N most recent.
+    assert_eq!(names(&env.ls_json(&["-n", "2"])), ["sess-d", "sess-b"]);
+    assert_eq!(names(&env.ls_json(&["-3"])), ["sess-d", "sess-b", "sess-c"]);
     let by_id = |id: &str| list.iter().find(|s| s["id"] == id).unwrap().clone();
 
     let a = by_id("sess-a");

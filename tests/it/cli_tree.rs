@@ -436,3 +436,28 @@ fn piped_previews_are_cut_as_logs_are() {
     assert!(words(row) < 45 && words(row) > 30, "{row}");
     assert_eq!(words(row), words(log.lines().next().unwrap()));
 }
+
+/// `-n N` and git's `-N` cut the tree after N rows, laid out as in the whole tree.
+#[test]
+fn max_count_cuts_the_rows() {
+    let f = common::example();
+    let whole = common::run_ok(&f, &["tree", "--all"]);
+    let first: Vec<&str> = whole.lines().take(4).collect();
+    assert_eq!(
+        common::run_ok(&f, &["tree", "--all", "-n", "4"]),
+        format!("{}\n", first.join("\n"))
+    );
+    assert_eq!(
+        common::run_ok(&f, &["tree", "--all", "-4"]),
+        format!("{}\n", first.join("\n"))
+    );
+    assert_eq!(
+        common::ndjson(&common::run_ok(&f, &["tree", "-n", "2", "--json"])).len(),
+        2
+    );
+    // And for log, as `git log -3`.
+    assert_eq!(
+        common::run_ok(&f, &["log", "-3"]),
+        common::run_ok(&f, &["log", "-n", "3"])
+    );
+}

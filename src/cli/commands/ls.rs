@@ -27,6 +27,10 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
 
+    /// Show at most N sessions (the most recently modified).
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    pub max_count: Option<usize>,
+
     /// Also show each session's path, creation time and parent session, and say on stderr how
     /// many files were skipped because they are not Pi sessions.
     #[arg(short = 'v', long)]
@@ -131,7 +135,10 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         terminal: &terminal,
         shown: AtomicBool::new(false),
     };
-    let listing::Listing { sessions, skipped } = listing::list(&loc, &args.options(), &progress);
+    let listing::Listing { mut sessions, skipped } = listing::list(&loc, &args.options(), &progress);
+    if let Some(n) = args.max_count {
+        sessions.truncate(n);
+    }
     if args.verbose && skipped > 0 {
         let what = if skipped == 1 {
             "file that is not a Pi session"

@@ -27,6 +27,10 @@ pub struct Args {
     #[arg(long)]
     pub user: bool,
 
+    /// Show at most N rows (the first N in display order).
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    pub max_count: Option<usize>,
+
     /// One row per line (NDJSON), in display order:
     /// {"id","parentId","depth","type","role","label","timestamp","current","children"};
     /// `current` marks @, `children` counts the row's visible children.
@@ -132,9 +136,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             ))
         );
     }
+    // The rows are laid out whole (a row's gutter depends on the rows after it), then cut.
+    let shown = args.max_count.map_or(rows.len(), |n| n.min(rows.len()));
     if args.json {
         let mut buf = String::new();
-        for r in &rows {
+        for r in &rows[..shown] {
             buf.clear();
             write_record(&mut buf, &session, r, at);
             out.line(&buf)?;
@@ -152,8 +158,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let mut prefixes = String::new();
     let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(ROUND.min(rows.len()));
     let mut bufs = Vec::new();
-    for from in (0..rows.len()).step_by(ROUND) {
-        let to = rows.len().min(from + ROUND);
+    for from in (0..shown).step_by(ROUND) {
+        let to = shown.min(from + ROUND);
         prefixes.clear();
         spans.clear();
         let mut span = (0, 0);
