@@ -31,6 +31,9 @@ _pi_session() {
             pi_session,context)
                 cmd="pi_session__subcmd__context"
                 ;;
+            pi_session,diff)
+                cmd="pi_session__subcmd__diff"
+                ;;
             pi_session,export)
                 cmd="pi_session__subcmd__export"
                 ;;
@@ -51,6 +54,9 @@ _pi_session() {
                 ;;
             pi_session,ls)
                 cmd="pi_session__subcmd__ls"
+                ;;
+            pi_session,merge-base)
+                cmd="pi_session__subcmd__merge__subcmd__base"
                 ;;
             pi_session,redact)
                 cmd="pi_session__subcmd__redact"
@@ -94,6 +100,9 @@ _pi_session() {
             pi_session__subcmd__help,context)
                 cmd="pi_session__subcmd__help__subcmd__context"
                 ;;
+            pi_session__subcmd__help,diff)
+                cmd="pi_session__subcmd__help__subcmd__diff"
+                ;;
             pi_session__subcmd__help,export)
                 cmd="pi_session__subcmd__help__subcmd__export"
                 ;;
@@ -114,6 +123,9 @@ _pi_session() {
                 ;;
             pi_session__subcmd__help,ls)
                 cmd="pi_session__subcmd__help__subcmd__ls"
+                ;;
+            pi_session__subcmd__help,merge-base)
+                cmd="pi_session__subcmd__help__subcmd__merge__subcmd__base"
                 ;;
             pi_session__subcmd__help,redact)
                 cmd="pi_session__subcmd__help__subcmd__redact"
@@ -149,7 +161,7 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -388,6 +400,32 @@ _pi_session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pi_session__subcmd__diff)
+            opts="-s -h -V --stat --json --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pi_session__subcmd__export)
             opts="-o -f -s -h -V --format --output --force --redact --all-branches --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -491,7 +529,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
+            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -561,6 +599,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -659,6 +711,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__ls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__merge__subcmd__base)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -879,7 +945,41 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__ls)
-            opts="-v -s -h -V --all --json --verbose --session --color --no-pager --help --version"
+            opts="-n -v -s -h -V --all --json --max-count --verbose --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__merge__subcmd__base)
+            opts="-s -h -V --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1135,12 +1235,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__tree)
-            opts="-s -h -V --all --user --json --session --color --no-pager --help --version"
+            opts="-n -s -h -V --all --user --max-count --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1220,10 +1328,12 @@ _pi_session_takes_value() {
     case "$1:$2" in
         :-s|:--session|:--color) return 0 ;;
         log:-n|log:--max-count|log:--type|log:--role|log:--max-chars|log:--since|log:-s|log:--session|log:--color) return 0 ;;
-        tree:-s|tree:--session|tree:--color) return 0 ;;
+        tree:-n|tree:--max-count|tree:-s|tree:--session|tree:--color) return 0 ;;
         show:--max-chars|show:-s|show:--session|show:--color) return 0 ;;
         context:--max-chars|context:-s|context:--session|context:--color) return 0 ;;
         rev-parse:-s|rev-parse:--session|rev-parse:--color) return 0 ;;
+        diff:-s|diff:--session|diff:--color) return 0 ;;
+        merge-base:-s|merge-base:--session|merge-base:--color) return 0 ;;
         checkout:--model|checkout:--base-url|checkout:--context-window|checkout:--max-output-tokens|checkout:--instructions|checkout:--summary-file|checkout:--summarizer|checkout:--expect-leaf|checkout:-s|checkout:--session|checkout:--color) return 0 ;;
         label:--expect-leaf|label:-s|label:--session|label:--color) return 0 ;;
         clone:-o|clone:--output|clone:-s|clone:--session|clone:--color) return 0 ;;
@@ -1231,7 +1341,7 @@ _pi_session_takes_value() {
         repair:-s|repair:--session|repair:--color) return 0 ;;
         compact:--keep-recent-tokens|compact:--reserve-tokens|compact:--model|compact:--base-url|compact:--context-window|compact:--max-output-tokens|compact:--instructions|compact:--summary-file|compact:--summarizer|compact:--expect-leaf|compact:-s|compact:--session|compact:--color) return 0 ;;
         summarize-branch:--reserve-tokens|summarize-branch:--model|summarize-branch:--base-url|summarize-branch:--context-window|summarize-branch:--max-output-tokens|summarize-branch:--instructions|summarize-branch:--summary-file|summarize-branch:--summarizer|summarize-branch:--expect-leaf|summarize-branch:-s|summarize-branch:--session|summarize-branch:--color) return 0 ;;
-        ls:-s|ls:--session|ls:--color) return 0 ;;
+        ls:-n|ls:--max-count|ls:-s|ls:--session|ls:--color) return 0 ;;
         stats:-s|stats:--session|stats:--color) return 0 ;;
         usage:--by|usage:--since|usage:--until|usage:-z|usage:--timezone|usage:--project|usage:-s|usage:--session|usage:--color) return 0 ;;
         secrets:--config|secrets:-s|secrets:--session|secrets:--color) return 0 ;;

@@ -36,6 +36,8 @@ complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "tree" -d 'Sho
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "diff" -d 'Compare two branches: where they part, and what each did after'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "merge-base" -d 'Print the newest entry two branches share: their merge base'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "label" -d 'Set, clear or list labels: names for entries that work as revisions'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "clone" -d 'Copy the branch ending at REV into a new session file, as Pi\'s /clone does'
@@ -85,6 +87,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l all -d 'Ev
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s n -l max-count -d 'Show at most N rows (the first N in display order)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
@@ -121,6 +124,23 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l leaf
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l stat -d 'Sum each side: entries, messages by role, tokens and cost, tools called'
+complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l json -d 'NDJSON: a {"mergeBase", "left", "right"} record with the two tips\' ids, then one {"side", "id", "parentId", "type", "role", "timestamp", "preview"} record per entry (`side`: "left" or "right"); with --stat one {"side", "entries", "messages", "roles", "totalTokens", "cost", "tools"} record per side'
+complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -l color -d 'When to color human output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -l json -d 'One JSON object: {"mergeBase": ID or null}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l model -d 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi\'s models.json…). Default: Pi\'s defaultProvider/defaultModel settings, else the model in effect on the branch' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l base-url -d 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l context-window -d 'The model\'s context window in tokens [default: what is known for the model, else 128000]' -r
@@ -231,6 +251,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s n -l max-count -d 'Show at most N sessions (the most recently modified)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
@@ -338,27 +359,29 @@ never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "label" -d 'Set, clear or list labels: names for entries that work as revisions'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "clone" -d 'Copy the branch ending at REV into a new session file, as Pi\'s /clone does'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "fork" -d 'Start a new session from just before a user message, as Pi\'s /fork does'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "repair" -d 'Check a session file for defects and fix them in place, losing nothing'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "compact" -d 'Compact the conversation: summarize old history, keep recent messages, as Pi\'s /compact'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "summarize-branch" -d 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi\'s /tree does'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "secrets" -d 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "redact" -d 'Take the credentials `secrets` finds out of session files, in place'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "grep" -d 'Search the text of a session with a regular expression'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "completions" -d 'Print the completion script of a shell'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "diff" -d 'Compare two branches: where they part, and what each did after'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "merge-base" -d 'Print the newest entry two branches share: their merge base'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "label" -d 'Set, clear or list labels: names for entries that work as revisions'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "clone" -d 'Copy the branch ending at REV into a new session file, as Pi\'s /clone does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "fork" -d 'Start a new session from just before a user message, as Pi\'s /fork does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "repair" -d 'Check a session file for defects and fix them in place, losing nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "compact" -d 'Compact the conversation: summarize old history, keep recent messages, as Pi\'s /compact'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "summarize-branch" -d 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi\'s /tree does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "secrets" -d 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "redact" -d 'Take the credentials `secrets` finds out of session files, in place'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "grep" -d 'Search the text of a session with a regular expression'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "completions" -d 'Print the completion script of a shell'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # Revisions (REV, TARGET) complete with @, root and the session's labels, from
 # `pi-session __complete-revs` on the session given with -s, if any.
@@ -368,13 +391,17 @@ function __fish_pi_session_takes_value
             return 0
         case 'log:-n' 'log:--max-count' 'log:--type' 'log:--role' 'log:--max-chars' 'log:--since' 'log:-s' 'log:--session' 'log:--color'
             return 0
-        case 'tree:-s' 'tree:--session' 'tree:--color'
+        case 'tree:-n' 'tree:--max-count' 'tree:-s' 'tree:--session' 'tree:--color'
             return 0
         case 'show:--max-chars' 'show:-s' 'show:--session' 'show:--color'
             return 0
         case 'context:--max-chars' 'context:-s' 'context:--session' 'context:--color'
             return 0
         case 'rev-parse:-s' 'rev-parse:--session' 'rev-parse:--color'
+            return 0
+        case 'diff:-s' 'diff:--session' 'diff:--color'
+            return 0
+        case 'merge-base:-s' 'merge-base:--session' 'merge-base:--color'
             return 0
         case 'checkout:--model' 'checkout:--base-url' 'checkout:--context-window' 'checkout:--max-output-tokens' 'checkout:--instructions' 'checkout:--summary-file' 'checkout:--summarizer' 'checkout:--expect-leaf' 'checkout:-s' 'checkout:--session' 'checkout:--color'
             return 0
@@ -390,7 +417,7 @@ function __fish_pi_session_takes_value
             return 0
         case 'summarize-branch:--reserve-tokens' 'summarize-branch:--model' 'summarize-branch:--base-url' 'summarize-branch:--context-window' 'summarize-branch:--max-output-tokens' 'summarize-branch:--instructions' 'summarize-branch:--summary-file' 'summarize-branch:--summarizer' 'summarize-branch:--expect-leaf' 'summarize-branch:-s' 'summarize-branch:--session' 'summarize-branch:--color'
             return 0
-        case 'ls:-s' 'ls:--session' 'ls:--color'
+        case 'ls:-n' 'ls:--max-count' 'ls:-s' 'ls:--session' 'ls:--color'
             return 0
         case 'stats:-s' 'stats:--session' 'stats:--color'
             return 0

@@ -6,6 +6,7 @@ pub mod branch_summary;
 pub mod commands;
 pub mod completion;
 pub mod exit;
+pub mod man_sections;
 pub mod new_session;
 pub mod output;
 pub mod pager;

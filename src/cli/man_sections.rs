@@ -1,0 +1,300 @@
+//! The man page sections clap does not write: EXAMPLES, ENVIRONMENT and EXIT STATUS, for
+//! every command (`__generate-docs` adds them after the options).
+
+/// Examples of a command: what each does, and the command line.
+fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
+    match name {
+        "pi-session" => &[
+            (
+                "The tree of the bundled example session",
+                "pi-session -s examples/session.jsonl tree",
+            ),
+            ("The current directory's sessions, newest first", "pi-session ls"),
+            ("What the model sees now", "pi-session context"),
+        ],
+        "log" => &[
+            ("The last five entries of the current branch", "pi-session log -5"),
+            (
+                "Every entry of the file as NDJSON, oldest first",
+                "pi-session log --all --json",
+            ),
+            (
+                "New entries since the last one a script saw",
+                "pi-session log --all --since a1b2c3d4 --json",
+            ),
+        ],
+        "tree" => &[
+            ("The tree as Pi's /tree shows it", "pi-session tree"),
+            ("Every entry, with bookkeeping", "pi-session tree --all"),
+            (
+                "The rows as NDJSON for jq",
+                "pi-session tree --json | jq -r 'select(.current) | .id'",
+            ),
+        ],
+        "show" => &[
+            ("The entry at @, in full", "pi-session show @"),
+            ("Two entries as JSON lines", "pi-session show --json @~1 green"),
+        ],
+        "context" => &[
+            ("The messages the model is sent next", "pi-session context"),
+            ("As JSON, to count them", "pi-session context --json | jq length"),
+        ],
+        "rev-parse" => &[
+            ("The full id of the entry labelled green", "pi-session rev-parse green"),
+            ("Pi's literal leaf", "pi-session rev-parse --leaf"),
+        ],
+        "diff" => &[
+            (
+                "What happened since the entry labelled green",
+                "pi-session diff @ green",
+            ),
+            (
+                "What the other attempt did differently, summed",
+                "pi-session diff @ a1b2c3d4 --stat",
+            ),
+        ],
+        "merge-base" => &[("Where two attempts part", "pi-session merge-base @ a1b2c3d4")],
+        "checkout" => &[
+            (
+                "Go back three entries (the next message branches there)",
+                "pi-session checkout @~3",
+            ),
+            ("Start the next message at a new root", "pi-session checkout --empty"),
+        ],
+        "label" => &[
+            ("Label where the conversation stands", "pi-session label green"),
+            ("List the labels", "pi-session label"),
+        ],
+        "clone" => &[(
+            "A copy of the current branch as a new session",
+            "pi-session clone -o copy.jsonl",
+        )],
+        "fork" => &[("A new session from the branch ending at green", "pi-session fork green")],
+        "repair" => &[
+            (
+                "Check a session (exit status 1 when it has a defect)",
+                "pi-session -s s.jsonl repair --check",
+            ),
+            ("Repair it, keeping a backup", "pi-session -s s.jsonl repair"),
+        ],
+        "compact" => &[
+            (
+                "See what a compaction would summarize, without calling a model",
+                "pi-session compact --dry-run",
+            ),
+            (
+                "Compact with a given model",
+                "pi-session compact --model anthropic/claude-sonnet-4-5",
+            ),
+        ],
+        "summarize-branch" => &[(
+            "Summarize the branch left behind, going back to green",
+            "pi-session summarize-branch green",
+        )],
+        "ls" => &[
+            ("The current directory's sessions", "pi-session ls"),
+            (
+                "The ten most recent sessions of every project",
+                "pi-session ls --all -n 10",
+            ),
+        ],
+        "stats" => &[
+            ("Tokens and cost of the whole file", "pi-session stats"),
+            (
+                "Of the current branch only, as JSON",
+                "pi-session stats --branch --json",
+            ),
+        ],
+        "usage" => &[
+            ("This month by model", "pi-session usage --since 2026-12-01 --by model"),
+            ("Cost per day as CSV", "pi-session usage --by day --csv"),
+        ],
+        "secrets" => &[
+            (
+                "Every session of every project (exit status 1 on a find)",
+                "pi-session secrets --all",
+            ),
+            (
+                "Two sessions, as NDJSON",
+                "pi-session secrets -s a.jsonl -s b.jsonl --json",
+            ),
+        ],
+        "redact" => &[
+            (
+                "What would be taken out of the current session",
+                "pi-session redact --dry-run",
+            ),
+            (
+                "Take secrets out everywhere, keeping no backup",
+                "pi-session redact --all --no-backup",
+            ),
+        ],
+        "grep" => &[
+            (
+                "Where a crate is mentioned, case-insensitively",
+                "pi-session grep -i serde",
+            ),
+            (
+                "In tool-call arguments too, across sessions",
+                "pi-session grep --tools --all-sessions 'cargo test'",
+            ),
+        ],
+        "export" => &[
+            (
+                "The current branch as one HTML page",
+                "pi-session export -o session.html",
+            ),
+            (
+                "Every branch, with an outline",
+                "pi-session export --all-branches -o tree.html",
+            ),
+            (
+                "A transcript to share, without credentials",
+                "pi-session export --redact -o share.md",
+            ),
+        ],
+        "completions" => &[(
+            "Bash completion for this shell",
+            "source <(pi-session completions bash)",
+        )],
+        _ => &[],
+    }
+}
+
+/// Environment variables a command reads, beyond those every command reads.
+fn environment(name: &str) -> Vec<(&'static str, &'static str)> {
+    let mut vars = Vec::new();
+    if matches!(name, "compact" | "summarize-branch") {
+        vars.push((
+            "ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …",
+            "Provider keys, read as Pi reads them (after Pi's auth.json in PI_CODING_AGENT_DIR).",
+        ));
+    }
+    if name == "usage" {
+        vars.push((
+            "XDG_CACHE_HOME",
+            "Where the usage cache is kept (pi-session/usage.cache), else ~/.cache.",
+        ));
+    }
+    if matches!(name, "secrets" | "redact" | "export" | "clone") {
+        vars.push((
+            "*_API_KEY, *_TOKEN, *_SECRET",
+            "Their values are the user's own keys, matched verbatim (secrets, redact, --redact).",
+        ));
+    }
+    if matches!(name, "log" | "show" | "context" | "export" | "pi-session") {
+        vars.push((
+            "PI_SESSION_PAGER, PAGER, LESS",
+            "The pager for human output on a terminal (PI_SESSION_PAGER first; LESS defaults to FRX).",
+        ));
+    }
+    vars
+}
+
+/// Variables every command reads.
+const COMMON_ENVIRONMENT: [(&str, &str); 4] = [
+    (
+        "PI_CODING_AGENT_DIR",
+        "Pi's agent folder (default ~/.pi/agent): its sessions/ folder is where sessions are found.",
+    ),
+    (
+        "PI_CODING_AGENT_SESSION_DIR",
+        "One folder for every project's sessions, as Pi's --session-dir.",
+    ),
+    ("NO_COLOR", "When set and not empty, no colours (as --color never)."),
+    (
+        "COLUMNS",
+        "The width to fit output to when it cannot be read from the terminal.",
+    ),
+];
+
+/// Exit statuses of a command, beyond 0 (done) and 2 (usage error).
+fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
+    match name {
+        "grep" => &[
+            ("0", "A line matched."),
+            ("1", "Nothing matched."),
+            ("2", "An error kept it from searching everything (as ripgrep)."),
+        ],
+        "secrets" => &[
+            ("0", "Nothing found."),
+            ("1", "A secret was found."),
+            ("2", "An error."),
+        ],
+        "repair" => &[("1", "With --check: a defect was found; or the repair failed.")],
+        "merge-base" => &[("1", "The branches share no entry, or an error.")],
+        "compact" | "summarize-branch" | "checkout" | "label" => &[
+            ("1", "An error; nothing was written."),
+            ("4", "--expect-leaf did not match; nothing was written."),
+            ("130", "Interrupted while waiting for a model; nothing was written."),
+        ],
+        _ => &[("1", "An error (the message and a hint are on stderr).")],
+    }
+}
+
+/// `s` as roff text: backslashes and hyphens escaped, a leading dot or quote guarded.
+fn roff(s: &str) -> String {
+    let t = s.replace('\\', "\\e").replace('-', "\\-");
+    if t.starts_with(['.', '\'']) {
+        format!("\\&{t}")
+    } else {
+        t
+    }
+}
+
+/// The three sections for the page of command `name` (`pi-session` for the top page).
+pub fn render(name: &str) -> String {
+    let mut out = String::new();
+    let ex = examples(name);
+    if !ex.is_empty() {
+        out.push_str(".SH EXAMPLES\n");
+        for (what, cmd) in ex {
+            out.push_str(&format!(".TP\n{}\n.B {}\n", roff(what), roff(cmd)));
+        }
+    }
+    out.push_str(".SH ENVIRONMENT\n");
+    for (var, what) in COMMON_ENVIRONMENT.iter().chain(environment(name).iter()) {
+        out.push_str(&format!(".TP\n.B {}\n{}\n", roff(var), roff(what)));
+    }
+    out.push_str(".SH \"EXIT STATUS\"\n");
+    let statuses = exit_status(name);
+    let mut all: Vec<(&str, &str)> = Vec::new();
+    if !statuses.iter().any(|(c, _)| *c == "0") {
+        all.push(("0", "Done."));
+    }
+    all.extend(statuses.iter().copied());
+    if !statuses.iter().any(|(c, _)| *c == "2") {
+        all.push(("2", "A usage error (an unknown option or a bad value)."));
+    }
+    all.sort_by_key(|(c, _)| c.parse::<u32>().unwrap_or(u32::MAX));
+    for (code, what) in all {
+        out.push_str(&format!(".TP\n.B {code}\n{}\n", roff(what)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_has_examples_and_its_statuses() {
+        let cmd = crate::cli::completion::public_command();
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            let name = sub.get_name();
+            assert!(!examples(name).is_empty(), "{name} has no EXAMPLES");
+            let page = render(name);
+            for section in [
+                ".SH EXAMPLES",
+                ".SH ENVIRONMENT",
+                ".SH \"EXIT STATUS\"",
+                ".B 0\n",
+                ".B 2\n",
+            ] {
+                assert!(page.contains(section), "{name}: {section}");
+            }
+        }
+        assert!(render("pi-session").contains("PI_CODING_AGENT_DIR"));
+        assert_eq!(roff(".x -y \\z"), "\\&.x \\-y \\ez");
+    }
+}
