@@ -132,6 +132,24 @@ fn every_json_field_is_documented() {
             nested: &[Nested::Field("after")],
         },
         Case {
+            command: "diff",
+            file: ex,
+            args: &["diff", "@", "green", "--json"],
+            nested: &[],
+        },
+        Case {
+            command: "diff",
+            file: ex,
+            args: &["diff", "@", "green", "--stat", "--json"],
+            nested: &[],
+        },
+        Case {
+            command: "merge-base",
+            file: ex,
+            args: &["merge-base", "@", "green", "--json"],
+            nested: &[],
+        },
+        Case {
             command: "stats",
             file: ex,
             args: &["stats", "--json"],
@@ -262,6 +280,8 @@ fn every_command_with_json_is_covered() {
         "clone",
         "fork",
         "ls",
+        "diff",
+        "merge-base",
     ];
     // Original lines (log, show) and Pi's own messages (context): Pi's fields, not ours.
     const PI_CONTENT: &[&str] = &["log", "show", "context"];
