@@ -34,6 +34,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show entries in full: every content block, tool-call arguments, model, usage and cost')
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV')
             [CompletionResult]::new('rev-parse', 'rev-parse', [CompletionResultType]::ParameterValue, 'Print the full ids that revisions name, one per line')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two branches: where they part, and what each did after')
+            [CompletionResult]::new('merge-base', 'merge-base', [CompletionResultType]::ParameterValue, 'Print the newest entry two branches share: their merge base')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move @ to another entry, persistently, so Pi continues from there')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, clear or list labels: names for entries that work as revisions')
             [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the branch ending at REV into a new session file, as Pi''s /clone does')
@@ -46,7 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source')
             [CompletionResult]::new('secrets', 'secrets', [CompletionResultType]::ParameterValue, 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords')
             [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Take the credentials `secrets` finds out of session files, in place')
-            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression, as ripgrep searches files')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -118,6 +120,31 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--leaf', '--leaf', [CompletionResultType]::ParameterName, 'Print Pi''s literal leaf: the last entry of the file')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;diff' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'Sum each side: entries, messages by role, tokens and cost, tools called')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'NDJSON: a {"mergeBase", "left", "right"} record with the two tips'' ids, then one {"side", "id", "parentId", "type", "role", "timestamp", "preview"} record per entry (`side`: "left" or "right"); with --stat one {"side", "entries", "messages", "roles", "totalTokens", "cost", "tools"} record per side')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;merge-base' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object: {"mergeBase": ID or null}')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -352,14 +379,34 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
         }
         'pi-session;grep' {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only text of these roles (repeat or separate with commas)')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show NUM lines after each match (within the same text: never from another entry)')
+            [CompletionResult]::new('--after-context', '--after-context', [CompletionResultType]::ParameterName, 'Show NUM lines after each match (within the same text: never from another entry)')
+            [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Show NUM lines before each match (within the same text: never from another entry)')
+            [CompletionResult]::new('--before-context', '--before-context', [CompletionResultType]::ParameterName, 'Show NUM lines before each match (within the same text: never from another entry)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Show NUM lines before and after each match (-A and -B take precedence)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Show NUM lines before and after each match (-A and -B take precedence)')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'At most NUM matching lines per session (the context after the last still shows)')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'At most NUM matching lines per session (the context after the last still shows)')
             [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--all-sessions', '--all-sessions', [CompletionResultType]::ParameterName, 'Search every session of the current directory, newest first')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Search every session of every project (the sessions `ls --all` lists), in its order')
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
             [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Take PATTERN literally, not as a regular expression')
+            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'Take PATTERN literally, not as a regular expression')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Match only whole words: a match neither starts right after nor ends right before a word character (letters, digits and `_`, in any script)')
+            [CompletionResult]::new('--word-regexp', '--word-regexp', [CompletionResultType]::ParameterName, 'Match only whole words: a match neither starts right after nor ends right before a word character (letters, digits and `_`, in any script)')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Also search tool-call arguments (role toolCall), one `key: value` per line')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per match (NDJSON): path, id, role, line (1-based, within that text), text (the line), start and end (byte offsets of the match in text)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing; exit 0 at the first match (the search stops there), even if a session could not be read, else 1')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing; exit 0 at the first match (the search stops there), even if a session could not be read, else 1')
+            [CompletionResult]::new('--heading', '--heading', [CompletionResultType]::ParameterName, 'Each session''s path on a line of its own above its lines (the default on a terminal, when paths are shown)')
+            [CompletionResult]::new('--no-heading', '--no-heading', [CompletionResultType]::ParameterName, 'The session''s path at the start of each line instead of above them (the default when stdout is not a terminal)')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Show the session''s path even when one session is searched')
+            [CompletionResult]::new('--with-filename', '--with-filename', [CompletionResultType]::ParameterName, 'Show the session''s path even when one session is searched')
+            [CompletionResult]::new('--no-filename', '--no-filename', [CompletionResultType]::ParameterName, 'Never show the session''s path')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per match (NDJSON): path, id, role, line (1-based, within that text), text (the line), start and end (byte offsets of the match in text). No context lines')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Print SESSION:COUNT, the number of matching lines, for each session that matched')
             [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Print SESSION:COUNT, the number of matching lines, for each session that matched')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Print only the paths of sessions that matched')
@@ -406,6 +453,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show entries in full: every content block, tool-call arguments, model, usage and cost')
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV')
             [CompletionResult]::new('rev-parse', 'rev-parse', [CompletionResultType]::ParameterValue, 'Print the full ids that revisions name, one per line')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two branches: where they part, and what each did after')
+            [CompletionResult]::new('merge-base', 'merge-base', [CompletionResultType]::ParameterValue, 'Print the newest entry two branches share: their merge base')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move @ to another entry, persistently, so Pi continues from there')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, clear or list labels: names for entries that work as revisions')
             [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the branch ending at REV into a new session file, as Pi''s /clone does')
@@ -418,7 +467,7 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('usage', 'usage', [CompletionResultType]::ParameterValue, 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source')
             [CompletionResult]::new('secrets', 'secrets', [CompletionResultType]::ParameterValue, 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords')
             [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Take the credentials `secrets` finds out of session files, in place')
-            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session with a regular expression, as ripgrep searches files')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the completion script of a shell')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -437,6 +486,12 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;help;rev-parse' {
+            break
+        }
+        'pi-session;help;diff' {
+            break
+        }
+        'pi-session;help;merge-base' {
             break
         }
         'pi-session;help;checkout' {

@@ -31,6 +31,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand show 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
             cand context 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
             cand rev-parse 'Print the full ids that revisions name, one per line'
+            cand diff 'Compare two branches: where they part, and what each did after'
+            cand merge-base 'Print the newest entry two branches share: their merge base'
             cand checkout 'Move @ to another entry, persistently, so Pi continues from there'
             cand label 'Set, clear or list labels: names for entries that work as revisions'
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
@@ -43,7 +45,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
             cand redact 'Take the credentials `secrets` finds out of session files, in place'
-            cand grep 'Search the text of a session with a regular expression'
+            cand grep 'Search the text of a session with a regular expression, as ripgrep searches files'
             cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
             cand completions 'Print the completion script of a shell'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -110,6 +112,29 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --leaf 'Print Pi''s literal leaf: the last entry of the file'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;diff'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --color 'When to color human output'
+            cand --stat 'Sum each side: entries, messages by role, tokens and cost, tools called'
+            cand --json 'NDJSON: a {"mergeBase", "left", "right"} record with the two tips'' ids, then one {"side", "id", "parentId", "type", "role", "timestamp", "preview"} record per entry (`side`: "left" or "right"); with --stat one {"side", "entries", "messages", "roles", "totalTokens", "cost", "tools"} record per side'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;merge-base'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --color 'When to color human output'
+            cand --json 'One JSON object: {"mergeBase": ID or null}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -331,14 +356,34 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;grep'= {
             cand --role 'Only text of these roles (repeat or separate with commas)'
+            cand -A 'Show NUM lines after each match (within the same text: never from another entry)'
+            cand --after-context 'Show NUM lines after each match (within the same text: never from another entry)'
+            cand -B 'Show NUM lines before each match (within the same text: never from another entry)'
+            cand --before-context 'Show NUM lines before each match (within the same text: never from another entry)'
+            cand -C 'Show NUM lines before and after each match (-A and -B take precedence)'
+            cand --context 'Show NUM lines before and after each match (-A and -B take precedence)'
+            cand -m 'At most NUM matching lines per session (the context after the last still shows)'
+            cand --max-count 'At most NUM matching lines per session (the context after the last still shows)'
             cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --all-sessions 'Search every session of the current directory, newest first'
+            cand --all 'Search every session of every project (the sessions `ls --all` lists), in its order'
             cand -i 'Match case-insensitively'
             cand --ignore-case 'Match case-insensitively'
+            cand -F 'Take PATTERN literally, not as a regular expression'
+            cand --fixed-strings 'Take PATTERN literally, not as a regular expression'
+            cand -w 'Match only whole words: a match neither starts right after nor ends right before a word character (letters, digits and `_`, in any script)'
+            cand --word-regexp 'Match only whole words: a match neither starts right after nor ends right before a word character (letters, digits and `_`, in any script)'
             cand --tools 'Also search tool-call arguments (role toolCall), one `key: value` per line'
-            cand --json 'One JSON object per match (NDJSON): path, id, role, line (1-based, within that text), text (the line), start and end (byte offsets of the match in text)'
+            cand -q 'Print nothing; exit 0 at the first match (the search stops there), even if a session could not be read, else 1'
+            cand --quiet 'Print nothing; exit 0 at the first match (the search stops there), even if a session could not be read, else 1'
+            cand --heading 'Each session''s path on a line of its own above its lines (the default on a terminal, when paths are shown)'
+            cand --no-heading 'The session''s path at the start of each line instead of above them (the default when stdout is not a terminal)'
+            cand -H 'Show the session''s path even when one session is searched'
+            cand --with-filename 'Show the session''s path even when one session is searched'
+            cand --no-filename 'Never show the session''s path'
+            cand --json 'One JSON object per match (NDJSON): path, id, role, line (1-based, within that text), text (the line), start and end (byte offsets of the match in text). No context lines'
             cand -c 'Print SESSION:COUNT, the number of matching lines, for each session that matched'
             cand --count 'Print SESSION:COUNT, the number of matching lines, for each session that matched'
             cand -l 'Print only the paths of sessions that matched'
@@ -382,6 +427,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand show 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
             cand context 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
             cand rev-parse 'Print the full ids that revisions name, one per line'
+            cand diff 'Compare two branches: where they part, and what each did after'
+            cand merge-base 'Print the newest entry two branches share: their merge base'
             cand checkout 'Move @ to another entry, persistently, so Pi continues from there'
             cand label 'Set, clear or list labels: names for entries that work as revisions'
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
@@ -394,7 +441,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
             cand redact 'Take the credentials `secrets` finds out of session files, in place'
-            cand grep 'Search the text of a session with a regular expression'
+            cand grep 'Search the text of a session with a regular expression, as ripgrep searches files'
             cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
             cand completions 'Print the completion script of a shell'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -408,6 +455,10 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;context'= {
         }
         &'pi-session;help;rev-parse'= {
+        }
+        &'pi-session;help;diff'= {
+        }
+        &'pi-session;help;merge-base'= {
         }
         &'pi-session;help;checkout'= {
         }
