@@ -499,7 +499,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__grep)
-            opts="-i -c -l -s -h -V --all-sessions --role --ignore-case --tools --json --count --files-with-matches --session --color --no-pager --help --version"
+            opts="-i -F -w -A -B -C -m -q -H -c -l -s -h -V --all-sessions --all --role --ignore-case --fixed-strings --word-regexp --tools --after-context --before-context --context --max-count --quiet --heading --no-heading --with-filename --no-filename --json --count --files-with-matches --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -507,6 +507,38 @@ _pi_session() {
             case "${prev}" in
                 --role)
                     COMPREPLY=($(compgen -W "user assistant toolResult bashExecution custom system compaction branchSummary toolCall" -- "${cur}"))
+                    return 0
+                    ;;
+                --after-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -A)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --before-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -B)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --session)
@@ -1346,7 +1378,7 @@ _pi_session_takes_value() {
         usage:--by|usage:--since|usage:--until|usage:-z|usage:--timezone|usage:--project|usage:-s|usage:--session|usage:--color) return 0 ;;
         secrets:--config|secrets:-s|secrets:--session|secrets:--color) return 0 ;;
         redact:--config|redact:-s|redact:--session|redact:--color) return 0 ;;
-        grep:--role|grep:-s|grep:--session|grep:--color) return 0 ;;
+        grep:--role|grep:-A|grep:--after-context|grep:-B|grep:--before-context|grep:-C|grep:--context|grep:-m|grep:--max-count|grep:-s|grep:--session|grep:--color) return 0 ;;
         export:--format|export:-o|export:--output|export:-s|export:--session|export:--color) return 0 ;;
         completions:-s|completions:--session|completions:--color) return 0 ;;
     esac

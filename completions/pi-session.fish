@@ -50,7 +50,7 @@ complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "stats" -d 'To
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "secrets" -d 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "redact" -d 'Take the credentials `secrets` finds out of session files, in place'
-complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "grep" -d 'Search the text of a session with a regular expression'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "grep" -d 'Search the text of a session with a regular expression, as ripgrep searches files'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -326,14 +326,26 @@ system\t''
 compaction\t''
 branchSummary\t''
 toolCall\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s A -l after-context -d 'Show NUM lines after each match (within the same text: never from another entry)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s B -l before-context -d 'Show NUM lines before each match (within the same text: never from another entry)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s C -l context -d 'Show NUM lines before and after each match (-A and -B take precedence)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s m -l max-count -d 'At most NUM matching lines per session (the context after the last still shows)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l all-sessions -d 'Search every session of the current directory, newest first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l all -d 'Search every session of every project (the sessions `ls --all` lists), in its order'
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s i -l ignore-case -d 'Match case-insensitively'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s F -l fixed-strings -d 'Take PATTERN literally, not as a regular expression'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s w -l word-regexp -d 'Match only whole words: a match neither starts right after nor ends right before a word character (letters, digits and `_`, in any script)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l tools -d 'Also search tool-call arguments (role toolCall), one `key: value` per line'
-complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l json -d 'One JSON object per match (NDJSON): path, id, role, line (1-based, within that text), text (the line), start and end (byte offsets of the match in text)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s q -l quiet -d 'Print nothing; exit 0 at the first match (the search stops there), even if a session could not be read, else 1'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l heading -d 'Each session\'s path on a line of its own above its lines (the default on a terminal, when paths are shown)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l no-heading -d 'The session\'s path at the start of each line instead of above them (the default when stdout is not a terminal)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s H -l with-filename -d 'Show the session\'s path even when one session is searched'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l no-filename -d 'Never show the session\'s path'
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l json -d 'One JSON object per match (NDJSON): path, id, role, line (1-based, within that text), text (the line), start and end (byte offsets of the match in text). No context lines'
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s c -l count -d 'Print SESSION:COUNT, the number of matching lines, for each session that matched'
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s l -l files-with-matches -d 'Print only the paths of sessions that matched'
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -378,7 +390,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fi
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "secrets" -d 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "redact" -d 'Take the credentials `secrets` finds out of session files, in place'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "grep" -d 'Search the text of a session with a regular expression'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "grep" -d 'Search the text of a session with a regular expression, as ripgrep searches files'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "completions" -d 'Print the completion script of a shell'
 complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -427,7 +439,7 @@ function __fish_pi_session_takes_value
             return 0
         case 'redact:--config' 'redact:-s' 'redact:--session' 'redact:--color'
             return 0
-        case 'grep:--role' 'grep:-s' 'grep:--session' 'grep:--color'
+        case 'grep:--role' 'grep:-A' 'grep:--after-context' 'grep:-B' 'grep:--before-context' 'grep:-C' 'grep:--context' 'grep:-m' 'grep:--max-count' 'grep:-s' 'grep:--session' 'grep:--color'
             return 0
         case 'export:--format' 'export:-o' 'export:--output' 'export:-s' 'export:--session' 'export:--color'
             return 0

@@ -10,6 +10,7 @@ use crate::session::{EntryIdx, EntryKind, Session};
 use regex::{Regex, RegexBuilder};
 use serde::Serialize;
 use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The roles a search can be limited to.
 pub const ROLES: [&str; 9] = [
@@ -23,6 +24,22 @@ pub const ROLES: [&str; 9] = [
     "branchSummary",
     "toolCall",
 ];
+
+/// The regular expression for `pattern` taken literally (`fixed`, grep's `-F`) and/or
+/// matching only whole words (`word`, `-w`: the match neither starts right after nor ends
+/// right before a word character, ripgrep's half word boundaries, Unicode-aware).
+pub fn pattern(pattern: &str, fixed: bool, word: bool) -> String {
+    let p = if fixed {
+        regex::escape(pattern)
+    } else {
+        pattern.to_owned()
+    };
+    if word {
+        format!(r"\b{{start-half}}(?:{p})\b{{end-half}}")
+    } else {
+        p
+    }
+}
 
 /// What to search for.
 #[derive(Debug, Clone)]
@@ -221,12 +238,19 @@ fn hex4(b: &[u8]) -> Option<u32> {
     Some(n)
 }
 
-/// One matching line.
+/// One matching line, or a line of context around one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hit {
+    /// The entry's index in the file.
+    pub entry: EntryIdx,
     /// The entry's id, or `(line N)` for an entry without one.
     pub id: String,
     pub role: String,
+    /// Which of the entry's texts (see [`texts`]) the line is in, from 0: two lines are
+    /// adjacent only within one text.
+    pub text_no: usize,
+    /// A line of context (see [`SearchOptions`]), not a match: `matches` is empty.
+    pub context: bool,
     /// 1-based, within the text searched.
     pub line_no: usize,
     /// The line, without its line ending.
@@ -327,26 +351,93 @@ pub fn texts(session: &Session, idx: EntryIdx, tools: bool) -> Vec<(String, Stri
     }
 }
 
-/// Every matching line of the session, in file order.
-pub fn search(session: &Session, query: &Query) -> Vec<Hit> {
-    // Runs of entries searched on every core, their hits put back in file order.
-    let starts: Vec<EntryIdx> = (0..session.entries.len()).step_by(4096).collect();
-    if starts.len() < 2 {
-        return search_run(session, query, 0..session.entries.len());
-    }
-    let found = crate::parallel::par_map(
-        &starts,
-        |&start| search_run(session, query, start..(start + 4096).min(session.entries.len())),
-        || {},
-    );
-    found.into_iter().flatten().collect()
+/// How much of what matches to give: lines of context, a cap, an early stop.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SearchOptions<'a> {
+    /// Lines of context before each match, within the same text.
+    pub before: usize,
+    /// Lines of context after each match, within the same text.
+    pub after: usize,
+    /// At most this many matching lines; the context after the last one still follows
+    /// (later matches in it count as context).
+    pub max_count: Option<usize>,
+    /// Set at the first match; once set (here or by another search sharing it), the search
+    /// ends as soon as it can. For a yes/no answer (`grep -q`).
+    pub stop: Option<&'a AtomicBool>,
 }
 
-/// The matching lines of the entries in `run`, in file order.
-fn search_run(session: &Session, query: &Query, run: std::ops::Range<EntryIdx>) -> Vec<Hit> {
+/// Every matching line of the session, in file order.
+pub fn search(session: &Session, query: &Query) -> Vec<Hit> {
+    search_with(session, query, &SearchOptions::default())
+}
+
+/// The matching lines of the session with their context lines, in file order.
+pub fn search_with(session: &Session, query: &Query, options: &SearchOptions) -> Vec<Hit> {
+    // Runs of entries searched on every core, their hits put back in file order. Each run
+    // stops at the cap on its own; the whole is then cut at the cap.
+    let starts: Vec<EntryIdx> = (0..session.entries.len()).step_by(4096).collect();
+    let mut hits: Vec<Hit> = if starts.len() < 2 {
+        search_run(session, query, options, 0..session.entries.len())
+    } else {
+        let found = crate::parallel::par_map(
+            &starts,
+            |&start| {
+                search_run(
+                    session,
+                    query,
+                    options,
+                    start..(start + 4096).min(session.entries.len()),
+                )
+            },
+            || {},
+        );
+        found.into_iter().flatten().collect()
+    };
+    if let Some(max) = options.max_count {
+        cut_at(&mut hits, max, options.after);
+    }
+    hits
+}
+
+/// Keeps the first `max` matches of `hits` and the context after the last of them (the
+/// lines of its text at most `after` below it), as context.
+fn cut_at(hits: &mut Vec<Hit>, max: usize, after: usize) {
+    if max == 0 {
+        hits.clear();
+        return;
+    }
+    let Some(k) = hits
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| !h.context)
+        .nth(max - 1)
+        .map(|(k, _)| k)
+    else {
+        return;
+    };
+    let (entry, text_no, line_no) = (hits[k].entry, hits[k].text_no, hits[k].line_no);
+    let tail = hits[k + 1..]
+        .iter()
+        .take_while(|h| h.entry == entry && h.text_no == text_no && h.line_no <= line_no + after)
+        .count();
+    hits.truncate(k + 1 + tail);
+    for h in &mut hits[k + 1..] {
+        h.context = true;
+        h.matches.clear();
+    }
+}
+
+/// The matching lines of the entries in `run` with their context, in file order.
+fn search_run(session: &Session, query: &Query, options: &SearchOptions, run: std::ops::Range<EntryIdx>) -> Vec<Hit> {
     let mut hits = Vec::new();
     let mut buf = Vec::new();
+    let max = options.max_count.unwrap_or(usize::MAX);
+    let stopped = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let mut count = 0;
     for idx in run.clone() {
+        if count >= max || stopped() {
+            break;
+        }
         let searched = matches!(
             session.entries[idx].kind,
             EntryKind::Message | EntryKind::CustomMessage | EntryKind::Compaction | EntryKind::BranchSummary
@@ -354,23 +445,57 @@ fn search_run(session: &Session, query: &Query, run: std::ops::Range<EntryIdx>) 
         if !searched || !query.could_match(session.raw(idx), &mut buf) {
             continue;
         }
-        for (role, text) in texts(session, idx, query.tools) {
+        for (text_no, (role, text)) in texts(session, idx, query.tools).into_iter().enumerate() {
             if text.is_empty() || !query.wants(&role) {
                 continue;
             }
-            for (n, line) in text.split('\n').enumerate() {
-                let line = line.strip_suffix('\r').unwrap_or(line);
-                let matches: Vec<(usize, usize)> = query.regex.find_iter(line).map(|m| (m.start(), m.end())).collect();
+            let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+            let line = |n: usize, context: bool, matches: Vec<(usize, usize)>| Hit {
+                entry: idx,
+                id: session.id_or_line(idx),
+                role: role.clone(),
+                text_no,
+                context,
+                line_no: n + 1,
+                text: lines[n].to_owned(),
+                matches,
+            };
+            // The empty piece after a final newline is no line to show as context (as
+            // ripgrep sees it); it is still searched, as it always was.
+            let shown = lines.len() - usize::from(lines.len() > 1 && lines[lines.len() - 1].is_empty());
+            // The first line not given yet, and the end of the context after the last match.
+            let mut next = 0;
+            let mut after_end = 0;
+            for (n, &text_line) in lines.iter().enumerate() {
+                if count >= max && n >= after_end {
+                    break;
+                }
+                let matches: Vec<(usize, usize)> = if count < max {
+                    query.regex.find_iter(text_line).map(|m| (m.start(), m.end())).collect()
+                } else {
+                    Vec::new()
+                };
                 if matches.is_empty() {
+                    if n < after_end && n < shown {
+                        hits.push(line(n, true, matches));
+                        next = n + 1;
+                    }
                     continue;
                 }
-                hits.push(Hit {
-                    id: session.id_or_line(idx),
-                    role: role.clone(),
-                    line_no: n + 1,
-                    text: line.to_owned(),
-                    matches,
-                });
+                for c in n.saturating_sub(options.before).max(next)..n {
+                    hits.push(line(c, true, Vec::new()));
+                }
+                hits.push(line(n, false, matches));
+                next = n + 1;
+                after_end = n + 1 + options.after;
+                count += 1;
+                if let Some(stop) = options.stop {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            if count >= max || stopped() {
+                break;
             }
         }
     }
@@ -500,8 +625,11 @@ mod tests {
     #[test]
     fn json_record_per_match() {
         let hit = Hit {
+            entry: 1,
             id: "u1".into(),
             role: "user".into(),
+            text_no: 0,
+            context: false,
             line_no: 3,
             text: "aXbX".into(),
             matches: vec![(1, 2), (3, 4)],
@@ -516,5 +644,132 @@ mod tests {
         );
         let keys: Vec<_> = records[0].as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys, ["path", "id", "role", "line", "text", "start", "end"]);
+    }
+
+    /// (line, context) of each line given, as `(id, text_no, line_no, context)`.
+    fn shape(hits: &[Hit]) -> Vec<(String, usize, usize, bool)> {
+        hits.iter()
+            .map(|h| (h.id.clone(), h.text_no, h.line_no, h.context))
+            .collect()
+    }
+
+    fn options(before: usize, after: usize, max_count: Option<usize>) -> SearchOptions<'static> {
+        SearchOptions {
+            before,
+            after,
+            max_count,
+            stop: None,
+        }
+    }
+
+    #[test]
+    fn context_within_each_text() {
+        let s = sample();
+        let q = Query::new("^and", false, &[], false).unwrap();
+        // The user's text has two lines: one before, none after (the text ends).
+        let got = shape(&search_with(&s, &q, &options(3, 3, None)));
+        assert_eq!(got, [("u1".into(), 0, 1, true), ("u1".into(), 0, 2, false)]);
+        // bashExecution's command and output are two texts: context does not cross.
+        let q = Query::new("^needle$", false, &[], false).unwrap();
+        let got = shape(&search_with(&s, &q, &options(5, 5, None)));
+        assert_eq!(got, [("b1".into(), 1, 1, false)]);
+    }
+
+    #[test]
+    fn patterns_fixed_and_whole_words() {
+        assert_eq!(pattern("a.b", true, false), r"a\.b");
+        let word = |p: &str, text: &str| Regex::new(&pattern(p, false, true)).unwrap().is_match(text);
+        assert!(word("café", "un café."));
+        assert!(!word("caf", "un café."));
+        assert!(!word("café", "cafés"));
+        assert!(word("-x", "a -x b"));
+        assert!(word("a|b", "x b"));
+        assert!(!word("a|b", "ab"));
+    }
+
+    #[test]
+    fn stop_ends_every_search_sharing_it() {
+        let s = sample();
+        let q = Query::new("needle", true, &[], false).unwrap();
+        let stop = AtomicBool::new(false);
+        let opts = SearchOptions {
+            stop: Some(&stop),
+            ..SearchOptions::default()
+        };
+        assert_eq!(search_with(&s, &q, &opts).len(), 1);
+        assert!(stop.load(Ordering::Relaxed));
+        assert!(search_with(&s, &q, &opts).is_empty());
+    }
+
+    /// The lines a search with `before`, `after` and `max_count` gives, worked out the plain
+    /// way from every text's lines.
+    fn reference(
+        texts: &[Vec<&str>],
+        re: &Regex,
+        before: usize,
+        after: usize,
+        max: usize,
+    ) -> Vec<(String, usize, usize, bool)> {
+        let mut out = Vec::new();
+        let mut count = 0;
+        for (e, lines) in texts.iter().enumerate() {
+            let mut shown = vec![None; lines.len()];
+            for (n, l) in lines.iter().enumerate() {
+                if count == max || !re.is_match(l) {
+                    continue;
+                }
+                count += 1;
+                let last = lines.len() - usize::from(lines.len() > 1 && lines[lines.len() - 1].is_empty());
+                let from = n.saturating_sub(before);
+                for s in &mut shown[from..(n + after + 1).min(last).max(from)] {
+                    s.get_or_insert(true);
+                }
+                shown[n] = Some(false);
+            }
+            for (n, s) in shown.iter().enumerate() {
+                if let Some(context) = s {
+                    out.push((format!("e{e}"), 0, n + 1, *context));
+                }
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+        /// Runs of entries searched apart, each stopping at the cap on its own, then cut,
+        /// give what one plain pass gives.
+        #[test]
+        fn capped_runs_agree_with_one_pass(
+            texts in proptest::collection::vec(
+                proptest::collection::vec(proptest::sample::select(&["x", "y", "x y", ""][..]), 1..4),
+                4097..9000,
+            ),
+            before in 0usize..3,
+            after in 0usize..3,
+            max in proptest::option::of(0usize..40),
+            sparse in 1usize..3000,
+        ) {
+            // Matches only in some entries, so that the cap falls in any run.
+            let texts: Vec<Vec<&str>> = texts
+                .into_iter()
+                .enumerate()
+                .map(|(i, t)| if i % sparse == 0 { t } else { t.iter().map(|l| if *l == "x" { "y" } else { l }).collect() })
+                .collect();
+            let mut data = String::from(r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#);
+            data.push('\n');
+            for (i, t) in texts.iter().enumerate() {
+                let parent = if i == 0 { Value::Null } else { Value::from(format!("e{}", i - 1)) };
+                let line = serde_json::json!({"type": "message", "id": format!("e{i}"), "parentId": parent, "timestamp": "t",
+                    "message": {"role": "user", "content": t.join("\n")}});
+                data.push_str(&line.to_string());
+                data.push('\n');
+            }
+            let s = Session::from_bytes(PathBuf::from("/t.jsonl"), data.into_bytes()).unwrap();
+            let q = Query::new("^x", false, &[], false).unwrap();
+            let got = shape(&search_with(&s, &q, &options(before, after, max)));
+            let texts: Vec<Vec<&str>> = texts.iter().map(|t| if t.join("\n").is_empty() { Vec::new() } else { t.clone() }).collect();
+            proptest::prop_assert_eq!(got, reference(&texts, &q.regex, before, after, max.unwrap_or(usize::MAX)));
+        }
     }
 }

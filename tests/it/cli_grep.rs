@@ -50,13 +50,14 @@ fn grep(file: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// (entry id, role, text) of each output line `path:id:role: text`.
+/// (entry id, role, text) of each output line `id:role: text` (one session searched: no
+/// path, as ripgrep prints none for one file).
 fn hits(file: &Path, out: &str) -> Vec<(String, String, String)> {
     let prefix = format!("{}:", file.display());
     out.lines()
         .map(|l| {
-            let rest = l.strip_prefix(&prefix).unwrap_or_else(|| panic!("{l}"));
-            let (id, rest) = rest.split_once(':').unwrap();
+            assert!(!l.starts_with(&prefix), "{l}");
+            let (id, rest) = l.split_once(':').unwrap();
             let (role, text) = rest.split_once(": ").unwrap();
             (id.to_owned(), role.to_owned(), text.to_owned())
         })
@@ -282,8 +283,12 @@ fn all_sessions_searches_the_current_directorys_sessions() {
     let out = run(&["--all-sessions", "--json", "--role", "user", "needle"]);
     let rows = ndjson(&String::from_utf8(out.stdout).unwrap());
     assert_eq!(rows.len(), 2);
-    // Without --all-sessions: only the most recent session.
+    // Without --all-sessions: only the most recent session, and (one session) no path.
     let out = run(&["needle"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, "u1:user: another needle\n");
+    // A folder searched: every line names its session, even piped.
+    let out = run(&["--all-sessions", "--role", "user", "another"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text, format!("{}:u1:user: another needle\n", three.display()));
     // -s and --all-sessions do not mix.
@@ -318,4 +323,357 @@ fn json_records_keep_their_field_order() {
             serde_json::to_string(&file.to_string_lossy()).unwrap()
         )
     );
+}
+
+/// A session whose one user text is `text`, at `path`.
+fn session_with_text(path: &Path, text: &str) -> PathBuf {
+    let mut lines = session_lines("s-text", "/p");
+    lines[1]["message"]["content"][0]["text"] = json!(text);
+    lines.truncate(2);
+    fs::write(path, lines_of(&lines)).unwrap();
+    path.to_path_buf()
+}
+
+#[test]
+fn context_stays_within_one_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    // The match is the first line of the compaction summary's second line, the last line of
+    // the user's one-line text: context never reaches into another entry or text.
+    let (code, out, _) = grep(&file, &["-C", "5", "mentions"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "k1-compaction- ## Goal\nk1:compaction: The summary mentions a needle\n"
+    );
+    let (_, out, _) = grep(&file, &["-A", "2", "World"]);
+    assert_eq!(out, "u1:user: Hello World, find the needle\n");
+    // Two entries: a `--` between their groups.
+    let (_, out, _) = grep(&file, &["-B", "1", "needle"]);
+    assert_eq!(
+        out,
+        "u1:user: Hello World, find the needle\n--\na1-assistant- hello again\na1:assistant: second needle line\n--\nk1-compaction- ## Goal\nk1:compaction: The summary mentions a needle\n"
+    );
+}
+
+#[test]
+fn context_groups_overlap_and_merge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session_with_text(&tmp.path().join("c.jsonl"), "1\n2 x\n3\n4 x\n5\n6\n7\n8\n9 x\n10");
+    let (code, out, _) = grep(&file, &["-C", "1", "x"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "u1-user- 1\nu1:user: 2 x\nu1-user- 3\nu1:user: 4 x\nu1-user- 5\n--\nu1-user- 8\nu1:user: 9 x\nu1-user- 10\n"
+    );
+    // -A and -B override -C.
+    let (_, out, _) = grep(&file, &["-C", "3", "-A", "0", "-B", "0", "9 x"]);
+    assert_eq!(out, "u1:user: 9 x\n");
+    // Adjacent groups without a gap: no separator.
+    let (_, out, _) = grep(&file, &["-A", "1", "^(2|4) "]);
+    assert_eq!(out, "u1:user: 2 x\nu1-user- 3\nu1:user: 4 x\nu1-user- 5\n");
+    // --json has no context lines.
+    let (_, out, _) = grep(&file, &["--json", "-C", "2", "9 x"]);
+    assert_eq!(ndjson(&out).len(), 1);
+}
+
+#[test]
+fn word_regexp_uses_unicode_word_boundaries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session_with_text(
+        &tmp.path().join("w.jsonl"),
+        "café\ncafé_bar\nmon café!\nnaïvecafé\n-x- y",
+    );
+    let (_, out, _) = grep(&file, &["-w", "café"]);
+    assert_eq!(out, "u1:user: café\nu1:user: mon café!\n");
+    let (_, out, _) = grep(&file, &["-w", "caf"]);
+    assert_eq!(out, "", "é is a word character");
+    // Patterns that start or end with a non-word character work as in ripgrep.
+    let (code, out, _) = grep(&file, &["-w", "--", "-x-"]);
+    assert_eq!((code, out.as_str()), (0, "u1:user: -x- y\n"));
+    // An alternation is wrapped whole.
+    let (_, out, _) = grep(&file, &["-w", "bar|y"]);
+    assert_eq!(out, "u1:user: -x- y\n");
+}
+
+#[test]
+fn fixed_strings_take_metacharacters_literally() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session_with_text(&tmp.path().join("f.jsonl"), "a.b*c (x) [y]\naxbbc\n$HOME\\n");
+    let (_, out, _) = grep(&file, &["-F", "a.b*c (x) [y]"]);
+    assert_eq!(out, "u1:user: a.b*c (x) [y]\n");
+    let (_, out, _) = grep(&file, &["a.b"]);
+    assert_eq!(out, "u1:user: a.b*c (x) [y]\nu1:user: axbbc\n");
+    let (_, out, _) = grep(&file, &["-F", "a.b"]);
+    assert_eq!(out, "u1:user: a.b*c (x) [y]\n");
+    let (_, out, _) = grep(&file, &["-F", "$HOME\\n"]);
+    assert_eq!(out, "u1:user: $HOME\\n\n");
+    let (code, _, _) = grep(&file, &["-F", "(unclosed"]);
+    assert_eq!(code, 1, "not a parse error");
+    let (_, out, _) = grep(&file, &["-Fiw", "A.B*C"]);
+    assert_eq!(out, "u1:user: a.b*c (x) [y]\n");
+}
+
+#[test]
+fn max_count_caps_matching_lines_per_session() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let (code, out, _) = grep(&file, &["-m", "2", "needle"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        hits(&file, &out),
+        [
+            hit("u1", "user", "Hello World, find the needle"),
+            hit("a1", "assistant", "second needle line"),
+        ]
+    );
+    assert_eq!(
+        grep(&file, &["-m", "2", "-c", "needle"]).1,
+        format!("{}:2\n", file.display())
+    );
+    assert_eq!(grep(&file, &["-m", "0", "needle"]).0, 1);
+    // The context after the last match still shows; matches in it count as context.
+    let many = session_with_text(&tmp.path().join("m.jsonl"), "x1\nx2\nx3\nx4");
+    let (_, out, _) = grep(&many, &["-m", "1", "-A", "2", "x"]);
+    assert_eq!(out, "u1:user: x1\nu1-user- x2\nu1-user- x3\n");
+}
+
+#[test]
+fn max_count_is_per_session() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let proj = root.join("proj");
+    fs::create_dir_all(&proj).unwrap();
+    let folder = root.join("agent/sessions").join(format!(
+        "--{}--",
+        proj.to_string_lossy().trim_start_matches('/').replace('/', "-")
+    ));
+    fs::create_dir_all(&folder).unwrap();
+    let a = session_with_text(&folder.join("a.jsonl"), "x1\nx2");
+    let b = session_with_text(&folder.join("b.jsonl"), "x3\nx4");
+    let out = cmd()
+        .current_dir(&proj)
+        .env("PI_CODING_AGENT_DIR", root.join("agent"))
+        .args(["grep", "--all-sessions", "-m", "1", "-c", "x"])
+        .output()
+        .unwrap();
+    let mut lines: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    lines.sort();
+    assert_eq!(lines, [format!("{}:1", a.display()), format!("{}:1", b.display())]);
+}
+
+#[test]
+fn quiet_prints_nothing_and_stops_at_the_first_match() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    for args in [
+        &["-q", "needle"][..],
+        &["-q", "-c", "needle"],
+        &["-q", "--json", "needle"],
+        &["-ql", "needle"],
+    ] {
+        let (code, out, err) = grep(&file, args);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""), "{args:?}");
+    }
+    assert_eq!(grep(&file, &["-q", "zzz"]), (1, String::new(), String::new()));
+    // The search stops at the first match: a session broken after it still answers 0,
+    // while a full search reports the broken session (2).
+    let mut text = fs::read_to_string(&file).unwrap();
+    text.push_str("{not json\n");
+    let broken = tmp.path().join("broken.jsonl");
+    fs::write(&broken, text).unwrap();
+    assert_eq!(grep(&broken, &["-q", "needle"]).0, 0);
+    assert_eq!(grep(&broken, &["-q", "zzz"]).0, 1);
+    // Many entries: the answer comes from the first match (and agrees with the full search).
+    let mut lines = session_lines("s-big", "/p");
+    let template = lines[1].clone();
+    lines.truncate(1);
+    for i in 0..20_000 {
+        let mut e = template.clone();
+        e["id"] = json!(format!("e{i}"));
+        e["parentId"] = if i == 0 {
+            Value::Null
+        } else {
+            json!(format!("e{}", i - 1))
+        };
+        e["message"]["content"][0]["text"] = json!(if i % 5000 == 4999 { "hit here" } else { "nothing" });
+        lines.push(e);
+    }
+    let big = tmp.path().join("big.jsonl");
+    fs::write(&big, lines_of(&lines)).unwrap();
+    assert_eq!(grep(&big, &["-q", "hit"]), (0, String::new(), String::new()));
+    assert_eq!(grep(&big, &["-c", "hit"]).1, format!("{}:4\n", big.display()));
+    assert_eq!(
+        grep(&big, &["-m", "3", "-c", "hit"]).1,
+        format!("{}:3\n", big.display())
+    );
+    let (_, out, _) = grep(&big, &["-m", "2", "hit"]);
+    assert_eq!(out, "e4999:user: hit here\ne9999:user: hit here\n");
+}
+
+#[test]
+fn one_session_has_no_path_unless_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = session(tmp.path());
+    let (_, out, _) = grep(&file, &["--role", "user", "needle"]);
+    assert_eq!(out, "u1:user: Hello World, find the needle\n");
+    let (_, out, _) = grep(&file, &["-H", "--role", "user", "needle"]);
+    assert_eq!(
+        out,
+        format!("{}:u1:user: Hello World, find the needle\n", file.display())
+    );
+    let (_, out, _) = grep(&file, &["-H", "--heading", "--role", "user", "needle"]);
+    assert_eq!(
+        out,
+        format!("{}\nu1:user: Hello World, find the needle\n", file.display())
+    );
+    let (_, out, _) = grep(&file, &["-H", "--no-filename", "--role", "user", "needle"]);
+    assert_eq!(out, "u1:user: Hello World, find the needle\n");
+}
+
+/// Two project folders under a temporary agent dir, one session in each; runs
+/// `pi-session grep ARGS…` in the first project's directory, on a pty when `terminal`.
+struct TwoProjects {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    proj: PathBuf,
+    a: PathBuf,
+    b: PathBuf,
+}
+
+impl TwoProjects {
+    fn new() -> TwoProjects {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let mut paths = Vec::new();
+        for (name, text) in [("one", "alpha needle\nbeta"), ("two", "gamma\ndelta needle")] {
+            let proj = root.join(name);
+            fs::create_dir_all(&proj).unwrap();
+            let cwd = proj.to_string_lossy().into_owned();
+            let folder = root
+                .join("agent/sessions")
+                .join(format!("--{}--", cwd.trim_start_matches('/').replace('/', "-")));
+            fs::create_dir_all(&folder).unwrap();
+            let mut lines = session_lines(&format!("s-{name}"), &cwd);
+            lines[1]["message"]["content"][0]["text"] = json!(text);
+            lines[1]["timestamp"] = json!(if name == "one" {
+                "2026-01-02T00:00:00.000Z"
+            } else {
+                "2026-01-01T00:00:00.000Z"
+            });
+            lines.truncate(2);
+            let path = folder.join(format!("{name}.jsonl"));
+            fs::write(&path, lines_of(&lines)).unwrap();
+            paths.push(path);
+        }
+        TwoProjects {
+            proj: root.join("one"),
+            a: paths[0].clone(),
+            b: paths[1].clone(),
+            root,
+            _tmp: tmp,
+        }
+    }
+
+    fn grep(&self, args: &[&str]) -> (i32, String) {
+        let out = cmd()
+            .current_dir(&self.proj)
+            .env("PI_CODING_AGENT_DIR", self.root.join("agent"))
+            .arg("grep")
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap())
+    }
+
+    /// On a pty (util-linux `script`); `None` where `script` is missing.
+    fn grep_on_terminal(&self, args: &[&str]) -> Option<String> {
+        let ok = std::process::Command::new("script")
+            .args(["-qec", "true", "/dev/null"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            eprintln!("skipping: util-linux `script` is not available to provide a terminal");
+            return None;
+        }
+        let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+        let bin = assert_cmd::cargo::cargo_bin("pi-session");
+        let mut line = format!("{} grep", quote(&bin.display().to_string()));
+        for a in args {
+            line.push(' ');
+            line.push_str(&quote(a));
+        }
+        let out = std::process::Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .env("NO_COLOR", "1")
+            .env("TERM", "xterm")
+            .env("PI_CODING_AGENT_DIR", self.root.join("agent"))
+            .env_remove("PI_CODING_AGENT_SESSION_DIR")
+            .current_dir(&self.proj)
+            .output()
+            .unwrap();
+        Some(String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"))
+    }
+}
+
+#[test]
+fn all_searches_every_project() {
+    let t = TwoProjects::new();
+    let (code, out) = t.grep(&["--all", "needle"]);
+    assert_eq!(code, 0);
+    // In `ls --all`'s order: newest first.
+    assert_eq!(
+        out,
+        format!(
+            "{}:u1:user: alpha needle\n{}:u1:user: delta needle\n",
+            t.a.display(),
+            t.b.display()
+        )
+    );
+    // --all-sessions stays with the current directory's.
+    let (_, out) = t.grep(&["--all-sessions", "needle"]);
+    assert_eq!(out, format!("{}:u1:user: alpha needle\n", t.a.display()));
+    let (_, out) = t.grep(&["--all", "-l", "delta"]);
+    assert_eq!(out, format!("{}\n", t.b.display()));
+    assert_eq!(t.grep(&["--all", "--all-sessions", "x"]).0, 2);
+    // -q across sessions.
+    assert_eq!(t.grep(&["--all", "-q", "needle"]), (0, String::new()));
+    // Context across sessions, piped: `--` between sessions too, as ripgrep.
+    let (_, out) = t.grep(&["--all", "-C", "1", "needle"]);
+    assert_eq!(
+        out,
+        format!(
+            "{a}:u1:user: alpha needle\n{a}-u1-user- beta\n--\n{b}-u1-user- gamma\n{b}:u1:user: delta needle\n",
+            a = t.a.display(),
+            b = t.b.display()
+        )
+    );
+}
+
+#[test]
+fn headings_on_a_terminal_or_when_asked() {
+    let t = TwoProjects::new();
+    let expected = format!(
+        "{}\nu1:user: alpha needle\n\n{}\nu1:user: delta needle\n",
+        t.a.display(),
+        t.b.display()
+    );
+    let (_, out) = t.grep(&["--all", "--heading", "needle"]);
+    assert_eq!(out, expected);
+    // --no-heading wins when it comes last.
+    let (_, out) = t.grep(&["--all", "--heading", "--no-heading", "needle"]);
+    assert!(out.starts_with(&format!("{}:u1:", t.a.display())), "{out}");
+    let Some(screen) = t.grep_on_terminal(&["--all", "needle"]) else {
+        return;
+    };
+    assert_eq!(screen, expected);
+    let screen = t.grep_on_terminal(&["--all", "--no-heading", "needle"]).unwrap();
+    assert!(screen.starts_with(&format!("{}:u1:", t.a.display())), "{screen}");
+    // One session on a terminal: neither heading nor path.
+    let screen = t.grep_on_terminal(&["alpha"]).unwrap();
+    assert_eq!(screen, "u1:user: alpha needle\n");
 }

@@ -4,15 +4,21 @@ use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::{open_session, warn_load_report_naming};
 use anyhow::{Result, bail};
-use pi_session::search::{self, Hit, Query};
-use pi_session::session::{Session, locate};
+use pi_session::search::{self, Hit, Query, SearchOptions};
+use pi_session::session::{Session, listing, locate};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Search the text of a session with a regular expression.
+/// Search the text of a session with a regular expression, as ripgrep searches files.
 ///
 /// Searches message text (user and assistant text, tool results, bash commands and output,
 /// custom and system messages), compaction and branch summaries, and with --tools tool-call
-/// arguments, line by line, in every entry of the file. Prints SESSION:ENTRY-ID:ROLE: LINE.
+/// arguments, line by line, in every entry of the file. Prints ENTRY-ID:ROLE: LINE for each
+/// matching line; context lines (-A, -B, -C) as ENTRY-ID-ROLE- LINE, with a `--` line between
+/// groups that are not adjacent. When a folder of sessions is searched (--all-sessions, --all)
+/// or with -H, each line starts with SESSION: (SESSION- for context), or, on a terminal (or
+/// with --heading), each session's lines follow its path on a line of its own, with a blank
+/// line between sessions.
 /// Exit status: 0 when something matched, 1 when nothing did, 2 on error.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -21,8 +27,12 @@ pub struct Args {
     pub pattern: String,
 
     /// Search every session of the current directory, newest first.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "all")]
     pub all_sessions: bool,
+
+    /// Search every session of every project (the sessions `ls --all` lists), in its order.
+    #[arg(long)]
+    pub all: bool,
 
     /// Only text of these roles (repeat or separate with commas).
     #[arg(long, value_name = "ROLE", value_delimiter = ',', value_parser = search::ROLES)]
@@ -32,12 +42,60 @@ pub struct Args {
     #[arg(short = 'i', long)]
     pub ignore_case: bool,
 
+    /// Take PATTERN literally, not as a regular expression.
+    #[arg(short = 'F', long)]
+    pub fixed_strings: bool,
+
+    /// Match only whole words: a match neither starts right after nor ends right before a
+    /// word character (letters, digits and `_`, in any script).
+    #[arg(short = 'w', long)]
+    pub word_regexp: bool,
+
     /// Also search tool-call arguments (role toolCall), one `key: value` per line.
     #[arg(long)]
     pub tools: bool,
 
+    /// Show NUM lines after each match (within the same text: never from another entry).
+    #[arg(short = 'A', long, value_name = "NUM")]
+    pub after_context: Option<usize>,
+
+    /// Show NUM lines before each match (within the same text: never from another entry).
+    #[arg(short = 'B', long, value_name = "NUM")]
+    pub before_context: Option<usize>,
+
+    /// Show NUM lines before and after each match (-A and -B take precedence).
+    #[arg(short = 'C', long, value_name = "NUM")]
+    pub context: Option<usize>,
+
+    /// At most NUM matching lines per session (the context after the last still shows).
+    #[arg(short = 'm', long, value_name = "NUM")]
+    pub max_count: Option<usize>,
+
+    /// Print nothing; exit 0 at the first match (the search stops there), even if a
+    /// session could not be read, else 1.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
+    /// Each session's path on a line of its own above its lines (the default on a
+    /// terminal, when paths are shown).
+    #[arg(long, overrides_with = "no_heading")]
+    pub heading: bool,
+
+    /// The session's path at the start of each line instead of above them (the default
+    /// when stdout is not a terminal).
+    #[arg(long, overrides_with = "heading")]
+    pub no_heading: bool,
+
+    /// Show the session's path even when one session is searched.
+    #[arg(short = 'H', long, overrides_with = "no_filename")]
+    pub with_filename: bool,
+
+    /// Never show the session's path.
+    #[arg(long, overrides_with = "with_filename")]
+    pub no_filename: bool,
+
     /// One JSON object per match (NDJSON): path, id, role, line (1-based, within that text),
-    /// text (the line), start and end (byte offsets of the match in text).
+    /// text (the line), start and end (byte offsets of the match in text). No context lines.
     #[arg(long, conflicts_with_all = ["count", "files_with_matches"])]
     pub json: bool,
 
@@ -66,35 +124,64 @@ fn highlighted(out: &Output, hit: &Hit) -> String {
     s
 }
 
-/// Every session of the current directory's session folder, newest first.
-fn all_sessions(global: &GlobalArgs) -> Result<Vec<PathBuf>> {
+/// The sessions `--all-sessions` (the current directory's, newest first) or `--all` (every
+/// project's, as `ls --all` lists them) searches.
+fn sessions(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
     if global.session().is_some() {
-        bail!("--all-sessions searches every session of the current directory; drop -s/--session");
+        let flag = if args.all { "--all" } else { "--all-sessions" };
+        bail!("{flag} searches a folder of sessions; drop -s/--session");
     }
     let loc = locate::Locations::discover(&std::env::current_dir()?);
+    if args.all {
+        let options = listing::ListOptions { all: true };
+        let found = listing::list(&loc, &options, &pi_session::progress::Silent);
+        return Ok(found.sessions.into_iter().map(|s| s.path).collect());
+    }
     Ok(loc.sessions_here().into_iter().map(|(p, _)| p).collect())
 }
 
+/// Whether `b` is the line right after `a` in the same text.
+fn adjacent(a: &Hit, b: &Hit) -> bool {
+    a.entry == b.entry && a.text_no == b.text_no && a.line_no + 1 == b.line_no
+}
+
 fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
-    let query = Query::new(&args.pattern, args.ignore_case, &args.role, args.tools)?;
+    let pattern = search::pattern(&args.pattern, args.fixed_strings, args.word_regexp);
+    let query = Query::new(&pattern, args.ignore_case, &args.role, args.tools)?;
+    // -q only needs to know whether anything matches: every search stops at the first.
+    let stop = AtomicBool::new(false);
+    let options = SearchOptions {
+        before: args.before_context.or(args.context).unwrap_or(0),
+        after: args.after_context.or(args.context).unwrap_or(0),
+        max_count: args.max_count,
+        stop: args.quiet.then_some(&stop),
+    };
+    let with_context = options.before > 0 || options.after > 0;
 
     // (path, hits) per session, in order; sessions that fail to load are reported and skipped.
     let mut results: Vec<(PathBuf, Vec<Hit>)> = Vec::new();
     let mut failed = false;
-    if args.all_sessions {
-        let paths = all_sessions(global)?;
+    let folder = args.all_sessions || args.all;
+    if folder {
+        let paths = sessions(global, args)?;
         let found = pi_session::parallel::par_map(
             &paths,
-            |p| Session::open(p).map(|s| (search::search(&s, &query), s)),
+            |p| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                Some(Session::open(p).map(|s| (search::search_with(&s, &query, &options), s)))
+            },
             || {},
         );
         for (path, r) in paths.into_iter().zip(found) {
             match r {
-                Ok((hits, session)) => {
+                None => {}
+                Some(Ok((hits, session))) => {
                     warn_load_report_naming(&session);
                     results.push((path, hits));
                 }
-                Err(e) => {
+                Some(Err(e)) => {
                     crate::cli::report(&anyhow::Error::from(e), None);
                     failed = true;
                 }
@@ -102,16 +189,24 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
         }
     } else {
         let session = open_session(global)?;
-        let hits = search::search(&session, &query);
+        let hits = search::search_with(&session, &query, &options);
         results.push((session.path.clone(), hits));
     }
 
+    // Like ripgrep: paths when a folder is searched (or asked for), above each session's
+    // lines on a terminal, at the start of each line elsewhere.
+    let show_path = !args.no_filename && (folder || args.with_filename);
+    let heading = show_path && !args.no_heading && (args.heading || out.is_terminal);
     let mut matched = false;
+    let mut printed_any = false;
     for (path, hits) in &results {
-        if hits.is_empty() {
+        if hits.iter().all(|h| h.context) {
             continue;
         }
         matched = true;
+        if args.quiet {
+            break;
+        }
         let shown_path = path.to_string_lossy();
         if args.files_with_matches {
             out.line(&out.paint(Style::Meta, &escape_line(&shown_path)))?;
@@ -121,27 +216,55 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
             out.line(&format!(
                 "{}:{}",
                 out.paint(Style::Meta, &escape_line(&shown_path)),
-                hits.len()
+                hits.iter().filter(|h| !h.context).count()
             ))?;
             continue;
         }
-        for hit in hits {
-            if args.json {
+        if args.json {
+            for hit in hits {
                 for record in hit.records(&shown_path) {
                     out.json(&serde_json::to_value(record)?)?;
                 }
-                continue;
             }
-            out.line(&format!(
-                "{}:{}:{}: {}",
-                out.paint(Style::Meta, &escape_line(&shown_path)),
+            continue;
+        }
+        // Between sessions: a blank line under headings, else `--` when there is context.
+        if printed_any {
+            if heading {
+                out.line("")?;
+            } else if with_context {
+                out.line("--")?;
+            }
+        }
+        printed_any = true;
+        let painted_path = out.paint(Style::Meta, &escape_line(&shown_path));
+        if heading {
+            out.line(&painted_path)?;
+        }
+        let mut previous: Option<&Hit> = None;
+        for hit in hits {
+            if with_context && previous.is_some_and(|p| !adjacent(p, hit)) {
+                out.line("--")?;
+            }
+            previous = Some(hit);
+            let sep = if hit.context { '-' } else { ':' };
+            let mut row = String::new();
+            if show_path && !heading {
+                row.push_str(&painted_path);
+                row.push(sep);
+            }
+            row.push_str(&format!(
+                "{}{sep}{}{sep} {}",
                 out.paint(Style::Id, &escape_line(&hit.id)),
                 out.paint(kind_style(&hit.role), &escape_line(&hit.role)),
                 highlighted(out, hit)
-            ))?;
+            ));
+            out.line(&row)?;
         }
     }
     Ok(match (failed, matched) {
+        // -q: a match is the answer, whatever else went wrong (as ripgrep).
+        (_, true) if args.quiet => Exit::Success,
         // Like ripgrep: an error anywhere ends with 2, even after matches.
         (true, _) => Exit::Usage,
         (false, true) => Exit::Success,
