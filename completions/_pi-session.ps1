@@ -34,6 +34,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show entries in full: every content block, tool-call arguments, model, usage and cost')
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV')
             [CompletionResult]::new('rev-parse', 'rev-parse', [CompletionResultType]::ParameterValue, 'Print the full ids that revisions name, one per line')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two branches: where they part, and what each did after')
+            [CompletionResult]::new('merge-base', 'merge-base', [CompletionResultType]::ParameterValue, 'Print the newest entry two branches share: their merge base')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move @ to another entry, persistently, so Pi continues from there')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, clear or list labels: names for entries that work as revisions')
             [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the branch ending at REV into a new session file, as Pi''s /clone does')
@@ -66,6 +68,9 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--long', '--long', [CompletionResultType]::ParameterName, 'Show each entry in full: text, thinking, tool calls with arguments, tool results')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print each entry''s original line, byte for byte (NDJSON)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every entry of the file in append order, not one branch (like Pi''s RPC get_entries)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'After what log prints, print each entry as Pi appends it, until Ctrl-C (status 0). New entries come in append order: with --all every one, else those on the branch of @ as it moves (a notice on stderr when @ moves to another branch). -n and --reverse apply to the first part only. With --json, one original line per entry, flushed at once. A file replaced, cut or rewritten (repair, Pi''s migration) is read again with a notice on stderr, and only entries whose ids were not seen yet are printed')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'After what log prints, print each entry as Pi appends it, until Ctrl-C (status 0). New entries come in append order: with --all every one, else those on the branch of @ as it moves (a notice on stderr when @ moves to another branch). -n and --reverse apply to the first part only. With --json, one original line per entry, flushed at once. A file replaced, cut or rewritten (repair, Pi''s migration) is read again with a notice on stderr, and only entries whose ids were not seen yet are printed')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'With --follow: wait for a session file that does not exist yet (a path given with -s, or the first session of the current directory)')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -118,6 +123,31 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
             [CompletionResult]::new('--leaf', '--leaf', [CompletionResultType]::ParameterName, 'Print Pi''s literal leaf: the last entry of the file')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;diff' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'Sum each side: entries, messages by role, tokens and cost, tools called')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'NDJSON: a {"mergeBase", "left", "right"} record with the two tips'' ids, then one {"side", "id", "parentId", "type", "role", "timestamp", "preview"} record per entry (`side`: "left" or "right"); with --stat one {"side", "entries", "messages", "roles", "totalTokens", "cost", "tools"} record per side')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pi-session;merge-base' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object: {"mergeBase": ID or null}')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -406,6 +436,8 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show entries in full: every content block, tool-call arguments, model, usage and cost')
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV')
             [CompletionResult]::new('rev-parse', 'rev-parse', [CompletionResultType]::ParameterValue, 'Print the full ids that revisions name, one per line')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two branches: where they part, and what each did after')
+            [CompletionResult]::new('merge-base', 'merge-base', [CompletionResultType]::ParameterValue, 'Print the newest entry two branches share: their merge base')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move @ to another entry, persistently, so Pi continues from there')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Set, clear or list labels: names for entries that work as revisions')
             [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the branch ending at REV into a new session file, as Pi''s /clone does')
@@ -437,6 +469,12 @@ Register-ArgumentCompleter -Native -CommandName 'pi-session' -ScriptBlock {
             break
         }
         'pi-session;help;rev-parse' {
+            break
+        }
+        'pi-session;help;diff' {
+            break
+        }
+        'pi-session;help;merge-base' {
             break
         }
         'pi-session;help;checkout' {

@@ -31,6 +31,9 @@ _pi_session() {
             pi_session,context)
                 cmd="pi_session__subcmd__context"
                 ;;
+            pi_session,diff)
+                cmd="pi_session__subcmd__diff"
+                ;;
             pi_session,export)
                 cmd="pi_session__subcmd__export"
                 ;;
@@ -51,6 +54,9 @@ _pi_session() {
                 ;;
             pi_session,ls)
                 cmd="pi_session__subcmd__ls"
+                ;;
+            pi_session,merge-base)
+                cmd="pi_session__subcmd__merge__subcmd__base"
                 ;;
             pi_session,redact)
                 cmd="pi_session__subcmd__redact"
@@ -94,6 +100,9 @@ _pi_session() {
             pi_session__subcmd__help,context)
                 cmd="pi_session__subcmd__help__subcmd__context"
                 ;;
+            pi_session__subcmd__help,diff)
+                cmd="pi_session__subcmd__help__subcmd__diff"
+                ;;
             pi_session__subcmd__help,export)
                 cmd="pi_session__subcmd__help__subcmd__export"
                 ;;
@@ -114,6 +123,9 @@ _pi_session() {
                 ;;
             pi_session__subcmd__help,ls)
                 cmd="pi_session__subcmd__help__subcmd__ls"
+                ;;
+            pi_session__subcmd__help,merge-base)
+                cmd="pi_session__subcmd__help__subcmd__merge__subcmd__base"
                 ;;
             pi_session__subcmd__help,redact)
                 cmd="pi_session__subcmd__help__subcmd__redact"
@@ -149,7 +161,7 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -388,6 +400,32 @@ _pi_session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pi_session__subcmd__diff)
+            opts="-s -h -V --stat --json --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pi_session__subcmd__export)
             opts="-o -f -s -h -V --format --output --force --redact --all-branches --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -491,7 +529,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
+            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -561,6 +599,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -659,6 +711,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__ls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__merge__subcmd__base)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -829,7 +895,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__log)
-            opts="-n -s -h -V --max-count --reverse --type --role --long --max-chars --json --all --since --session --color --no-pager --help --version"
+            opts="-n -f -s -h -V --max-count --reverse --type --role --long --max-chars --json --all --since --follow --wait --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -880,6 +946,32 @@ _pi_session() {
             ;;
         pi_session__subcmd__ls)
             opts="-v -s -h -V --all --json --verbose --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__merge__subcmd__base)
+            opts="-s -h -V --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1224,6 +1316,8 @@ _pi_session_takes_value() {
         show:--max-chars|show:-s|show:--session|show:--color) return 0 ;;
         context:--max-chars|context:-s|context:--session|context:--color) return 0 ;;
         rev-parse:-s|rev-parse:--session|rev-parse:--color) return 0 ;;
+        diff:-s|diff:--session|diff:--color) return 0 ;;
+        merge-base:-s|merge-base:--session|merge-base:--color) return 0 ;;
         checkout:--model|checkout:--base-url|checkout:--context-window|checkout:--max-output-tokens|checkout:--instructions|checkout:--summary-file|checkout:--summarizer|checkout:--expect-leaf|checkout:-s|checkout:--session|checkout:--color) return 0 ;;
         label:--expect-leaf|label:-s|label:--session|label:--color) return 0 ;;
         clone:-o|clone:--output|clone:-s|clone:--session|clone:--color) return 0 ;;

@@ -31,6 +31,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand show 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
             cand context 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
             cand rev-parse 'Print the full ids that revisions name, one per line'
+            cand diff 'Compare two branches: where they part, and what each did after'
+            cand merge-base 'Print the newest entry two branches share: their merge base'
             cand checkout 'Move @ to another entry, persistently, so Pi continues from there'
             cand label 'Set, clear or list labels: names for entries that work as revisions'
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
@@ -62,6 +64,9 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --long 'Show each entry in full: text, thinking, tool calls with arguments, tool results'
             cand --json 'Print each entry''s original line, byte for byte (NDJSON)'
             cand --all 'Every entry of the file in append order, not one branch (like Pi''s RPC get_entries)'
+            cand -f 'After what log prints, print each entry as Pi appends it, until Ctrl-C (status 0). New entries come in append order: with --all every one, else those on the branch of @ as it moves (a notice on stderr when @ moves to another branch). -n and --reverse apply to the first part only. With --json, one original line per entry, flushed at once. A file replaced, cut or rewritten (repair, Pi''s migration) is read again with a notice on stderr, and only entries whose ids were not seen yet are printed'
+            cand --follow 'After what log prints, print each entry as Pi appends it, until Ctrl-C (status 0). New entries come in append order: with --all every one, else those on the branch of @ as it moves (a notice on stderr when @ moves to another branch). -n and --reverse apply to the first part only. With --json, one original line per entry, flushed at once. A file replaced, cut or rewritten (repair, Pi''s migration) is read again with a notice on stderr, and only entries whose ids were not seen yet are printed'
+            cand --wait 'With --follow: wait for a session file that does not exist yet (a path given with -s, or the first session of the current directory)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -110,6 +115,29 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'
             cand --leaf 'Print Pi''s literal leaf: the last entry of the file'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;diff'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --color 'When to color human output'
+            cand --stat 'Sum each side: entries, messages by role, tokens and cost, tools called'
+            cand --json 'NDJSON: a {"mergeBase", "left", "right"} record with the two tips'' ids, then one {"side", "id", "parentId", "type", "role", "timestamp", "preview"} record per entry (`side`: "left" or "right"); with --stat one {"side", "entries", "messages", "roles", "totalTokens", "cost", "tools"} record per side'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;merge-base'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --color 'When to color human output'
+            cand --json 'One JSON object: {"mergeBase": ID or null}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -382,6 +410,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand show 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
             cand context 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
             cand rev-parse 'Print the full ids that revisions name, one per line'
+            cand diff 'Compare two branches: where they part, and what each did after'
+            cand merge-base 'Print the newest entry two branches share: their merge base'
             cand checkout 'Move @ to another entry, persistently, so Pi continues from there'
             cand label 'Set, clear or list labels: names for entries that work as revisions'
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
@@ -408,6 +438,10 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;context'= {
         }
         &'pi-session;help;rev-parse'= {
+        }
+        &'pi-session;help;diff'= {
+        }
+        &'pi-session;help;merge-base'= {
         }
         &'pi-session;help;checkout'= {
         }

@@ -6,6 +6,7 @@ pub mod branch_summary;
 pub mod commands;
 pub mod completion;
 pub mod exit;
+pub mod follow;
 pub mod new_session;
 pub mod output;
 pub mod pager;
@@ -165,7 +166,7 @@ fn run() -> Exit {
 /// knows nothing of commands.)
 fn wants_pager(command: &Command) -> bool {
     match command {
-        Command::Log(a) => !a.json,
+        Command::Log(a) => !a.json && !a.follow,
         Command::Show(a) => !a.json,
         Command::Context(a) => !a.json,
         Command::Export(a) => {
