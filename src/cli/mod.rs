@@ -127,6 +127,7 @@ fn run() -> Exit {
         out.page();
     }
     let result = match &cli.command {
+        Command::Log(a) if a.follow => follow::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Log(a) => commands::log::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Tree(a) => commands::tree::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Show(a) => commands::show::run(&cli.global, a, &mut out).map(Exit::from),

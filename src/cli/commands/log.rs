@@ -134,9 +134,6 @@ fn passes(session: &Session, args: &Args, i: EntryIdx) -> bool {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    if args.follow {
-        return crate::cli::follow::run(global, args, out);
-    }
     // A branch reads only as much of the end of the file as it shows; --all reads it all,
     // and so does a whole branch (every branch goes back to the first entry).
     let (session, (entries, at)) = if args.all || args.max_count.is_none() {
