@@ -927,7 +927,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__log)
-            opts="-n -s -h -V --max-count --reverse --type --role --long --max-chars --json --all --since --session --color --no-pager --help --version"
+            opts="-n -f -s -h -V --max-count --reverse --type --role --long --max-chars --json --all --since --follow --wait --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -6,6 +6,7 @@ pub mod branch_summary;
 pub mod commands;
 pub mod completion;
 pub mod exit;
+pub mod follow;
 pub mod man_sections;
 pub mod new_session;
 pub mod output;
@@ -172,6 +173,7 @@ fn run() -> Exit {
         out.page();
     }
     let result = match &cli.command {
+        Command::Log(a) if a.follow => follow::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Log(a) => commands::log::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Tree(a) => commands::tree::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Show(a) => commands::show::run(&cli.global, a, &mut out).map(Exit::from),
@@ -211,7 +213,7 @@ fn run() -> Exit {
 /// knows nothing of commands.)
 fn wants_pager(command: &Command) -> bool {
     match command {
-        Command::Log(a) => !a.json,
+        Command::Log(a) => !a.json && !a.follow,
         Command::Show(a) => !a.json,
         Command::Context(a) => !a.json,
         Command::Export(a) => {

@@ -10,6 +10,7 @@ pub mod data;
 pub mod entry;
 pub mod error;
 pub mod estimate;
+pub mod follow;
 pub mod jsdate;
 pub mod jsjson;
 pub mod jsparse;

@@ -18,6 +18,7 @@ mod cli_export;
 mod cli_grep;
 mod cli_label;
 mod cli_log;
+mod cli_log_follow;
 mod cli_ls;
 mod cli_pager;
 mod cli_repair;

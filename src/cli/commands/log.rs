@@ -50,6 +50,20 @@ pub struct Args {
     /// With --all: only entries appended after the entry with this id (a cursor for polling).
     #[arg(long, value_name = "ID", requires = "all")]
     pub since: Option<String>,
+
+    /// After what log prints, print each entry as Pi appends it, until Ctrl-C (status 0).
+    /// New entries come in append order: with --all every one, else those on the branch of
+    /// @ as it moves (a notice on stderr when @ moves to another branch). -n and --reverse
+    /// apply to the first part only. With --json, one original line per entry, flushed at
+    /// once. A file replaced, cut or rewritten (repair, Pi's migration) is read again with a
+    /// notice on stderr, and only entries whose ids were not seen yet are printed.
+    #[arg(short = 'f', long, conflicts_with = "rev")]
+    pub follow: bool,
+
+    /// With --follow: wait for a session file that does not exist yet (a path given with
+    /// -s, or the first session of the current directory).
+    #[arg(long, requires = "follow")]
+    pub wait: bool,
 }
 
 /// The entry types `--type` takes: every type a session holds.
@@ -129,6 +143,23 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     } else {
         open_tip(global, |session| selected(session, args))?
     };
+    show(&session, args, entries, at, out)
+}
+
+/// What `log` prints of a session already open: the first part of `log --follow`.
+pub(crate) fn show_session(session: &Session, args: &Args, out: &mut Output) -> Result<()> {
+    let (entries, at) = selected(session, args)?;
+    show(session, args, entries, at, out)
+}
+
+/// Whether `log` shows entry `i` (its --type and --role filters).
+pub(crate) fn shows(session: &Session, args: &Args, i: EntryIdx) -> bool {
+    passes(session, args, i)
+}
+
+// The body is `run`'s as it was, borrows included, so that edits made to it meanwhile merge.
+#[allow(clippy::needless_borrow)]
+fn show(session: &Session, args: &Args, entries: Vec<EntryIdx>, at: Option<EntryIdx>, out: &mut Output) -> Result<()> {
     let mut shown: Vec<EntryIdx> = entries.into_iter().filter(|&i| passes(&session, args, i)).collect();
     if let Some(n) = args.max_count {
         shown.truncate(n);

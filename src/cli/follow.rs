@@ -1,0 +1,148 @@
+//! `log --follow`: prints what `log` prints, then the entries Pi appends, as the library's
+//! [`Follower`] reads them and its [`Tracker`] picks them; notices go to stderr. Ctrl-C
+//! ends it with status 0: interrupting is how a follow ends, not a failure.
+
+use super::GlobalArgs;
+use super::commands::log::{self, Args};
+use super::output::{Output, escape_line};
+use super::render::{entry_body, entry_line};
+use super::session_arg::{RawLines, warn_load_report};
+use anyhow::Result;
+use pi_session::progress::Cancel;
+use pi_session::session::follow::{Change, Follower, Moved, POLL, Restart, Tracker, Update, Wait, Watch};
+use pi_session::session::{Session, SessionError, locate};
+use std::path::PathBuf;
+
+pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    let cancel = super::progress::ctrl_c();
+    let Some(path) = session_path(global, args, cancel)? else {
+        return Ok(());
+    };
+    let mut watch = Watch::new(&path);
+    let follower = if args.wait {
+        Follower::open_when_present(&path, &mut watch, cancel)
+    } else {
+        Follower::open(&path).map(Some)
+    };
+    let Some(mut follower) = follower.map_err(|e| SessionError::io(&path, e))? else {
+        return Ok(());
+    };
+    let io = |e| SessionError::io(&path, e);
+    // The file as it is now: its complete lines (with --wait, once there is one).
+    let mut first = lines_of(follower.read().map_err(io)?);
+    while args.wait && first.is_empty() {
+        match follower.next(&mut watch, cancel).map_err(io)? {
+            Some(change) => first = lines_of(Some(change)),
+            None => return Ok(()),
+        }
+    }
+    let session = Session::from_bytes(path.clone(), first)?;
+    warn_load_report(&session);
+    log::show_session(&session, args, out)?;
+    out.flush()?;
+    let mut tracker = Tracker::new(session, args.all);
+    while let Some(change) = follower.next(&mut watch, cancel).map_err(io)? {
+        let update = match change {
+            Change::Appended(lines) => tracker.appended(&lines)?,
+            Change::Restarted(why, lines) => {
+                let what = match why {
+                    Restart::Replaced => "replaced",
+                    Restart::Truncated => "truncated",
+                    Restart::Rewritten => "rewritten",
+                };
+                eprintln!(
+                    "{}: the file was {what}: read again from the start; entries already shown are not shown again",
+                    escape_line(&path.display().to_string())
+                );
+                let session = Session::from_bytes(path.clone(), lines)?;
+                warn_load_report(&session);
+                tracker.restarted(session)?
+            }
+        };
+        print(out, args, &update)?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// The file to follow. With --wait, a session not found yet is waited for: a path given
+/// with -s is followed whether it exists or not; a session id or the current directory's
+/// most recent session is looked for again every [`POLL`]. `None` when cancelled.
+fn session_path(global: &GlobalArgs, args: &Args, cancel: &Cancel) -> Result<Option<PathBuf>> {
+    let cwd = std::env::current_dir()?;
+    loop {
+        match locate::find_session(global.session(), &cwd) {
+            Ok(p) => {
+                if !args.wait && !p.exists() {
+                    // The usual error of a missing file.
+                    Follower::open(&p).map_err(|e| SessionError::io(&p, e))?;
+                }
+                return Ok(Some(p));
+            }
+            Err(SessionError::NoSession(_)) if args.wait => {}
+            Err(e) => return Err(e.into()),
+        }
+        if cancel.is_cancelled() {
+            return Ok(None);
+        }
+        pi_session::session::follow::Watch::polling().wait(POLL);
+    }
+}
+
+fn lines_of(change: Option<Change>) -> Vec<u8> {
+    match change {
+        Some(Change::Appended(lines) | Change::Restarted(_, lines)) => lines,
+        None => Vec::new(),
+    }
+}
+
+/// Prints an update: the notice of a move of `@` on stderr, then the entries as `log`
+/// renders them.
+fn print(out: &mut Output, args: &Args, update: &Update) -> Result<()> {
+    match &update.moved {
+        Some(Moved::To(id)) => eprintln!("@ moved to branch of {}", escape_line(id)),
+        Some(Moved::Empty) => eprintln!("@ moved to an empty position: the next message starts a new root"),
+        None => {}
+    }
+    let Some(session) = &update.shown else {
+        return Ok(());
+    };
+    let mut raw = RawLines::default();
+    for i in 0..session.entries.len() {
+        if !log::shows(session, args, i) {
+            continue;
+        }
+        print_entry(out, args, session, i, update.at == Some(i), &mut raw)?;
+    }
+    raw.warn(session);
+    Ok(())
+}
+
+fn print_entry(
+    out: &mut Output,
+    args: &Args,
+    session: &Session,
+    i: usize,
+    current: bool,
+    raw: &mut RawLines,
+) -> Result<()> {
+    if args.json {
+        raw.print(out, session, i)?;
+        return Ok(());
+    }
+    let line = entry_line(out, session, i, current, !args.long);
+    if args.long {
+        // Entries are set apart by a blank line, as `log --long` does (the first part
+        // printed some, or nothing, which the blank line then marks off).
+        out.line("")?;
+        out.line(&line)?;
+        for body in entry_body(out, session, i, Some(args.max_chars)) {
+            for l in body.lines() {
+                out.line(&format!("    {l}"))?;
+            }
+        }
+    } else {
+        out.line(&line)?;
+    }
+    Ok(())
+}
