@@ -22,6 +22,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "New entries since the last one a script saw",
                 "pi-session log --all --since a1b2c3d4 --json",
             ),
+            (
+                "A live feed of what Pi appends, for jq",
+                "pi-session log -f --all --json | jq -c .",
+            ),
         ],
         "tree" => &[
             ("The tree as Pi's /tree shows it", "pi-session tree"),
