@@ -32,11 +32,6 @@ pub fn diverge(session: &Session, a: EntryIdx, b: EntryIdx) -> Divergence {
     }
 }
 
-/// The newest entry both branches hold, if any.
-pub fn merge_base(session: &Session, a: EntryIdx, b: EntryIdx) -> Option<EntryIdx> {
-    diverge(session, a, b).base
-}
-
 /// What one side of a [`Divergence`] did.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -132,7 +127,7 @@ mod tests {
         // An ancestor: one side is empty.
         let up = diverge(&s, idx("d"), idx("b"));
         assert_eq!((up.base, up.right.len(), up.left.len()), (Some(idx("b")), 0, 2));
-        assert_eq!(merge_base(&s, idx("c"), idx("c")), Some(idx("c")));
+        assert_eq!(diverge(&s, idx("c"), idx("c")).base, Some(idx("c")));
         // No common root.
         let apart = diverge(&s, idx("d"), idx("r"));
         assert_eq!(apart.base, None);

@@ -272,17 +272,6 @@ impl Pairing {
     }
 }
 
-/// The id of the call the tool result `idx` answers.
-pub fn answered_call(session: &Session, idx: EntryIdx) -> Option<&str> {
-    match &session.entries[idx].detail {
-        crate::session::Detail::Message {
-            tools: crate::session::Tools::ResultOf(id),
-            ..
-        } => Some(id),
-        _ => None,
-    }
-}
-
 /// The plan of the transcript of the branch ending at `options.rev` (default `@`).
 pub fn plan(session: &Session, options: &Options) -> Result<Plan, SessionError> {
     let tip = match &options.rev {

@@ -35,18 +35,23 @@ impl Outline {
         self.forks.get(&idx).map_or(&[], Vec::as_slice)
     }
 
-    /// How deep each chain is: 0 for those starting at a root, one more than the chain it
-    /// branches off for the others.
+    /// How deep each chain is ([`depths`]).
     pub fn depths(&self) -> Vec<usize> {
-        let mut depth = vec![0; self.chains.len()];
-        // A chain branches off an earlier one, so one pass in order suffices.
-        for (k, c) in self.chains.iter().enumerate() {
-            if let Some((from, _)) = c.fork {
-                depth[k] = depth[from] + 1;
-            }
-        }
-        depth
+        depths(&self.chains)
     }
+}
+
+/// How deep each chain is: 0 for those starting at a root, one more than the chain it
+/// branches off for the others.
+pub fn depths(chains: &[Chain]) -> Vec<usize> {
+    let mut depth = vec![0; chains.len()];
+    // A chain branches off an earlier one, so one pass in order suffices.
+    for (k, c) in chains.iter().enumerate() {
+        if let Some((from, _)) = c.fork {
+            depth[k] = depth[from] + 1;
+        }
+    }
+    depth
 }
 
 /// The outline of `session`, its first chain ending at `at` (when there is an `@`).

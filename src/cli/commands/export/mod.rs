@@ -90,11 +90,7 @@ impl<'s> Doc<'s> {
             };
             (vec![chain], Default::default())
         };
-        let depths = outline::Outline {
-            chains: chains.clone(),
-            forks: Default::default(),
-        }
-        .depths();
+        let depths = outline::depths(&chains);
         let pairings = chains.iter().map(|c| Pairing::of(session, &c.path)).collect();
         let last_time = session.entries.iter().rev().find_map(|e| e.timestamp.as_deref());
         Doc {
