@@ -499,7 +499,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__grep)
-            opts="-i -F -w -A -B -C -m -q -H -c -l -s -h -V --all-sessions --all --role --ignore-case --fixed-strings --word-regexp --tools --after-context --before-context --context --max-count --quiet --heading --no-heading --with-filename --no-filename --json --count --files-with-matches --session --color --no-pager --help --version"
+            opts="-i -F -w -A -B -C -m -n -q -H -c -l -s -h -V --all-sessions --all --role --ignore-case --fixed-strings --word-regexp --tools --after-context --before-context --context --max-count --limit --quiet --heading --no-heading --with-filename --no-filename --json --count --files-with-matches --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -538,6 +538,14 @@ _pi_session() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -927,7 +935,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__log)
-            opts="-n -f -s -h -V --max-count --reverse --type --role --long --max-chars --json --all --since --follow --wait --session --color --no-pager --help --version"
+            opts="-n -f -s -h -V --max-count --reverse --type --role --long --max-chars --json --all --since --until --after --oneline --format --follow --wait --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -954,6 +962,18 @@ _pi_session() {
                     return 0
                     ;;
                 --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1267,7 +1287,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__tree)
-            opts="-n -s -h -V --all --user --max-count --json --session --color --no-pager --help --version"
+            opts="-n -s -h -V --all --user --max-count --depth --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1278,6 +1298,10 @@ _pi_session() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1359,8 +1383,8 @@ _pi_session() {
 _pi_session_takes_value() {
     case "$1:$2" in
         :-s|:--session|:--color) return 0 ;;
-        log:-n|log:--max-count|log:--type|log:--role|log:--max-chars|log:--since|log:-s|log:--session|log:--color) return 0 ;;
-        tree:-n|tree:--max-count|tree:-s|tree:--session|tree:--color) return 0 ;;
+        log:-n|log:--max-count|log:--type|log:--role|log:--max-chars|log:--since|log:--until|log:--after|log:--format|log:-s|log:--session|log:--color) return 0 ;;
+        tree:-n|tree:--max-count|tree:--depth|tree:-s|tree:--session|tree:--color) return 0 ;;
         show:--max-chars|show:-s|show:--session|show:--color) return 0 ;;
         context:--max-chars|context:-s|context:--session|context:--color) return 0 ;;
         rev-parse:-s|rev-parse:--session|rev-parse:--color) return 0 ;;
@@ -1378,7 +1402,7 @@ _pi_session_takes_value() {
         usage:--by|usage:--since|usage:--until|usage:-z|usage:--timezone|usage:--project|usage:-s|usage:--session|usage:--color) return 0 ;;
         secrets:--config|secrets:-s|secrets:--session|secrets:--color) return 0 ;;
         redact:--config|redact:-s|redact:--session|redact:--color) return 0 ;;
-        grep:--role|grep:-A|grep:--after-context|grep:-B|grep:--before-context|grep:-C|grep:--context|grep:-m|grep:--max-count|grep:-s|grep:--session|grep:--color) return 0 ;;
+        grep:--role|grep:-A|grep:--after-context|grep:-B|grep:--before-context|grep:-C|grep:--context|grep:-m|grep:--max-count|grep:-n|grep:--limit|grep:-s|grep:--session|grep:--color) return 0 ;;
         export:--format|export:-o|export:--output|export:-s|export:--session|export:--color) return 0 ;;
         completions:-s|completions:--session|completions:--color) return 0 ;;
     esac

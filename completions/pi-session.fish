@@ -75,7 +75,10 @@ system\t''
 branchSummary\t''
 compactionSummary\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l max-chars -d 'With --long: cut tool results and command output after this many characters' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l since -d 'With --all: only entries appended after the entry with this id (a cursor for polling)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l since -d 'Only entries from DATE on, by their timestamp: a day (2026-11-30, 20261130, today, yesterday, 7d, 2w) from its first instant, a date and time (2026-11-30T14:00, \'2026-11-30 14:00:05\'; with Z or +02:00, else local time), or a time ago (\'3 days ago\', 2.weeks.ago, \'90 minutes ago\', 1h, 90min, now: units second, minute, hour, day, week, month, year). Entries without a readable timestamp are left out. (With --all, an entry id here is taken as --after ID, with a deprecation note: that spelling goes in the next release.)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l until -d 'Only entries up to DATE, by their timestamp: a day through its last instant, else the moment named (the forms of --since)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l after -d 'With --all: only entries appended after the entry with this id (a cursor for polling)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l format -d 'One line per entry from TEMPLATE, with these placeholders: %H id, %h short id (8 characters), %P parent id, %t time (local, as log shows it), %T timestamp as written, %y type, %r role, %K kind (the role of a message, else the type), %m model (of an assistant message or a model change), %l label, %k tokens (the totalTokens of the call the entry records), %s the first line of the entry\'s text, %n newline, %% percent. A field an entry lacks is empty; control characters are escaped' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
@@ -84,19 +87,21 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l reverse -d
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l long -d 'Show each entry in full: text, thinking, tool calls with arguments, tool results'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l json -d 'Print each entry\'s original line, byte for byte (NDJSON)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l all -d 'Every entry of the file in append order, not one branch (like Pi\'s RPC get_entries)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l oneline -d 'One short line per entry: short id, kind (the role of a message, else the type), (@) and [label] when they apply, and the first line of the entry\'s text, fitted to the terminal (off a terminal, to 200 columns)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s f -l follow -d 'After what log prints, print each entry as Pi appends it, until Ctrl-C (status 0). New entries come in append order: with --all every one, else those on the branch of @ as it moves (a notice on stderr when @ moves to another branch). -n and --reverse apply to the first part only. With --json, one original line per entry, flushed at once. A file replaced, cut or rewritten (repair, Pi\'s migration) is read again with a notice on stderr, and only entries whose ids were not seen yet are printed'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l wait -d 'With --follow: wait for a session file that does not exist yet (a path given with -s, or the first session of the current directory)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s n -l max-count -d 'Show at most N rows (the first N in display order)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l depth -d 'Show only rows at most N forks deep: 0 is the trunk (the rows up to the first fork, the fork included), 1 adds the branches of those forks, and so on. A fork is a row with two or more children in the view shown, where the tree indents. A row whose rows below were cut ends with (+K rows). Applied before -n' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l all -d 'Show every entry'
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l user -d 'Show only user messages'
-complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l json -d 'One row per line (NDJSON), in display order: {"id","parentId","depth","type","role","label","timestamp","current","children"}; `current` marks @, `children` counts the row\'s visible children'
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l json -d 'One row per line (NDJSON), in display order: {"id","parentId","depth","type","role","label","timestamp","current","children"}; `current` marks @, `children` counts the row\'s visible children (with --depth, those cut off too). `depth` counts the row\'s ancestors, not forks'
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s V -l version -d 'Print version'
@@ -332,6 +337,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s A -l afte
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s B -l before-context -d 'Show NUM lines before each match (within the same text: never from another entry)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s C -l context -d 'Show NUM lines before and after each match (-A and -B take precedence)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s m -l max-count -d 'At most NUM matching lines per session (the context after the last still shows)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s n -l limit -d 'At most N matching lines in all, across every session searched (the context after the last still shows); -N is -n N. Unlike ripgrep\'s -n (line numbers, which grep always prints), -n is the count of lines, as in log, tree and ls' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
@@ -403,9 +409,9 @@ function __fish_pi_session_takes_value
     switch "$argv[1]:$argv[2]"
         case ':-s' ':--session' ':--color'
             return 0
-        case 'log:-n' 'log:--max-count' 'log:--type' 'log:--role' 'log:--max-chars' 'log:--since' 'log:-s' 'log:--session' 'log:--color'
+        case 'log:-n' 'log:--max-count' 'log:--type' 'log:--role' 'log:--max-chars' 'log:--since' 'log:--until' 'log:--after' 'log:--format' 'log:-s' 'log:--session' 'log:--color'
             return 0
-        case 'tree:-n' 'tree:--max-count' 'tree:-s' 'tree:--session' 'tree:--color'
+        case 'tree:-n' 'tree:--max-count' 'tree:--depth' 'tree:-s' 'tree:--session' 'tree:--color'
             return 0
         case 'show:--max-chars' 'show:-s' 'show:--session' 'show:--color'
             return 0
@@ -441,7 +447,7 @@ function __fish_pi_session_takes_value
             return 0
         case 'redact:--config' 'redact:-s' 'redact:--session' 'redact:--color'
             return 0
-        case 'grep:--role' 'grep:-A' 'grep:--after-context' 'grep:-B' 'grep:--before-context' 'grep:-C' 'grep:--context' 'grep:-m' 'grep:--max-count' 'grep:-s' 'grep:--session' 'grep:--color'
+        case 'grep:--role' 'grep:-A' 'grep:--after-context' 'grep:-B' 'grep:--before-context' 'grep:-C' 'grep:--context' 'grep:-m' 'grep:--max-count' 'grep:-n' 'grep:--limit' 'grep:-s' 'grep:--session' 'grep:--color'
             return 0
         case 'export:--format' 'export:-o' 'export:--output' 'export:-s' 'export:--session' 'export:--color'
             return 0

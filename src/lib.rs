@@ -9,6 +9,7 @@
 
 pub mod compaction;
 pub mod compare;
+pub mod dates;
 pub mod llm;
 pub mod parallel;
 pub mod progress;

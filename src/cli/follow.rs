@@ -38,7 +38,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     let session = Session::from_bytes(path.clone(), first)?;
     warn_load_report(&session);
-    log::show_session(&session, args, out)?;
+    let filter = log::Filter::new(args, Some(&session))?;
+    log::show_session(&session, &filter, out)?;
     out.flush()?;
     let mut tracker = Tracker::new(session, args.all);
     while let Some(change) = follower.next(&mut watch, cancel).map_err(io)? {
@@ -59,7 +60,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 tracker.restarted(session)?
             }
         };
-        print(out, args, &update)?;
+        print(out, &filter, args, &update)?;
         out.flush()?;
     }
     Ok(())
@@ -98,7 +99,7 @@ fn lines_of(change: Option<Change>) -> Vec<u8> {
 
 /// Prints an update: the notice of a move of `@` on stderr, then the entries as `log`
 /// renders them.
-fn print(out: &mut Output, args: &Args, update: &Update) -> Result<()> {
+fn print(out: &mut Output, filter: &log::Filter, args: &Args, update: &Update) -> Result<()> {
     match &update.moved {
         Some(Moved::To(id)) => eprintln!("@ moved to branch of {}", escape_line(id)),
         Some(Moved::Empty) => eprintln!("@ moved to an empty position: the next message starts a new root"),
@@ -109,7 +110,7 @@ fn print(out: &mut Output, args: &Args, update: &Update) -> Result<()> {
     };
     let mut raw = RawLines::default();
     for i in 0..session.entries.len() {
-        if !log::shows(session, args, i) {
+        if !filter.shows(session, i) {
             continue;
         }
         print_entry(out, args, session, i, update.at == Some(i), &mut raw)?;
@@ -129,6 +130,11 @@ fn print_entry(
     if args.json {
         raw.print(out, session, i)?;
         return Ok(());
+    }
+    if args.oneline || args.format.is_some() {
+        let mut line = String::new();
+        log::short_line(&mut line, out, args, session, i, current);
+        return Ok(out.line(&line)?);
     }
     let line = entry_line(out, session, i, current, !args.long);
     if args.long {

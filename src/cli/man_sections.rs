@@ -20,7 +20,19 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
             ),
             (
                 "New entries since the last one a script saw",
-                "pi-session log --all --since a1b2c3d4 --json",
+                "pi-session log --all --after a1b2c3d4 --json",
+            ),
+            (
+                "What happened yesterday, one line each",
+                "pi-session log --all --oneline --since yesterday --until yesterday",
+            ),
+            (
+                "The last two hours' user messages",
+                "pi-session log --all --since 2.hours.ago --role user --oneline",
+            ),
+            (
+                "Tokens per assistant message, with its time and model",
+                "pi-session log --all --role assistant --format '%h %t %m %k'",
             ),
             (
                 "A live feed of what Pi appends, for jq",
@@ -30,6 +42,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
         "tree" => &[
             ("The tree as Pi's /tree shows it", "pi-session tree"),
             ("Every entry, with bookkeeping", "pi-session tree --all"),
+            (
+                "Only the trunk and its branches, deeper forks cut",
+                "pi-session tree --depth 1",
+            ),
             (
                 "The rows as NDJSON for jq",
                 "pi-session tree --json | jq -r 'select(.current) | .id'",
@@ -142,6 +158,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "In tool-call arguments too, across sessions",
                 "pi-session grep --tools --all-sessions 'cargo test'",
             ),
+            (
+                "The first ten matches in every project, with a line around each",
+                "pi-session grep --all -n 10 -C 1 'panicked at'",
+            ),
         ],
         "export" => &[
             (
@@ -174,6 +194,12 @@ fn environment(name: &str) -> Vec<(&'static str, &'static str)> {
             "Provider keys, read as Pi reads them (after Pi's auth.json in PI_CODING_AGENT_DIR).",
         ));
     }
+    if name == "log" {
+        vars.push((
+            "TZ",
+            "The local time zone: of the times shown, and of --since/--until dates written without a zone.",
+        ));
+    }
     if name == "usage" {
         vars.push((
             "XDG_CACHE_HOME",
@@ -186,7 +212,7 @@ fn environment(name: &str) -> Vec<(&'static str, &'static str)> {
             "Their values are the user's own keys, matched verbatim (secrets, redact, --redact).",
         ));
     }
-    if matches!(name, "log" | "show" | "context" | "export" | "pi-session") {
+    if matches!(name, "log" | "tree" | "show" | "context" | "export" | "pi-session") {
         vars.push((
             "PI_SESSION_PAGER, PAGER, LESS",
             "The pager for human output on a terminal (PI_SESSION_PAGER first; LESS defaults to FRX).",

@@ -97,7 +97,7 @@ pub enum Command {
 }
 
 /// `-N` (`log -5`, as git and head take it) as `-n N`, for the commands that print lists
-/// (`log`, `tree`, `ls`): only before a `--`, and only after the command's name.
+/// (`log`, `tree`, `ls`, `grep`): only before a `--`, and only after the command's name.
 fn count_shorthand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     use clap::CommandFactory;
     // The command is the first word that names one (a global option's value never does in
@@ -114,7 +114,7 @@ fn count_shorthand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString>
         return args;
     };
     let cmd = cmd + 1;
-    if !matches!(args[cmd].to_str(), Some("log" | "tree" | "ls")) {
+    if !matches!(args[cmd].to_str(), Some("log" | "tree" | "ls" | "grep")) {
         return args;
     }
     let mut k = cmd + 1;
@@ -214,6 +214,7 @@ fn run() -> Exit {
 fn wants_pager(command: &Command) -> bool {
     match command {
         Command::Log(a) => !a.json && !a.follow,
+        Command::Tree(a) => !a.json,
         Command::Show(a) => !a.json,
         Command::Context(a) => !a.json,
         Command::Export(a) => {

@@ -719,60 +719,12 @@ impl serde::Serialize for TotalRecord<'_> {
     }
 }
 
-/// A day as `--since`/`--until` take it: `2026-11-01`, `20261101`, or a count of days or
-/// weeks before today (`7d`, `2w`; `0d` is today).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DaySpec {
-    On(jiff::civil::Date),
-    DaysAgo(u32),
-}
-
-impl DaySpec {
-    pub fn parse(s: &str) -> Option<DaySpec> {
-        let s = s.trim();
-        let count = |n: &str| {
-            n.bytes()
-                .all(|b| b.is_ascii_digit())
-                .then(|| n.parse::<u32>().ok())
-                .flatten()
-        };
-        if let Some(n) = s.strip_suffix('d').and_then(count) {
-            return Some(DaySpec::DaysAgo(n));
-        }
-        if let Some(n) = s.strip_suffix('w').and_then(count) {
-            return Some(DaySpec::DaysAgo(n.checked_mul(7)?));
-        }
-        let digits: String = match s.len() {
-            10 if s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-' => format!("{}{}{}", &s[..4], &s[5..7], &s[8..]),
-            8 => s.to_owned(),
-            _ => return None,
-        };
-        if !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let year: i16 = digits[..4].parse().ok()?;
-        let month: i8 = digits[4..6].parse().ok()?;
-        let day: i8 = digits[6..].parse().ok()?;
-        jiff::civil::Date::new(year, month, day).ok().map(DaySpec::On)
-    }
-
-    /// The day meant, `today` being the current day in the report's zone.
-    pub fn resolve(self, today: jiff::civil::Date) -> jiff::civil::Date {
-        match self {
-            DaySpec::On(d) => d,
-            DaySpec::DaysAgo(n) => jiff::Span::new()
-                .try_days(i64::from(n))
-                .ok()
-                .and_then(|span| today.checked_sub(span).ok())
-                .unwrap_or(jiff::civil::Date::MIN),
-        }
-    }
-}
+/// A day as `--since`/`--until` take it: the dates every command takes live in [`crate::dates`].
+pub use crate::dates::DaySpec;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jiff::civil::date;
 
     /// The lean reading of a file and the reading of the loaded session give the same calls.
     fn same_calls(path: &Path) {
@@ -850,30 +802,5 @@ mod tests {
         // Files of other formats are left to the loader.
         std::fs::write(&path, "{\"type\":\"session\",\"version\":2,\"id\":\"s\"}\n").unwrap();
         assert!(read_lean(&path).is_none());
-    }
-
-    #[test]
-    fn days_for_since_and_until() {
-        let today = date(2026, 12, 1);
-        let day = |s: &str| DaySpec::parse(s).map(|d| d.resolve(today));
-        assert_eq!(day("2026-11-01"), Some(date(2026, 11, 1)));
-        assert_eq!(day("20261101"), Some(date(2026, 11, 1)));
-        assert_eq!(day("0d"), Some(today));
-        assert_eq!(day("7d"), Some(date(2026, 11, 24)));
-        assert_eq!(day("2w"), Some(date(2026, 11, 17)));
-        assert_eq!(day("99999999d"), Some(jiff::civil::Date::MIN));
-        for bad in [
-            "",
-            "d",
-            "2026-13-01",
-            "2026-02-30",
-            "2026/11/01",
-            "1x",
-            "-1d",
-            "+1d",
-            "2026110",
-        ] {
-            assert_eq!(DaySpec::parse(bad), None, "{bad}");
-        }
     }
 }

@@ -677,3 +677,79 @@ fn headings_on_a_terminal_or_when_asked() {
     let screen = t.grep_on_terminal(&["alpha"]).unwrap();
     assert_eq!(screen, "u1:user: alpha needle\n");
 }
+
+#[test]
+fn n_limits_the_matching_lines_in_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = session(dir.path());
+    let (code, all, _) = grep(&file, &["needle"]);
+    assert_eq!(code, 0);
+    assert_eq!(all.lines().count(), 3, "{all}");
+    for args in [
+        &["needle", "-n", "2"][..],
+        &["-n2", "needle"],
+        &["-2", "needle"],
+        &["--limit", "2", "needle"],
+    ] {
+        let (code, out, _) = grep(&file, args);
+        assert_eq!(code, 0, "{args:?}");
+        let first_two: String = all.lines().take(2).map(|l| format!("{l}\n")).collect();
+        assert_eq!(out, first_two, "{args:?}");
+    }
+    // Nothing to print: as when nothing matched.
+    let (code, out, _) = grep(&file, &["-n", "0", "needle"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    // The context after the last match kept stays; lines after it go.
+    let (_, out, _) = grep(&file, &["-C", "1", "-n", "1", "hello"]);
+    let (_, full, _) = grep(&file, &["-C", "1", "hello"]);
+    assert_eq!(
+        out, "a1:assistant: hello again\na1-assistant- second needle line\n",
+        "{full}"
+    );
+    // With --json, -c: the matches counted are the ones kept.
+    let (_, json, _) = grep(&file, &["--json", "-n", "1", "needle"]);
+    assert_eq!(ndjson(&json).len(), 1);
+    let (_, count, _) = grep(&file, &["-c", "-n", "2", "needle"]);
+    assert!(count.trim_end().ends_with(":2"), "{count}");
+}
+
+#[test]
+fn n_counts_across_sessions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let proj = root.join("proj");
+    fs::create_dir_all(&proj).unwrap();
+    let cwd = proj.to_string_lossy().into_owned();
+    let folder = root
+        .join("agent/sessions")
+        .join(format!("--{}--", cwd.trim_start_matches('/').replace('/', "-")));
+    fs::create_dir_all(&folder).unwrap();
+    let now = std::time::SystemTime::now();
+    for (name, age) in [("old.jsonl", 30), ("new.jsonl", 10)] {
+        let path = folder.join(name);
+        fs::write(&path, lines_of(&session_lines(name, &cwd))).unwrap();
+        let f = fs::File::options().write(true).open(&path).unwrap();
+        f.set_modified(now - std::time::Duration::from_secs(age)).unwrap();
+    }
+    let run = |args: &[&str]| {
+        let out = cmd()
+            .current_dir(&proj)
+            .env("PI_CODING_AGENT_DIR", root.join("agent"))
+            .args(["grep", "--all-sessions", "--no-heading"])
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap())
+    };
+    let (_, all) = run(&["needle"]);
+    assert_eq!(all.lines().count(), 6, "{all}");
+    // Each session holds 3 matching lines: 4 in all are the newest session's 3 and one more.
+    let (code, out) = run(&["-n", "4", "needle"]);
+    assert_eq!(code, 0);
+    let first: Vec<&str> = all.lines().take(4).collect();
+    assert_eq!(out.lines().collect::<Vec<_>>(), first);
+    assert!(first[3].starts_with(&folder.join("old.jsonl").to_string_lossy().into_owned()));
+    // -m still caps each session.
+    let (_, out) = run(&["-m", "1", "-n", "5", "needle"]);
+    assert_eq!(out.lines().count(), 2, "{out}");
+}

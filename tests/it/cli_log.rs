@@ -469,3 +469,252 @@ fn json_of_lines_with_invalid_utf8_is_json_as_pi_reads_them() {
         );
     }
 }
+
+/// Runs `pi-session -s FILE ARGS…` with more environment: (code, stdout, stderr).
+fn run_env(file: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut c = cmd();
+    c.arg("-s").arg(file).args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The entries of examples/session.jsonl from 10:01:20 to 10:01:30 (UTC), in append order.
+const TEN_OH_ONE: [&str; 6] = ["1ff0ab1e", "60f7bb55", "e0a8c95d", "5f7822f3", "b40ffcae", "1817a11b"];
+
+#[test]
+fn since_and_until_take_dates_and_times() {
+    let file = example();
+    let window = |since: &str, until: &str, tz: &str| {
+        let (code, out, err) = run_env(
+            &file,
+            &["log", "--all", "--since", since, "--until", until],
+            &[("TZ", tz)],
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{since} {until} {tz}");
+        ids(&out).into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    // Bounds are inclusive, in the local zone without a zone of their own.
+    assert_eq!(window("2026-11-02T10:01:20", "2026-11-02 10:01:30", "UTC"), TEN_OH_ONE);
+    assert_eq!(
+        window("2026-11-02T19:01:20", "2026-11-02T19:01:30.000", "Asia/Tokyo"),
+        TEN_OH_ONE
+    );
+    assert_eq!(
+        window("2026-11-02T11:01:20+01:00", "2026-11-02T10:01:30Z", "Asia/Tokyo"),
+        TEN_OH_ONE
+    );
+    assert_eq!(
+        window("2026-11-02 05:01:20-0500", "2026-11-02T10:01:30.000Z", "UTC"),
+        TEN_OH_ONE
+    );
+    // A day is whole: from its first instant through its last, in the local zone.
+    assert_eq!(window("2026-11-02", "2026-11-02", "UTC").len(), 53);
+    assert_eq!(window("20261102", "20261102", "Asia/Tokyo").len(), 53);
+    // 10:00 UTC is the next day's first hour at UTC+14.
+    assert_eq!(window("2026-11-02", "2026-11-02", "Pacific/Kiritimati").len(), 0);
+    assert_eq!(window("2026-11-03", "2026-11-03", "Pacific/Kiritimati").len(), 53);
+    assert_eq!(window("2026-11-03", "2026-12-01", "UTC").len(), 0);
+    // On a branch, newest first, and with -n (read from the end of the file).
+    let out = run_ok(&file, &["log", "--since", "2026-11-02T10:00:05", "-n", "5"]);
+    assert_eq!(ids(&out), ["b8731d22", "6fe7bd1a", "80fbf1f2"]);
+    let out = run_ok(&file, &["log", "--until", "2026-11-02T10:00:05"]);
+    assert_eq!(ids(&out), ["9e4e00c3", "cb75110e"]);
+    // The other listings take them too.
+    let out = run_ok(
+        &file,
+        &["log", "--all", "--since", "2026-11-02T10:01:20", "--json", "-n", "2"],
+    );
+    assert_eq!(ndjson(&out).len(), 2);
+}
+
+#[test]
+fn since_and_until_take_times_ago() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("recent.jsonl");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let iso = |secs_ago: i64| {
+        let t = jiff::Timestamp::from_second(now - secs_ago).unwrap();
+        t.strftime("%Y-%m-%dT%H:%M:%S.000Z").to_string()
+    };
+    const DAY: i64 = 86_400;
+    let mut text = format!(
+        "{{\"type\":\"session\",\"version\":3,\"id\":\"s\",\"timestamp\":\"{}\",\"cwd\":\"/\"}}\n",
+        iso(20 * DAY)
+    );
+    let mut parent = "null".to_owned();
+    for (id, ago) in [("old", 10 * DAY), ("days", 2 * DAY), ("hour", 3600), ("min", 60)] {
+        text.push_str(&format!(
+            "{{\"type\":\"message\",\"id\":\"{id}\",\"parentId\":{parent},\"timestamp\":\"{}\",\"message\":{{\"role\":\"user\",\"content\":\"{id}\"}}}}\n",
+            iso(ago)
+        ));
+        parent = format!("\"{id}\"");
+    }
+    std::fs::write(&file, text).unwrap();
+    let shown = |args: &[&str]| {
+        let mut a = vec!["log", "--all", "--format", "%H"];
+        a.extend_from_slice(args);
+        run_ok(&file, &a)
+    };
+    assert_eq!(shown(&["--since", "3 days ago"]), "days\nhour\nmin\n");
+    assert_eq!(shown(&["--since", "3.days.ago"]), "days\nhour\nmin\n");
+    assert_eq!(shown(&["--since", "2.weeks.ago"]), "old\ndays\nhour\nmin\n");
+    assert_eq!(shown(&["--since", "1 week"]), "days\nhour\nmin\n");
+    assert_eq!(shown(&["--since", "90min"]), "hour\nmin\n");
+    assert_eq!(shown(&["--since", "90 minutes ago"]), "hour\nmin\n");
+    assert_eq!(shown(&["--since", "30 minutes ago"]), "min\n");
+    assert_eq!(shown(&["--since", "2h", "--until", "30 minutes ago"]), "hour\n");
+    assert_eq!(shown(&["--since", "1 month ago", "--until", "1 week ago"]), "old\n");
+    assert_eq!(shown(&["--since", "yesterday"]), "hour\nmin\n");
+    // (An hour ago may still be yesterday, just after midnight.)
+    let until_yesterday = shown(&["--until", "yesterday"]);
+    assert!(until_yesterday.starts_with("old\ndays\n") && !until_yesterday.contains("min"));
+    assert_eq!(shown(&["--since", "5d"]), "days\nhour\nmin\n");
+    assert_eq!(shown(&["--since", "2w", "--until", "now"]), "old\ndays\nhour\nmin\n");
+    assert_eq!(shown(&["--since", "now"]), "");
+}
+
+#[test]
+fn bad_dates_are_usage_errors_naming_the_forms() {
+    let file = example();
+    for args in [
+        &["log", "--since", "last tuesday"][..],
+        &["log", "--until", "2026-13-01"],
+        &["log", "--all", "--until", "3 fortnights ago"],
+    ] {
+        let (code, stdout, stderr) = run_fail(&file, args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(stdout, "");
+        assert!(
+            stderr.contains("2.weeks.ago") && stderr.contains("2026-11-30T14:00"),
+            "{stderr}"
+        );
+    }
+    // With --all, a word that is neither a date nor an entry: as the id cursor's error was.
+    let (code, _, stderr) = run_fail(&file, &["log", "--all", "--since", "last tuesday"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("neither a date nor an entry") && stderr.contains("--after"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn after_is_the_entry_cursor_and_since_an_id_is_deprecated() {
+    let file = example();
+    let (code, after, stderr) = run_env(&file, &["log", "--all", "--after", "1817a11b"], &[]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(ids(&after), ["87e5e905", "a0f6e3c1", "6fe7bd1a", "b8731d22"]);
+    // The old spelling: the same entries, and a note on stderr.
+    let (code, since, stderr) = run_env(&file, &["log", "--all", "--since", "1817a11b"], &[]);
+    assert_eq!(code, 0);
+    assert_eq!(since, after);
+    assert_eq!(stderr, "note: --since with an entry id is deprecated; use --after ID\n");
+    // Any revision naming an entry, as before.
+    let (_, by_label, stderr) = run_env(&file, &["log", "--all", "--since", "green"], &[]);
+    assert_eq!(by_label, run_ok(&file, &["log", "--all", "--after", "green"]));
+    assert!(stderr.contains("deprecated"), "{stderr}");
+    // --after needs --all, and does not go with --since.
+    let (code, _, stderr) = run_fail(&file, &["log", "--after", "1817a11b"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--all"), "{stderr}");
+    let (code, _, _) = run_fail(&file, &["log", "--all", "--after", "1817a11b", "--since", "today"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn oneline_is_id_kind_marks_and_first_line() {
+    let file = example();
+    assert_eq!(
+        run_ok(&file, &["log", "--oneline"]),
+        "b8731d22 assistant (@) (alternative answer on a side branch)\n\
+         6fe7bd1a label 80fbf1f2 ← start\n\
+         80fbf1f2 user [start] Read src/parser.rs and explain the tokenizer.\n\
+         9e4e00c3 thinking_level_change thinking medium\n\
+         cb75110e model_change anthropic/claude-sonnet-4-5\n"
+    );
+    // The first line of a text of several lines.
+    let out = run_ok(&file, &["log", "--oneline", "--all", "--type", "branch_summary"]);
+    assert_eq!(out, "b7b227e2 branch_summary from e3472b97: ## Goal\n");
+    // With the other options of log.
+    let out = run_ok(
+        &file,
+        &["log", "--oneline", "--all", "--reverse", "-n", "2", "--role", "user"],
+    );
+    assert_eq!(ids(&out), ["1ecdd056", "80fbf1f2"]);
+    for conflict in [&["--json"][..], &["--long"], &["--format", "%h"]] {
+        let mut args = vec!["log", "--oneline"];
+        args.extend_from_slice(conflict);
+        assert_eq!(run_fail(&file, &args).0, 2, "{conflict:?}");
+    }
+}
+
+#[test]
+fn format_placeholders() {
+    let file = example();
+    let out = run_ok(
+        &file,
+        &[
+            "log",
+            "-n",
+            "3",
+            "--format",
+            "%h|%H|%P|%t|%T|%y|%r|%K|%m|%l|%k|%s|%%|%n-",
+        ],
+    );
+    assert_eq!(
+        out,
+        "b8731d22|b8731d22|6fe7bd1a|2026-11-02 10:01:35|2026-11-02T10:01:35.000Z|message|assistant|assistant|claude-sonnet-4-5||1280|(alternative answer on a side branch)|%|\n-\n\
+         6fe7bd1a|6fe7bd1a|80fbf1f2|2026-11-02 10:01:33|2026-11-02T10:01:33.000Z|label||label||||80fbf1f2 ← start|%|\n-\n\
+         80fbf1f2|80fbf1f2|9e4e00c3|2026-11-02 10:00:06|2026-11-02T10:00:06.000Z|message|user|user||start||Read src/parser.rs and explain the tokenizer.|%|\n-\n"
+    );
+    // A model change names its model; text without placeholders is repeated.
+    assert_eq!(
+        run_ok(&file, &["log", "--format", "%m", "cb75110e"]),
+        "claude-sonnet-4-5\n"
+    );
+    assert_eq!(run_ok(&file, &["log", "--format", "x", "-n", "2"]), "x\nx\n");
+    // --all, --after and the dates apply as to every listing.
+    let out = run_ok(&file, &["log", "--all", "--after", "1817a11b", "--format", "%h %K"]);
+    assert_eq!(
+        out,
+        "87e5e905 context_edit\na0f6e3c1 label\n6fe7bd1a label\nb8731d22 assistant\n"
+    );
+    for bad in ["%q", "50%", "%", "%{id}"] {
+        let (code, stdout, stderr) = run_fail(&file, &["log", "--format", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert_eq!(stdout, "");
+        assert!(stderr.contains("%H id"), "{stderr}");
+    }
+    assert_eq!(run_fail(&file, &["log", "--format", "%h", "--json"]).0, 2);
+}
+
+#[test]
+fn oneline_and_format_never_pass_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("controls.jsonl");
+    std::fs::write(
+        &file,
+        "{\"type\":\"session\",\"version\":3,\"id\":\"s\",\"timestamp\":\"2026-11-02T10:00:00.000Z\",\"cwd\":\"/\"}\n\
+         {\"type\":\"message\",\"id\":\"a\\u001b]0;x\",\"parentId\":null,\"timestamp\":\"2026-11-02T10:00:01.000Z\",\"message\":{\"role\":\"user\\u0007\",\"content\":\"\\u001b[31mred\\r\\nsecond\"}}\n\
+         {\"type\":\"label\",\"id\":\"l\",\"parentId\":\"a\\u001b]0;x\",\"timestamp\":\"2026-11-02T10:00:02.000Z\",\"targetId\":\"a\\u001b]0;x\",\"label\":\"\\u009b31m\"}\n",
+    )
+    .unwrap();
+    for args in [
+        &["log", "--all", "--oneline"][..],
+        &["log", "--all", "--format", "%H %h %P %y %r %K %l %s %T"],
+    ] {
+        let out = run_ok(&file, args);
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{args:?}: {out:?}");
+        assert!(out.contains("\\e[31mred"), "{out}");
+    }
+}

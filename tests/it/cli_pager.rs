@@ -131,6 +131,8 @@ fn human_output_on_a_terminal_goes_through_the_pager() {
         &["context"],
         &["log", "--long", "--all"],
         &["export", "--format", "md"],
+        &["tree"],
+        &["tree", "--depth", "0"],
     ] {
         let (code, _) = s.run_on_terminal(args, &[("PI_SESSION_PAGER", Some(s.pager()))]);
         assert_eq!(code, 0, "{args:?}");
@@ -183,7 +185,7 @@ fn no_pager_for_json_no_pager_flag_pipes_and_other_commands() {
         &["log", "--json"],
         &["show", "--json"],
         &["context", "--json"],
-        &["tree"],
+        &["tree", "--json"],
         &["rev-parse", "@"],
         &["label", "--list"],
     ] {

@@ -461,3 +461,46 @@ fn max_count_cuts_the_rows() {
         common::run_ok(&f, &["log", "-n", "3"])
     );
 }
+
+#[test]
+fn depth_counts_forks() {
+    let file = example();
+    let human = |args: &[&str]| {
+        let mut a = vec!["tree"];
+        a.extend_from_slice(args);
+        run_ok(&file, &a)
+    };
+    // The trunk: the first user message, which forks; everything under it is cut.
+    assert_eq!(
+        human(&["--depth", "0"]),
+        "80fbf1f2 • [start] user Read src/parser.rs and explain the tokenizer. (+42 rows)\n"
+    );
+    assert_eq!(
+        human(&["--depth", "1"]),
+        "80fbf1f2 • [start] user Read src/parser.rs and explain the tokenizer.\n\
+         ├─ 7affd800   assistant Reading it. → read(path=src/parser.rs)\n\
+         │     f49bcd6b   toolResult read: line 0: fn parse_0() -> Result<(), Error> { /* ünïcödé 中文 \"q\" \\ */ }\n\
+         │     30af4c7e   assistant The tokenizer splits on whitespace and tracks spans. (+38 rows)\n\
+         └─ b8731d22 • assistant (alternative answer on a side branch) ← @\n"
+    );
+    // Deep enough: the whole tree, byte for byte.
+    assert_eq!(human(&["--depth", "2"]), human(&[]));
+    // -n cuts the rows --depth leaves.
+    assert_eq!(human(&["--depth", "1", "-n", "2"]).lines().count(), 2);
+
+    // --json: the same rows; `children` still counts the rows cut off.
+    let all = rows(&file, &[]);
+    let cut = rows(&file, &["--depth", "1"]);
+    assert_eq!(
+        row_ids(&cut),
+        ["80fbf1f2", "7affd800", "f49bcd6b", "30af4c7e", "b8731d22"]
+    );
+    for r in &cut {
+        assert_eq!(r, row(&all, r["id"].as_str().unwrap()));
+    }
+    assert_eq!(row(&cut, "30af4c7e")["children"], 2);
+    assert_eq!(row_ids(&rows(&file, &["--depth", "0"])), ["80fbf1f2"]);
+    // Forks are counted in the view shown: --all has bookkeeping rows above the first fork.
+    let cut_all = rows(&file, &["--all", "--depth", "0"]);
+    assert_eq!(row_ids(&cut_all), ["cb75110e", "9e4e00c3", "80fbf1f2"]);
+}

@@ -71,6 +71,12 @@ pub struct Args {
     #[arg(short = 'm', long, value_name = "NUM")]
     pub max_count: Option<usize>,
 
+    /// At most N matching lines in all, across every session searched (the context after
+    /// the last still shows); -N is -n N. Unlike ripgrep's -n (line numbers, which grep
+    /// always prints), -n is the count of lines, as in log, tree and ls.
+    #[arg(short = 'n', long = "limit", value_name = "N")]
+    pub limit: Option<usize>,
+
     /// Print nothing; exit 0 at the first match (the search stops there), even if a
     /// session could not be read, else 1.
     #[arg(short = 'q', long)]
@@ -145,6 +151,43 @@ fn adjacent(a: &Hit, b: &Hit) -> bool {
     a.entry == b.entry && a.text_no == b.text_no && a.line_no + 1 == b.line_no
 }
 
+/// Keeps the first `limit` matching lines of all sessions (in order), with their context:
+/// the lines after the last match that belong to it (at most `after`, adjacent to it) stay,
+/// every later line goes.
+fn keep_first_matches(results: &mut [(PathBuf, Vec<Hit>)], limit: usize, after: usize) {
+    let mut left = limit;
+    for (_, hits) in results.iter_mut() {
+        if left == 0 {
+            hits.clear();
+            continue;
+        }
+        let matches = hits.iter().filter(|h| !h.context).count();
+        if matches <= left {
+            left -= matches;
+            continue;
+        }
+        // The index of the last match kept, then its context after it.
+        let last = hits
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| !h.context)
+            .nth(left - 1)
+            .map(|(k, _)| k);
+        let mut end = last.map_or(0, |k| k + 1);
+        if let Some(k) = last {
+            while end < hits.len()
+                && hits[end].context
+                && adjacent(&hits[end - 1], &hits[end])
+                && hits[end].line_no <= hits[k].line_no + after
+            {
+                end += 1;
+            }
+        }
+        hits.truncate(end);
+        left = 0;
+    }
+}
+
 fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let pattern = search::pattern(&args.pattern, args.fixed_strings, args.word_regexp);
     let query = Query::new(&pattern, args.ignore_case, &args.role, args.tools)?;
@@ -153,7 +196,11 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
     let options = SearchOptions {
         before: args.before_context.or(args.context).unwrap_or(0),
         after: args.after_context.or(args.context).unwrap_or(0),
-        max_count: args.max_count,
+        // No session needs more matches than the whole output shows.
+        max_count: match (args.max_count, args.limit) {
+            (Some(m), Some(n)) => Some(m.min(n)),
+            (m, n) => m.or(n),
+        },
         stop: args.quiet.then_some(&stop),
     };
     let with_context = options.before > 0 || options.after > 0;
@@ -191,6 +238,10 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
         let session = open_session(global)?;
         let hits = search::search_with(&session, &query, &options);
         results.push((session.path.clone(), hits));
+    }
+
+    if let Some(limit) = args.limit {
+        keep_first_matches(&mut results, limit, options.after);
     }
 
     // Like ripgrep: paths when a folder is searched (or asked for), above each session's

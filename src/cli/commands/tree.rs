@@ -31,11 +31,46 @@ pub struct Args {
     #[arg(short = 'n', long = "max-count", value_name = "N")]
     pub max_count: Option<usize>,
 
+    /// Show only rows at most N forks deep: 0 is the trunk (the rows up to the first
+    /// fork, the fork included), 1 adds the branches of those forks, and so on. A fork is a
+    /// row with two or more children in the view shown, where the tree indents. A row whose
+    /// rows below were cut ends with (+K rows). Applied before -n.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<usize>,
+
     /// One row per line (NDJSON), in display order:
     /// {"id","parentId","depth","type","role","label","timestamp","current","children"};
-    /// `current` marks @, `children` counts the row's visible children.
+    /// `current` marks @, `children` counts the row's visible children (with --depth, those
+    /// cut off too). `depth` counts the row's ancestors, not forks.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The rows at most `max` forks deep (a fork: a row with more than one child row), their
+/// parents renumbered; with, for each row kept, how many rows below it were cut.
+fn cut_depth(rows: Vec<TreeRow>, max: usize) -> (Vec<TreeRow>, Vec<usize>) {
+    let fork: Vec<bool> = rows.iter().map(|r| r.children > 1).collect();
+    let mut forks = vec![0usize; rows.len()];
+    // Per row: its new index when kept, else the new index of its nearest kept ancestor.
+    let mut kept_as = vec![0usize; rows.len()];
+    let mut kept = Vec::with_capacity(rows.len());
+    let mut cut = Vec::with_capacity(rows.len());
+    for (r, mut row) in rows.into_iter().enumerate() {
+        // A parent comes before its children, and forks never decrease down a path: the
+        // parent of a row kept was kept.
+        forks[r] = row.parent_row.map_or(0, |p| forks[p] + usize::from(fork[p]));
+        if forks[r] <= max {
+            row.parent_row = row.parent_row.map(|p| kept_as[p]);
+            kept_as[r] = kept.len();
+            kept.push(row);
+            cut.push(0);
+        } else {
+            let p = row.parent_row.expect("a root is 0 forks deep");
+            kept_as[r] = kept_as[p];
+            cut[kept_as[p]] += 1;
+        }
+    }
+    (kept, cut)
 }
 
 /// Pi's default filter of the tree view.
@@ -136,6 +171,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             ))
         );
     }
+    let (rows, cut) = match args.depth {
+        Some(max) => cut_depth(rows, max),
+        None => (rows, Vec::new()),
+    };
     // The rows are laid out whole (a row's gutter depends on the rows after it), then cut.
     let shown = args.max_count.map_or(rows.len(), |n| n.min(rows.len()));
     if args.json {
@@ -184,6 +223,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 width,
                 &on_branch,
                 at,
+                cut.get(r).copied().unwrap_or(0),
             );
             let kept = buf[line_start..].trim_end().len();
             buf.truncate(line_start + kept);
@@ -227,6 +267,7 @@ fn row_line(
     mut plain_width: usize,
     on_branch: &[bool],
     at: Option<EntryIdx>,
+    cut: usize,
 ) {
     let e = &session.entries[i];
     out.paint_into(line, Style::Meta, prefix);
@@ -263,9 +304,14 @@ fn row_line(
     }
     line.push(' ');
     let tail = if Some(i) == at { " ← @" } else { "" };
+    let cut_note = match cut {
+        0 => String::new(),
+        1 => " (+1 row)".to_owned(),
+        n => format!(" (+{n} rows)"),
+    };
     // Off a terminal the preview gets as many columns as `log` gives it.
     let room = match out.width {
-        Some(w) => w.saturating_sub(plain_width + display_width(tail)),
+        Some(w) => w.saturating_sub(plain_width + display_width(tail) + cut_note.len()),
         None => crate::cli::render::PIPED_PREVIEW_COLUMNS,
     };
     match &e.detail {
@@ -277,6 +323,9 @@ fn row_line(
             fit_into(line, &preview, room.max(8));
         }
         _ => fit_preview_into(line, session, i, room.max(8)),
+    }
+    if !cut_note.is_empty() {
+        out.paint_into(line, Style::Meta, &cut_note);
     }
     if !tail.is_empty() {
         out.paint_into(line, Style::Current, tail);
