@@ -337,7 +337,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s A -l afte
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s B -l before-context -d 'Show NUM lines before each match (within the same text: never from another entry)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s C -l context -d 'Show NUM lines before and after each match (-A and -B take precedence)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s m -l max-count -d 'At most NUM matching lines per session (the context after the last still shows)' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s n -l limit -d 'At most N matching lines in all, across every session searched (the context after the last still shows); -N is -n N. Unlike ripgrep\'s -n (line numbers, which grep always prints), -n is the count of lines, as in log, tree and ls' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s n -l limit -d 'At most N matching lines in all, across every session searched (the context after the last still shows); -N is -n N. Unlike ripgrep\'s -n (line numbers: here lines are named by their entry id, and --json gives line numbers), -n is a count, as in log, tree and ls' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''

@@ -753,3 +753,15 @@ fn n_counts_across_sessions() {
     let (_, out) = run(&["-m", "1", "-n", "5", "needle"]);
     assert_eq!(out.lines().count(), 2, "{out}");
 }
+
+#[test]
+fn n_is_a_count_not_ripgreps_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = session(dir.path());
+    let (code, out, err) = grep(&file, &["-n", "needle"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("count of matching lines") && err.contains("ripgrep"),
+        "{err}"
+    );
+}

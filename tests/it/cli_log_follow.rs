@@ -241,6 +241,38 @@ fn human_lines_follow_too() {
     );
 }
 
+#[test]
+fn oneline_format_after_and_dates_follow_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = session(dir.path());
+    let f = Follow::start(&file, &["--oneline", "--reverse"]);
+    assert_eq!(f.line(), "a1 user text of a1");
+    assert_eq!(f.line(), "a2 user (@) text of a2");
+    append(&file, &format!("{}\n", entry("a3", Some("a2"))));
+    assert_eq!(f.line(), "a3 user (@) text of a3");
+    drop(f);
+
+    let f = Follow::start(&file, &["--all", "--after", "a2", "--format", "%H<-%P"]);
+    assert_eq!(f.line(), "a3<-a2");
+    append(&file, &format!("{}\n", entry("a4", Some("a3"))));
+    assert_eq!(f.line(), "a4<-a3");
+    drop(f);
+
+    // Every entry here is from 2026-03-04 14:30:01: before the date, nothing shows, then
+    // or later.
+    let f = Follow::start(&file, &["--all", "--format", "%H", "--since", "2026-03-05"]);
+    append(&file, &format!("{}\n", entry("a5", Some("a4"))));
+    f.quiet();
+    drop(f);
+    let f = Follow::start(
+        &file,
+        &["--all", "--format", "%H", "--until", "2026-03-04T14:30:01Z", "-n", "1"],
+    );
+    assert_eq!(f.line(), "a1");
+    append(&file, &format!("{}\n", entry("a6", Some("a5"))));
+    assert_eq!(f.line(), "a6");
+}
+
 /// Not a test of speed: measures how long an appended line takes to be printed, and
 /// prints the median (`cargo test log_follow_latency -- --ignored --nocapture`).
 #[test]

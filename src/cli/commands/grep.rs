@@ -72,9 +72,10 @@ pub struct Args {
     pub max_count: Option<usize>,
 
     /// At most N matching lines in all, across every session searched (the context after
-    /// the last still shows); -N is -n N. Unlike ripgrep's -n (line numbers, which grep
-    /// always prints), -n is the count of lines, as in log, tree and ls.
-    #[arg(short = 'n', long = "limit", value_name = "N")]
+    /// the last still shows); -N is -n N. Unlike ripgrep's -n (line numbers: here lines are
+    /// named by their entry id, and --json gives line numbers), -n is a count, as in log,
+    /// tree and ls.
+    #[arg(short = 'n', long = "limit", value_name = "N", value_parser = limit)]
     pub limit: Option<usize>,
 
     /// Print nothing; exit 0 at the first match (the search stops there), even if a
@@ -112,6 +113,15 @@ pub struct Args {
     /// Print only the paths of sessions that matched.
     #[arg(short = 'l', long)]
     pub files_with_matches: bool,
+}
+
+/// `-n`'s count, with a word for ripgrep's habit of `-n` for line numbers.
+fn limit(s: &str) -> Result<usize, String> {
+    s.parse().map_err(|_| {
+        "-n takes a count of matching lines, as in log, tree and ls (not ripgrep's line numbers: \
+         lines are named by their entry id)"
+            .to_owned()
+    })
 }
 
 /// The line with its matches painted; every piece escaped.
