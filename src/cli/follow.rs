@@ -133,7 +133,7 @@ fn print_entry(
     }
     if args.oneline || args.format.is_some() {
         let mut line = String::new();
-        log::short_line(&mut line, out, args, session, i, current);
+        log::short_line(&mut line, &out.look(), args, session, i, current);
         return Ok(out.line(&line)?);
     }
     let line = entry_line(out, session, i, current, !args.long);

@@ -1,6 +1,6 @@
 use crate::cli::GlobalArgs;
 use crate::cli::exit::CommandError;
-use crate::cli::output::{Output, Style, display_width, escape_line, fit_into, local_time_into, short_id};
+use crate::cli::output::{Look, Output, Style, display_width, escape_line, fit_into, local_time_into, short_id};
 use crate::cli::render::{PIPED_PREVIEW_COLUMNS, entry_body, entry_line, entry_line_into, kind_style, write_rows};
 use crate::cli::session_arg::{RawLines, open_session, open_tip, warn_cycle};
 use anyhow::Result;
@@ -276,11 +276,15 @@ fn show(
         shown.reverse();
     }
     if args.oneline || args.format.is_some() {
-        let mut buf = String::new();
-        for &i in &shown {
-            buf.clear();
-            short_line(&mut buf, out, args, session, i, Some(i) == at);
-            out.line(&buf)?;
+        // One line per entry, rendered on every core, as the default rows are.
+        let look = out.look();
+        let render = |k: usize, buf: &mut String| {
+            let i = shown[k];
+            short_line(buf, &look, args, &session, i, Some(i) == at);
+        };
+        for from in (0..shown.len()).step_by(8192) {
+            let to = shown.len().min(from + 8192);
+            write_rows(out, from..to, render)?;
         }
         return Ok(());
     }
@@ -331,7 +335,7 @@ fn show(
 
 /// The line `--oneline` or `--format` prints for entry `i` (without its newline), appended
 /// to `buf`.
-pub(crate) fn short_line(buf: &mut String, out: &Output, args: &Args, session: &Session, i: EntryIdx, current: bool) {
+pub(crate) fn short_line(buf: &mut String, out: &Look, args: &Args, session: &Session, i: EntryIdx, current: bool) {
     match &args.format {
         Some(template) => template.render_into(buf, session, i),
         None => oneline_into(buf, out, session, i, current),
@@ -339,23 +343,23 @@ pub(crate) fn short_line(buf: &mut String, out: &Output, args: &Args, session: &
 }
 
 /// `a1b2c3d4 user (@) [label] first line of the text`.
-fn oneline_into(buf: &mut String, out: &Output, session: &Session, i: EntryIdx, current: bool) {
+fn oneline_into(buf: &mut String, out: &Look, session: &Session, i: EntryIdx, current: bool) {
     let start = buf.len();
     let id = short_id(&session.id_or_line(i));
-    out.look().paint_into(buf, Style::Id, &id);
+    out.paint_into(buf, Style::Id, &id);
     buf.push(' ');
     let kind = escape_line(session.entries[i].kind_name());
-    out.look().paint_into(buf, kind_style(&kind), &kind);
+    out.paint_into(buf, kind_style(&kind), &kind);
     buf.push(' ');
     let mut width = display_width(&id) + display_width(&kind) + 2;
     if current {
-        out.look().paint_into(buf, Style::Current, "(@)");
+        out.paint_into(buf, Style::Current, "(@)");
         buf.push(' ');
         width += 4;
     }
     if let Some(label) = session.label_of(i) {
         let l = format!("[{}]", escape_line(label));
-        out.look().paint_into(buf, Style::Label, &l);
+        out.paint_into(buf, Style::Label, &l);
         buf.push(' ');
         width += display_width(&l) + 1;
     }
