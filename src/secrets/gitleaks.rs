@@ -255,7 +255,7 @@ fn read_rule(config: &mut Config, rule: &Table, n: usize) -> Result<(), ConfigEr
     }
     config.rules.push(Rule {
         description,
-        regex: compiled,
+        regex: compiled.into(),
         secret_group,
         keywords,
         entropy,
@@ -264,6 +264,7 @@ fn read_rule(config: &mut Config, rule: &Table, n: usize) -> Result<(), ConfigEr
         // gitleaks' own catch-all is `generic-api-key`.
         generic: id.starts_with("generic"),
         assignment: false,
+        site: None,
         id,
     });
     Ok(())

@@ -82,7 +82,7 @@ type Filter = fn(secret: &str, matched: &str) -> bool;
 pub struct Rule {
     pub id: String,
     pub description: String,
-    pub(crate) regex: Regex,
+    pub(crate) regex: LazyRegex,
     /// The capture group that is the secret; 0 takes the first group that matched something
     /// (as gitleaks does), or the whole match when the regex has no groups.
     pub(crate) secret_group: usize,
@@ -98,6 +98,56 @@ pub struct Rule {
     /// The built-in assignment rule: a match is a name holding one of its keywords, then
     /// `=` or `:` (see [`assignment_windows`]), so its regex runs only around those.
     pub(crate) assignment: bool,
+    /// A built-in rule whose every match is a keyword of its kind with something after it
+    /// that raw bytes can tell: in a string token without `\u` escapes it runs only where
+    /// such a keyword has it (see [`SiteKind`]).
+    pub(crate) site: Option<SiteKind>,
+}
+
+/// What follows a keyword in every match of a built-in rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SiteKind {
+    /// A name holding one of [`SITE_NAMES`], then `=` or `:` and a value (the assignment
+    /// rule and the AWS secret key rule; see [`assignment_site`]).
+    Assignment,
+    /// `://`, then a user, a password and `@` (see [`url_site`]).
+    Url,
+}
+
+/// A rule's regex, compiled when a text first needs it: the built-in rules' Unicode classes
+/// with long repetitions cost more to compile than a scan of most sessions, and a session
+/// whose keywords never wake a rule never needs it.
+#[derive(Debug, Clone)]
+pub(crate) struct LazyRegex {
+    pattern: String,
+    cell: std::sync::OnceLock<Regex>,
+}
+
+impl LazyRegex {
+    /// A pattern known to compile (the built-in rules', checked by the tests).
+    fn new(pattern: String) -> LazyRegex {
+        LazyRegex {
+            pattern,
+            cell: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl From<Regex> for LazyRegex {
+    fn from(regex: Regex) -> LazyRegex {
+        LazyRegex {
+            pattern: regex.as_str().to_owned(),
+            cell: std::sync::OnceLock::from(regex),
+        }
+    }
+}
+
+impl std::ops::Deref for LazyRegex {
+    type Target = Regex;
+    fn deref(&self) -> &Regex {
+        self.cell
+            .get_or_init(|| Regex::new(&self.pattern).expect("built-in rules compile"))
+    }
 }
 
 /// A credential found in a text.
@@ -143,6 +193,33 @@ pub struct RuleSet {
     keywords_plain: bool,
     /// Some keyword holds a `/`, which `\/` can write.
     keyword_slash: bool,
+    /// Some exact value holds a `/`, which `\/` can write.
+    exact_slash: bool,
+    /// Some exact value holds U+FFFD, which invalid UTF-8 in a token decodes to: the raw
+    /// bytes cannot tell where such a value is, so every string is checked.
+    exact_fffd: bool,
+    /// The rules with [`Rule::site`], and theirs.
+    site_rules: Vec<(usize, SiteKind)>,
+    /// Keyword `i` is one of [`SITE_NAMES`], or `://`.
+    keyword_site: Vec<Option<SiteKind>>,
+    /// Keyword `i` wakes only rules with [`Rule::site`]: a hit of it matters only where a
+    /// name of [`SITE_NAMES`] is followed by `=` or `:`.
+    keyword_sited: Vec<bool>,
+}
+
+/// The names the matches of the rules with [`Rule::site`] hold, lowercase: the keywords of
+/// the AWS secret key rule and of the assignment rule.
+const SITE_NAMES: [&str; 7] = ["aws", "secret", "key", "token", "passw", "pwd", "credential"];
+
+/// What a string token needs, as its raw bytes tell (see [`RuleSet::plan_token`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenPlan {
+    /// Nothing any rule can find is in it.
+    Skip,
+    /// Its decoded text needs only these rules (and the exact values).
+    Woken(Vec<bool>),
+    /// Its escapes could hide a keyword: every rule its decoded text wakes.
+    Full,
 }
 
 /// The prefilter's spellings for a SIMD search: its candidates are checked here, every
@@ -242,6 +319,22 @@ impl RuleSet {
             .iter()
             .all(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii() && b >= 0x20 && b != b'"' && b != b'\\'));
         let keyword_slash = keywords.iter().any(|k| k.contains('/'));
+        let site_rules: Vec<(usize, SiteKind)> =
+            (0..rules.len()).filter_map(|i| rules[i].site.map(|k| (i, k))).collect();
+        let keyword_site = keywords
+            .iter()
+            .map(|k| match k.as_str() {
+                "://" => Some(SiteKind::Url),
+                k if SITE_NAMES.contains(&k) => Some(SiteKind::Assignment),
+                _ => None,
+            })
+            .collect();
+        let keyword_sited = wakes
+            .iter()
+            .map(|w| w.iter().all(|&r| rules[r].site.is_some()))
+            .collect();
+        let exact_slash = exact.iter().any(|(_, v)| v.contains('/'));
+        let exact_fffd = exact.iter().any(|(_, v)| v.contains('\u{FFFD}'));
         RuleSet {
             rules,
             global,
@@ -254,6 +347,11 @@ impl RuleSet {
             fast,
             keywords_plain,
             keyword_slash,
+            exact_slash,
+            exact_fffd,
+            site_rules,
+            keyword_site,
+            keyword_sited,
         }
     }
 
@@ -286,7 +384,7 @@ impl RuleSet {
     /// included, ordered by (start, end, pattern); `None` when some rule has no keywords, so
     /// every string must be checked. `lower` is a buffer for a lowercased copy of `raw`.
     pub fn keyword_hits(&self, raw: &[u8], lower: &mut Vec<u8>) -> Option<Vec<KeywordHit>> {
-        if !self.always.is_empty() {
+        if !self.always.is_empty() || self.exact_fffd {
             return None;
         }
         let Some(fast) = &self.fast else {
@@ -400,6 +498,92 @@ impl RuleSet {
             }
         }
         Some(run)
+    }
+
+    /// Whether `\/` can hide a keyword or an exact value.
+    fn slash_matters(&self) -> bool {
+        self.keyword_slash || self.exact_slash
+    }
+
+    /// Whether a `\u` escape, or a `\/` where one can hide something, is in `raw`: its
+    /// decoded text may hold a keyword or an exact value its raw bytes do not show.
+    pub fn escapes_hide(&self, raw: &[u8]) -> bool {
+        memchr::memchr(b'\\', raw).is_some()
+            && (needles::BACKSLASH_U.find(raw).is_some()
+                || (self.slash_matters() && needles::BACKSLASH_SLASH.find(raw).is_some()))
+    }
+
+    /// Could a rule find something in the JSON line `line` (whose keyword hits are `hits`)
+    /// when it is valid JSON? False only when no string token needs matching: every hit is
+    /// of a keyword that wakes only rules with [`Rule::site`], with no assignment after it
+    /// (or only inside an object key), and no escape hides anything. A line that turns out
+    /// not to be JSON must still be scanned as text.
+    pub fn line_may_find(&self, line: &[u8], hits: &[KeywordHit]) -> bool {
+        if !self.keywords_plain || self.escapes_hide(line) {
+            return true;
+        }
+        let odd_names = || needles::KELVIN.find(line).is_some() || needles::LONG_S.find(line).is_some();
+        let mut odd: Option<bool> = None;
+        hits.iter().any(|h| match self.patterns[h.pattern as usize] {
+            Pattern::Exact => true,
+            Pattern::Keyword(k) if !self.keyword_sited[k] => true,
+            Pattern::Keyword(k) => match self.keyword_site[k] {
+                Some(SiteKind::Assignment) => {
+                    *odd.get_or_insert_with(odd_names) || matches!(assignment_site(line, h.end), Some(Site::Value))
+                }
+                Some(SiteKind::Url) => url_site(line, h.end),
+                None => false,
+            },
+        })
+    }
+
+    /// What the string token at `span` of `line` needs, from the line's keyword hits: a
+    /// token whose escapes could hide a keyword (see [`Self::woken_by_raw`]) needs every rule
+    /// its decoded text wakes; else the rules its keywords wake, less the rules with
+    /// [`Rule::site`] when no name of [`SITE_NAMES`] in it is followed by `=` or `:`; none
+    /// of them and no exact value: nothing to decode.
+    pub fn plan_token(&self, line: &[u8], span: Range<usize>, hits: &[KeywordHit]) -> TokenPlan {
+        let raw = &line[span.clone()];
+        if self.exact_slash && memchr::memchr(b'\\', raw).is_some() && needles::BACKSLASH_SLASH.find(raw).is_some() {
+            return TokenPlan::Full;
+        }
+        let Some(mut run) = self.woken_by_raw(raw, span.start, hits) else {
+            return TokenPlan::Full;
+        };
+        let first = hits.partition_point(|h| h.start < span.start);
+        let inside = || {
+            hits[first..]
+                .iter()
+                .take_while(|h| h.start < span.end)
+                .filter(|h| h.end <= span.end)
+        };
+        let exact = inside().any(|h| matches!(self.patterns[h.pattern as usize], Pattern::Exact));
+        for kind in [SiteKind::Assignment, SiteKind::Url] {
+            if !self.site_rules.iter().any(|&(r, k)| k == kind && run[r])
+                || (kind == SiteKind::Assignment
+                    && (needles::KELVIN.find(raw).is_some() || needles::LONG_S.find(raw).is_some()))
+            {
+                continue;
+            }
+            let sited = inside().any(|h| match self.patterns[h.pattern as usize] {
+                Pattern::Keyword(k) if self.keyword_site[k] == Some(kind) => match kind {
+                    SiteKind::Assignment => assignment_site(line, h.end).is_some(),
+                    SiteKind::Url => url_site(line, h.end),
+                },
+                _ => false,
+            });
+            if !sited {
+                for &(r, k) in &self.site_rules {
+                    if k == kind {
+                        run[r] = false;
+                    }
+                }
+            }
+        }
+        if !exact && !run.contains(&true) {
+            return TokenPlan::Skip;
+        }
+        TokenPlan::Woken(run)
     }
 
     /// The rules the keywords of `text` wake (the rules without keywords always run).
@@ -635,6 +819,102 @@ fn assignment_windows(text: &str) -> Option<Vec<Range<usize>>> {
         }
     }
     Some(windows)
+}
+
+/// What follows a name of [`SITE_NAMES`] ending at `end` in the raw bytes of a JSON line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Site {
+    /// The name's string closes, and a `:` follows: an object key.
+    Key,
+    /// `=` or `:`, then a value as long as the rules want.
+    Value,
+}
+
+/// Whether the name holding a keyword that ends at `end` in the raw bytes of a JSON string
+/// token is followed by `=` or `:` and a value of 16 characters or more, as a match of a
+/// rule with [`Rule::site`] needs; `None` when not. Generous: the rules allow after the
+/// keyword more name characters (`[0-9a-z_.-]`), an optional backslash and quote, and
+/// whitespace (`[ \t]`, or `\s`, also newlines and Unicode spaces), then the operator
+/// (`=>`, `:=`, `=`, `:`), whitespace, an optional backslash and quote, and a value without
+/// whitespace or backslash of 16 characters or more (40 for the AWS rule); here the part
+/// before the operator may come in any order and number, written raw or as JSON escapes
+/// (`\\`, `\"`, `\t`, `\n`, `\r`, `\f`), any byte beyond ASCII passes, and the value is
+/// the bytes up to a space, a whitespace escape or the token's closing quote.
+///
+/// For a JSON string token without `\u` escapes (which can write any character) and
+/// without the Kelvin sign or long s (which the rules' case-insensitive names take for `k`
+/// and `s`): those are the caller's to rule out. A line scanned as text (not JSON) is not
+/// read by this.
+fn assignment_site(b: &[u8], end: usize) -> Option<Site> {
+    let name_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    let mut i = end;
+    while i < b.len() && name_byte(b[i]) {
+        i += 1;
+    }
+    if b.get(i) == Some(&b'"') {
+        // The name's last byte is no backslash: this quote closes its string.
+        let after = i
+            + 1
+            + b[i + 1..]
+                .iter()
+                .take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+                .count();
+        if b.get(after) == Some(&b':') {
+            return Some(Site::Key);
+        }
+    }
+    loop {
+        match b.get(i)? {
+            b'=' | b':' => break,
+            b'\\' if matches!(b.get(i + 1), Some(b't' | b'n' | b'r' | b'f')) => i += 2,
+            b'\\' | b'"' | b'\'' | b' ' | 0x80.. => i += 1,
+            _ => return None,
+        }
+    }
+    // `i` is the operator; `=>` and `:=` are two bytes, but `=` then a value starting with
+    // `>` or `=` is one.
+    let long_value = |mut j: usize| {
+        // Whitespace, raw or escaped.
+        loop {
+            match b.get(j) {
+                Some(b' ') => j += 1,
+                Some(b'\\') if matches!(b.get(j + 1), Some(b't' | b'n' | b'r' | b'f')) => j += 2,
+                _ => break,
+            }
+        }
+        // The quote and the value: no whitespace, and the token's closing quote ends it.
+        let start = j;
+        while j - start < 16 {
+            match b.get(j) {
+                None | Some(b' ' | b'"') => break,
+                Some(b'\\') if matches!(b.get(j + 1), Some(b't' | b'n' | b'r' | b'f')) => break,
+                Some(b'\\') => j += 2,
+                Some(_) => j += 1,
+            }
+        }
+        j - start >= 16
+    };
+    let two = matches!(b.get(i + 1), Some(b'>' | b'='));
+    (long_value(i + 1) || (two && long_value(i + 2))).then_some(Site::Value)
+}
+
+/// Whether the `://` ending at `end` in the raw bytes of a JSON string token (without `\u`
+/// escapes) is followed by a user, a password and `@`, as a match of the URL rule needs:
+/// generous, an `@` before the first byte that cannot be in a user or password (whitespace,
+/// `/`, a quote, `<`, `>`, raw or escaped; the rule's `:` and lengths are not checked).
+fn url_site(b: &[u8], end: usize) -> bool {
+    let mut i = end;
+    loop {
+        match b.get(i) {
+            Some(b'@') => return true,
+            None | Some(0..=b' ' | b'/' | b'"' | b'\'' | b'<' | b'>') => return false,
+            Some(b'\\') => match b.get(i + 1) {
+                Some(b'b' | b'\\') => i += 2,
+                _ => return false,
+            },
+            Some(_) => i += 1,
+        }
+    }
 }
 
 /// Substring searchers built once: `memmem::find` builds its searcher anew on each call,
@@ -905,7 +1185,7 @@ fn builtin_rules() -> Vec<Rule> {
         .map(|s| Rule {
             id: s.id.to_string(),
             description: s.description.to_string(),
-            regex: Regex::new(&s.regex).expect("built-in rules compile"),
+            regex: LazyRegex::new(s.regex),
             secret_group: s.secret_group,
             keywords: s.keywords.iter().map(|k| k.to_ascii_lowercase()).collect(),
             entropy: s.entropy,
@@ -913,6 +1193,11 @@ fn builtin_rules() -> Vec<Rule> {
             filter: s.filter,
             generic: s.id.starts_with("generic"),
             assignment: s.id == "generic-secret-assignment",
+            site: match s.id {
+                "generic-secret-assignment" | "aws-secret-access-key" => Some(SiteKind::Assignment),
+                "url-password" => Some(SiteKind::Url),
+                _ => None,
+            },
         })
         .collect()
 }

@@ -1,12 +1,18 @@
 //! The credentials a session file holds: every string of every line, scanned by the rules.
 //!
-//! A line is looked at only when the rules' keywords occur in its raw bytes (one pass over
-//! the line); then each string value is decoded and matched. Lines are scanned on every
-//! core. What the file holds on disk is what counts, so a line Pi would skip as damaged is
+//! The rules' keywords are looked for in a line's raw bytes (one pass over the line). A
+//! keyword of the assignment, AWS secret or URL rule counts only where the raw bytes after
+//! it could start a match (a name then `=` or `:` and a long value outside an object key; a
+//! user, password and `@`); a line with no keyword that counts, and no `\u` escape (or
+//! `\/`) that could hide one, is only checked to be JSON (which decides whether it is
+//! scanned as text) and not walked. In a walked line, a string is decoded and matched only
+//! when a keyword that counts, an exact value or such an escape is in it, and only by the
+//! rules those wake. Lines are scanned on every core. What the file holds on disk is what counts, so a line Pi would skip as damaged is
 //! scanned as text, and a key written twice in an object is scanned twice.
 
-use super::rules::{RuleSet, mask, needles};
+use super::rules::{RuleSet, TokenPlan, mask, needles};
 use super::walk::{self, Step};
+use crate::session::scan as json;
 use std::ops::Range;
 
 /// A credential found in a line.
@@ -171,24 +177,22 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
         return;
     }
     let opaque_here = needles::REDACTED.find(line).is_some() || needles::ENCRYPTED.find(line).is_some();
-    // Where the rules' keywords occur in the raw line: only the strings holding one (or an
-    // escape, which could spell one) are decoded and matched.
+    // Where the rules' keywords occur in the raw line: only the strings that hold one where
+    // it can start a match (or an escape, which could spell one) are decoded and matched.
     let hits = rules.keyword_hits(line, &mut scratch.lower);
-    let spans = hits.as_deref().map(RuleSet::spans_of);
-    if spans.as_ref().is_some_and(Vec::is_empty) && !opaque_here {
-        return;
-    }
-    let worth_matching = |token: &Range<usize>| match &spans {
-        None => true,
-        Some(spans) => {
-            let first = spans.partition_point(|s| s.start < token.start);
-            spans[first..]
-                .iter()
-                .take_while(|s| s.start < token.end)
-                .any(|s| s.end <= token.end)
-                || needles::BACKSLASH_U.find(&line[token.clone()]).is_some()
+    // A line not JSON is reported only when it has a keyword (what a scan without one
+    // could tell depends on nothing in it).
+    let counted = hits.as_deref().is_none_or(|h| !h.is_empty()) || opaque_here;
+    if let Some(h) = hits.as_deref()
+        && !opaque_here
+        && !rules.line_may_find(line, h)
+    {
+        // Nothing to find if it is JSON; whether it is decides only the count of damaged
+        // lines, so a line without a keyword is not even read.
+        if h.is_empty() || matches!(json::skip(line, 0), Ok(end) if json::at_end(line, end)) {
+            return;
         }
-    };
+    }
     let line_range = offset..offset + line.len();
     // (path, token, hit, preview, length in characters)
     let mut found: Vec<(String, Range<usize>, super::rules::Hit, String, usize)> = Vec::new();
@@ -206,16 +210,18 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
             }
             return;
         }
-        if !worth_matching(&span) {
+        // The rules to run, from the line's keyword hits when the token's escapes allow.
+        let plan = match hits.as_deref() {
+            Some(h) => rules.plan_token(line, span.clone(), h),
+            None => TokenPlan::Full,
+        };
+        if plan == TokenPlan::Skip {
             return;
         }
-        let raw = &line[span.clone()];
-        let decoded = walk::decode(raw);
-        // The rules to run, from the line's keyword hits when the token's escapes allow.
-        let woken = hits.as_deref().and_then(|h| rules.woken_by_raw(raw, span.start, h));
-        let found_here = match woken {
-            Some(run) => rules.find_woken(&decoded.text, &run),
-            None => rules.find(&decoded.text),
+        let decoded = walk::decode(&line[span.clone()]);
+        let found_here = match plan {
+            TokenPlan::Woken(run) => rules.find_woken(&decoded.text, &run),
+            _ => rules.find(&decoded.text),
         };
         for hit in found_here {
             let secret = &decoded.text[hit.range.clone()];
@@ -224,6 +230,10 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
         }
     });
     if walked.is_err() {
+        if !counted {
+            // Without a keyword nothing is found in its text.
+            return;
+        }
         // Not JSON: Pi skips the line, but the bytes are on disk. Scanned as text where it
         // is UTF-8 (a secret is ASCII; the rest of the line is left as it is).
         out.damaged_lines.push(number);
@@ -504,6 +514,155 @@ mod tests {
                     prop_assert_eq!(&old["id"], &new["id"]);
                 }
             }
+        }
+    }
+
+    /// A finding as the tests compare them: line, path, rule, token, secret.
+    type Found = (u32, String, String, Option<Range<usize>>, Range<usize>);
+
+    /// What a scan finds without its shortcuts: every value string of every line decoded
+    /// and matched by every rule, a line not JSON matched as text.
+    fn reference(bytes: &[u8], rules: &RuleSet) -> Vec<Found> {
+        let mut out = Vec::new();
+        for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let number = n as u32 + 1;
+            let mut found = Vec::new();
+            let walked = walk::for_each_string(line, |path, span, is_key| {
+                if is_key || structural(path) || opaque(path) {
+                    return;
+                }
+                for hit in rules.find(&walk::decode(&line[span.clone()]).text) {
+                    found.push((number, walk::render(path), hit.rule, Some(span.clone()), hit.range));
+                }
+            });
+            if walked.is_ok() {
+                out.extend(found);
+            } else if !line.iter().all(u8::is_ascii_whitespace) {
+                let text = String::from_utf8_lossy(line);
+                for hit in rules.find(&text) {
+                    if memchr::memmem::find(line, text[hit.range.clone()].as_bytes()).is_some() {
+                        out.push((number, String::new(), hit.rule, None, hit.range));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A string body as written on disk: keywords before assignments and URLs in many
+    /// shapes, tokens, and escapes that hide a keyword's letters (`\u0067hp_`, `:\/\/`) or
+    /// stand between a name and its value.
+    fn raw_body() -> impl Strategy<Value = String> {
+        let name = prop::sample::select(vec![
+            "api_key",
+            "TOKEN",
+            "Secret",
+            "db_passwd",
+            "pwd",
+            "credential",
+            "aws_secret",
+            "aws",
+            "tokenizer",
+            "\\u006bey",
+            "to\\u006ben",
+            "\u{212A}ey",
+            "\u{17F}ecret",
+            "k\\u0065y",
+            "x",
+            "\\token",
+        ]);
+        let glue = prop::sample::select(vec!["", "\\\"", "'", "\\\\\\\"", " ", "\\t", "\\\"\\t ", "\\u0022"]);
+        let op = prop::sample::select(vec!["=", ":", "=>", ":=", "==", ": ", " = ", "=\\n", "\\u003d", ","]);
+        let quote = prop::sample::select(vec!["", "\\\"", "'", "\\\\\\\"", "\\u0027"]);
+        let value = prop_oneof![
+            "[A-Za-z0-9/+]{10,45}",
+            "[A-Za-z0-9]{8,20}(\\\\/|\\\\b|\\\\u0041|é|\\\\\\\\)[A-Za-z0-9]{8,30}",
+            "[ -!#-\\[\\]-~]{0,20}",
+        ];
+        let assignment = (name, glue, op, quote, value).prop_map(|(n, g, o, q, v)| format!("{n}{g}{o}{q}{v}"));
+        let url = (
+            prop::sample::select(vec!["https://", "postgres:\\/\\/", "ftp:\\u002f/", "s3://"]),
+            "[a-z]{0,6}",
+            prop::sample::select(vec![":", "\\u003a", ""]),
+            "[A-Za-z0-9]{1,12}",
+            prop::sample::select(vec!["@", "\\u0040", "\\/@", " @", ""]),
+            "[a-z]{1,8}",
+        )
+            .prop_map(|(s, u, c, p, at, h)| format!("{s}{u}{c}{p}{at}{h}.example.com/x"));
+        let tokens = prop_oneof![
+            "[A-Za-z0-9]{36}".prop_map(|t| format!("{}{t}", "ghp_")),
+            "[A-Za-z0-9]{36}".prop_map(|t| format!("{}{t}", "\\u0067hp_")),
+            "[A-Za-z0-9]{36}".prop_map(|t| format!("{}{t}", "np\\u006d_")),
+            "[A-Z2-7]{16}".prop_map(|t| format!("{}{t}", "AKIA")),
+            "[0-9]{12}-[A-Za-z0-9]{24}".prop_map(|t| format!("{}{t}", "xoxb-1234567890-")),
+            Just("planted-own-value-42".to_string()),
+            Just("planted-own\\u002dvalue-42".to_string()),
+            Just("a\\/b\\\\c-own-value".to_string()),
+        ];
+        let other = prop::sample::select(vec![
+            " ",
+            "\\n",
+            "\\t",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\u00e9",
+            "\\ud83d",
+            ", ",
+            "; ",
+            "token ",
+            "key: x",
+            "日本",
+            "\\u0041",
+            "\\\"apiKey\\\": ",
+        ]);
+        let piece = prop_oneof![3 => assignment, 1 => url, 1 => tokens, 2 => other.prop_map(String::from)];
+        prop::collection::vec(piece, 0..6).prop_map(|v| v.concat())
+    }
+
+    fn raw_line() -> impl Strategy<Value = Vec<u8>> {
+        (raw_body(), raw_body(), raw_body(), 0usize..4, 0usize..200).prop_map(|(a, b, key, shape, cut)| {
+            let line = match shape {
+                0 => format!(r#"{{"type":"message","id":"e1","message":{{"role":"user","content":[{{"type":"text","text":"{a}"}},{{"type":"thinking","thinking":"{b}","thinkingSignature":"sig"}}]}}}}"#),
+                1 => format!(r#"{{"type":"custom","id":"e2","{key}":"{a}","data":{{"{b}":["{a}{b}",1,true,null]}}}}"#),
+                2 => format!(r#"{{"type":"label","id":"e3","label":"{a}"}}"#),
+                _ => {
+                    // Damaged: cut short.
+                    let l = format!(r#"{{"type":"message","id":"e4","text":"{a} {b}"}}"#);
+                    l[..l.floor_char_boundary(cut.min(l.len()))].to_string()
+                }
+            };
+            line.into_bytes()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The keyword prefilter, the assignment and URL checks on raw bytes and the lines
+        /// left unread find exactly what decoding and matching every string finds.
+        #[test]
+        fn the_shortcuts_find_what_matching_every_string_finds(
+            lines in prop::collection::vec(raw_line(), 1..5), own in any::<bool>(),
+        ) {
+            static RULES: std::sync::OnceLock<(RuleSet, RuleSet)> = std::sync::OnceLock::new();
+            let (plain, mine) = RULES.get_or_init(|| {
+                let plain = RuleSet::builtin();
+                let mine = RuleSet::builtin().with_exact(vec![
+                    ("P".into(), "planted-own-value-42".into()),
+                    ("S".into(), "a/b\\c-own-value".into()),
+                ]);
+                (plain, mine)
+            });
+            let rules = if own { mine } else { plain };
+            let bytes: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
+            let got: Vec<_> = scan(&bytes, rules)
+                .findings
+                .into_iter()
+                .map(|f| (f.line, f.path, f.rule, f.at.token, f.at.secret))
+                .collect();
+            prop_assert_eq!(got, reference(&bytes, rules), "{}", String::from_utf8_lossy(&bytes));
         }
     }
 }
