@@ -10,10 +10,10 @@
 //! scanner declines) makes it give up, and the entry is read in full instead
 //! ([`super::section`]).
 
-use super::raw::{self, plain_integer};
+use super::raw::{self, key_name, plain_integer};
 use super::tools::ToolView;
 use super::{CallArgs, Class, Part, Section};
-use crate::session::scan::{self, Bail, RawStr, Scan, trusted};
+use crate::session::scan::{self, Bail, Scan, trusted};
 use crate::session::text::short_tokens;
 use crate::session::{EntryIdx, EntryKind, Session, jsparse, jsstr};
 use std::borrow::Cow;
@@ -116,18 +116,6 @@ struct EntryFields<'a> {
     provider: Field<'a>,
     model_id: Field<'a>,
     thinking_level: Field<'a>,
-}
-
-/// A key's name as `JSON.parse` reads it: the bytes as written when it has no escapes. A key
-/// that does not decode (a lone surrogate) is none of the names read here.
-pub(super) fn key_name(key: RawStr<'_>) -> Cow<'_, [u8]> {
-    if !key.escaped {
-        return Cow::Borrowed(key.bytes);
-    }
-    match key.decode() {
-        Ok(s) => Cow::Owned(s.into_owned().into_bytes()),
-        Err(_) => Cow::Borrowed(b""),
-    }
 }
 
 /// Walks the object at `p` of `line`, handing each field's name and value position to

@@ -6,7 +6,7 @@
 //! what they do not handle exactly: the string reader with [`Bail`] (the entry is then read
 //! in full), the printer with `None` (the arguments are then parsed and printed).
 
-use crate::session::scan::{self, Bail, Scan};
+use crate::session::scan::{self, Bail, RawStr, Scan};
 use std::borrow::Cow;
 
 /// For 64 bytes: a bit per byte that is a quote, a backslash or a control byte.
@@ -344,4 +344,16 @@ pub(super) fn plain_integer(raw: &[u8]) -> bool {
         && digits.len() <= 15
         && digits.iter().all(u8::is_ascii_digit)
         && (digits[0] != b'0' || raw == b"0")
+}
+
+/// A key's name as `JSON.parse` reads it: the bytes as written when it has no escapes. A key
+/// that does not decode (a lone surrogate) is none of the names read here.
+pub(super) fn key_name(key: RawStr<'_>) -> Cow<'_, [u8]> {
+    if !key.escaped {
+        return Cow::Borrowed(key.bytes);
+    }
+    match key.decode() {
+        Ok(s) => Cow::Owned(s.into_owned().into_bytes()),
+        Err(_) => Cow::Borrowed(b""),
+    }
 }

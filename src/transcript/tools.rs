@@ -138,7 +138,7 @@ fn arg_at<'a>(raw: &'a str, p: usize, edits: bool) -> Scan<(Arg<'a>, usize)> {
                 }
                 let (mut old, mut new) = (Arg::Absent, Arg::Absent);
                 let end = trusted::object(b, q, |key, _, v| {
-                    let slot = match &*super::lean::key_name(key) {
+                    let slot = match &*super::raw::key_name(key) {
                         b"oldText" => &mut old,
                         b"newText" => &mut new,
                         _ => return trusted::skip(b, v),
@@ -202,7 +202,7 @@ impl<'a> ToolView<'a> {
         }
         let mut f = Fields::default();
         trusted::object(b, p, |key, _, v| {
-            let slot = match &*super::lean::key_name(key) {
+            let slot = match &*super::raw::key_name(key) {
                 b"path" => &mut f.path,
                 b"file_path" => &mut f.file_path,
                 b"offset" => &mut f.offset,
