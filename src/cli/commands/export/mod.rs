@@ -239,6 +239,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         })?,
         None => render(&doc, format, CHUNK_BYTES, |b| out.raw(b))?,
     }
+    // The process ends next, and takes the session's index and mapping with it faster
+    // than freeing them piece by piece would.
+    std::mem::forget(doc);
+    std::mem::forget(session);
     Ok(())
 }
 
