@@ -21,6 +21,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::{Condvar, Mutex, mpsc};
+use tools::ToolView;
 
 /// What to export.
 #[derive(Debug, Clone, Default)]
@@ -37,8 +38,7 @@ pub enum Part<'a> {
     ToolCall {
         name: Cow<'a, str>,
         id: Cow<'a, str>,
-        /// The arguments as pretty-printed JSON.
-        args: Cow<'a, str>,
+        args: CallArgs<'a>,
     },
     ToolResult {
         name: Cow<'a, str>,
@@ -62,6 +62,42 @@ pub enum Part<'a> {
         text: Cow<'a, str>,
     },
     Note(Cow<'a, str>),
+}
+
+/// A tool call's arguments: as pretty-printed JSON, or, read lean, already understood as
+/// the call of a built-in tool (what printers show of it), with their JSON text as written.
+/// Two are equal when their JSON is.
+#[derive(Debug, Clone)]
+pub enum CallArgs<'a> {
+    Json(Cow<'a, str>),
+    /// Never [`ToolView::Other`].
+    View(Box<ToolView<'a>>, &'a str),
+}
+
+impl<'a> CallArgs<'a> {
+    /// The arguments as `serde_json::to_string_pretty` prints them once `JSON.parse` has
+    /// read them.
+    pub fn json(&self) -> Cow<'_, str> {
+        match self {
+            CallArgs::Json(j) => Cow::Borrowed(j),
+            // The text was accepted by JSON.parse when the session was loaded.
+            CallArgs::View(_, raw) => Cow::Owned(lean::pretty(Some(raw)).unwrap_or_default()),
+        }
+    }
+
+    /// What a call of tool `name` with these arguments does.
+    pub fn view(&self, name: &str) -> Cow<'_, ToolView<'a>> {
+        match self {
+            CallArgs::Json(j) => Cow::Owned(ToolView::of(name, j)),
+            CallArgs::View(v, _) => Cow::Borrowed(v),
+        }
+    }
+}
+
+impl PartialEq for CallArgs<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.json() == other.json()
+    }
 }
 
 /// What kind of section: how a printer styles it.
@@ -509,9 +545,11 @@ fn block_part(mut b: Value) -> Part<'static> {
         Kind::ToolCall => Part::ToolCall {
             name: take_str(&mut b, "name"),
             id: take_str(&mut b, "id"),
-            args: serde_json::to_string_pretty(b.get("arguments").unwrap_or(&Value::Null))
-                .unwrap_or_default()
-                .into(),
+            args: CallArgs::Json(
+                serde_json::to_string_pretty(b.get("arguments").unwrap_or(&Value::Null))
+                    .unwrap_or_default()
+                    .into(),
+            ),
         },
         Kind::Image => Part::Image {
             mime: take_str(&mut b, "mimeType"),
@@ -759,7 +797,7 @@ mod tests {
                 Part::ToolCall {
                     name: "read".into(),
                     id: "c1".into(),
-                    args: "{\n  \"path\": \"a\"\n}".into()
+                    args: CallArgs::Json("{\n  \"path\": \"a\"\n}".into())
                 },
                 Part::Image {
                     mime: "image/png".into(),

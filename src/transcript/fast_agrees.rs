@@ -304,3 +304,94 @@ fn most_arguments_print_from_their_text() {
         assert_eq!(raw::pretty(declined), None, "{declined}");
     }
 }
+
+const TOOL_KEYS: &[&str] = &[
+    "path",
+    "path",
+    "file_path",
+    "offset",
+    "limit",
+    "content",
+    "edits",
+    "oldText",
+    "newText",
+    "command",
+    "timeout",
+    "ignoreCase",
+    "literal",
+    "context",
+    "glob",
+    "pattern",
+    "other",
+    "p\\u0061th",
+];
+
+/// A value under a built-in tool's argument: strings, scalars, booleans, and arrays of
+/// edits (objects of `oldText` and `newText`, or anything else).
+fn tool_value() -> BoxedStrategy<String> {
+    let edit = prop_oneof![
+        4 => fields(&["oldText", "newText", "oldText", "x"], prop_oneof![3 => string(), 1 => scalar()].boxed()),
+        1 => scalar(),
+    ];
+    prop_oneof![
+        4 => string(),
+        2 => scalar(),
+        1 => prop::sample::select(&["true", "false", "{}", "[]", "[1]"][..]).prop_map(str::to_owned),
+        2 => prop::collection::vec(edit, 0..3).prop_map(|e| format!("[{}]", e.join(","))),
+    ]
+    .boxed()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// A built-in tool's call read from its arguments as written, when read, is the call
+    /// read from their pretty-printed JSON.
+    #[test]
+    fn tool_calls_read_from_their_text_as_from_their_json(
+        name in prop::sample::select(&["read", "write", "edit", "bash", "grep", "find", "ls", "mcp"][..]),
+        args in prop_oneof![8 => fields(TOOL_KEYS, tool_value()), 1 => tool_value()],
+        ws in prop::sample::select(SPACE),
+    ) {
+        let text = format!("{ws}{args}{ws}");
+        let json = serde_json::to_string_pretty(&jsparse::parse(text.as_bytes()).expect("valid JSON")).unwrap();
+        if let Some(view) = tools::ToolView::of_json(name, &text) {
+            prop_assert_eq!(view, tools::ToolView::of(name, &json), "{}", text);
+        }
+    }
+}
+
+/// The generators reach the read from the text, and its views other than `Other`.
+#[test]
+fn most_tool_calls_are_read_from_their_text() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = fields(TOOL_KEYS, tool_value());
+    let (mut read, mut shown, mut total) = (0, 0, 0);
+    for _ in 0..500 {
+        let args = strategy.new_tree(&mut runner).unwrap().current();
+        for name in ["read", "write", "edit", "bash", "grep", "find", "ls"] {
+            total += 1;
+            if let Some(v) = tools::ToolView::of_json(name, &args) {
+                read += 1;
+                shown += usize::from(v != tools::ToolView::Other);
+            }
+        }
+    }
+    assert!(
+        read * 2 > total && shown * 20 > total,
+        "{read} read, {shown} shown of {total}"
+    );
+    for (name, args) in [
+        ("read", r#"{"path":"a.rs","offset":10,"limit":5}"#),
+        ("edit", r#"{"path":"f","edits":[{"oldText":"a\nb","newText":"a\nc"}]}"#),
+        ("bash", r#"{"command":"ls -l","timeout":60}"#),
+        ("grep", r#"{"pattern":"x","ignoreCase":true,"context":2,"glob":"*.rs"}"#),
+    ] {
+        let json = serde_json::to_string_pretty(&jsparse::parse(args.as_bytes()).unwrap()).unwrap();
+        let view = tools::ToolView::of_json(name, args);
+        assert!(view.as_ref().is_some_and(|v| *v != tools::ToolView::Other), "{args}");
+        assert_eq!(view, Some(tools::ToolView::of(name, &json)));
+    }
+}

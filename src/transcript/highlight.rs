@@ -283,8 +283,15 @@ pub const CSS: &str = "\
 /// attribute values.
 pub fn push_escaped(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
-    let mut last = 0;
+    // SAFETY: only the text's bytes, in order, and ASCII replacements of ASCII bytes are
+    // written, so `out` stays UTF-8 (the blocks may end inside a character; the rest of
+    // it follows).
+    let out = unsafe { out.as_mut_vec() };
+    #[cfg(target_arch = "x86_64")]
+    let mut i = unsafe { push_escaped_blocks(out, bytes) };
+    #[cfg(not(target_arch = "x86_64"))]
     let mut i = 0;
+    let mut last = i;
     while i < bytes.len() {
         // Eight bytes at a time: straight to the first that needs escaping, if any.
         if let Some(chunk) = bytes.get(i..i + 8) {
@@ -298,20 +305,100 @@ pub fn push_escaped(out: &mut String, text: &str) {
         }
         let c = bytes[i];
         if ESCAPED[usize::from(c)] {
-            let rep = match c {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                _ => "&#39;",
-            };
-            out.push_str(&text[last..i]);
-            out.push_str(rep);
+            out.extend_from_slice(&bytes[last..i]);
+            out.extend_from_slice(replacement(c).as_bytes());
             last = i + 1;
         }
         i += 1;
     }
-    out.push_str(&text[last..]);
+    out.extend_from_slice(&bytes[last..]);
+}
+
+/// [`push_escaped`] of the whole 16-byte blocks of `bytes` into `out`; returns how many
+/// bytes were written (escaped). Each block is copied whole, then its bytes to replace are
+/// replaced a piece at a time with fixed-size copies (no call per piece).
+///
+/// # Safety
+/// `out` must hold UTF-8, to stay a `String`'s bytes.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+unsafe fn push_escaped_blocks(out: &mut Vec<u8>, bytes: &[u8]) -> usize {
+    // Each replacement, padded to eight bytes, and its length.
+    const REPLACEMENTS: [([u8; 8], usize); 5] = [
+        (*b"&amp;\0\0\0", 5),
+        (*b"&lt;\0\0\0\0", 4),
+        (*b"&gt;\0\0\0\0", 4),
+        (*b"&quot;\0\0", 6),
+        (*b"&#39;\0\0\0", 5),
+    ];
+    let mut i = 0;
+    while i + 16 <= bytes.len() {
+        let mut found = escaped16(&bytes[i..i + 16]);
+        // At most six bytes out per byte in, and sixteen more written past the end by the
+        // fixed-size copies.
+        out.reserve(16 * 6 + 16);
+        // The block and sixteen bytes of padding: every copy below reads within it.
+        let mut block = [0u8; 32];
+        block[..16].copy_from_slice(&bytes[i..i + 16]);
+        // SAFETY: every write is within the room reserved above, and the length is set to
+        // the bytes written: the block's bytes, and whole replacements.
+        unsafe {
+            let start = out.as_mut_ptr().add(out.len());
+            let mut dst = start;
+            let mut from = 0;
+            while found != 0 {
+                let k = found.trailing_zeros() as usize;
+                std::ptr::copy_nonoverlapping(block.as_ptr().add(from), dst, 16);
+                dst = dst.add(k - from);
+                let (rep, len) = &REPLACEMENTS[match bytes[i + k] {
+                    b'&' => 0,
+                    b'<' => 1,
+                    b'>' => 2,
+                    b'"' => 3,
+                    _ => 4,
+                }];
+                std::ptr::copy_nonoverlapping(rep.as_ptr(), dst, 8);
+                dst = dst.add(*len);
+                from = k + 1;
+                found &= found - 1;
+            }
+            std::ptr::copy_nonoverlapping(block.as_ptr().add(from), dst, 16);
+            dst = dst.add(16 - from);
+            out.set_len(out.len() + dst.offset_from(start) as usize);
+        }
+        i += 16;
+    }
+    i
+}
+
+/// What [`push_escaped`] writes for a byte it replaces.
+#[inline]
+fn replacement(c: u8) -> &'static str {
+    match c {
+        b'&' => "&amp;",
+        b'<' => "&lt;",
+        b'>' => "&gt;",
+        b'"' => "&quot;",
+        _ => "&#39;",
+    }
+}
+
+/// For 16 bytes: a bit per byte [`push_escaped`] replaces.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn escaped16(block: &[u8]) -> u32 {
+    use std::arch::x86_64::*;
+    debug_assert_eq!(block.len(), 16);
+    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the 16 bytes of `block`.
+    unsafe {
+        let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+        let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+        let hit = _mm_or_si128(
+            _mm_or_si128(_mm_or_si128(eq(b'&'), eq(b'<')), _mm_or_si128(eq(b'>'), eq(b'"'))),
+            eq(b'\''),
+        );
+        _mm_movemask_epi8(hit) as u32
+    }
 }
 
 /// The high bit set in each byte of `word` (little-endian) that [`push_escaped`] replaces:

@@ -10,9 +10,10 @@
 //! scanner declines) makes it give up, and the entry is read in full instead
 //! ([`super::section`]).
 
-use super::raw::{self, plain_integer};
-use super::{Class, Part, Section};
-use crate::session::scan::{self, Bail, RawStr, Scan, trusted};
+use super::raw::{self, key_name, plain_integer};
+use super::tools::ToolView;
+use super::{CallArgs, Class, Part, Section};
+use crate::session::scan::{self, Bail, Scan, trusted};
 use crate::session::text::short_tokens;
 use crate::session::{EntryIdx, EntryKind, Session, jsparse, jsstr};
 use std::borrow::Cow;
@@ -115,18 +116,6 @@ struct EntryFields<'a> {
     provider: Field<'a>,
     model_id: Field<'a>,
     thinking_level: Field<'a>,
-}
-
-/// A key's name as `JSON.parse` reads it: the bytes as written when it has no escapes. A key
-/// that does not decode (a lone surrogate) is none of the names read here.
-fn key_name(key: RawStr<'_>) -> Cow<'_, [u8]> {
-    if !key.escaped {
-        return Cow::Borrowed(key.bytes);
-    }
-    match key.decode() {
-        Ok(s) => Cow::Owned(s.into_owned().into_bytes()),
-        Err(_) => Cow::Borrowed(b""),
-    }
 }
 
 /// Walks the object at `p` of `line`, handing each field's name and value position to
@@ -270,11 +259,23 @@ fn block_part(b: Option<BlockFields<'_>>) -> Scan<Part<'_>> {
     Ok(match b.kind.str().as_deref() {
         Some("text") => Part::Text(b.text.or_empty()),
         Some("thinking") => Part::Thinking(b.thinking.or_empty()),
-        Some("toolCall") => Part::ToolCall {
-            name: b.name.or_empty(),
-            id: b.id.or_empty(),
-            args: pretty(b.arguments)?.into(),
-        },
+        Some("toolCall") => {
+            let name = b.name.or_empty();
+            // A built-in tool's call is shown as what it does: its arguments are read for
+            // that, and printed as JSON only when they are not what the tool takes.
+            let view = b
+                .arguments
+                .and_then(|raw| Some((ToolView::of_json(&name, raw)?, raw)))
+                .filter(|(v, _)| !matches!(v, ToolView::Other));
+            Part::ToolCall {
+                id: b.id.or_empty(),
+                args: match view {
+                    Some((view, raw)) => CallArgs::View(Box::new(view), raw),
+                    None => CallArgs::Json(pretty(b.arguments)?.into()),
+                },
+                name,
+            }
+        }
         Some("image") => Part::Image {
             mime: b.mime_type.or_empty(),
             data: b.data.or_empty(),
@@ -320,7 +321,7 @@ fn result_parts(content: Content<'_>) -> Scan<(Cow<'_, str>, Vec<Part<'_>>)> {
 
 /// A tool call's arguments (JSON text, or absent) as `serde_json::to_string_pretty` prints
 /// them once `JSON.parse` has read them.
-fn pretty(raw: Option<&str>) -> Scan<String> {
+pub(super) fn pretty(raw: Option<&str>) -> Scan<String> {
     let Some(raw) = raw else {
         return Ok("null".into());
     };

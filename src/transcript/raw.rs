@@ -6,13 +6,22 @@
 //! what they do not handle exactly: the string reader with [`Bail`] (the entry is then read
 //! in full), the printer with `None` (the arguments are then parsed and printed).
 
-use crate::session::scan::{self, Bail, Scan};
+use crate::session::scan::{self, Bail, RawStr, Scan};
 use std::borrow::Cow;
 
 /// For 64 bytes: a bit per byte that is a quote, a backslash or a control byte.
-#[inline]
+#[inline(always)]
 fn specials64(block: &[u8]) -> u64 {
     let (quote, backslash, control) = scan::masks64(block);
+    quote | backslash | control
+}
+
+/// [`specials64`] with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn specials64_avx2(block: &[u8]) -> u64 {
+    // SAFETY: the caller runs with AVX2 enabled.
+    let (quote, backslash, control) = unsafe { scan::masks64_avx2(block) };
     quote | backslash | control
 }
 
@@ -50,25 +59,47 @@ const SHORT_ESCAPE: [u8; 256] = {
 /// quote: borrowed from the line when it has no escapes, else decoded as it is read.
 /// Declines raw control characters, as `JSON.parse` rejects them.
 pub(super) fn string(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { string_avx2(line, pos) };
+    }
+    string_by(line, pos, specials64)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn string_avx2(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+    // SAFETY: AVX2 is enabled here.
+    string_by(line, pos, |block| unsafe { specials64_avx2(block) })
+}
+
+/// The scalar test for a byte [`specials64`] marks.
+#[inline(always)]
+fn special(c: u8) -> bool {
+    c < 0x20 || c == b'"' || c == b'\\'
+}
+
+/// [`string`], `specials` marking the quotes, backslashes and controls of 64 bytes.
+#[inline(always)]
+fn string_by(line: &str, pos: usize, specials: impl Fn(&[u8]) -> u64) -> Scan<(Cow<'_, str>, usize)> {
     let b = line.as_bytes();
     debug_assert_eq!(b.get(pos), Some(&b'"'));
     let start = pos + 1;
-    // Up to the first escape, the bytes are only looked at, 64 at a time.
+    // Up to the first escape, the bytes are only looked at, 64 at a time. The block the
+    // first special byte is in, and its mask, go on to the decoder.
     let mut at = start;
-    let first = loop {
+    let (first, block) = loop {
         if at + 64 <= b.len() {
-            let mask = specials64(&b[at..at + 64]);
+            let mask = specials(&b[at..at + 64]);
             if mask == 0 {
                 at += 64;
                 continue;
             }
-            break at + mask.trailing_zeros() as usize;
+            break (at + mask.trailing_zeros() as usize, Some((at, mask)));
         }
-        let k = b[at..]
-            .iter()
-            .position(|&c| c < 0x20 || c == b'"' || c == b'\\')
-            .ok_or(Bail)?;
-        break at + k;
+        let k = b[at..].iter().position(|&c| special(c)).ok_or(Bail)?;
+        break (at + k, None);
     };
     match b[first] {
         b'"' => return Ok((Cow::Borrowed(line.get(start..first).ok_or(Bail)?), first + 1)),
@@ -77,7 +108,7 @@ pub(super) fn string(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
     }
     let mut decoded = Vec::with_capacity((b.len() - start).min(1 << 15));
     decoded.extend_from_slice(&b[start..first]);
-    let end = decode_from(b, first, &mut decoded)?;
+    let end = decode_from(b, first, block, &mut decoded, specials)?;
     debug_assert!(std::str::from_utf8(&decoded).is_ok());
     // SAFETY: `decoded` is pieces of `line` cut next to ASCII bytes (quotes, backslashes and
     // controls), so whole characters of valid UTF-8, and escapes written as UTF-8.
@@ -85,37 +116,68 @@ pub(super) fn string(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
     Ok((Cow::Owned(text), end))
 }
 
-/// Decodes a string body from `src` (an escape or text) to its closing quote, appending to
-/// `decoded`; returns the position after the quote. Each step copies the 64 bytes from
-/// `src` whole, then keeps them up to the first byte that matters: text between escapes
-/// goes over without a call per piece.
-fn decode_from(b: &[u8], mut src: usize, decoded: &mut Vec<u8>) -> Scan<usize> {
-    loop {
-        if src + 64 <= b.len() {
-            decoded.reserve(64);
-            let len = decoded.len();
-            // SAFETY: 64 bytes are reserved past `len`, and `src + 64` is within `b`.
-            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr().add(src), decoded.as_mut_ptr().add(len), 64) };
-            let mask = specials64(&b[src..src + 64]);
-            let kept = if mask == 0 { 64 } else { mask.trailing_zeros() as usize };
-            // SAFETY: the first `kept` (at most 64) bytes past `len` were just written.
-            unsafe { decoded.set_len(len + kept) };
-            src += kept;
-            if mask == 0 {
-                continue;
-            }
-        } else {
-            let k = b[src..]
-                .iter()
-                .position(|&c| c < 0x20 || c == b'"' || c == b'\\')
-                .ok_or(Bail)?;
-            decoded.extend_from_slice(&b[src..src + k]);
-            src += k;
+/// Appends `b[from..to]` (at most 64 bytes) to `out`: 64 bytes copied whole when `b` has
+/// them, then the length set, so that short pieces cost no call.
+#[inline(always)]
+fn push_piece(b: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
+    debug_assert!(from <= to && to - from <= 64);
+    if from + 64 <= b.len() {
+        out.reserve(64);
+        let len = out.len();
+        // SAFETY: 64 bytes are reserved past `len`, and `from + 64` is within `b`; of them
+        // the first `to - from` (at most 64) are kept.
+        unsafe {
+            std::ptr::copy_nonoverlapping(b.as_ptr().add(from), out.as_mut_ptr().add(len), 64);
+            out.set_len(len + (to - from));
         }
+    } else {
+        out.extend_from_slice(&b[from..to]);
+    }
+}
+
+/// Decodes a string body from the special byte at `src` (a quote, a backslash or a control)
+/// to its closing quote, appending to `decoded`; returns the position after the quote.
+/// `block` is the 64-byte block `src` is in and its mask of special bytes, when it has one:
+/// each block's mask is worked out once, and the text between its special bytes goes over
+/// a piece at a time.
+#[inline(always)]
+fn decode_from(
+    b: &[u8],
+    mut src: usize,
+    mut block: Option<(usize, u64)>,
+    decoded: &mut Vec<u8>,
+    specials: impl Fn(&[u8]) -> u64,
+) -> Scan<usize> {
+    loop {
         match b[src] {
             b'"' => return Ok(src + 1),
             b'\\' => src += push_escape(b, src, decoded)?,
             _ => return Err(Bail),
+        }
+        // On to the next special byte, copying the text before it.
+        loop {
+            if let Some((at, mask)) = block
+                && src < at + 64
+            {
+                let ahead = mask & (u64::MAX << (src - at));
+                if ahead != 0 {
+                    let next = at + ahead.trailing_zeros() as usize;
+                    push_piece(b, src, next, decoded);
+                    src = next;
+                    break;
+                }
+                push_piece(b, src, at + 64, decoded);
+                src = at + 64;
+            }
+            if src + 64 <= b.len() {
+                block = Some((src, specials(&b[src..src + 64])));
+                continue;
+            }
+            block = None;
+            let k = b[src..].iter().position(|&c| special(c)).ok_or(Bail)?;
+            decoded.extend_from_slice(&b[src..src + k]);
+            src += k;
+            break;
         }
     }
 }
@@ -282,4 +344,16 @@ pub(super) fn plain_integer(raw: &[u8]) -> bool {
         && digits.len() <= 15
         && digits.iter().all(u8::is_ascii_digit)
         && (digits[0] != b'0' || raw == b"0")
+}
+
+/// A key's name as `JSON.parse` reads it: the bytes as written when it has no escapes. A key
+/// that does not decode (a lone surrogate) is none of the names read here.
+pub(super) fn key_name(key: RawStr<'_>) -> Cow<'_, [u8]> {
+    if !key.escaped {
+        return Cow::Borrowed(key.bytes);
+    }
+    match key.decode() {
+        Ok(s) => Cow::Owned(s.into_owned().into_bytes()),
+        Err(_) => Cow::Borrowed(b""),
+    }
 }

@@ -9,52 +9,55 @@
 //! `literal`, `context`), with the older `file_path` and top-level `oldText`/`newText`
 //! that earlier sessions hold.
 
+use crate::session::scan::{self, Bail, Scan, trusted};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
-/// A built-in tool call, understood.
+/// A built-in tool call, understood. Its texts borrow from the session when read from the
+/// arguments as written ([`ToolView::of_json`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum ToolView {
+pub enum ToolView<'a> {
     Read {
-        path: String,
+        path: Cow<'a, str>,
         /// `:START` or `:START-END`, as Pi's export writes the range read.
         range: String,
     },
     Write {
-        path: String,
-        content: String,
+        path: Cow<'a, str>,
+        content: Cow<'a, str>,
     },
     Edit {
-        path: String,
+        path: Cow<'a, str>,
         /// A unified diff of each replacement, old text to new.
         diff: String,
         /// How many replacements the call made.
         edits: usize,
     },
     Bash {
-        command: String,
+        command: Cow<'a, str>,
         /// The timeout in seconds, as written.
         timeout: Option<String>,
     },
     Grep {
-        pattern: String,
-        path: String,
+        pattern: Cow<'a, str>,
+        path: Cow<'a, str>,
         /// Options as `grep` would take them (`-i`, `-F`, `-C 2`, `--glob '*.rs'`).
         flags: Vec<String>,
     },
     Find {
-        pattern: String,
-        path: String,
+        pattern: Cow<'a, str>,
+        path: Cow<'a, str>,
     },
     Ls {
-        path: String,
+        path: Cow<'a, str>,
     },
     /// Any other call: its arguments as they are (pretty-printed JSON).
     Other,
 }
 
-impl ToolView {
+impl ToolView<'_> {
     /// The view of a call of `name` with `args` (the arguments as JSON text).
-    pub fn of(name: &str, args: &str) -> ToolView {
+    pub fn of(name: &str, args: &str) -> ToolView<'static> {
         if !matches!(name, "read" | "write" | "edit" | "bash" | "grep" | "find" | "ls") {
             return ToolView::Other;
         }
@@ -70,7 +73,7 @@ impl ToolView {
             ToolView::Read { path, range } => format!("{path}{range}"),
             ToolView::Write { path, content } => format!("{path} ({})", count_lines(content)),
             ToolView::Edit { path, edits, .. } if *edits > 1 => format!("{path} ({edits} edits)"),
-            ToolView::Edit { path, .. } => path.clone(),
+            ToolView::Edit { path, .. } => path.to_string(),
             ToolView::Bash { command, .. } => command.lines().next().unwrap_or("").to_owned(),
             ToolView::Grep { pattern, path, flags } => {
                 let mut s = String::new();
@@ -82,8 +85,249 @@ impl ToolView {
                 s
             }
             ToolView::Find { pattern, path } => format!("{pattern} in {path}"),
-            ToolView::Ls { path } => path.clone(),
+            ToolView::Ls { path } => path.to_string(),
             ToolView::Other => String::new(),
+        }
+    }
+}
+
+/// What [`ToolView::of_json`] reads of an argument.
+#[derive(Debug, Default)]
+enum Arg<'a> {
+    #[default]
+    Absent,
+    Null,
+    True,
+    Str(Cow<'a, str>),
+    /// A number written as a small integer (as printed back unchanged): its text.
+    Int(&'a str),
+    /// The elements of `edits`: each object's `oldText` and `newText`, `None` for others.
+    Edits(Vec<Option<(Arg<'a>, Arg<'a>)>>),
+    /// Any other value.
+    Other,
+}
+
+impl<'a> Arg<'a> {
+    fn str(&self) -> Option<&Cow<'a, str>> {
+        match self {
+            Arg::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn is_null_or_absent(&self) -> bool {
+        matches!(self, Arg::Absent | Arg::Null)
+    }
+}
+
+/// Reads the value at `p` of `raw` (after whitespace) as an [`Arg`]; `edits` reads an array
+/// as the elements of `edits`. Declines numbers other than small integers.
+fn arg_at<'a>(raw: &'a str, p: usize, edits: bool) -> Scan<(Arg<'a>, usize)> {
+    let b = raw.as_bytes();
+    match b.get(p) {
+        Some(b'"') => {
+            let (s, end) = super::raw::string(raw, p)?;
+            Ok((Arg::Str(s), end))
+        }
+        Some(b'[') if edits => {
+            let mut elements = Vec::new();
+            let end = trusted::array(b, p, |_, q| {
+                if b.get(q) != Some(&b'{') {
+                    elements.push(None);
+                    return trusted::skip(b, q);
+                }
+                let (mut old, mut new) = (Arg::Absent, Arg::Absent);
+                let end = trusted::object(b, q, |key, _, v| {
+                    let slot = match &*super::raw::key_name(key) {
+                        b"oldText" => &mut old,
+                        b"newText" => &mut new,
+                        _ => return trusted::skip(b, v),
+                    };
+                    let (a, end) = arg_at(raw, v, false)?;
+                    *slot = a;
+                    Ok(end)
+                })?;
+                elements.push(Some((old, new)));
+                Ok(end)
+            })?;
+            Ok((Arg::Edits(elements), end))
+        }
+        Some(c) => {
+            let end = trusted::skip(b, p)?;
+            let arg = match c {
+                b'n' => Arg::Null,
+                b't' => Arg::True,
+                b'-' | b'0'..=b'9' if super::raw::plain_integer(&b[p..end]) => Arg::Int(&raw[p..end]),
+                b'-' | b'0'..=b'9' => return Err(Bail),
+                _ => Arg::Other,
+            };
+            Ok((arg, end))
+        }
+        None => Err(Bail),
+    }
+}
+
+impl<'a> ToolView<'a> {
+    /// [`ToolView::of`] read from the arguments as written (`raw`, JSON text that
+    /// `JSON.parse` accepted), borrowing their strings; `None` when this read cannot tell
+    /// (numbers other than small integers, strings a Rust string cannot hold): then the
+    /// view is [`ToolView::of`] their pretty-printed JSON. Agrees with it otherwise (see
+    /// the tests of `super::fast_agrees`).
+    pub(crate) fn of_json(name: &str, raw: &'a str) -> Option<ToolView<'a>> {
+        if !matches!(name, "read" | "write" | "edit" | "bash" | "grep" | "find" | "ls") {
+            return Some(ToolView::Other);
+        }
+        let b = raw.as_bytes();
+        let p = scan::ws(b, 0);
+        if b.get(p) != Some(&b'{') {
+            return Some(ToolView::Other);
+        }
+        #[derive(Default)]
+        struct Fields<'a> {
+            path: Arg<'a>,
+            file_path: Arg<'a>,
+            offset: Arg<'a>,
+            limit: Arg<'a>,
+            content: Arg<'a>,
+            edits: Arg<'a>,
+            old_text: Arg<'a>,
+            new_text: Arg<'a>,
+            command: Arg<'a>,
+            timeout: Arg<'a>,
+            ignore_case: Arg<'a>,
+            literal: Arg<'a>,
+            context: Arg<'a>,
+            glob: Arg<'a>,
+            pattern: Arg<'a>,
+        }
+        let mut f = Fields::default();
+        trusted::object(b, p, |key, _, v| {
+            let slot = match &*super::raw::key_name(key) {
+                b"path" => &mut f.path,
+                b"file_path" => &mut f.file_path,
+                b"offset" => &mut f.offset,
+                b"limit" => &mut f.limit,
+                b"content" => &mut f.content,
+                b"edits" => {
+                    let (a, end) = arg_at(raw, v, true)?;
+                    f.edits = a;
+                    return Ok(end);
+                }
+                b"oldText" => &mut f.old_text,
+                b"newText" => &mut f.new_text,
+                b"command" => &mut f.command,
+                b"timeout" => &mut f.timeout,
+                b"ignoreCase" => &mut f.ignore_case,
+                b"literal" => &mut f.literal,
+                b"context" => &mut f.context,
+                b"glob" => &mut f.glob,
+                b"pattern" => &mut f.pattern,
+                _ => return trusted::skip(b, v),
+            };
+            let (a, end) = arg_at(raw, v, false)?;
+            *slot = a;
+            Ok(end)
+        })
+        .ok()?;
+        // From here on, as `of_object` reads the parsed value; `None` there is `Other` here.
+        let view = (|| {
+            let path = || f.path.str().or(f.file_path.str()).cloned();
+            let dir = || match &f.path {
+                Arg::Absent | Arg::Null => Some(Cow::Borrowed(".")),
+                p => p.str().cloned(),
+            };
+            let line_number = |a: &Arg| match a {
+                Arg::Int(t) => t.parse::<u64>().ok(),
+                _ => None,
+            };
+            Some(match name {
+                "read" => ToolView::Read {
+                    path: path()?,
+                    range: range_of(&f.offset, &f.limit, line_number)?,
+                },
+                "write" => ToolView::Write {
+                    path: path()?,
+                    content: f.content.str()?.clone(),
+                },
+                "edit" => {
+                    let pairs: Vec<(&str, &str)> = match &f.edits {
+                        Arg::Edits(edits) => edits
+                            .iter()
+                            .map(|e| {
+                                let (old, new) = e.as_ref()?;
+                                Some((&**old.str()?, &**new.str()?))
+                            })
+                            .collect::<Option<_>>()?,
+                        Arg::Absent => vec![(&**f.old_text.str()?, f.new_text.str().map_or("", |s| &**s))],
+                        _ => return None,
+                    };
+                    ToolView::Edit {
+                        path: path()?,
+                        diff: unified_diff(&pairs),
+                        edits: pairs.len(),
+                    }
+                }
+                "bash" => ToolView::Bash {
+                    command: f.command.str()?.clone(),
+                    timeout: match &f.timeout {
+                        Arg::Absent | Arg::Null => None,
+                        Arg::Int(t) => Some((*t).to_owned()),
+                        _ => return None,
+                    },
+                },
+                "grep" => {
+                    let mut flags = Vec::new();
+                    if matches!(f.ignore_case, Arg::True) {
+                        flags.push("-i".to_owned());
+                    }
+                    if matches!(f.literal, Arg::True) {
+                        flags.push("-F".to_owned());
+                    }
+                    if let Arg::Int(c) = &f.context {
+                        flags.push(format!("-C {c}"));
+                    }
+                    if let Some(g) = f.glob.str() {
+                        flags.push(format!("--glob {g}"));
+                    }
+                    ToolView::Grep {
+                        pattern: f.pattern.str()?.clone(),
+                        path: dir()?,
+                        flags,
+                    }
+                }
+                "find" => ToolView::Find {
+                    pattern: f.pattern.str()?.clone(),
+                    path: dir()?,
+                },
+                "ls" => ToolView::Ls { path: dir()? },
+                _ => return None,
+            })
+        })();
+        Some(view.unwrap_or(ToolView::Other))
+    }
+}
+
+/// [`read_range`] of arguments read lean.
+fn range_of(offset: &Arg, limit: &Arg, line_number: impl Fn(&Arg) -> Option<u64>) -> Option<String> {
+    let (offset, limit) = (
+        Some(offset).filter(|a| !a.is_null_or_absent()),
+        Some(limit).filter(|a| !a.is_null_or_absent()),
+    );
+    if offset.is_none() && limit.is_none() {
+        return Some(String::new());
+    }
+    let start = match offset {
+        None => 1,
+        Some(v) => line_number(v)?,
+    };
+    match limit {
+        None => Some(format!(":{start}")),
+        Some(v) => {
+            let count = line_number(v)?;
+            match (start + count).checked_sub(1) {
+                Some(end) if end > 0 => Some(format!(":{start}-{end}")),
+                _ => Some(format!(":{start}")),
+            }
         }
     }
 }
@@ -99,24 +343,25 @@ pub fn count_lines(text: &str) -> String {
     if n == 1 { "1 line".into() } else { format!("{n} lines") }
 }
 
-fn of_object(name: &str, a: &Map<String, Value>) -> Option<ToolView> {
+fn of_object(name: &str, a: &Map<String, Value>) -> Option<ToolView<'static>> {
     let s = |k: &str| a.get(k).and_then(Value::as_str);
-    let path = || s("path").or(s("file_path"));
+    let path = || s("path").or(s("file_path")).map(|p| Cow::Owned(p.to_owned()));
     let dir = || {
         match a.get("path") {
             None | Some(Value::Null) => Some("."),
             Some(p) => p.as_str(),
         }
-        .map(str::to_owned)
+        .map(|p| Cow::Owned(p.to_owned()))
     };
+    let s = |k: &str| s(k).map(|v| Cow::Owned(v.to_owned()));
     Some(match name {
         "read" => ToolView::Read {
-            path: path()?.to_owned(),
+            path: path()?,
             range: read_range(a.get("offset"), a.get("limit"))?,
         },
         "write" => ToolView::Write {
-            path: path()?.to_owned(),
-            content: s("content")?.to_owned(),
+            path: path()?,
+            content: s("content")?,
         },
         "edit" => {
             let pairs: Vec<(&str, &str)> = match a.get("edits") {
@@ -125,16 +370,19 @@ fn of_object(name: &str, a: &Map<String, Value>) -> Option<ToolView> {
                     .map(|e| Some((e.get("oldText")?.as_str()?, e.get("newText")?.as_str()?)))
                     .collect::<Option<_>>()?,
                 Some(_) => return None,
-                None => vec![(s("oldText")?, s("newText").unwrap_or(""))],
+                None => vec![(
+                    a.get("oldText")?.as_str()?,
+                    a.get("newText").and_then(Value::as_str).unwrap_or(""),
+                )],
             };
             ToolView::Edit {
-                path: path()?.to_owned(),
+                path: path()?,
                 diff: unified_diff(&pairs),
                 edits: pairs.len(),
             }
         }
         "bash" => ToolView::Bash {
-            command: s("command")?.to_owned(),
+            command: s("command")?,
             timeout: match a.get("timeout") {
                 None | Some(Value::Null) => None,
                 Some(t @ Value::Number(_)) => Some(t.to_string()),
@@ -156,13 +404,13 @@ fn of_object(name: &str, a: &Map<String, Value>) -> Option<ToolView> {
                 flags.push(format!("--glob {g}"));
             }
             ToolView::Grep {
-                pattern: s("pattern")?.to_owned(),
+                pattern: s("pattern")?,
                 path: dir()?,
                 flags,
             }
         }
         "find" => ToolView::Find {
-            pattern: s("pattern")?.to_owned(),
+            pattern: s("pattern")?,
             path: dir()?,
         },
         "ls" => ToolView::Ls { path: dir()? },
@@ -347,7 +595,7 @@ fn push_hunks(out: &mut String, old: &[&str], new: &[&str], ops: &[Op]) {
 mod tests {
     use super::*;
 
-    fn view(name: &str, args: Value) -> ToolView {
+    fn view(name: &str, args: Value) -> ToolView<'static> {
         ToolView::of(name, &serde_json::to_string_pretty(&args).unwrap())
     }
 

@@ -12,7 +12,7 @@ use crate::cli::output::{local_time, local_time_into};
 use pi_session::transcript::highlight::{self, Language};
 use pi_session::transcript::markdown;
 use pi_session::transcript::tools::{ToolView, count_lines};
-use pi_session::transcript::{Class, Part, Section};
+use pi_session::transcript::{CallArgs, Class, Part, Section};
 use std::ops::Range;
 
 const CSS: &str = include_str!("page.css");
@@ -411,8 +411,9 @@ fn exit_code(text: &str) -> Option<&str> {
 }
 
 /// A tool call as what it does, with its result under it.
-fn tool_call(h: &mut String, name: &str, id: &str, args: &str, result: Option<&Section<'_>>) {
-    let view = ToolView::of(name, args);
+fn tool_call(h: &mut String, name: &str, id: &str, args: &CallArgs<'_>, result: Option<&Section<'_>>) {
+    let view = args.view(name);
+    let view = &*view;
     let (text, error) = match result.and_then(|r| r.parts.first()) {
         Some(Part::ToolResult { text, error, .. }) => (Some(&**text), *error),
         _ => (None, false),
@@ -429,7 +430,7 @@ fn tool_call(h: &mut String, name: &str, id: &str, args: &str, result: Option<&S
     h.push_str("\"><div class=\"tool-head\"><span class=\"tool-name\">");
     push_html_line(h, name);
     h.push_str("</span>");
-    match &view {
+    match view {
         ToolView::Read { path, range } => {
             h.push(' ');
             push_html_line(h, path);
@@ -475,7 +476,7 @@ fn tool_call(h: &mut String, name: &str, id: &str, args: &str, result: Option<&S
         h.push_str("</span>");
     }
     h.push_str("</div>\n");
-    match &view {
+    match view {
         ToolView::Bash { command, .. } => {
             h.push_str("<pre class=\"cmd\"><code>$ ");
             highlight::push_highlighted(h, Some(Language::Shell), &clean(command));
@@ -491,7 +492,7 @@ fn tool_call(h: &mut String, name: &str, id: &str, args: &str, result: Option<&S
             code_block(h, "out", highlight::language_for_path(path), content);
             h.push_str("</details>\n");
         }
-        ToolView::Other => code_block(h, "args", Some(Language::Json), args),
+        ToolView::Other => code_block(h, "args", Some(Language::Json), &args.json()),
         _ => {}
     }
     if let Some(text) = text {

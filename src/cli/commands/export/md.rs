@@ -10,7 +10,7 @@ use crate::cli::output::{local_time, local_time_into};
 use pi_session::transcript::highlight;
 use pi_session::transcript::markdown::shift_headings;
 use pi_session::transcript::tools::{ToolView, count_lines};
-use pi_session::transcript::{Class, Part, Section};
+use pi_session::transcript::{CallArgs, Class, Part, Section};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -261,8 +261,9 @@ fn lang_of(path: &str) -> &'static str {
 }
 
 /// A tool call as what it does, then its result.
-fn tool_call(md: &mut String, name: &str, args: &str, result: Option<&Section<'_>>) {
-    let view = ToolView::of(name, args);
+fn tool_call(md: &mut String, name: &str, args: &CallArgs<'_>, result: Option<&Section<'_>>) {
+    let view = args.view(name);
+    let view = &*view;
     md.push_str("**→ ");
     md.push_str(&line(name));
     md.push_str("**");
@@ -270,7 +271,7 @@ fn tool_call(md: &mut String, name: &str, args: &str, result: Option<&Section<'_
         Some(Part::ToolResult { text, error, .. }) => (Some(&**text), *error),
         _ => (None, false),
     };
-    match &view {
+    match view {
         ToolView::Bash { command, timeout } => {
             if let Some(t) = timeout {
                 md.push_str(&format!(" (timeout {}s)", line(t)));
@@ -292,7 +293,7 @@ fn tool_call(md: &mut String, name: &str, args: &str, result: Option<&Section<'_
         }
         ToolView::Other => {
             md.push_str("\n\n");
-            push_block(md, args, "json");
+            push_block(md, &args.json(), "json");
         }
         v => {
             md.push(' ');

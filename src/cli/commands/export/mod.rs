@@ -175,6 +175,19 @@ fn render(
         |u, out| {
             let Unit { chain, range } = &units[u];
             let path = &doc.chains[*chain].path;
+            // Room for the piece up front: grown by doubling, a piece of megabytes is
+            // copied over and over (a buffer reused from an earlier piece has the room).
+            let input: usize = path[range.clone()]
+                .iter()
+                .map(|&i| {
+                    let e = &doc.session.entries[i];
+                    (e.end - e.start) as usize
+                })
+                .sum();
+            out.reserve(match format {
+                Format::Md => input,
+                Format::Html => input + input / 2,
+            });
             match format {
                 Format::Md => md::unit(doc, *chain, range.clone(), out),
                 Format::Html => html::unit(doc, *chain, range.clone(), out),
@@ -226,6 +239,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         })?,
         None => render(&doc, format, CHUNK_BYTES, |b| out.raw(b))?,
     }
+    // The process ends next, and takes the session's index and mapping with it faster
+    // than freeing them piece by piece would.
+    std::mem::forget(doc);
+    std::mem::forget(session);
     Ok(())
 }
 
