@@ -388,6 +388,19 @@ pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
     let mut gap = false;
     let mut any = false;
     while i < bytes.len() {
+        if !gap {
+            // Characters shown as they are, with single spaces between them, while they
+            // leave room for `…` ([`plain_run`]): nothing about the cut is decided there.
+            let (j, used) = plain_run(bytes, i, fit.used, fit.room, any);
+            if j > i {
+                fit.used = used;
+                any = true;
+                i = j;
+                if i == bytes.len() {
+                    break;
+                }
+            }
+        }
         let b = bytes[i];
         let at = buf.len() + i - seg;
         let spaced = b == b' ' && any && bytes.get(i + 1).is_some_and(u8::is_ascii_graphic);
@@ -502,6 +515,119 @@ pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
     }
     buf.push_str(&s[seg..]);
     true
+}
+
+/// How far from `bytes[j]` characters go over as they are, and the columns then used
+/// (`used` before): printable ASCII and characters of widths known from their bytes
+/// ([`known_width`]), a single space kept between two of them (not before the first shown,
+/// `any` false), while they leave room for `…` in `room`. Eight bytes of ASCII words at a
+/// time. The byte before `bytes[j]` is not a space that was kept.
+#[inline(always)]
+fn plain_run(bytes: &[u8], mut j: usize, mut used: usize, room: usize, mut any: bool) -> (usize, usize) {
+    loop {
+        // Sixteen bytes at a time, then eight, while they leave room for `…`.
+        while any || bytes.get(j) != Some(&b' ') {
+            let (step, of) = if j + 16 <= bytes.len() && used + 16 < room {
+                let chunk: &[u8; 16] = bytes[j..j + 16].try_into().expect("sixteen bytes");
+                (words_prefix16(chunk), 16)
+            } else if j + 8 <= bytes.len() && used + 8 < room {
+                let x = u64::from_le_bytes(bytes[j..j + 8].try_into().expect("eight bytes"));
+                (words_prefix(x), 8)
+            } else {
+                break;
+            };
+            j += step;
+            used += step;
+            any |= step > 0;
+            if step < of {
+                // A byte that is not one of ASCII words follows: taken below.
+                break;
+            }
+        }
+        let Some(&b) = bytes.get(j) else { break };
+        let (w, n) = if b.is_ascii_graphic() {
+            (1, 1)
+        } else if b == b' ' && any {
+            match known_width(bytes, j + 1) {
+                Some((w, n)) => (w + 1, n + 1),
+                None => break,
+            }
+        } else if b >= 0x80 {
+            match known_width(bytes, j) {
+                Some(step) => step,
+                None => break,
+            }
+        } else {
+            break;
+        };
+        if used + w >= room {
+            break;
+        }
+        used += w;
+        j += n;
+        any = true;
+    }
+    (j, used)
+}
+
+/// How many of eight bytes (`x`, little-endian) from the first go over as they are in a
+/// run of printable ASCII with single spaces, the byte before them not being a space: up to
+/// the first byte that is not printable ASCII or a space, or a space after a space, and
+/// never ending with a space (whether it stays depends on what follows it).
+#[inline(always)]
+fn words_prefix(x: u64) -> usize {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // The high bit of each byte that is `b` (exact: no carry crosses a byte).
+    let equal = |b: u64| {
+        let y = x ^ (b * ONES);
+        !(((y & LOW) + LOW) | y) & HIGH
+    };
+    let spaces = equal(0x20);
+    // Below 0x20 (for ASCII bytes: bytes from 0x80 are marked anyway).
+    let controls = !((x & LOW) + 0x60 * ONES) & HIGH;
+    let bad = (x & HIGH) | controls | equal(0x7f) | (spaces & (spaces << 8));
+    let mut n = if bad == 0 { 8 } else { bad.trailing_zeros() as usize / 8 };
+    if n > 0 && spaces >> (8 * n - 1) & 1 == 1 {
+        n -= 1;
+    }
+    n
+}
+
+/// [`words_prefix`] of sixteen bytes.
+#[inline(always)]
+fn words_prefix16(chunk: &[u8; 16]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of x86_64; the load is of sixteen bytes of `chunk`.
+        let (graphic, spaces) = unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            // Signed: bytes from 0x80 are below 0x21.
+            let graphic = _mm_andnot_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)),
+                _mm_cmpgt_epi8(v, _mm_set1_epi8(0x20)),
+            );
+            let spaces = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x20));
+            (_mm_movemask_epi8(graphic) as u32, _mm_movemask_epi8(spaces) as u32)
+        };
+        let bad = !(graphic | spaces) | (spaces & (spaces << 1));
+        // At most 16: the bits from 16 on are set.
+        let mut n = bad.trailing_zeros() as usize;
+        if n > 0 && spaces >> (n - 1) & 1 == 1 {
+            n -= 1;
+        }
+        n
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let x = u64::from_le_bytes(chunk[..8].try_into().expect("eight bytes"));
+        match words_prefix(x) {
+            8 => 8 + words_prefix(u64::from_le_bytes(chunk[8..].try_into().expect("eight bytes"))),
+            n => n,
+        }
+    }
 }
 
 /// Whether [`one_line`] shows `c` as it is (not whitespace, nothing to escape).
@@ -752,7 +878,20 @@ pub fn local_time_into(buf: &mut String, ts: Option<&str>) {
 /// The system's zone, looked up once per process (the lookup is not free).
 fn system_zone() -> &'static jiff::tz::TimeZone {
     static ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
-    ZONE.get_or_init(jiff::tz::TimeZone::system)
+    ZONE.get_or_init(|| localtime_zone().unwrap_or_else(jiff::tz::TimeZone::system))
+}
+
+/// The zone of `/etc/localtime`, read as it is, when `TZ` does not name another. jiff's
+/// lookup finds the zone's name too, and to find it loads its database: a walk of the whole
+/// zoneinfo directory (thousands of files) that costs more than formatting a listing's
+/// times. Only the zone's offsets are needed, and they are in the file. `None` where jiff's
+/// lookup decides (`TZ` set, no readable file).
+fn localtime_zone() -> Option<jiff::tz::TimeZone> {
+    if std::env::var_os("TZ").is_some() {
+        return None;
+    }
+    let bytes = std::fs::read("/etc/localtime").ok()?;
+    jiff::tz::TimeZone::tzif("Local", &bytes).ok()
 }
 
 /// Times from 1970 to 9999-01-01 (UTC) are formatted by [`local_time_fast_into`]: no
@@ -979,6 +1118,34 @@ mod tests {
             prop_assert_eq!(words_step(x), expected);
         }
 
+        /// Eight and sixteen bytes go over as they would a byte at a time.
+        #[test]
+        fn words_prefix_agrees_with_bytes(chunk in prop::collection::vec(
+            prop_oneof![
+                12 => 0x21u8..0x7f,
+                6 => Just(b' '),
+                1 => 0u8..=255,
+                1 => prop::sample::select(vec![0x7fu8, 0x1f, 0x20, 0x21, 0x7e, 0x80, 0xa0, 0xff, 0]),
+            ], 16)
+        ) {
+            let reference = |chunk: &[u8]| {
+                let mut n = 0;
+                while n < chunk.len()
+                    && ((0x21..0x7f).contains(&chunk[n]) || (chunk[n] == b' ' && (n == 0 || chunk[n - 1] != b' ')))
+                {
+                    n += 1;
+                }
+                if n > 0 && chunk[n - 1] == b' ' {
+                    n -= 1;
+                }
+                n
+            };
+            let x = u64::from_le_bytes(chunk[..8].try_into().unwrap());
+            prop_assert_eq!(words_prefix(x), reference(&chunk[..8]), "{:?}", chunk);
+            let sixteen: &[u8; 16] = chunk[..].try_into().unwrap();
+            prop_assert_eq!(words_prefix16(sixteen), reference(&chunk), "{:?}", chunk);
+        }
+
         /// Plain text is shown as it is, a column a byte.
         #[test]
         fn plain_text_needs_no_escape_and_is_as_wide_as_long(s in prop_oneof![text(), "[ -~]{0,20}".prop_map(String::from)]) {
@@ -1083,6 +1250,20 @@ mod tests {
             .filter(|&c| shown_as_is(c))
             .count();
         assert!(shown - known < 0x2000, "{known} of {shown}");
+    }
+
+    #[test]
+    fn the_localtime_zone_is_the_system_zone() {
+        if std::env::var_os("TZ").is_some() {
+            return;
+        }
+        let (Some(local), system) = (localtime_zone(), jiff::tz::TimeZone::system()) else {
+            return;
+        };
+        for s in (0..2_000_000_000i64).step_by(3_600 * 24 * 7 + 1234) {
+            let t = jiff::Timestamp::from_second(s).unwrap();
+            assert_eq!(local.to_offset(t), system.to_offset(t), "{t}");
+        }
     }
 
     #[test]

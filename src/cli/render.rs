@@ -38,7 +38,9 @@ pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: Ent
     // `{:<n}` pads to n characters; the width is counted in columns.
     // The padding is painted with the text, as `paint(&format!("{text:<n}"))` would.
     let padded = |buf: &mut String, style: Style, text: &str, n: usize| -> usize {
-        let pad = n.saturating_sub(text.chars().count());
+        // Printable ASCII (ids, kinds: nearly always) is a character and a column a byte.
+        let plain = text.bytes().all(|c| c.is_ascii_graphic());
+        let pad = n.saturating_sub(if plain { text.len() } else { text.chars().count() });
         let painted = out.color && !(text.is_empty() && pad == 0);
         if painted {
             buf.push_str("\x1b[");
@@ -46,16 +48,15 @@ pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: Ent
             buf.push('m');
         }
         buf.push_str(text);
-        buf.extend(std::iter::repeat_n(' ', pad));
+        const SPACES: &str = "                ";
+        match SPACES.get(..pad) {
+            Some(spaces) => buf.push_str(spaces),
+            None => buf.extend(std::iter::repeat_n(' ', pad)),
+        }
         if painted {
             buf.push_str("\x1b[0m");
         }
-        // Printable ASCII (ids, kinds: nearly always) is a column a byte.
-        let cols = if text.bytes().all(|c| c.is_ascii_graphic()) {
-            text.len()
-        } else {
-            display_width(text)
-        };
+        let cols = if plain { text.len() } else { display_width(text) };
         cols + pad + 1
     };
     let mut width = match session.id_str(idx) {

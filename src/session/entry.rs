@@ -135,6 +135,10 @@ pub struct MessageAt {
     pub command: Option<NonZeroU32>,
     /// `isError` is `true`.
     pub is_error: bool,
+    /// `content` is an array none of whose blocks writes its `type` or `text` twice: a
+    /// reader of a block can take the first occurrence of either as the last, and stop once
+    /// it has what it needs (a preview reads the start of a long text, not to its end).
+    pub plain_blocks: bool,
 }
 
 /// Per-type fields the index keeps.

@@ -32,6 +32,56 @@ fn time_clip(ms: f64) -> Option<i64> {
 
 /// Parses an ECMAScript date-time string to milliseconds since the epoch.
 pub fn parse_date_ms(s: &str) -> Option<i64> {
+    if let Some(ms) = canonical_ms(s.as_bytes()) {
+        return Some(ms);
+    }
+    parse_general_ms(s)
+}
+
+/// [`parse_date_ms`] of the shape every Pi version writes (`Date.toISOString()`:
+/// `YYYY-MM-DDTHH:MM:SS.sssZ`), read straight from its digits: a listing formats one per
+/// row. `None` for any other shape, and for values out of range (the general parser then
+/// decides, and gives the same time for every string this one reads).
+#[inline]
+fn canonical_ms(b: &[u8]) -> Option<i64> {
+    let b: &[u8; 24] = b.try_into().ok()?;
+    if b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' || b[19] != b'.' || b[23] != b'Z'
+    {
+        return None;
+    }
+    let mut bad = 0u8;
+    let mut d = |i: usize| {
+        let v = b[i].wrapping_sub(b'0');
+        bad |= u8::from(v > 9);
+        u32::from(v)
+    };
+    let year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3);
+    let month = d(5) * 10 + d(6);
+    let day = d(8) * 10 + d(9);
+    let hour = d(11) * 10 + d(12);
+    let minute = d(14) * 10 + d(15);
+    let second = d(17) * 10 + d(18);
+    let millis = d(20) * 100 + d(21) * 10 + d(22);
+    let year = i64::from(year);
+    // Hour 24 (allowed at 24:00:00.000) is left to the general parser.
+    if bad != 0
+        || !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year, month)
+        || hour > 23
+        || minute > 59
+        || second > 59
+    {
+        return None;
+    }
+    Some(
+        days_from_civil(year, month, day) * 86_400_000
+            + i64::from(hour * 3_600_000 + minute * 60_000 + second * 1000 + millis),
+    )
+}
+
+/// [`parse_date_ms`] of any string.
+fn parse_general_ms(s: &str) -> Option<i64> {
     let mut p = Cursor { b: s.as_bytes(), i: 0 };
     let year: i64 = match p.peek()? {
         b'+' | b'-' => {
@@ -208,6 +258,70 @@ mod tests {
         assert_eq!(parse_date_ms("2026-11-02"), Some(1_793_577_600_000));
         assert_eq!(parse_date_ms("+002026-11-02T10:00:02Z"), Some(1_793_613_602_000));
         assert_eq!(parse_date_ms("1969-12-31T23:59:59.999Z"), Some(-1));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5000))]
+        /// The canonical shape read from its digits is the time the general parser reads,
+        /// and is read whenever the general parser reads the shape.
+        #[test]
+        fn canonical_stamps_agree_with_the_general_parser(
+            digits in proptest::collection::vec(proptest::prop_oneof![
+                8 => 0u8..10,
+                1 => proptest::prelude::Just(b'a' - b'0'),
+                1 => proptest::prelude::Just(b'/'.wrapping_sub(b'0')),
+            ], 17),
+            valid in proptest::prelude::any::<bool>(),
+            ms in 0i64..253_402_300_800_000,
+            shape in 0usize..4,
+        ) {
+            let s = if valid {
+                jiff::Timestamp::from_millisecond(ms).unwrap().strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+            } else {
+                let d: Vec<char> = digits.iter().map(|&x| char::from(b'0'.wrapping_add(x))).collect();
+                let mut s = format!(
+                    "{}{}{}{}-{}{}-{}{}T{}{}:{}{}:{}{}.{}{}{}Z",
+                    d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13],
+                    d[14], d[15], d[16]
+                );
+                match shape {
+                    1 => s = s.replace('T', " "),
+                    2 => s.push('Z'),
+                    3 => s = s.replace('Z', "z"),
+                    _ => {}
+                }
+                s
+            };
+            let general = parse_general_ms(&s);
+            if let Some(fast) = canonical_ms(s.as_bytes()) {
+                proptest::prop_assert_eq!(Some(fast), general, "{}", s);
+            }
+            if valid {
+                proptest::prop_assert_eq!(canonical_ms(s.as_bytes()), Some(ms), "{}", s);
+            }
+            proptest::prop_assert_eq!(parse_date_ms(&s), general, "{}", s);
+        }
+    }
+
+    #[test]
+    fn canonical_edges() {
+        for s in [
+            "2024-02-29T23:59:59.999Z",
+            "2023-02-29T00:00:00.000Z",
+            "2026-11-02T24:00:00.000Z",
+            "0000-01-01T00:00:00.000Z",
+            "9999-12-31T23:59:59.999Z",
+            "2026-00-10T00:00:00.000Z",
+            "2026-04-31T00:00:00.000Z",
+            "2026-04-00T00:00:00.000Z",
+            "2026-11-02T10:60:00.000Z",
+            "2026-11-02T10:00:60.000Z",
+        ] {
+            assert_eq!(parse_date_ms(s), parse_general_ms(s), "{s}");
+            if let Some(fast) = canonical_ms(s.as_bytes()) {
+                assert_eq!(Some(fast), parse_general_ms(s), "{s}");
+            }
+        }
     }
 
     #[test]

@@ -132,7 +132,8 @@ impl Out {
             return Ok(());
         }
         let (cut, n) = scan::char_cut_counted(raw, self.left);
-        let (t, _) = scan::utf8_chars(&raw[..cut])?;
+        // Counted already: only checked.
+        let t = simdutf8::basic::from_utf8(&raw[..cut]).map_err(|_| Bail)?;
         self.s.push_str(t);
         self.left -= n;
         self.cut = cut < raw.len();
@@ -454,8 +455,13 @@ fn value_text(raw: &[u8]) -> Scan<String> {
 
 /// A tool call argument value in a preview: a string as it is, anything else as JSON.
 fn push_compact(out: &mut Out, raw: &[u8]) -> Scan<()> {
-    if raw.first() == Some(&b'"') {
-        let (s, _) = trusted::string(raw, 0)?;
+    if raw.len() >= 2 && raw[0] == b'"' {
+        // The string's end is known: its body is not looked for again.
+        let bytes = &raw[1..raw.len() - 1];
+        let s = RawStr {
+            bytes,
+            escaped: memchr::memchr(b'\\', bytes).is_some(),
+        };
         out.push_value(&s)?;
     } else {
         out.push(&value_text(raw)?);
@@ -605,9 +611,200 @@ fn message_parts<'a>(line: &'a [u8], at: Option<&MessageAt>) -> Scan<MessagePart
     }
 }
 
+/// How many bytes of a text [`short_preview`] reads first before it looks for the text's
+/// end: a row's first line nearly always ends within them (else it reads on as far as any
+/// budget of characters could reach, before giving up).
+const WINDOW: usize = 256;
+
+/// The string whose opening quote is at `pos`: whole (`true`) when it ends within `window`
+/// bytes, else the start of it (`false`), cut where no escape and no character is split,
+/// so that its pieces are the whole string's first pieces. `None` when no such cut is near.
+fn string_start(b: &[u8], pos: usize, window: usize) -> Option<(RawStr<'_>, bool)> {
+    let start = pos + 1;
+    let limit = b.len().min(start.saturating_add(window));
+    if let Ok((s, _)) = trusted::string(&b[..limit], pos) {
+        return Some((s, true));
+    }
+    // No backslash in the 12 bytes before the cut: no escape (at most 6 bytes, 12 for a
+    // surrogate pair written as two) runs into it or ends just before it.
+    let mut cut = limit;
+    for _ in 0..8 {
+        while cut > start && b.get(cut).is_some_and(|&c| c & 0xc0 == 0x80) {
+            cut -= 1;
+        }
+        let from = cut.saturating_sub(12).max(start);
+        match memchr::memchr(b'\\', &b[from..cut]) {
+            None => {
+                let bytes = &b[start..cut];
+                let escaped = memchr::memchr(b'\\', bytes).is_some();
+                return Some((RawStr { bytes, escaped }, false));
+            }
+            Some(k) => cut = from + k,
+        }
+    }
+    None
+}
+
+/// The preview of a message that shows the first line of its content only (not an
+/// assistant's: its tool calls are read to the end), read no further than the line or the
+/// budget reach: a long text (a tool's output) is not walked to its end, as it must be when
+/// a key could be written again after it. `None` when that cannot be told without reading
+/// on (the general reading then decides); else what the general reading gives.
+fn short_preview(line: &[u8], shape: &Shape<'_>, budget: usize, window: usize) -> Option<Preview> {
+    let at = shape.at?;
+    let content = at.content?.get() as usize;
+    let mut out = Out::new(Some(budget));
+    match shape.role {
+        Some(Role::Assistant | Role::BashExecution | Role::System) => return None,
+        Some(Role::ToolResult) => {
+            match at.tool_name {
+                Some(p) => match str_at(line, p.get() as usize).ok()?.0 {
+                    Some(name) => out.push(&whole(&name).ok()?),
+                    None => out.push("tool"),
+                },
+                None => out.push("tool"),
+            }
+            out.push(if at.is_error { " error: " } else { ": " });
+        }
+        _ => {}
+    }
+    let mut first_line = FirstLine::new();
+    let fl = &mut first_line;
+    // Feeds the string at `p` (its opening quote); `None` when its start did not fill the
+    // line and the rest was not read.
+    let feed = |out: &mut Out, fl: &mut FirstLine, p: usize| -> Option<usize> {
+        let (s, whole) = string_start(line, p, window)?;
+        fl.feed_raw(out, &s).ok()?;
+        if whole {
+            Some(p + 1 + s.bytes.len() + 1)
+        } else if fl.full(out) {
+            // Nothing after this can show: where the string ends does not matter.
+            Some(usize::MAX)
+        } else {
+            None
+        }
+    };
+    match line.get(content) {
+        Some(b'"') => {
+            feed(&mut out, fl, content)?;
+        }
+        Some(b'[') if at.plain_blocks => {
+            // The blocks in order, as `content_first_line` walks them; a block's `type` and
+            // `text` are each written once.
+            let mut first = true;
+            let mut p = scan::ws(line, content + 1);
+            if line.get(p) == Some(&b']') {
+                p = usize::MAX;
+            }
+            while p != usize::MAX && !fl.full(&out) {
+                if line.get(p) == Some(&b'{') {
+                    let mut kind: Option<RawStr<'_>> = None;
+                    // The text's opening quote, while the type is not known yet.
+                    let mut text_at: Option<usize> = None;
+                    let mut fed = false;
+                    let mut q = scan::ws(line, p + 1);
+                    if line.get(q) == Some(&b'}') {
+                        q += 1;
+                    } else {
+                        loop {
+                            if line.get(q) != Some(&b'"') {
+                                return None;
+                            }
+                            let (key, after) = trusted::string(line, q).ok()?;
+                            q = scan::ws(line, after);
+                            if line.get(q) != Some(&b':') {
+                                return None;
+                            }
+                            q = scan::ws(line, q + 1);
+                            if key.is("type") {
+                                let (k, end) = str_at(line, q).ok()?;
+                                kind = k;
+                                q = end;
+                            } else if key.is("text") && line.get(q) == Some(&b'"') {
+                                if kind.is_some_and(|k| k.is("text")) {
+                                    // A text block's only text: fed as far as it shows.
+                                    if !fl.full(&out) {
+                                        if !first {
+                                            fl.feed_char(&mut out, ' ');
+                                        }
+                                        first = false;
+                                        fed = true;
+                                        q = feed(&mut out, fl, q)?;
+                                        if q == usize::MAX {
+                                            break;
+                                        }
+                                    } else {
+                                        q = trusted::skip(line, q).ok()?;
+                                    }
+                                } else {
+                                    text_at = Some(q);
+                                    q = trusted::skip(line, q).ok()?;
+                                }
+                            } else {
+                                q = trusted::skip(line, q).ok()?;
+                            }
+                            q = scan::ws(line, q);
+                            match line.get(q) {
+                                Some(b',') => q = scan::ws(line, q + 1),
+                                Some(b'}') => {
+                                    q += 1;
+                                    break;
+                                }
+                                _ => return None,
+                            }
+                        }
+                    }
+                    if q == usize::MAX {
+                        break;
+                    }
+                    if !fed && kind.is_some_and(|k| k.is("text")) && !fl.full(&out) {
+                        // A text block whose text came before its type, or has none.
+                        if !first {
+                            fl.feed_char(&mut out, ' ');
+                        }
+                        first = false;
+                        if let Some(t) = text_at
+                            && feed(&mut out, fl, t)? == usize::MAX
+                        {
+                            break;
+                        }
+                    }
+                    p = q;
+                } else {
+                    p = trusted::skip(line, p).ok()?;
+                }
+                p = scan::ws(line, p);
+                match line.get(p) {
+                    Some(b',') => p = scan::ws(line, p + 1),
+                    Some(b']') => break,
+                    _ => return None,
+                }
+            }
+        }
+        _ => return None,
+    }
+    first_line.finish(&mut out);
+    Some(Preview {
+        cut: out.cut,
+        text: out.s,
+    })
+}
+
 /// The preview of an entry read from its line. `budget` caps the characters produced
 /// (`None`: the whole preview).
 pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Preview> {
+    if let Some(budget) = budget
+        && *shape.kind == EntryKind::Message
+        && let Some(p) = short_preview(line, shape, budget, WINDOW)
+            .or_else(|| short_preview(line, shape, budget, budget.saturating_mul(12).saturating_add(64)))
+    {
+        return Ok(p);
+    }
+    general_preview(line, shape, budget)
+}
+
+/// [`preview`] read by walking the values a preview shows to their ends.
+fn general_preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Preview> {
     let mut out = Out::new(budget);
     match shape.kind {
         EntryKind::Message => {
@@ -872,8 +1069,72 @@ mod tests {
         }
     }
 
+    /// Text blocks' pieces: escapes of every kind, line breaks, whitespace, wide characters.
+    fn text_body() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            6 => "[a-z]{1,12}",
+            3 => Just(" ".to_owned()),
+            1 => prop::sample::select(vec![
+                r"\n", r"\r", r"\t", r#"\""#, r"\\", r"\u00e9", r"\u3000", r"\ud83d\ude00", r"\ud800",
+                "é", "日本", "😀", "\u{a0}", "\u{2028}", r"\u0085", "   ",
+            ]).prop_map(str::to_owned),
+        ];
+        prop::collection::vec(piece, 0..60).prop_map(|v| v.concat())
+    }
+
+    /// A content block: keys in any order, `type` and `text` sometimes written twice or of
+    /// other values, and keys the preview skips.
+    fn any_block() -> impl Strategy<Value = String> {
+        let member = prop_oneof![
+            4 => prop::sample::select(vec!["text", "toolCall", "image", "thinking", ""])
+                .prop_map(|t| format!(r#""type":"{t}""#)),
+            1 => Just(r#""type":7"#.to_owned()),
+            4 => text_body().prop_map(|t| format!(r#""text":"{t}""#)),
+            1 => Just(r#""text":null"#.to_owned()),
+            1 => text_body().prop_map(|t| format!(r#""thinking":"{t}""#)),
+            1 => Just(r#""data":{"a":[1,"\\\"}"]}"#.to_owned()),
+        ];
+        prop_oneof![
+            8 => prop::collection::vec(member, 0..5).prop_map(|m| format!("{{{}}}", m.join(" , "))),
+            1 => Just("5".to_owned()),
+            1 => text_body().prop_map(|t| format!("\"{t}\"")),
+        ]
+    }
+
+    fn any_content() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => prop::collection::vec(any_block(), 0..5).prop_map(|b| format!("[ {} ]", b.join(","))),
+            1 => text_body().prop_map(|t| format!("\"{t}\"")),
+            1 => Just("null".to_owned()),
+        ]
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// A preview read no further than it shows is the preview of the general reading,
+        /// for any window and budget; and it is given for plain lines.
+        #[test]
+        fn short_previews_equal_the_general_previews(
+            role in prop::sample::select(vec!["user", "toolResult", "custom", "assistant", "branchSummary"]),
+            content in any_content(),
+            window in prop_oneof![1usize..40, 40usize..400, Just(WINDOW)],
+            budget in prop_oneof![0usize..20, 20usize..300],
+            is_error in any::<bool>(),
+        ) {
+            let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#;
+            let line = format!(
+                r#"{{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{{"role":"{role}","toolName":"bash","isError":{is_error},"content":{content}}}}}"#
+            );
+            let session = super::super::Session::from_bytes("t.jsonl".into(), format!("{header}\n{line}\n").into_bytes()).unwrap();
+            let e = &session.entries[0];
+            prop_assert!(e.message_at().is_some(), "{}", line);
+            let shape = Shape { kind: &e.kind, role: e.role(), checkout: false, at: e.message_at() };
+            let general = general_preview(session.raw(0), &shape, Some(budget));
+            if let Some(short) = short_preview(session.raw(0), &shape, budget, window) {
+                prop_assert_eq!(Ok(short), general, "{}", line);
+            }
+        }
+
         /// A value pushed a piece at a time is the start of the value `decode` gives; it is
         /// declined only where the value is.
         #[test]

@@ -97,8 +97,35 @@ pub fn utf8_chars(bytes: &[u8]) -> Scan<(&str, usize)> {
         return Ok((unsafe { std::str::from_utf8_unchecked(bytes) }, bytes.len()));
     }
     let text = simdutf8::basic::from_utf8(bytes).map_err(|_| Bail)?;
-    // Characters are the bytes that are not continuation bytes (0b10xx_xxxx).
-    Ok((text, bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()))
+    Ok((text, count_chars(bytes)))
+}
+
+/// The characters of UTF-8 bytes: the bytes that are not continuation bytes (0b10xx_xxxx),
+/// counted eight bytes at a time.
+#[inline]
+pub fn count_chars(bytes: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut words = bytes.chunks_exact(8);
+    let mut continuation = 0;
+    loop {
+        // A byte of the sum per byte of the words: at most 31 each, 248 in all, so that
+        // adding up the bytes (a multiplication) carries nothing out of the top byte.
+        let mut sum = 0u64;
+        let mut taken = 0;
+        for w in words.by_ref().take(31) {
+            let x = u64::from_le_bytes(w.try_into().expect("eight bytes"));
+            sum += (x & !(x << 1) & HIGH) >> 7;
+            taken += 1;
+        }
+        continuation += (sum.wrapping_mul(ONES) >> 56) as usize;
+        if taken < 31 {
+            break;
+        }
+    }
+    let tail = words.remainder();
+    let continuation = continuation + tail.iter().filter(|&&b| b & 0xc0 == 0x80).count();
+    bytes.len() - continuation
 }
 
 /// The character starting at `b[i]` and its length in bytes (declining invalid UTF-8).
@@ -119,10 +146,19 @@ pub fn char_at(b: &[u8], i: usize) -> Scan<(char, usize)> {
 #[inline]
 pub fn char_cut_counted(bytes: &[u8], max_chars: usize) -> (usize, usize) {
     let mut chars = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    // Eight bytes at a time while they cannot hold the cut: they start at most eight
+    // characters, counted as the bytes that are not continuation bytes (0b10xx_xxxx).
+    while i + 8 <= bytes.len() && chars + 8 <= max_chars {
+        let x = u64::from_le_bytes(bytes[i..i + 8].try_into().expect("eight bytes"));
+        let continuation = x & !(x << 1) & 0x8080_8080_8080_8080;
+        chars += 8 - continuation.count_ones() as usize;
+        i += 8;
+    }
+    for (k, &b) in bytes[i..].iter().enumerate() {
         if b & 0xC0 != 0x80 {
             if chars == max_chars {
-                return (i, chars);
+                return (i + k, chars);
             }
             chars += 1;
         }
@@ -878,10 +914,26 @@ mod tests {
                     Err(_) => proptest::prop_assert!(whole.is_err()),
                 }
             }
-            for max in [0, 1, 3, 17, 1000] {
+            proptest::prop_assert_eq!(count_chars(&body), body.iter().filter(|&&b| b & 0xC0 != 0x80).count());
+            for max in [0, 1, 3, 7, 8, 9, 16, 17, 23, 1000] {
                 let (cut, n) = char_cut_counted(&body, max);
                 proptest::prop_assert_eq!(cut, char_cut(&body, max));
                 proptest::prop_assert_eq!(n, body[..cut].iter().filter(|&&b| b & 0xC0 != 0x80).count());
+            }
+        }
+    }
+
+    #[test]
+    fn characters_are_counted_in_long_texts() {
+        for unit in ["a", "é", "日本", "😀x", "\u{80}\u{7ff}ab"] {
+            for n in [0, 1, 7, 31, 62, 63, 64, 250, 1000] {
+                let text = unit.repeat(n);
+                for cut in [0, 1, 5, 8, 100, 247, 248, 249, 1999] {
+                    let b = &text.as_bytes()[..cut.min(text.len())];
+                    let want = b.iter().filter(|&&c| c & 0xC0 != 0x80).count();
+                    assert_eq!(count_chars(b), want, "{unit} {n} {cut}");
+                }
+                assert_eq!(count_chars(text.as_bytes()), text.chars().count());
             }
         }
     }

@@ -579,24 +579,33 @@ mod fast {
                 b"content" => {
                     at.content = Some(offset(p)?);
                     m.tool_calls.clear();
+                    at.plain_blocks = false;
                     if b.get(p) != Some(&b'[') {
                         return scan::skip(b, p);
                     }
                     let calls = &mut m.tool_calls;
-                    scan::array(b, p, |b, p| {
+                    let mut plain = true;
+                    let end = scan::array(b, p, |b, p| {
                         if b.get(p) != Some(&b'{') {
                             return scan::skip(b, p);
                         }
                         let (mut kind, mut id) = (None, None);
+                        let mut texts = 0u32;
+                        let mut kinds = 0u32;
                         let end = scan::object(b, p, |key, b, p| {
                             if key.escaped {
                                 return Err(Bail);
                             }
                             match key.bytes {
                                 b"type" => lenient_str(b, p).map(|(v, end)| {
+                                    kinds += 1;
                                     kind = v;
                                     end
                                 }),
+                                b"text" => {
+                                    texts += 1;
+                                    scan::skip(b, p)
+                                }
                                 b"id" => lenient_str(b, p).map(|(v, end)| {
                                     id = v;
                                     end
@@ -609,8 +618,11 @@ mod fast {
                         {
                             calls.push(id.into_owned());
                         }
+                        plain &= texts <= 1 && kinds <= 1;
                         Ok(end)
-                    })
+                    })?;
+                    at.plain_blocks = plain;
+                    Ok(end)
                 }
                 _ => scan::skip(b, p),
             }
@@ -737,6 +749,26 @@ mod fast_agrees {
                         prop_assert_eq!(end - p as usize, len as usize);
                     }
                     prop_assert_eq!(at.is_error, message.get("isError") == Some(&serde_json::Value::Bool(true)));
+                    // Plain blocks: an array whose blocks write `type` and `text` at most once.
+                    if let Some(p) = at.content.filter(|p| line.as_bytes()[p.get() as usize] == b'[') {
+                        let mut plain = true;
+                        scan::array(line.as_bytes(), p.get() as usize, |b, p| {
+                            if b[p] != b'{' {
+                                return scan::skip(b, p);
+                            }
+                            let (mut kinds, mut texts) = (0, 0);
+                            let end = scan::object(b, p, |k, b, p| {
+                                let k = k.decode().expect("a key");
+                                kinds += usize::from(k == "type");
+                                texts += usize::from(k == "text");
+                                scan::skip(b, p)
+                            })?;
+                            plain &= kinds <= 1 && texts <= 1;
+                            Ok(end)
+                        })
+                        .expect("a content array");
+                        prop_assert_eq!(at.plain_blocks, plain);
+                    }
                 }
                 prop_assert!(v.is_object());
                 prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(v)));
