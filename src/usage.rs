@@ -303,6 +303,28 @@ fn num(v: &Value, key: &str) -> f64 {
     v.get(key).and_then(Value::as_f64).unwrap_or(0.0)
 }
 
+/// [`scan::lenient_number`](crate::session::scan::lenient_number), read without a float
+/// parser for a positive integer of at most 15 digits (every token count): its double is the
+/// integer itself.
+#[inline]
+fn lenient_count(b: &[u8], pos: usize) -> crate::session::scan::Scan<(Option<f64>, usize)> {
+    let mut n = 0u64;
+    let mut p = pos;
+    if let Some(b'1'..=b'9') = b.get(p) {
+        while let Some(&d @ b'0'..=b'9') = b.get(p) {
+            if p - pos == 15 {
+                break;
+            }
+            n = n * 10 + u64::from(d - b'0');
+            p += 1;
+        }
+        if !matches!(b.get(p), Some(b'0'..=b'9' | b'.' | b'e' | b'E')) {
+            return Ok((Some(n as f64), p));
+        }
+    }
+    crate::session::scan::lenient_number(b, pos)
+}
+
 impl Totals {
     /// The amounts of one `usage` object; fields that are missing or not numbers count as 0.
     pub fn of(usage: &Value) -> Totals {
@@ -321,6 +343,7 @@ impl Totals {
     /// written with escapes, numbers JavaScript reads as infinite or as -0): read the value.
     pub fn of_raw(raw: &[u8]) -> Option<Totals> {
         use crate::session::scan::{self, Bail, Scan};
+        use lenient_count as lenient_number;
         fn cost_at(b: &[u8], p: usize) -> Scan<(Cost, usize)> {
             let mut c = Cost::default();
             let end = scan::object(b, p, |key, b, p| {
@@ -335,7 +358,7 @@ impl Totals {
                     b"total" => &mut c.total,
                     _ => return scan::skip(b, p),
                 };
-                let (v, end) = scan::lenient_number(b, p)?;
+                let (v, end) = lenient_number(b, p)?;
                 *slot = v.unwrap_or(0.0);
                 Ok(end)
             })?;
@@ -365,7 +388,7 @@ impl Totals {
                     }
                     _ => return scan::skip(b, p),
                 };
-                let (v, end) = scan::lenient_number(b, p)?;
+                let (v, end) = lenient_number(b, p)?;
                 *slot = v.unwrap_or(0.0);
                 Ok(end)
             })?;
@@ -669,7 +692,11 @@ mod tests {
                     "5e-324",
                     "1e308",
                     "9007199254740993",
+                    "999999999999999",
+                    "1000000000000000",
+                    "123456789012345.5",
                     "12345678901234567890",
+                    "7e2",
                     "2.5E3",
                     "-7",
                     "null",
@@ -711,6 +738,28 @@ mod tests {
             "y",
             "\\u0069nput",
         ];
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(4000))]
+            /// The integer reader agrees with the general one, on numbers and on other text.
+            #[test]
+            fn counts_read_as_numbers_are(
+                text in prop_oneof![
+                    number(),
+                    "[-0-9.eE+]{1,22}[,} x]?",
+                    (0u64..u64::MAX).prop_map(|n| n.to_string()),
+                    (0u64..10_000_000_000_000_000).prop_map(|n| format!("{n},")),
+                ]
+            ) {
+                let b = text.as_bytes();
+                let fast = super::super::lenient_count(b, 0).ok();
+                let general = crate::session::scan::lenient_number(b, 0).ok();
+                prop_assert_eq!(
+                    fast.map(|(v, end)| (v.map(f64::to_bits), end)),
+                    general.map(|(v, end)| (v.map(f64::to_bits), end))
+                );
+            }
+        }
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(2000))]

@@ -651,7 +651,8 @@ enum Word {
 /// A config's word lists as one hash table: one look-up per identifier instead of a
 /// binary search per list (that was most of the lexer's time).
 struct Words {
-    map: rustc_hash::FxHashMap<&'static str, Word>,
+    /// Keyed by bytes: every word looked up is already text, and need not be checked again.
+    map: rustc_hash::FxHashMap<&'static [u8], Word>,
     /// By length, a bit per (case-folded, 6-bit) first and last byte of the words of that
     /// length: most identifiers miss and skip the hash.
     first: [u64; 25],
@@ -670,7 +671,6 @@ impl Words {
         if len >= self.first.len() || self.first[len] & fold_bit(first) == 0 || self.last[len] & fold_bit(last) == 0 {
             return None;
         }
-        let word = std::str::from_utf8(word).ok()?;
         self.map.get(word).copied()
     }
 }
@@ -690,12 +690,12 @@ fn words(cfg: &Config) -> &'static Words {
             (cfg.type_decl, Word::TypeKeyword),
         ] {
             for w in list.split_ascii_whitespace() {
-                map.insert(w, word);
+                map.insert(w.as_bytes(), word);
             }
         }
         let (mut first, mut last) = ([0; 25], [0; 25]);
         for w in map.keys() {
-            if let (Some(f), Some(l)) = (w.bytes().next(), w.bytes().last())
+            if let (Some(&f), Some(&l)) = (w.first(), w.last())
                 && w.len() < first.len()
             {
                 first[w.len()] |= fold_bit(f);

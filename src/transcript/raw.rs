@@ -122,7 +122,12 @@ fn string_by(line: &str, pos: usize, specials: impl Fn(&[u8]) -> u64) -> Scan<(C
 fn push_piece(b: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
     debug_assert!(from <= to && to - from <= 64);
     if from + 64 <= b.len() {
-        out.reserve(64);
+        if out.capacity() - out.len() < 64 {
+            // What is left of the line bounds what is left to decode (an escape is no
+            // shorter than its character): one growth, instead of a copy per doubling of
+            // a long tool output.
+            out.reserve(b.len() - from);
+        }
         let len = out.len();
         // SAFETY: 64 bytes are reserved past `len`, and `from + 64` is within `b`; of them
         // the first `to - from` (at most 64) are kept.

@@ -1,5 +1,5 @@
 use crate::cli::GlobalArgs;
-use crate::cli::output::Output;
+use crate::cli::output::{Output, local_time};
 use crate::cli::session_arg::{open_session_redacted, warn_cycle};
 use anyhow::Result;
 use pi_session::session::{EntryIdx, Session, write};
@@ -227,6 +227,9 @@ fn format_of(args: &Args) -> Format {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    // The head's times need the system's time zone, whose lookup walks the zone database:
+    // done on the side while the session loads, not after it.
+    std::thread::spawn(|| local_time(Some("1970-01-01T00:00:00.000Z")));
     let session = open_session_redacted(global, args.redact)?;
     let options = transcript::Options { rev: args.rev.clone() };
     let plan = transcript::plan(&session, &options)?;
