@@ -242,6 +242,11 @@ pub struct KeywordHit {
 /// The shortest own key value looked for: shorter values would hit too much ordinary text.
 const MIN_EXACT_LEN: usize = 8;
 
+/// The shortest string token [`RuleSet::find_by_lines`] reads line by line: a short one
+/// costs little to decode whole. Every token (two quotes or more) in the tests, which check
+/// that both ways agree.
+const BY_LINES_MIN: usize = if cfg!(test) { 2 } else { 4096 };
+
 /// What pi-session writes in place of a secret; no rule may find a secret inside it.
 const REDACTED_OPEN: &str = "[REDACTED:";
 
@@ -584,6 +589,94 @@ impl RuleSet {
             return TokenPlan::Skip;
         }
         TokenPlan::Woken(run)
+    }
+
+    /// [`Self::find_woken`] over the decoded text of the string token at `span` of `line`
+    /// (whose plan is [`TokenPlan::Woken`] with `run`), decoding only its lines (cut after
+    /// its `\n` escapes) that hold a keyword of [`SITE_NAMES`] followed by `=` or `:`: a
+    /// tool's output of a hundred KiB with a few `tokens: …` in it is not decoded whole.
+    /// Returns the hits (ranges in the whole decoded text) with their secrets; `None` where
+    /// this does not apply, and the whole text must be decoded.
+    ///
+    /// It applies when `run` wakes only the assignment rule, no exact value is in the token,
+    /// and the token is UTF-8 without the Kelvin sign, the long s or a `[REDACTED:` marker
+    /// (and, its plan being `Woken`, without `\u`). A match of the assignment rule holds no
+    /// newline but the one closing it, so a search of each line, its newline included,
+    /// finds what a search of the whole text does there (the rule's windows aside, which
+    /// find what a search of the whole text does); its name holds a keyword whose
+    /// [`assignment_site`] is found, so lines without one have none; and each escape but
+    /// `\u` writes one byte, so a line's offset in the text is its offset in the token less
+    /// the escapes before it.
+    pub(crate) fn find_by_lines(
+        &self,
+        line: &[u8],
+        span: Range<usize>,
+        hits: &[KeywordHit],
+        run: &[bool],
+    ) -> Option<Vec<(Hit, String)>> {
+        if span.len() < BY_LINES_MIN
+            || !run.contains(&true)
+            || run.iter().zip(&self.rules).any(|(&r, rule)| r && !rule.assignment)
+        {
+            return None;
+        }
+        let body = &line[span.start + 1..span.end - 1];
+        let base = span.start + 1;
+        let first = hits.partition_point(|h| h.start < span.start);
+        let mut sites: Vec<usize> = Vec::new();
+        for h in hits[first..].iter().take_while(|h| h.start < span.end) {
+            match self.patterns[h.pattern as usize] {
+                Pattern::Exact => return None,
+                Pattern::Keyword(k) => {
+                    if self.keyword_site[k] == Some(SiteKind::Assignment) && assignment_site(line, h.end).is_some() {
+                        sites.push(h.start.saturating_sub(base));
+                    }
+                }
+            }
+        }
+        if needles::KELVIN.find(body).is_some()
+            || needles::LONG_S.find(body).is_some()
+            || needles::REDACTED_OPEN.find(body).is_some()
+            || simdutf8::basic::from_utf8(body).is_err()
+        {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut search = |seg: Range<usize>, text_at: usize| {
+            let text = super::walk::decode_body_text(&body[seg]);
+            for mut hit in self.find_woken(&text, run) {
+                let secret = text[hit.range.clone()].to_owned();
+                hit.range = hit.range.start + text_at..hit.range.end + text_at;
+                out.push((hit, secret));
+            }
+        };
+        // Escapes seen so far, and the line being read (its start in the body, and in the text).
+        let mut escapes = 0;
+        let (mut start, mut text_start) = (0, 0);
+        let mut next_site = 0;
+        let mut i = 0;
+        while next_site < sites.len() {
+            let Some(p) = memchr::memchr(b'\\', &body[i..]) else {
+                break;
+            };
+            let at = i + p;
+            escapes += 1;
+            i = at + 2;
+            if body.get(at + 1) == Some(&b'n') {
+                if sites[next_site] < i {
+                    search(start..i, text_start);
+                    while next_site < sites.len() && sites[next_site] < i {
+                        next_site += 1;
+                    }
+                }
+                start = i;
+                text_start = i - escapes;
+            }
+        }
+        if next_site < sites.len() {
+            search(start..body.len(), text_start);
+        }
+        Some(out)
     }
 
     /// The rules the keywords of `text` wake (the rules without keywords always run).
@@ -929,6 +1022,7 @@ pub(crate) mod needles {
     pub(crate) static LONG_S: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("\u{17F}"));
     pub(crate) static REDACTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"redacted\""));
     pub(crate) static ENCRYPTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"encrypted_content"));
+    pub(crate) static REDACTED_OPEN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(super::REDACTED_OPEN));
 }
 
 /// The SIMD search for the prefilter's spellings, if Teddy can run them.
@@ -1985,6 +2079,32 @@ mod tests {
             // The spans of the line's search are those of the automaton's standard search.
             let spans = RuleSet::spans_of(&fast);
             prop_assert_eq!(Some(spans), set.keyword_spans(line.as_bytes()));
+        }
+
+        /// Matching a token's lines that hold an assignment finds what matching its whole
+        /// decoded text does.
+        #[test]
+        fn find_by_lines_is_find_woken(
+            lines in prop::collection::vec((raw_body(), assignments()), 1..5), pre in raw_body(), own in any::<bool>(),
+        ) {
+            let set = if own { &*MINE } else { &*BUILTIN };
+            // Lines of text joined by `\n` escapes, as a tool's output is written.
+            let body: Vec<String> = lines
+                .iter()
+                .map(|(raw, text)| format!("{raw}{}", serde_json::to_string(text).unwrap().trim_matches('"')))
+                .collect();
+            let token = format!("\"{}\"", body.join("\\n"));
+            let line = format!("{{\"{pre}\":{token}}}");
+            let span = line.len() - 1 - token.len()..line.len() - 1;
+            let hits = set.keyword_hits(line.as_bytes(), &mut Vec::new()).unwrap();
+            if let TokenPlan::Woken(run) = set.plan_token(line.as_bytes(), span.clone(), &hits)
+                && let Some(by_lines) = set.find_by_lines(line.as_bytes(), span, &hits, &run)
+            {
+                let text = crate::secrets::walk::decode(token.as_bytes()).text;
+                let want: Vec<(Hit, String)> =
+                    set.find_woken(&text, &run).into_iter().map(|h| { let s = text[h.range.clone()].to_owned(); (h, s) }).collect();
+                prop_assert_eq!(by_lines, want, "{:?}", token);
+            }
         }
 
         #[test]

@@ -218,6 +218,15 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
         if plan == TokenPlan::Skip {
             return;
         }
+        if let TokenPlan::Woken(run) = &plan
+            && let Some(by_lines) = rules.find_by_lines(line, span.clone(), hits.as_deref().unwrap_or_default(), run)
+        {
+            for (hit, secret) in by_lines {
+                let (preview, length) = (mask(&secret), secret.chars().count());
+                found.push((walk::render(path), span.clone(), hit, preview, length));
+            }
+            return;
+        }
         let decoded = walk::decode(&line[span.clone()]);
         let found_here = match plan {
             TokenPlan::Woken(run) => rules.find_woken(&decoded.text, &run),

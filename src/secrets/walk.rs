@@ -278,6 +278,14 @@ pub fn decode(token: &[u8]) -> Decoded {
     Decoded { text, map }
 }
 
+/// The value of a string body (a token without its quotes), without the map [`decode`]
+/// keeps: for a piece of a token cut at escapes, whose value is that piece of the token's.
+pub fn decode_body_text(body: &[u8]) -> String {
+    let mut text = String::with_capacity(body.len());
+    decode_body(body, &mut text, |_| {});
+    text
+}
+
 /// Appends the value of a string body to `out`, reporting each character not copied from
 /// the body (offsets in `out` as it was on entry plus what was appended, and in `body`).
 fn decode_body(body: &[u8], out: &mut String, mut piece: impl FnMut(Piece)) {
