@@ -82,6 +82,21 @@ pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: Ent
         padded(buf, kind_style(kind), &escape_line(kind), 13)
     };
     buf.push(' ');
+    width += marks_into(buf, out, session, idx, current);
+    if preview {
+        let room = match out.width {
+            Some(w) => w.saturating_sub(width).max(10),
+            None => PIPED_PREVIEW_COLUMNS,
+        };
+        fit_preview_into(buf, session, idx, room);
+    }
+    let kept = buf[start..].trim_end().len();
+    buf.truncate(start + kept);
+}
+
+/// `(@) ` when the entry is `@`, `[label] ` when it has one; the columns they take.
+pub fn marks_into(buf: &mut String, out: &Look, session: &Session, idx: EntryIdx, current: bool) -> usize {
+    let mut width = 0;
     if current {
         out.paint_into(buf, Style::Current, "(@)");
         buf.push(' ');
@@ -93,15 +108,7 @@ pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: Ent
         buf.push(' ');
         width += display_width(&l) + 1;
     }
-    if preview {
-        let room = match out.width {
-            Some(w) => w.saturating_sub(width).max(10),
-            None => PIPED_PREVIEW_COLUMNS,
-        };
-        fit_preview_into(buf, session, idx, room);
-    }
-    let kept = buf[start..].trim_end().len();
-    buf.truncate(start + kept);
+    width
 }
 
 /// How wide a preview is when the output is not a terminal (a pipe, a file): wide enough

@@ -309,27 +309,8 @@ impl<'a> ToolView<'a> {
 
 /// [`read_range`] of arguments read lean.
 fn range_of(offset: &Arg, limit: &Arg, line_number: impl Fn(&Arg) -> Option<u64>) -> Option<String> {
-    let (offset, limit) = (
-        Some(offset).filter(|a| !a.is_null_or_absent()),
-        Some(limit).filter(|a| !a.is_null_or_absent()),
-    );
-    if offset.is_none() && limit.is_none() {
-        return Some(String::new());
-    }
-    let start = match offset {
-        None => 1,
-        Some(v) => line_number(v)?,
-    };
-    match limit {
-        None => Some(format!(":{start}")),
-        Some(v) => {
-            let count = line_number(v)?;
-            match (start + count).checked_sub(1) {
-                Some(end) if end > 0 => Some(format!(":{start}-{end}")),
-                _ => Some(format!(":{start}")),
-            }
-        }
-    }
+    let read = |a: &Arg| (!a.is_null_or_absent()).then(|| line_number(a));
+    range_text(read(offset), read(limit))
 }
 
 /// `N lines` (`1 line`) of a text, a last line without its newline counted.
@@ -428,19 +409,24 @@ fn read_range(offset: Option<&Value>, limit: Option<&Value>) -> Option<String> {
             .map(|x| x as u64),
         _ => None,
     };
-    let offset = offset.filter(|v| !v.is_null());
-    let limit = limit.filter(|v| !v.is_null());
+    let read = |a: Option<&Value>| a.filter(|v| !v.is_null()).map(line_number);
+    range_text(read(offset), read(limit))
+}
+
+/// `:START` or `:START-END` from a read's `offset` and `limit`: each `None` when absent or
+/// null, `Some(None)` when not a line number (then no range can be shown).
+fn range_text(offset: Option<Option<u64>>, limit: Option<Option<u64>>) -> Option<String> {
     if offset.is_none() && limit.is_none() {
         return Some(String::new());
     }
     let start = match offset {
         None => 1,
-        Some(v) => line_number(v)?,
+        Some(v) => v?,
     };
     match limit {
         None => Some(format!(":{start}")),
         Some(v) => {
-            let count = line_number(v)?;
+            let count = v?;
             match (start + count).checked_sub(1) {
                 Some(end) if end > 0 => Some(format!(":{start}-{end}")),
                 _ => Some(format!(":{start}")),

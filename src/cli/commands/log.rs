@@ -1,7 +1,9 @@
 use crate::cli::GlobalArgs;
 use crate::cli::exit::CommandError;
 use crate::cli::output::{Look, Output, Style, display_width, escape_line, fit_into, local_time_into, short_id};
-use crate::cli::render::{PIPED_PREVIEW_COLUMNS, entry_body, entry_line, entry_line_into, kind_style, write_rows};
+use crate::cli::render::{
+    PIPED_PREVIEW_COLUMNS, entry_body, entry_line, entry_line_into, kind_style, marks_into, write_rows,
+};
 use crate::cli::session_arg::{RawLines, open_session, open_tip, warn_cycle};
 use anyhow::Result;
 use pi_session::dates::{self, When};
@@ -351,18 +353,7 @@ fn oneline_into(buf: &mut String, out: &Look, session: &Session, i: EntryIdx, cu
     let kind = escape_line(session.entries[i].kind_name());
     out.paint_into(buf, kind_style(&kind), &kind);
     buf.push(' ');
-    let mut width = display_width(&id) + display_width(&kind) + 2;
-    if current {
-        out.paint_into(buf, Style::Current, "(@)");
-        buf.push(' ');
-        width += 4;
-    }
-    if let Some(label) = session.label_of(i) {
-        let l = format!("[{}]", escape_line(label));
-        out.paint_into(buf, Style::Label, &l);
-        buf.push(' ');
-        width += display_width(&l) + 1;
-    }
+    let width = display_width(&id) + display_width(&kind) + 2 + marks_into(buf, out, session, i, current);
     let room = match out.width {
         Some(w) => w.saturating_sub(width).max(10),
         None => PIPED_PREVIEW_COLUMNS,
