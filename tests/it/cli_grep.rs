@@ -34,6 +34,17 @@ fn session_lines(id: &str, cwd: &str) -> Vec<Value> {
     ]
 }
 
+/// The folder Pi files the sessions of project `proj` under, in the agent dir `root/agent`
+/// (created).
+fn sessions_folder(root: &Path, proj: &Path) -> PathBuf {
+    let cwd = proj.to_string_lossy();
+    let folder = root
+        .join("agent/sessions")
+        .join(format!("--{}--", cwd.trim_start_matches('/').replace('/', "-")));
+    fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
 fn session(dir: &Path) -> PathBuf {
     let path = dir.join("s.jsonl");
     fs::write(&path, lines_of(&session_lines("s1", "/p"))).unwrap();
@@ -236,10 +247,7 @@ fn all_sessions_searches_the_current_directorys_sessions() {
     let proj = root.join("proj");
     fs::create_dir_all(&proj).unwrap();
     let cwd = proj.to_string_lossy().into_owned();
-    let folder = root
-        .join("agent/sessions")
-        .join(format!("--{}--", cwd.trim_start_matches('/').replace('/', "-")));
-    fs::create_dir_all(&folder).unwrap();
+    let folder = sessions_folder(&root, &proj);
     let one = folder.join("one.jsonl");
     let two = folder.join("two.jsonl");
     let three = folder.join("three.jsonl");
@@ -444,11 +452,7 @@ fn max_count_is_per_session() {
     let root = tmp.path().canonicalize().unwrap();
     let proj = root.join("proj");
     fs::create_dir_all(&proj).unwrap();
-    let folder = root.join("agent/sessions").join(format!(
-        "--{}--",
-        proj.to_string_lossy().trim_start_matches('/').replace('/', "-")
-    ));
-    fs::create_dir_all(&folder).unwrap();
+    let folder = sessions_folder(&root, &proj);
     let a = session_with_text(&folder.join("a.jsonl"), "x1\nx2");
     let b = session_with_text(&folder.join("b.jsonl"), "x3\nx4");
     let out = cmd()
@@ -554,10 +558,7 @@ impl TwoProjects {
             let proj = root.join(name);
             fs::create_dir_all(&proj).unwrap();
             let cwd = proj.to_string_lossy().into_owned();
-            let folder = root
-                .join("agent/sessions")
-                .join(format!("--{}--", cwd.trim_start_matches('/').replace('/', "-")));
-            fs::create_dir_all(&folder).unwrap();
+            let folder = sessions_folder(&root, &proj);
             let mut lines = session_lines(&format!("s-{name}"), &cwd);
             lines[1]["message"]["content"][0]["text"] = json!(text);
             lines[1]["timestamp"] = json!(if name == "one" {
@@ -720,10 +721,7 @@ fn n_counts_across_sessions() {
     let proj = root.join("proj");
     fs::create_dir_all(&proj).unwrap();
     let cwd = proj.to_string_lossy().into_owned();
-    let folder = root
-        .join("agent/sessions")
-        .join(format!("--{}--", cwd.trim_start_matches('/').replace('/', "-")));
-    fs::create_dir_all(&folder).unwrap();
+    let folder = sessions_folder(&root, &proj);
     let now = std::time::SystemTime::now();
     for (name, age) in [("old.jsonl", 30), ("new.jsonl", 10)] {
         let path = folder.join(name);
