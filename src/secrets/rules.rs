@@ -656,7 +656,9 @@ impl RuleSet {
         let mut next_site = 0;
         let mut i = 0;
         while next_site < sites.len() {
-            let Some(p) = memchr::memchr(b'\\', &body[i..]) else {
+            // A body ending in a lone backslash (not JSON, but scanned all the same) puts `i`
+            // past its end.
+            let Some(p) = body.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) else {
                 break;
             };
             let at = i + p;
