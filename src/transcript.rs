@@ -249,10 +249,13 @@ pub struct Plan {
 /// section of its own.
 #[derive(Debug, Clone, Default)]
 pub struct Pairing {
-    /// By position on the path of an assistant message: the positions of its results.
-    results: rustc_hash::FxHashMap<usize, Vec<usize>>,
-    /// Positions of results shown under their calls.
-    attached: rustc_hash::FxHashSet<usize>,
+    /// By position on the path: where the positions of its results are in `results`
+    /// (empty for all but assistant messages with calls). Looked up once per entry of a
+    /// long branch: indexed, not hashed.
+    result_spans: Vec<(u32, u32)>,
+    results: Vec<usize>,
+    /// By position on the path: whether it is a result shown under its call.
+    attached: Vec<bool>,
 }
 
 impl Pairing {
@@ -263,7 +266,11 @@ impl Pairing {
             Detail::Message { tools, .. } => Some(tools),
             _ => None,
         };
-        let mut pairing = Pairing::default();
+        let mut pairing = Pairing {
+            result_spans: vec![(0, 0); path.len()],
+            results: Vec::new(),
+            attached: vec![false; path.len()],
+        };
         let mut k = 0;
         while k < path.len() {
             let Some(Tools::Calls(calls)) = tools(path[k]) else {
@@ -271,15 +278,15 @@ impl Pairing {
                 continue;
             };
             let mut open: Vec<&str> = calls.iter().map(|c| &**c).collect();
-            let mut found = Vec::new();
+            let start = pairing.results.len();
             let mut j = k + 1;
             while j < path.len() && !open.is_empty() {
                 match tools(path[j]) {
                     Some(Tools::ResultOf(id)) => {
                         if let Some(c) = open.iter().position(|c| *c == &**id) {
                             open.swap_remove(c);
-                            found.push(j);
-                            pairing.attached.insert(j);
+                            pairing.results.push(j);
+                            pairing.attached[j] = true;
                         }
                     }
                     Some(Tools::Calls(_)) => break,
@@ -289,9 +296,8 @@ impl Pairing {
                 }
                 j += 1;
             }
-            if !found.is_empty() {
-                pairing.results.insert(k, found);
-            }
+            // Positions fit in u32: every entry is a line, and line numbers are u32.
+            pairing.result_spans[k] = (start as u32, pairing.results.len() as u32);
             k += 1;
         }
         pairing
@@ -299,12 +305,15 @@ impl Pairing {
 
     /// Positions of the results answering the calls of the entry at `pos`, in path order.
     pub fn results_of(&self, pos: usize) -> &[usize] {
-        self.results.get(&pos).map_or(&[], Vec::as_slice)
+        match self.result_spans.get(pos) {
+            Some(&(from, to)) => &self.results[from as usize..to as usize],
+            None => &[],
+        }
     }
 
     /// Whether the result at `pos` is shown under its call rather than on its own.
     pub fn is_attached(&self, pos: usize) -> bool {
-        self.attached.contains(&pos)
+        self.attached.get(pos).copied().unwrap_or(false)
     }
 }
 

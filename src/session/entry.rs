@@ -281,6 +281,15 @@ fn name_in<'a>(text: &'a str, ends: &[usize], i: u32) -> &'a str {
 }
 
 impl IdTable {
+    /// A table with room for `ids` ids of about 8 bytes without growing.
+    pub fn with_capacity(ids: usize) -> IdTable {
+        IdTable {
+            text: String::with_capacity(ids * 8),
+            ends: Vec::with_capacity(ids),
+            table: hashbrown::HashTable::with_capacity(ids),
+        }
+    }
+
     pub fn intern(&mut self, s: &str) -> Sym {
         let hash = id_hash(s);
         let IdTable { text, ends, table } = self;
@@ -316,14 +325,6 @@ impl IdTable {
     pub fn iter(&self) -> impl Iterator<Item = (Sym, &str)> {
         (0..self.ends.len() as u32).map(|i| (Sym(i), name_in(&self.text, &self.ends, i)))
     }
-
-    /// Gives back spare capacity once loading is done.
-    pub fn shrink_to_fit(&mut self) {
-        self.text.shrink_to_fit();
-        self.ends.shrink_to_fit();
-        self.table
-            .shrink_to_fit(|&j| id_hash(name_in(&self.text, &self.ends, j)));
-    }
 }
 
 impl std::fmt::Debug for IdTable {
@@ -357,7 +358,6 @@ mod tests {
         for i in 0..5000 {
             t.intern(&format!("id{i:05}"));
         }
-        t.shrink_to_fit();
         assert_eq!(t.get("id04999").map(|s| t.name(s)), Some("id04999"));
         assert_eq!(t.get("a1b2c3d4"), Some(a));
         let names: Vec<_> = t.iter().take(3).map(|(s, n)| (s.0, n.to_owned())).collect();

@@ -125,8 +125,15 @@ struct Chunk<'a> {
     ids: IdTexts,
 }
 
+/// A guess at the lines of `bytes` bytes of a session, on the high side: real sessions
+/// average 1 to 2.5 KB a line. Vectors sized by it are filled without being copied as they
+/// grow (room not used is never touched, so it costs no memory).
+fn lines_in(bytes: usize) -> usize {
+    bytes / 1024
+}
+
 fn classify_range(data: &[u8], from: usize, to: usize) -> Chunk<'_> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(lines_in(to - from));
     let mut ids = IdTexts::default();
     let mut shared = SharedStrings::default();
     let mut pos = from;
@@ -267,8 +274,8 @@ pub(super) fn load(path: PathBuf, data: Data, first_line: u32) -> Result<Session
 
 fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Result<Session, SessionError> {
     let mut report = LoadReport::default();
-    let mut ids = IdTable::default();
-    let mut entries: Vec<Entry> = Vec::new();
+    let mut ids = IdTable::with_capacity(lines_in(data.len()));
+    let mut entries: Vec<Entry> = Vec::with_capacity(lines_in(data.len()));
     let mut header: Option<Header> = None;
     // Pi's v1 migration resolves `firstKeptEntryIndex` against the array of parsed lines
     // (header included), so remember which entry each parsed line became.
@@ -415,8 +422,8 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
         }
     }
 
-    entries.shrink_to_fit();
-    ids.shrink_to_fit();
+    // The spare room of `entries` and `ids` is not shrunk away: it was never touched, so
+    // it costs no memory, and shrinking would copy the entries and rehash every id.
     // Symbols are dense, so the entry of each id is a plain vector indexed by symbol.
     let mut by_id = vec![super::NO_ENTRY; ids.len()];
     let mut labels: FxHashMap<Sym, LabelState> = FxHashMap::default();

@@ -13,6 +13,7 @@ use pi_session::transcript::highlight::{self, Language};
 use pi_session::transcript::markdown;
 use pi_session::transcript::tools::{ToolView, count_lines};
 use pi_session::transcript::{CallArgs, Class, Part, Section};
+use pi_session::usage::Stats;
 use std::ops::Range;
 
 const CSS: &str = include_str!("page.css");
@@ -45,7 +46,7 @@ fn size(bytes: usize) -> String {
     }
 }
 
-pub(super) fn head(doc: &Doc<'_>, h: &mut String) {
+pub(super) fn head(doc: &Doc<'_>, stats: &Stats, h: &mut String) {
     let t = &doc.head;
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h.push_str(
@@ -86,7 +87,7 @@ pub(super) fn head(doc: &Doc<'_>, h: &mut String) {
     }
     info("Exported by", &format!("pi-session {}", env!("CARGO_PKG_VERSION")));
     h.push_str("</dl>\n");
-    totals(doc, h);
+    totals(stats, h);
     h.push_str("</header>\n");
     if doc.all_branches {
         outline(doc, h);
@@ -95,8 +96,7 @@ pub(super) fn head(doc: &Doc<'_>, h: &mut String) {
 }
 
 /// Tokens and cost of the whole session, in all and by model (as `stats` counts them).
-fn totals(doc: &Doc<'_>, h: &mut String) {
-    let s = &doc.stats;
+fn totals(s: &Stats, h: &mut String) {
     if s.by_model.is_empty() && s.total.total_tokens == 0.0 {
         return;
     }

@@ -11,6 +11,7 @@ use pi_session::transcript::highlight;
 use pi_session::transcript::markdown::shift_headings;
 use pi_session::transcript::tools::{ToolView, count_lines};
 use pi_session::transcript::{CallArgs, Class, Part, Section};
+use pi_session::usage::Stats;
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -66,7 +67,7 @@ fn push_block(md: &mut String, s: &str, lang: &str) {
     }
 }
 
-pub(super) fn head(doc: &Doc<'_>, md: &mut String) {
+pub(super) fn head(doc: &Doc<'_>, stats: &Stats, md: &mut String) {
     let h = &doc.head;
     md.push_str("# ");
     md.push_str(&line(&h.title));
@@ -88,7 +89,7 @@ pub(super) fn head(doc: &Doc<'_>, md: &mut String) {
         md.push_str(&line(&format!("{} → {} ({} entries)", b.first, b.last, b.entries)));
         md.push('\n');
     }
-    let t = &doc.stats.total;
+    let t = &stats.total;
     md.push_str(&format!(
         "- Tokens: {} input, {} output, {} cache read, {} cache write; cost {}\n",
         tokens(t.input),
@@ -97,7 +98,7 @@ pub(super) fn head(doc: &Doc<'_>, md: &mut String) {
         tokens(t.cache_write),
         dollars(t.cost.total)
     ));
-    for m in &doc.stats.by_model {
+    for m in &stats.by_model {
         let name = match &m.provider {
             Some(p) => format!("{p}/{}", m.model),
             None => m.model.clone(),

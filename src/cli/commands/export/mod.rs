@@ -66,7 +66,6 @@ pub enum Format {
 struct Doc<'s> {
     session: &'s Session,
     head: Head,
-    stats: Stats,
     /// The last entry's time, as stored.
     last_time: Option<&'s str>,
     chains: Vec<Chain>,
@@ -78,25 +77,26 @@ struct Doc<'s> {
 }
 
 impl<'s> Doc<'s> {
-    fn new(session: &'s Session, head: Head, path: Vec<EntryIdx>, all_branches: bool) -> Doc<'s> {
-        let (chains, forks) = if all_branches {
+    /// The document of the branch `path`, whose results pair with its calls as `pairing`
+    /// says (the plan's pairing: with `--all-branches`, each chain is paired anew).
+    fn new(session: &'s Session, head: Head, path: Vec<EntryIdx>, pairing: Pairing, all_branches: bool) -> Doc<'s> {
+        let (chains, forks, pairings) = if all_branches {
             let o = outline::outline(session, path.last().copied());
-            (o.chains, o.forks)
+            let pairings = o.chains.iter().map(|c| Pairing::of(session, &c.path)).collect();
+            (o.chains, o.forks, pairings)
         } else {
             let chain = Chain {
                 path,
                 fork: None,
                 current: true,
             };
-            (vec![chain], Default::default())
+            (vec![chain], Default::default(), vec![pairing])
         };
         let depths = outline::depths(&chains);
-        let pairings = chains.iter().map(|c| Pairing::of(session, &c.path)).collect();
         let last_time = session.entries.iter().rev().find_map(|e| e.timestamp.as_deref());
         Doc {
             session,
             head,
-            stats: session_stats(session, Scope::File).0,
             last_time,
             chains,
             pairings,
@@ -146,20 +146,29 @@ struct Unit {
 }
 
 /// Writes the export of `doc` in `format` to `write`, piece by piece: each chain is rendered
-/// `chunk_bytes` of session lines at a time on every core, and written in order.
+/// `chunk_bytes` of session lines at a time on every core, and written in order. The head
+/// shows the session's totals: `stats` is called for them only when the head is written,
+/// after the first pieces are under way (it may be waiting for totals counted on the side).
 fn render(
     doc: &Doc<'_>,
     format: Format,
     chunk_bytes: usize,
+    stats: impl FnOnce() -> Stats,
     mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let mut head = String::new();
-    match format {
-        Format::Md => md::head(doc, &mut head),
-        Format::Html => html::head(doc, &mut head),
-    }
-    write(head.as_bytes())?;
-    drop(head);
+    let mut stats = Some(stats);
+    // Writes the head first of all.
+    let mut put = |text: &[u8]| {
+        if let Some(stats) = stats.take() {
+            let mut head = String::new();
+            match format {
+                Format::Md => md::head(doc, &stats(), &mut head),
+                Format::Html => html::head(doc, &stats(), &mut head),
+            }
+            write(head.as_bytes())?;
+        }
+        write(text)
+    };
     let units: Vec<Unit> = doc
         .chains
         .iter()
@@ -198,14 +207,14 @@ fn render(
                 doc.session.release_entries(first..last + 1);
             }
         },
-        |text| write(text.as_bytes()),
+        |text| put(text.as_bytes()),
     )?;
     let mut foot = String::new();
     match format {
         Format::Md => {}
         Format::Html => html::foot(doc, &mut foot),
     }
-    write(foot.as_bytes())
+    put(foot.as_bytes())
 }
 
 /// Session lines rendered per piece of the transcript.
@@ -231,20 +240,28 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     // done on the side while the session loads, not after it.
     std::thread::spawn(|| local_time(Some("1970-01-01T00:00:00.000Z")));
     let session = open_session_redacted(global, args.redact)?;
-    let options = transcript::Options { rev: args.rev.clone() };
-    let plan = transcript::plan(&session, &options)?;
-    warn_cycle(&session, plan.head.cycle_at);
-    let doc = Doc::new(&session, plan.head, plan.path, args.all_branches);
     let format = format_of(args);
-    match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
-        Some(path) => write::write_file_with(path, args.force, |f| {
-            render(&doc, format, CHUNK_BYTES, |b| f.write_all(b))
-        })?,
-        None => render(&doc, format, CHUNK_BYTES, |b| out.raw(b))?,
-    }
-    // The process ends next, and takes the session's index and mapping with it faster
-    // than freeing them piece by piece would.
-    std::mem::forget(doc);
+    std::thread::scope(|scope| -> Result<()> {
+        // The totals (for the head) are counted on the side while the branch is planned
+        // and its first pieces rendered: they take a whole read of the file's messages.
+        let stats = scope.spawn(|| session_stats(&session, Scope::File).0);
+        let stats = || stats.join().expect("counting the totals panicked");
+        let options = transcript::Options { rev: args.rev.clone() };
+        let plan = transcript::plan(&session, &options)?;
+        warn_cycle(&session, plan.head.cycle_at);
+        let doc = Doc::new(&session, plan.head, plan.path, plan.pairing, args.all_branches);
+        match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
+            Some(path) => write::write_file_with(path, args.force, |f| {
+                render(&doc, format, CHUNK_BYTES, stats, |b| f.write_all(b))
+            })?,
+            None => render(&doc, format, CHUNK_BYTES, stats, |b| out.raw(b))?,
+        }
+        // The process ends next, and takes the branch's index with it faster than
+        // freeing it piece by piece would.
+        std::mem::forget(doc);
+        Ok(())
+    })?;
+    // Likewise the session's index and mapping.
     std::mem::forget(session);
     Ok(())
 }
@@ -328,18 +345,28 @@ mod tests {
         session_of(&lines)
     }
 
+    fn stats_of(session: &Session) -> Stats {
+        session_stats(session, Scope::File).0
+    }
+
     fn doc(session: &Session, all_branches: bool) -> Doc<'_> {
         let plan = transcript::plan(session, &transcript::Options::default()).unwrap();
-        Doc::new(session, plan.head, plan.path, all_branches)
+        Doc::new(session, plan.head, plan.path, plan.pairing, all_branches)
     }
 
     fn rendered_with(session: &Session, format: Format, chunk_bytes: usize, all_branches: bool) -> String {
         let doc = doc(session, all_branches);
         let mut out = Vec::new();
-        render(&doc, format, chunk_bytes, |b| {
-            out.extend_from_slice(b);
-            Ok(())
-        })
+        render(
+            &doc,
+            format,
+            chunk_bytes,
+            || stats_of(session),
+            |b| {
+                out.extend_from_slice(b);
+                Ok(())
+            },
+        )
         .unwrap();
         String::from_utf8(out).unwrap()
     }
@@ -354,8 +381,8 @@ mod tests {
         let doc = doc(session, false);
         let mut out = String::new();
         match format {
-            Format::Md => md::head(&doc, &mut out),
-            Format::Html => html::head(&doc, &mut out),
+            Format::Md => md::head(&doc, &stats_of(session), &mut out),
+            Format::Html => html::head(&doc, &stats_of(session), &mut out),
         }
         for pos in 0..doc.chains[0].path.len() {
             match format {
