@@ -304,22 +304,54 @@ fn num(v: &Value, key: &str) -> f64 {
 }
 
 /// [`scan::lenient_number`](crate::session::scan::lenient_number), read without a float
-/// parser for a positive integer of at most 15 digits (every token count): its double is the
-/// integer itself.
+/// parser for the usual amounts: a non-negative number without an exponent whose digits,
+/// point left out, make an integer of at most 2^53 (every token count, and most costs) with
+/// at most 22 of them after the point. Its double is that integer divided by a power of ten
+/// that is itself exact: one correctly rounded division, which is what `JSON.parse` gets.
 #[inline]
 fn lenient_count(b: &[u8], pos: usize) -> crate::session::scan::Scan<(Option<f64>, usize)> {
+    /// 10^0 ..= 10^22, the powers of ten a double holds exactly.
+    const EXACT_POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+        1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    const MAX_EXACT: u64 = 1 << 53;
     let mut n = 0u64;
+    let mut digits = 0usize;
     let mut p = pos;
-    if let Some(b'1'..=b'9') = b.get(p) {
-        while let Some(&d @ b'0'..=b'9') = b.get(p) {
-            if p - pos == 15 {
-                break;
+    // At most 19 digits (an u64 holds them); a leading 0 only before the point.
+    let mut take_digits = |p: &mut usize, n: &mut u64| {
+        while let Some(&d @ b'0'..=b'9') = b.get(*p) {
+            if digits == 19 {
+                return false;
             }
-            n = n * 10 + u64::from(d - b'0');
-            p += 1;
+            *n = *n * 10 + u64::from(d - b'0');
+            digits += 1;
+            *p += 1;
         }
-        if !matches!(b.get(p), Some(b'0'..=b'9' | b'.' | b'e' | b'E')) {
-            return Ok((Some(n as f64), p));
+        true
+    };
+    let fast = match b.get(p) {
+        Some(b'0') => {
+            p += 1;
+            !matches!(b.get(p), Some(b'0'..=b'9'))
+        }
+        Some(b'1'..=b'9') => take_digits(&mut p, &mut n),
+        _ => false,
+    };
+    if fast {
+        let mut after_point = 0;
+        let mut fast = true;
+        if b.get(p) == Some(&b'.') && matches!(b.get(p + 1), Some(b'0'..=b'9')) {
+            let from = p + 1;
+            p = from;
+            fast = take_digits(&mut p, &mut n);
+            after_point = p - from;
+        }
+        if fast && n <= MAX_EXACT && !matches!(b.get(p), Some(b'0'..=b'9' | b'.' | b'e' | b'E')) {
+            if let Some(&pow) = EXACT_POW10.get(after_point) {
+                return Ok((Some(n as f64 / pow), p));
+            }
         }
     }
     crate::session::scan::lenient_number(b, pos)
@@ -741,12 +773,22 @@ mod tests {
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(4000))]
-            /// The integer reader agrees with the general one, on numbers and on other text.
+            /// The fast reader agrees with the general one, on numbers and on other text.
             #[test]
             fn counts_read_as_numbers_are(
                 text in prop_oneof![
                     number(),
                     "[-0-9.eE+]{1,22}[,} x]?",
+                    "[0-9]{1,12}\\.[0-9]{1,24}[,}]?",
+                    // Decimals of up to 19 digits with the point anywhere, like the costs Pi writes.
+                    (0u64..(1 << 60), 0usize..26).prop_map(|(n, point)| {
+                        let digits = format!("{n:0>27}");
+                        let (int, frac) = digits.split_at(27 - point);
+                        let int = int.trim_start_matches('0');
+                        let int = if int.is_empty() { "0" } else { int };
+                        if frac.is_empty() { int.to_owned() } else { format!("{int}.{frac}") }
+                    }),
+                    (0.0f64..1.0).prop_map(|f| f.to_string()),
                     (0u64..u64::MAX).prop_map(|n| n.to_string()),
                     (0u64..10_000_000_000_000_000).prop_map(|n| format!("{n},")),
                 ]
