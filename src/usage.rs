@@ -312,8 +312,8 @@ fn num(v: &Value, key: &str) -> f64 {
 fn lenient_count(b: &[u8], pos: usize) -> crate::session::scan::Scan<(Option<f64>, usize)> {
     /// 10^0 ..= 10^22, the powers of ten a double holds exactly.
     const EXACT_POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
-        1e18, 1e19, 1e20, 1e21, 1e22,
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
     ];
     const MAX_EXACT: u64 = 1 << 53;
     let mut n = 0u64;

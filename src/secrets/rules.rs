@@ -2140,4 +2140,29 @@ mod tests {
             prop_assert!(n == 0 || shown < n);
         }
     }
+
+    /// The input the property test found in CI: a token whose body ends in a lone
+    /// backslash (its closing quote escaped), which `find_by_lines` once sliced past.
+    #[test]
+    fn find_by_lines_stops_at_a_body_ending_in_a_backslash() {
+        let set = &*BUILTIN;
+        let token = "\"key0=>0aAAAAAa0A0a\\\"";
+        let line = format!("{{\"\":{token}}}");
+        let span = line.len() - 1 - token.len()..line.len() - 1;
+        let hits = set.keyword_hits(line.as_bytes(), &mut Vec::new()).unwrap();
+        if let TokenPlan::Woken(run) = set.plan_token(line.as_bytes(), span.clone(), &hits)
+            && let Some(by_lines) = set.find_by_lines(line.as_bytes(), span, &hits, &run)
+        {
+            let text = crate::secrets::walk::decode(token.as_bytes()).text;
+            let want: Vec<(Hit, String)> = set
+                .find_woken(&text, &run)
+                .into_iter()
+                .map(|h| {
+                    let s = text[h.range.clone()].to_owned();
+                    (h, s)
+                })
+                .collect();
+            assert_eq!(by_lines, want);
+        }
+    }
 }
