@@ -171,7 +171,10 @@ fn content_at(line: &str, p: usize) -> Scan<(Content<'_>, usize)> {
     }
 }
 
-fn message_at(line: &str, p: usize) -> Scan<(MessageFields<'_>, usize)> {
+/// The fields of the message object at `p`. `usage` is where the loader found the value of
+/// the line's last `usage` key (offset and length): nothing shown is in it, and it is stepped
+/// over instead of walked, number by number.
+fn message_at(line: &str, p: usize, usage: Option<(u32, u32)>) -> Scan<(MessageFields<'_>, usize)> {
     let mut m = MessageFields::default();
     if line.as_bytes().get(p) != Some(&b'{') {
         return Ok((m, trusted::skip(line.as_bytes(), p)?));
@@ -191,6 +194,12 @@ fn message_at(line: &str, p: usize) -> Scan<(MessageFields<'_>, usize)> {
                     &mut m.exit_code
                 }) = raw;
                 return Ok(end);
+            }
+            b"usage" => {
+                return match usage {
+                    Some((at, len)) if at as usize == p => Ok(p + len as usize),
+                    _ => trusted::skip(line.as_bytes(), p),
+                };
             }
             b"role" => &mut m.role,
             b"responseModel" => &mut m.response_model,
@@ -214,12 +223,12 @@ fn message_at(line: &str, p: usize) -> Scan<(MessageFields<'_>, usize)> {
 }
 
 /// The fields of an entry of kind `kind` that its section shows.
-fn entry_fields<'a>(line: &'a str, kind: &EntryKind) -> Scan<EntryFields<'a>> {
+fn entry_fields<'a>(line: &'a str, kind: &EntryKind, usage: Option<(u32, u32)>) -> Scan<EntryFields<'a>> {
     let mut v = EntryFields::default();
     let end = object(line, 0, |key, p| {
         let slot = match (kind, key) {
             (EntryKind::Message, b"message") => {
-                let (m, end) = message_at(line, p)?;
+                let (m, end) = message_at(line, p, usage)?;
                 v.message = m;
                 return Ok(end);
             }
@@ -350,7 +359,7 @@ fn exit_code(raw: Option<&str>) -> Scan<Option<String>> {
 pub(super) fn section(session: &Session, idx: EntryIdx) -> Result<Section<'_>, Bail> {
     let e = &session.entries[idx];
     let line = simdutf8::basic::from_utf8(session.raw(idx)).map_err(|_| Bail)?;
-    let v = entry_fields(line, &e.kind)?;
+    let v = entry_fields(line, &e.kind, e.message_at().and_then(|at| at.usage))?;
     let mut s = Section::blank(session, idx);
     match &e.kind {
         EntryKind::Message => {
