@@ -348,10 +348,12 @@ fn lenient_count(b: &[u8], pos: usize) -> crate::session::scan::Scan<(Option<f64
             fast = take_digits(&mut p, &mut n);
             after_point = p - from;
         }
-        if fast && n <= MAX_EXACT && !matches!(b.get(p), Some(b'0'..=b'9' | b'.' | b'e' | b'E')) {
-            if let Some(&pow) = EXACT_POW10.get(after_point) {
-                return Ok((Some(n as f64 / pow), p));
-            }
+        if fast
+            && n <= MAX_EXACT
+            && !matches!(b.get(p), Some(b'0'..=b'9' | b'.' | b'e' | b'E'))
+            && let Some(&pow) = EXACT_POW10.get(after_point)
+        {
+            return Ok((Some(n as f64 / pow), p));
         }
     }
     crate::session::scan::lenient_number(b, pos)
