@@ -44,7 +44,9 @@ pub struct Shape<'a> {
 
 /// The preview text with a budget of characters.
 struct Out {
-    s: String,
+    /// The text so far. Text of a string's body goes in as it is written and is checked as
+    /// UTF-8 once, when the preview is done ([`Out::finish`]); everything else is `str`.
+    s: Vec<u8>,
     /// Characters left in the budget (`usize::MAX` less what was pushed, without one).
     left: usize,
     limited: bool,
@@ -54,11 +56,11 @@ struct Out {
 
 impl Out {
     fn new(budget: Option<usize>) -> Out {
-        // Room for a budget of ASCII (nearly every preview), so the text is not grown a
-        // piece at a time.
-        let room = budget.map_or(0, |b| b.saturating_add(16).min(4096));
+        // Room for a budget of two-byte characters, so the text is not grown a piece at a
+        // time.
+        let room = budget.map_or(0, |b| b.saturating_mul(2).saturating_add(16).min(4096));
         Out {
-            s: String::with_capacity(room),
+            s: Vec::with_capacity(room),
             left: budget.unwrap_or(usize::MAX),
             limited: budget.is_some(),
             cut: false,
@@ -70,24 +72,25 @@ impl Out {
             return;
         }
         if !self.limited {
-            self.s.push_str(t);
+            self.s.extend_from_slice(t.as_bytes());
             return;
         }
         if t.len() <= self.left {
-            // Within the budget even counted in bytes.
-            self.left -= t.chars().count();
-            self.s.push_str(t);
+            // Within the budget even counted in bytes: the characters are the bytes that
+            // are not continuation bytes.
+            self.left -= t.bytes().filter(|&b| (b as i8) >= -0x40).count();
+            self.s.extend_from_slice(t.as_bytes());
             return;
         }
         match t.char_indices().nth(self.left) {
             Some((at, _)) => {
-                self.s.push_str(&t[..at]);
+                self.s.extend_from_slice(&t.as_bytes()[..at]);
                 self.left = 0;
                 self.cut = true;
             }
             None => {
                 self.left -= t.chars().count();
-                self.s.push_str(t);
+                self.s.extend_from_slice(t.as_bytes());
             }
         }
     }
@@ -100,7 +103,7 @@ impl Out {
             self.cut = true;
             return;
         }
-        self.s.push(c);
+        self.s.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         if self.limited {
             self.left -= 1;
         }
@@ -108,49 +111,37 @@ impl Out {
 
     /// Appends the text of a string's body from `b[i]` (a position not inside an escape) to
     /// its next escape or closing quote, or as far as the budget takes (then `cut` is set
-    /// when a character follows); returns where it stopped. What is appended is checked as
-    /// UTF-8 as it is counted, in one pass, and nothing past it is read.
+    /// when a character follows); returns where it stopped. Characters are counted by
+    /// their lead bytes, sixteen bytes at a time, and nothing past the budget is read; the
+    /// bytes appended are checked as UTF-8 with the whole text ([`Out::finish`]), so a
+    /// count made of invalid bytes never shows.
     fn push_text(&mut self, b: &[u8], i: usize) -> Scan<usize> {
         if self.cut {
             return Ok(i);
         }
-        if !self.limited {
-            let end = memchr::memchr2(b'\\', b'"', &b[i..]).map_or(b.len(), |k| i + k);
-            let text = simdutf8::basic::from_utf8(&b[i..end]).map_err(|_| Bail)?;
-            self.s.push_str(text);
-            return Ok(end);
-        }
-        let mut j = i;
-        let mut left = self.left;
-        loop {
-            // Eight bytes of ASCII text at a time, while the budget takes them.
-            while left >= 8 && j + 8 <= b.len() {
-                let x = u64::from_le_bytes(b[j..j + 8].try_into().expect("eight bytes"));
-                let stop = not_ascii_text(x);
-                if stop != 0 {
-                    let k = stop.trailing_zeros() as usize / 8;
-                    j += k;
-                    left -= k;
-                    break;
-                }
-                j += 8;
-                left -= 8;
-            }
-            let Some(&c) = b.get(j) else { break };
-            if c == b'\\' || c == b'"' {
-                break;
-            }
-            if left == 0 {
-                self.cut = true;
-                break;
-            }
-            j += if c < 0x80 { 1 } else { utf8_len(b, j).ok_or(Bail)? };
-            left -= 1;
-        }
-        // SAFETY: `b[i..j]` was checked: ASCII, and characters beyond it one at a time.
-        self.s.push_str(unsafe { std::str::from_utf8_unchecked(&b[i..j]) });
+        let (j, left) = if self.limited {
+            let run = text_run(b, i, self.left);
+            self.cut = run.cut;
+            (run.end, run.left)
+        } else {
+            (
+                memchr::memchr2(b'\\', b'"', &b[i..]).map_or(b.len(), |k| i + k),
+                self.left,
+            )
+        };
+        self.s.extend_from_slice(&b[i..j]);
         self.left = left;
         Ok(j)
+    }
+
+    /// The preview: the text, checked as UTF-8 (a string's invalid bytes decline it).
+    fn finish(self) -> Scan<Preview> {
+        simdutf8::basic::from_utf8(&self.s).map_err(|_| Bail)?;
+        Ok(Preview {
+            cut: self.cut,
+            // SAFETY: checked just above.
+            text: unsafe { String::from_utf8_unchecked(self.s) },
+        })
     }
 
     /// Appends a string's value, decoding only as much of it as the budget takes.
@@ -222,38 +213,87 @@ fn str_at(b: &[u8], p: usize) -> Scan<(Option<RawStr<'_>>, usize)> {
     }
 }
 
-/// The high bit of each of eight bytes (`x`, little-endian) that is not ASCII, a
-/// backslash or a quote: where a string's plain ASCII text stops.
-#[inline(always)]
-fn not_ascii_text(x: u64) -> u64 {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    // The high bit of each byte that is `c` (exact: no carry crosses a byte).
-    let equal = |c: u8| {
-        let y = x ^ (u64::from(c) * ONES);
-        !(((y & LOW) + LOW) | y) & HIGH
-    };
-    (x & HIGH) | equal(b'\\') | equal(b'"')
+/// A run of a string's text ([`text_run`]).
+#[derive(Debug, PartialEq, Eq)]
+struct Run {
+    /// Where it ends.
+    end: usize,
+    /// The characters then left in the budget.
+    left: usize,
+    /// It ended for the budget (a character follows).
+    cut: bool,
 }
 
-/// The length of the UTF-8 character whose lead byte (from 0x80) is `b[i]`; `None` when
-/// the bytes there are not a well-formed character (the Unicode standard's table 3-7).
+/// The run of a string's text from `b[i]` to its next escape or closing quote, or to the
+/// lead byte of the character past `left` characters. Characters are counted by their lead
+/// bytes (any byte but a continuation byte, 0b10xx_xxxx), sixteen bytes at a time.
 #[inline]
-fn utf8_len(b: &[u8], i: usize) -> Option<usize> {
-    let cont = |k: usize| b.get(i + k).is_some_and(|&c| c & 0xc0 == 0x80);
-    let second = |lo: u8, hi: u8| b.get(i + 1).is_some_and(|c| (lo..=hi).contains(c));
-    let ok = match b[i] {
-        0xc2..=0xdf => return cont(1).then_some(2),
-        0xe0 => second(0xa0, 0xbf) && cont(2),
-        0xe1..=0xec | 0xee..=0xef => cont(1) && cont(2),
-        0xed => second(0x80, 0x9f) && cont(2),
-        0xf0 => return (second(0x90, 0xbf) && cont(2) && cont(3)).then_some(4),
-        0xf1..=0xf3 => return (cont(1) && cont(2) && cont(3)).then_some(4),
-        0xf4 => return (second(0x80, 0x8f) && cont(2) && cont(3)).then_some(4),
-        _ => return None,
-    };
-    ok.then_some(3)
+fn text_run(b: &[u8], i: usize, mut left: usize) -> Run {
+    let mut j = i;
+    #[cfg(target_arch = "x86_64")]
+    while j + 16 <= b.len() {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of x86_64; the load is of sixteen bytes of `b`.
+        let (stops, leads) = unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().add(j).cast::<__m128i>());
+            let stops = _mm_or_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)),
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)),
+            );
+            // Signed: continuation bytes are the ones below 0xc0 from 0x80 on.
+            let continuation = _mm_cmplt_epi8(v, _mm_set1_epi8(0xc0_u8 as i8));
+            (
+                _mm_movemask_epi8(stops) as u32,
+                !(_mm_movemask_epi8(continuation) as u32) & 0xffff,
+            )
+        };
+        let within = if stops == 0 {
+            0xffff
+        } else {
+            (1 << stops.trailing_zeros()) - 1
+        };
+        let mut leads = leads & within;
+        let chars = leads.count_ones() as usize;
+        if chars > left {
+            // The run ends at the lead byte of the character past the budget.
+            for _ in 0..left {
+                leads &= leads - 1;
+            }
+            let end = j + leads.trailing_zeros() as usize;
+            return Run {
+                end,
+                left: 0,
+                cut: true,
+            };
+        }
+        left -= chars;
+        if stops != 0 {
+            let end = j + stops.trailing_zeros() as usize;
+            return Run { end, left, cut: false };
+        }
+        j += 16;
+    }
+    while let Some(&c) = b.get(j) {
+        if c == b'"' || c == b'\\' {
+            break;
+        }
+        if c & 0xc0 != 0x80 {
+            if left == 0 {
+                return Run {
+                    end: j,
+                    left: 0,
+                    cut: true,
+                };
+            }
+            left -= 1;
+        }
+        j += 1;
+    }
+    Run {
+        end: j,
+        left,
+        cut: false,
+    }
 }
 
 fn block_at(b: &[u8], p: usize) -> Scan<(Option<BlockParts<'_>>, usize)> {
@@ -671,6 +711,56 @@ enum Next {
     Done,
 }
 
+/// The keys of a content block that a preview reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Type,
+    Text,
+    Name,
+    Arguments,
+    Other,
+}
+
+impl Key {
+    fn of(key: &RawStr<'_>) -> Key {
+        let of = |k: &[u8]| match k {
+            b"type" => Key::Type,
+            b"text" => Key::Text,
+            b"name" => Key::Name,
+            b"arguments" => Key::Arguments,
+            _ => Key::Other,
+        };
+        if !key.escaped {
+            return of(key.bytes);
+        }
+        key.decode().map_or(Key::Other, |k| of(k.as_bytes()))
+    }
+}
+
+/// A content block's `type`, as far as a preview tells them apart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    ToolCall,
+    Other,
+}
+
+impl Kind {
+    /// The kind a `type` value (a string's, or none) names.
+    fn of(kind: Option<RawStr<'_>>) -> Kind {
+        let of = |k: &[u8]| match k {
+            b"text" => Kind::Text,
+            b"toolCall" => Kind::ToolCall,
+            _ => Kind::Other,
+        };
+        match kind {
+            Some(k) if !k.escaped => of(k.bytes),
+            Some(k) => k.decode().map_or(Kind::Other, |k| of(k.as_bytes())),
+            None => Kind::Other,
+        }
+    }
+}
+
 /// A message's preview read no further than it shows ([`short_preview`]): the reader's
 /// state as it walks the line.
 struct Short<'a> {
@@ -745,7 +835,7 @@ impl<'a> Short<'a> {
     /// The block whose `{` is at `p`.
     fn block(&mut self, p: usize) -> Option<Next> {
         let line = self.line;
-        let mut kind: Option<RawStr<'_>> = None;
+        let mut kind = Kind::Other;
         // The text's opening quote, when it came before the type.
         let mut text_at: Option<usize> = None;
         let mut fed = false;
@@ -768,51 +858,54 @@ impl<'a> Short<'a> {
                 return None;
             }
             q = scan::ws(line, q + 1);
-            if key.is("type") {
-                let (k, end) = str_at(line, q).ok()?;
-                kind = k;
-                q = end;
-            } else if key.is("text") && line.get(q) == Some(&b'"') {
-                let is_text = kind.is_some_and(|k| k.is("text"));
-                if is_text && !self.text.full(&self.out) {
-                    // A text block's only text: fed as far as it shows.
-                    fed = true;
-                    self.join();
-                    match self.feed_text(q)? {
-                        Next::At(end) => q = end,
-                        Next::Done => return Some(Next::Done),
-                    }
-                } else {
-                    if !is_text {
-                        text_at = Some(q);
-                    }
-                    q = trusted::skip(line, q).ok()?;
+            match (Key::of(&key), line.get(q)) {
+                (Key::Type, _) => {
+                    let (k, end) = str_at(line, q).ok()?;
+                    kind = Kind::of(k);
+                    q = end;
                 }
-            } else if self.calls.is_some() && key.is("name") {
-                let (n, end) = str_at(line, q).ok()?;
-                name = Some(n);
-                q = end;
-            } else if self.calls.is_some() && key.is("arguments") {
-                if let Some(n) = name
-                    && kind.is_some_and(|k| k.is("toolCall"))
-                {
-                    // A tool call's only arguments, its name known: shown as far as they
-                    // show.
-                    shown = true;
-                    if self.call_head(n)? {
-                        return Some(Next::Done);
+                (Key::Text, Some(b'"')) => {
+                    if kind == Kind::Text && !self.text.full(&self.out) {
+                        // A text block's only text: fed as far as it shows.
+                        fed = true;
+                        self.join();
+                        match self.feed_text(q)? {
+                            Next::At(end) => q = end,
+                            Next::Done => return Some(Next::Done),
+                        }
+                    } else {
+                        if kind != Kind::Text {
+                            text_at = Some(q);
+                        }
+                        q = trusted::skip(line, q).ok()?;
                     }
-                    match self.arguments(q)? {
-                        Next::At(end) => q = end,
-                        Next::Done => return Some(Next::Done),
-                    }
-                    self.out.push(")");
-                } else {
-                    arguments_at = Some(q);
-                    q = trusted::skip(line, q).ok()?;
                 }
-            } else {
-                q = trusted::skip(line, q).ok()?;
+                (Key::Name, _) if self.calls.is_some() => {
+                    let (n, end) = str_at(line, q).ok()?;
+                    name = Some(n);
+                    q = end;
+                }
+                (Key::Arguments, _) if self.calls.is_some() => {
+                    if let Some(n) = name
+                        && kind == Kind::ToolCall
+                    {
+                        // A tool call's only arguments, its name known: shown as far as they
+                        // show.
+                        shown = true;
+                        if self.call_head(n)? {
+                            return Some(Next::Done);
+                        }
+                        match self.arguments(q)? {
+                            Next::At(end) => q = end,
+                            Next::Done => return Some(Next::Done),
+                        }
+                        self.out.push(")");
+                    } else {
+                        arguments_at = Some(q);
+                        q = trusted::skip(line, q).ok()?;
+                    }
+                }
+                _ => q = trusted::skip(line, q).ok()?,
             }
             q = scan::ws(line, q);
             match line.get(q) {
@@ -822,7 +915,7 @@ impl<'a> Short<'a> {
             }
         }
         let end = q + 1;
-        if kind.is_some_and(|k| k.is("text")) {
+        if kind == Kind::Text {
             if !fed && !self.text.full(&self.out) {
                 // A text block whose text came before its type, or has none.
                 self.join();
@@ -832,7 +925,7 @@ impl<'a> Short<'a> {
                     return Some(Next::Done);
                 }
             }
-        } else if self.calls.is_some() && !shown && kind.is_some_and(|k| k.is("toolCall")) {
+        } else if self.calls.is_some() && !shown && kind == Kind::ToolCall {
             // A tool call whose name or type came after its arguments, or that has none.
             if self.call_head(name.flatten())? {
                 return Some(Next::Done);
@@ -996,10 +1089,7 @@ fn short_preview(line: &[u8], shape: &Shape<'_>, budget: usize) -> Option<Previe
             out.push(")");
         }
     }
-    Some(Preview {
-        cut: out.cut,
-        text: out.s,
-    })
+    out.finish().ok()
 }
 
 /// The preview of an entry read from its line. `budget` caps the characters produced
@@ -1109,10 +1199,7 @@ fn general_preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Sca
         }
         EntryKind::Other(_) => {}
     }
-    Ok(Preview {
-        cut: out.cut,
-        text: out.s,
-    })
+    out.finish()
 }
 
 fn string_first_line(out: &mut Out, raw: Option<&[u8]>) -> Scan<()> {
@@ -1249,13 +1336,24 @@ mod tests {
         );
         (
             prop::collection::vec(piece, 0..40),
-            prop::option::of((0usize..300, prop::sample::select(&[0x80u8, 0xff, 0xe6][..]))),
+            prop::option::of((
+                0usize..300,
+                prop::sample::select(vec![
+                    &[0x80u8][..],
+                    &[0xff],
+                    &[0xe6],
+                    &[0xe6, 0x97],
+                    &[0xc0, 0x80],
+                    &[0xed, 0xa0, 0x80],
+                    &[0xf4, 0x90, 0x80, 0x80],
+                ]),
+            )),
         )
             .prop_map(|(parts, invalid)| {
                 let mut b = parts.concat().into_bytes();
-                if let Some((at, byte)) = invalid {
+                if let Some((at, bytes)) = invalid {
                     let at = at.min(b.len());
-                    b.insert(at, byte);
+                    b.splice(at..at, bytes.iter().copied());
                 }
                 b
             })
@@ -1462,11 +1560,12 @@ mod tests {
                     prop_assert!(pushed.is_ok());
                     let room = budget.map(|n| n - before.chars().count());
                     let (want, cut) = start_of(&value, room);
-                    prop_assert_eq!(out.s, format!("{before}{want}"));
-                    prop_assert_eq!(out.cut, before_cut || cut);
+                    let pushed = out.finish().expect("a valid value");
+                    prop_assert_eq!(pushed.text, format!("{before}{want}"));
+                    prop_assert_eq!(pushed.cut, before_cut || cut);
                 }
                 // Declined, unless the budget ran out before what is declined.
-                Err(_) => prop_assert!(pushed.is_err() || out.cut),
+                Err(_) => prop_assert!(pushed.is_err() || out.cut || out.finish().is_err()),
             }
         }
 
@@ -1498,40 +1597,43 @@ mod tests {
                 let joined = values.join(" ");
                 let first = joined.trim_start().lines().next().unwrap_or("");
                 let (want, cut) = start_of(first, budget);
-                prop_assert_eq!(&out.s, &want);
-                prop_assert_eq!(out.cut, cut);
+                let fed = out.finish().expect("valid texts");
+                prop_assert_eq!(&fed.text, &want);
+                prop_assert_eq!(fed.cut, cut);
             }
         }
 
-        /// A character's length is told as the standard library's check tells it.
+        /// A run of text read sixteen bytes at a time ends where a byte at a time it does.
         #[test]
-        fn utf8_lengths_agree_with_the_standard_check(b in prop::collection::vec(prop_oneof![
-            3 => 0x80u8..=0xff,
-            1 => any::<u8>(),
-        ], 1..5)) {
-            let mine = if b[0] < 0x80 { Some(1) } else { utf8_len(&b, 0) };
-            let std_len = match std::str::from_utf8(&b) {
-                Ok(s) => s.chars().next().map(char::len_utf8),
-                Err(e) if e.valid_up_to() > 0 => std::str::from_utf8(&b[..e.valid_up_to()]).ok().and_then(|s| s.chars().next()).map(char::len_utf8),
-                Err(_) => None,
-            };
-            prop_assert_eq!(mine, std_len, "{:x?}", b);
-        }
-
-        /// Eight bytes' stops are the bytes that are not ASCII, a backslash or a quote.
-        #[test]
-        fn ascii_text_stops_agree_with_bytes(b in prop::array::uniform8(prop_oneof![
-            4 => 0x20u8..0x7f,
-            1 => Just(b'\\'),
-            1 => Just(b'"'),
-            1 => any::<u8>(),
-        ])) {
-            let stops = not_ascii_text(u64::from_le_bytes(b));
-            for (k, &c) in b.iter().enumerate() {
-                let stop = c >= 0x80 || c == b'\\' || c == b'"';
-                prop_assert_eq!(stops >> (8 * k + 7) & 1 == 1, stop, "{:x?}", b);
+        fn text_runs_agree_with_a_byte_loop(
+            b in prop::collection::vec(prop_oneof![
+                6 => 0x20u8..0x7f,
+                1 => Just(b'\\'),
+                1 => Just(b'"'),
+                3 => 0x80u8..0xc0,
+                2 => 0xc0u8..=0xff,
+            ], 0..80),
+            from in 0usize..80,
+            left in prop_oneof![0usize..40, Just(usize::MAX)],
+        ) {
+            let from = from.min(b.len());
+            let (mut j, mut l) = (from, left);
+            let mut cut = false;
+            while let Some(&c) = b.get(j) {
+                if c == b'"' || c == b'\\' {
+                    break;
+                }
+                if c & 0xc0 != 0x80 {
+                    if l == 0 {
+                        cut = true;
+                        break;
+                    }
+                    l -= 1;
+                }
+                j += 1;
             }
-            prop_assert_eq!(stops & !0x8080_8080_8080_8080, 0);
+            let run = text_run(&b, from, left);
+            prop_assert_eq!((run.end, run.left, run.cut), (j, l, cut));
         }
     }
 }
