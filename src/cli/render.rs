@@ -191,6 +191,9 @@ pub fn write_rows_in(
                 // written updates a string's length.
                 let mut buf = std::mem::take(&mut *round[c].lock().expect("no render thread panicked"));
                 buf.clear();
+                // Room for a chunk of rows of a wide terminal's width, so that a buffer is
+                // not grown (and copied) a few times over in the first round.
+                buf.reserve(CHUNK * 256);
                 for i in from..end.min(from + CHUNK) {
                     if i > from {
                         buf.push('\n');

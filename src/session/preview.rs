@@ -10,7 +10,7 @@
 //! object's members keep the place of a key's first occurrence).
 
 use super::entry::{EntryKind, MessageAt, Role};
-use super::scan::{self, Bail, Piece, RawStr, Scan, trusted};
+use super::scan::{self, Bail, RawStr, Scan, trusted};
 use std::borrow::Cow;
 
 /// Tokens in a compact `42k` form.
@@ -44,7 +44,9 @@ pub struct Shape<'a> {
 
 /// The preview text with a budget of characters.
 struct Out {
-    s: String,
+    /// The text so far. Text of a string's body goes in as it is written and is checked as
+    /// UTF-8 once, when the preview is done ([`Out::finish`]); everything else is `str`.
+    s: Vec<u8>,
     /// Characters left in the budget (`usize::MAX` less what was pushed, without one).
     left: usize,
     limited: bool,
@@ -54,11 +56,11 @@ struct Out {
 
 impl Out {
     fn new(budget: Option<usize>) -> Out {
-        // Room for a budget of ASCII (nearly every preview), so the text is not grown a
-        // piece at a time.
-        let room = budget.map_or(0, |b| b.saturating_add(16).min(4096));
+        // Room for a budget of two-byte characters, so the text is not grown a piece at a
+        // time.
+        let room = budget.map_or(0, |b| b.saturating_mul(2).saturating_add(16).min(4096));
         Out {
-            s: String::with_capacity(room),
+            s: Vec::with_capacity(room),
             left: budget.unwrap_or(usize::MAX),
             limited: budget.is_some(),
             cut: false,
@@ -70,24 +72,25 @@ impl Out {
             return;
         }
         if !self.limited {
-            self.s.push_str(t);
+            self.s.extend_from_slice(t.as_bytes());
             return;
         }
         if t.len() <= self.left {
-            // Within the budget even counted in bytes.
-            self.left -= t.chars().count();
-            self.s.push_str(t);
+            // Within the budget even counted in bytes: the characters are the bytes that
+            // are not continuation bytes.
+            self.left -= t.bytes().filter(|&b| (b as i8) >= -0x40).count();
+            self.s.extend_from_slice(t.as_bytes());
             return;
         }
         match t.char_indices().nth(self.left) {
             Some((at, _)) => {
-                self.s.push_str(&t[..at]);
+                self.s.extend_from_slice(&t.as_bytes()[..at]);
                 self.left = 0;
                 self.cut = true;
             }
             None => {
                 self.left -= t.chars().count();
-                self.s.push_str(t);
+                self.s.extend_from_slice(t.as_bytes());
             }
         }
     }
@@ -100,64 +103,70 @@ impl Out {
             self.cut = true;
             return;
         }
-        self.s.push(c);
+        self.s.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         if self.limited {
             self.left -= 1;
         }
     }
 
-    /// Appends a run of a string's text ([`Piece::Run`]), checking as much of it as the
-    /// budget takes: the run is counted while it is checked, and never decoded into a
-    /// string of its own.
-    fn push_run(&mut self, raw: &[u8]) -> Scan<()> {
-        if self.cut || raw.is_empty() {
-            return Ok(());
+    /// Appends the text of a string's body from `b[i]` (a position not inside an escape) to
+    /// its next escape or closing quote, or as far as the budget takes (then `cut` is set
+    /// when a character follows); returns where it stopped. Characters are counted by
+    /// their lead bytes, sixteen bytes at a time, and nothing past the budget is read; the
+    /// bytes appended are checked as UTF-8 with the whole text ([`Out::finish`]), so a
+    /// count made of invalid bytes never shows.
+    fn push_text(&mut self, b: &[u8], i: usize) -> Scan<usize> {
+        if self.cut {
+            return Ok(i);
         }
-        if raw.len() <= self.left {
-            // Within the budget even counted in bytes (always, without a budget).
-            let (t, n) = scan::utf8_chars(raw)?;
-            self.s.push_str(t);
-            if self.limited {
-                self.left -= n;
-            }
-            return Ok(());
-        }
-        let head = &raw[..self.left];
-        if head.is_ascii() {
-            // The budget ends in ASCII (most texts): a character a byte, and one follows.
-            // SAFETY: ASCII is UTF-8.
-            self.s.push_str(unsafe { std::str::from_utf8_unchecked(head) });
-            self.left = 0;
-            self.cut = true;
-            return Ok(());
-        }
-        let (cut, n) = scan::char_cut_counted(raw, self.left);
-        // Counted already: only checked.
-        let t = simdutf8::basic::from_utf8(&raw[..cut]).map_err(|_| Bail)?;
-        self.s.push_str(t);
-        self.left -= n;
-        self.cut = cut < raw.len();
-        Ok(())
+        let (j, left) = if self.limited {
+            let run = text_run(b, i, self.left);
+            self.cut = run.cut;
+            (run.end, run.left)
+        } else {
+            (
+                memchr::memchr2(b'\\', b'"', &b[i..]).map_or(b.len(), |k| i + k),
+                self.left,
+            )
+        };
+        self.s.extend_from_slice(&b[i..j]);
+        self.left = left;
+        Ok(j)
     }
 
-    /// How many bytes of a run are worth reading: as many as the characters left (and one
-    /// past them, to tell a cut) can take, or all.
-    fn run_room(&self) -> usize {
-        self.left.saturating_add(1).saturating_mul(4)
+    /// The preview: the text, checked as UTF-8 (a string's invalid bytes decline it).
+    fn finish(self) -> Scan<Preview> {
+        simdutf8::basic::from_utf8(&self.s).map_err(|_| Bail)?;
+        Ok(Preview {
+            cut: self.cut,
+            // SAFETY: checked just above.
+            text: unsafe { String::from_utf8_unchecked(self.s) },
+        })
     }
 
     /// Appends a string's value, decoding only as much of it as the budget takes.
     fn push_value(&mut self, s: &RawStr<'_>) -> Scan<()> {
+        self.push_body(s.bytes).map(|_| ())
+    }
+
+    /// Appends the value of a string from its body `b` (as written: a string's body, or the
+    /// line from a body's start on, the value then ending at its closing quote), decoding
+    /// only as much of it as the budget takes. Returns where it stopped: at the body's end
+    /// (its closing quote), or where the budget ran out.
+    fn push_body(&mut self, b: &[u8]) -> Scan<usize> {
         let mut i = 0;
-        while i < s.bytes.len() && !self.cut {
-            let (piece, next) = s.piece_at(i, self.run_room())?;
-            match piece {
-                Piece::Run(raw) => self.push_run(raw)?,
-                Piece::Char(c) => self.push_char(c),
+        while i < b.len() && !self.cut {
+            match b[i] {
+                b'\\' => {
+                    let (c, len) = scan::escape_at(b, i)?;
+                    self.push_char(c);
+                    i += len;
+                }
+                b'"' => break,
+                _ => i = self.push_text(b, i)?,
             }
-            i = next;
         }
-        Ok(())
+        Ok(i)
     }
 
     fn done(&self) -> bool {
@@ -201,6 +210,89 @@ fn str_at(b: &[u8], p: usize) -> Scan<(Option<RawStr<'_>>, usize)> {
         Ok((Some(s), end))
     } else {
         Ok((None, trusted::skip(b, p)?))
+    }
+}
+
+/// A run of a string's text ([`text_run`]).
+#[derive(Debug, PartialEq, Eq)]
+struct Run {
+    /// Where it ends.
+    end: usize,
+    /// The characters then left in the budget.
+    left: usize,
+    /// It ended for the budget (a character follows).
+    cut: bool,
+}
+
+/// The run of a string's text from `b[i]` to its next escape or closing quote, or to the
+/// lead byte of the character past `left` characters. Characters are counted by their lead
+/// bytes (any byte but a continuation byte, 0b10xx_xxxx), sixteen bytes at a time.
+#[inline]
+fn text_run(b: &[u8], i: usize, mut left: usize) -> Run {
+    let mut j = i;
+    #[cfg(target_arch = "x86_64")]
+    while j + 16 <= b.len() {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of x86_64; the load is of sixteen bytes of `b`.
+        let (stops, leads) = unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().add(j).cast::<__m128i>());
+            let stops = _mm_or_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)),
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)),
+            );
+            // Signed: continuation bytes are the ones below 0xc0 from 0x80 on.
+            let continuation = _mm_cmplt_epi8(v, _mm_set1_epi8(0xc0_u8 as i8));
+            (
+                _mm_movemask_epi8(stops) as u32,
+                !(_mm_movemask_epi8(continuation) as u32) & 0xffff,
+            )
+        };
+        let within = if stops == 0 {
+            0xffff
+        } else {
+            (1 << stops.trailing_zeros()) - 1
+        };
+        let mut leads = leads & within;
+        let chars = leads.count_ones() as usize;
+        if chars > left {
+            // The run ends at the lead byte of the character past the budget.
+            for _ in 0..left {
+                leads &= leads - 1;
+            }
+            let end = j + leads.trailing_zeros() as usize;
+            return Run {
+                end,
+                left: 0,
+                cut: true,
+            };
+        }
+        left -= chars;
+        if stops != 0 {
+            let end = j + stops.trailing_zeros() as usize;
+            return Run { end, left, cut: false };
+        }
+        j += 16;
+    }
+    while let Some(&c) = b.get(j) {
+        if c == b'"' || c == b'\\' {
+            break;
+        }
+        if c & 0xc0 != 0x80 {
+            if left == 0 {
+                return Run {
+                    end: j,
+                    left: 0,
+                    cut: true,
+                };
+            }
+            left -= 1;
+        }
+        j += 1;
+    }
+    Run {
+        end: j,
+        left,
+        cut: false,
     }
 }
 
@@ -366,35 +458,39 @@ impl FirstLine {
         }
     }
 
-    /// Adds a string value, decoding only as much of it as the line and `out` need.
-    fn feed_raw(&mut self, out: &mut Out, s: &RawStr<'_>) -> Scan<()> {
-        let b = s.bytes;
+    /// Adds a string's value from its body `b` (as [`Out::push_body`] reads it), decoding
+    /// only as much of it as the line and `out` need; returns where it stopped.
+    fn feed_raw(&mut self, out: &mut Out, b: &[u8]) -> Scan<usize> {
         let mut i = 0;
         while i < b.len() && !self.full(out) {
-            if !self.started && (b[i] == b' ' || b[i] >= 0x80) && !(s.escaped && b[i] == b'\\') {
+            let c = b[i];
+            if c == b'"' {
+                break;
+            }
+            if c == b'\\' {
+                let (c, len) = scan::escape_at(b, i)?;
+                self.feed_char(out, c);
+                i += len;
+                continue;
+            }
+            if !self.started && (c == b' ' || c >= 0x80) {
                 // Leading whitespace in the text: skipped a character at a time.
-                let (c, len) = if b[i] == b' ' { (' ', 1) } else { scan::char_at(b, i)? };
+                let (c, len) = if c == b' ' { (' ', 1) } else { scan::char_at(b, i)? };
                 if c.is_whitespace() {
                     i += len;
                     continue;
                 }
             }
-            let (piece, next) = s.piece_at(i, out.run_room())?;
-            match piece {
-                Piece::Char(c) => self.feed_char(out, c),
-                Piece::Run(raw) => {
-                    // Runs hold no line break; a run starting with whitespace was skipped
-                    // above, so this one starts the line if nothing did.
-                    self.started = true;
-                    if std::mem::take(&mut self.cr) {
-                        out.push_char('\r');
-                    }
-                    out.push_run(raw)?;
-                }
+            // Text holds no line break (a valid line has no control byte in a string), and
+            // text starting with whitespace was skipped above: this starts the line if
+            // nothing did.
+            self.started = true;
+            if std::mem::take(&mut self.cr) {
+                out.push_char('\r');
             }
-            i = next;
+            i = out.push_text(b, i)?;
         }
-        Ok(())
+        Ok(i)
     }
 
     /// Ends the line: a `\r` held back belongs to it.
@@ -415,7 +511,9 @@ fn content_first_line<'a>(
     let mut line = FirstLine::new();
     match content {
         ContentParts::None => {}
-        ContentParts::Text(s) => line.feed_raw(out, s)?,
+        ContentParts::Text(s) => {
+            line.feed_raw(out, s.bytes)?;
+        }
         ContentParts::Blocks(raw) => {
             let mut first = true;
             each_block(raw, |block| {
@@ -427,7 +525,7 @@ fn content_first_line<'a>(
                         }
                         first = false;
                         if let Some(text) = &block.text {
-                            line.feed_raw(out, text)?;
+                            line.feed_raw(out, text.bytes)?;
                         }
                     }
                 } else if let Some(calls) = calls.as_deref_mut()
@@ -456,13 +554,7 @@ fn value_text(raw: &[u8]) -> Scan<String> {
 /// A tool call argument value in a preview: a string as it is, anything else as JSON.
 fn push_compact(out: &mut Out, raw: &[u8]) -> Scan<()> {
     if raw.len() >= 2 && raw[0] == b'"' {
-        // The string's end is known: its body is not looked for again.
-        let bytes = &raw[1..raw.len() - 1];
-        let s = RawStr {
-            bytes,
-            escaped: memchr::memchr(b'\\', bytes).is_some(),
-        };
-        out.push_value(&s)?;
+        out.push_body(&raw[1..raw.len() - 1])?;
     } else {
         out.push(&value_text(raw)?);
     }
@@ -611,51 +703,349 @@ fn message_parts<'a>(line: &'a [u8], at: Option<&MessageAt>) -> Scan<MessagePart
     }
 }
 
-/// How many bytes of a text [`short_preview`] reads first before it looks for the text's
-/// end: a row's first line nearly always ends within them (else it reads on as far as any
-/// budget of characters could reach, before giving up).
-const WINDOW: usize = 256;
-
-/// The string whose opening quote is at `pos`: whole (`true`) when it ends within `window`
-/// bytes, else the start of it (`false`), cut where no escape and no character is split,
-/// so that its pieces are the whole string's first pieces. `None` when no such cut is near.
-fn string_start(b: &[u8], pos: usize, window: usize) -> Option<(RawStr<'_>, bool)> {
-    let start = pos + 1;
-    let limit = b.len().min(start.saturating_add(window));
-    if let Ok((s, _)) = trusted::string(&b[..limit], pos) {
-        return Some((s, true));
-    }
-    // No backslash in the 12 bytes before the cut: no escape (at most 6 bytes, 12 for a
-    // surrogate pair written as two) runs into it or ends just before it.
-    let mut cut = limit;
-    for _ in 0..8 {
-        while cut > start && b.get(cut).is_some_and(|&c| c & 0xc0 == 0x80) {
-            cut -= 1;
-        }
-        let from = cut.saturating_sub(12).max(start);
-        match memchr::memchr(b'\\', &b[from..cut]) {
-            None => {
-                let bytes = &b[start..cut];
-                let escaped = memchr::memchr(b'\\', bytes).is_some();
-                return Some((RawStr { bytes, escaped }, false));
-            }
-            Some(k) => cut = from + k,
-        }
-    }
-    None
+/// How far reading a value as far as it shows went.
+enum Next {
+    /// To its end: the position after it.
+    At(usize),
+    /// Not to its end: nothing after it can show.
+    Done,
 }
 
-/// The preview of a message that shows the first line of its content only (not an
-/// assistant's: its tool calls are read to the end), read no further than the line or the
-/// budget reach: a long text (a tool's output) is not walked to its end, as it must be when
-/// a key could be written again after it. `None` when that cannot be told without reading
-/// on (the general reading then decides); else what the general reading gives.
-fn short_preview(line: &[u8], shape: &Shape<'_>, budget: usize, window: usize) -> Option<Preview> {
+/// The keys of a content block that a preview reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Type,
+    Text,
+    Name,
+    Arguments,
+    Other,
+}
+
+impl Key {
+    fn of(key: &RawStr<'_>) -> Key {
+        let of = |k: &[u8]| match k {
+            b"type" => Key::Type,
+            b"text" => Key::Text,
+            b"name" => Key::Name,
+            b"arguments" => Key::Arguments,
+            _ => Key::Other,
+        };
+        if !key.escaped {
+            return of(key.bytes);
+        }
+        key.decode().map_or(Key::Other, |k| of(k.as_bytes()))
+    }
+}
+
+/// A content block's `type`, as far as a preview tells them apart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    ToolCall,
+    Other,
+}
+
+impl Kind {
+    /// The kind a `type` value (a string's, or none) names.
+    fn of(kind: Option<RawStr<'_>>) -> Kind {
+        let of = |k: &[u8]| match k {
+            b"text" => Kind::Text,
+            b"toolCall" => Kind::ToolCall,
+            _ => Kind::Other,
+        };
+        match kind {
+            Some(k) if !k.escaped => of(k.bytes),
+            Some(k) => k.decode().map_or(Kind::Other, |k| of(k.as_bytes())),
+            None => Kind::Other,
+        }
+    }
+}
+
+/// A message's preview read no further than it shows ([`short_preview`]): the reader's
+/// state as it walks the line.
+struct Short<'a> {
+    line: &'a [u8],
+    out: Out,
+    text: FirstLine,
+    /// No text block was met yet (text blocks are joined by a space).
+    first: bool,
+    /// An assistant's tool calls shown so far (`None`: the message shows none).
+    calls: Option<usize>,
+}
+
+impl<'a> Short<'a> {
+    /// Whether nothing more can show.
+    fn full(&self) -> bool {
+        self.out.done() || (self.text.done && self.calls.is_none())
+    }
+
+    /// Feeds the text string whose opening quote is at `p` to the first line, a piece at
+    /// a time, no further than the line and the budget need.
+    fn feed_text(&mut self, p: usize) -> Option<Next> {
+        let line = self.line;
+        let stop = p + 1 + self.text.feed_raw(&mut self.out, &line[p + 1..]).ok()?;
+        if line.get(stop) == Some(&b'"') {
+            Some(Next::At(stop + 1))
+        } else if self.full() {
+            Some(Next::Done)
+        } else {
+            // The line is whole and tool calls may follow: the text's end is looked for.
+            Some(Next::At(trusted::body_end(line, stop).ok()? + 1))
+        }
+    }
+
+    /// Starts a text block: text blocks are joined by a space.
+    fn join(&mut self) {
+        if !self.first {
+            self.text.feed_char(&mut self.out, ' ');
+        }
+        self.first = false;
+    }
+
+    /// The blocks of the content array whose `[` is at `p`, in order, as
+    /// [`content_first_line`] and [`push_calls`] read them: each block writes its `type` and
+    /// `text` once (and, with tool calls shown, [`MessageAt::plain_calls`] holds).
+    fn blocks(&mut self, p: usize) -> Option<Next> {
+        let line = self.line;
+        let mut p = scan::ws(line, p + 1);
+        if line.get(p) == Some(&b']') {
+            return Some(Next::At(p + 1));
+        }
+        loop {
+            if self.full() {
+                return Some(Next::Done);
+            }
+            if line.get(p) == Some(&b'{') {
+                match self.block(p)? {
+                    Next::At(end) => p = end,
+                    Next::Done => return Some(Next::Done),
+                }
+            } else {
+                p = trusted::skip(line, p).ok()?;
+            }
+            p = scan::ws(line, p);
+            match line.get(p) {
+                Some(b',') => p = scan::ws(line, p + 1),
+                Some(b']') => return Some(Next::At(p + 1)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The block whose `{` is at `p`.
+    fn block(&mut self, p: usize) -> Option<Next> {
+        let line = self.line;
+        let mut kind = Kind::Other;
+        // The text's opening quote, when it came before the type.
+        let mut text_at: Option<usize> = None;
+        let mut fed = false;
+        // A tool call's name (`Some(None)`: not a string) and arguments, while they are not
+        // shown yet.
+        let mut name: Option<Option<RawStr<'_>>> = None;
+        let mut arguments_at: Option<usize> = None;
+        let mut shown = false;
+        let mut q = scan::ws(line, p + 1);
+        if line.get(q) == Some(&b'}') {
+            return Some(Next::At(q + 1));
+        }
+        loop {
+            if line.get(q) != Some(&b'"') {
+                return None;
+            }
+            let (key, after) = trusted::string(line, q).ok()?;
+            q = scan::ws(line, after);
+            if line.get(q) != Some(&b':') {
+                return None;
+            }
+            q = scan::ws(line, q + 1);
+            match (Key::of(&key), line.get(q)) {
+                (Key::Type, _) => {
+                    let (k, end) = str_at(line, q).ok()?;
+                    kind = Kind::of(k);
+                    q = end;
+                }
+                (Key::Text, Some(b'"')) => {
+                    if kind == Kind::Text && !self.text.full(&self.out) {
+                        // A text block's only text: fed as far as it shows.
+                        fed = true;
+                        self.join();
+                        match self.feed_text(q)? {
+                            Next::At(end) => q = end,
+                            Next::Done => return Some(Next::Done),
+                        }
+                    } else {
+                        if kind != Kind::Text {
+                            text_at = Some(q);
+                        }
+                        q = trusted::skip(line, q).ok()?;
+                    }
+                }
+                (Key::Name, _) if self.calls.is_some() => {
+                    let (n, end) = str_at(line, q).ok()?;
+                    name = Some(n);
+                    q = end;
+                }
+                (Key::Arguments, _) if self.calls.is_some() => {
+                    if let Some(n) = name
+                        && kind == Kind::ToolCall
+                    {
+                        // A tool call's only arguments, its name known: shown as far as they
+                        // show.
+                        shown = true;
+                        if self.call_head(n)? {
+                            return Some(Next::Done);
+                        }
+                        match self.arguments(q)? {
+                            Next::At(end) => q = end,
+                            Next::Done => return Some(Next::Done),
+                        }
+                        self.out.push(")");
+                    } else {
+                        arguments_at = Some(q);
+                        q = trusted::skip(line, q).ok()?;
+                    }
+                }
+                _ => q = trusted::skip(line, q).ok()?,
+            }
+            q = scan::ws(line, q);
+            match line.get(q) {
+                Some(b',') => q = scan::ws(line, q + 1),
+                Some(b'}') => break,
+                _ => return None,
+            }
+        }
+        let end = q + 1;
+        if kind == Kind::Text {
+            if !fed && !self.text.full(&self.out) {
+                // A text block whose text came before its type, or has none.
+                self.join();
+                if let Some(t) = text_at
+                    && let Next::Done = self.feed_text(t)?
+                {
+                    return Some(Next::Done);
+                }
+            }
+        } else if self.calls.is_some() && !shown && kind == Kind::ToolCall {
+            // A tool call whose name or type came after its arguments, or that has none.
+            if self.call_head(name.flatten())? {
+                return Some(Next::Done);
+            }
+            if let Some(a) = arguments_at
+                && let Next::Done = self.arguments(a)?
+            {
+                return Some(Next::Done);
+            }
+            self.out.push(")");
+        }
+        Some(Next::At(end))
+    }
+
+    /// What comes before a tool call's arguments: ` → ` before the first (no text block
+    /// follows a tool call: the line is whole), `, ` before the others, then `name(`.
+    /// `Some(true)` when nothing more shows.
+    fn call_head(&mut self, name: Option<RawStr<'_>>) -> Option<bool> {
+        let shown = self.calls.as_mut()?;
+        let first = *shown == 0;
+        *shown += 1;
+        if first {
+            self.text.finish(&mut self.out);
+            if !self.out.s.is_empty() {
+                self.out.push(" ");
+            }
+            self.out.push("→ ");
+        }
+        if self.out.done() {
+            return Some(true);
+        }
+        if !first {
+            self.out.push(", ");
+        }
+        match &name {
+            Some(name) => self.out.push(&whole(name).ok()?),
+            None => self.out.push("?"),
+        }
+        self.out.push("(");
+        Some(false)
+    }
+
+    /// A tool call's arguments at `p`: an object's members in the order written (each key
+    /// written once), each value as far as it shows.
+    fn arguments(&mut self, p: usize) -> Option<Next> {
+        let line = self.line;
+        if line.get(p) != Some(&b'{') {
+            return self.argument_value(p);
+        }
+        let mut p = scan::ws(line, p + 1);
+        if line.get(p) == Some(&b'}') {
+            return Some(Next::At(p + 1));
+        }
+        let mut first = true;
+        loop {
+            if self.out.done() {
+                return Some(Next::Done);
+            }
+            if line.get(p) != Some(&b'"') {
+                return None;
+            }
+            let (key, after) = trusted::string(line, p).ok()?;
+            p = scan::ws(line, after);
+            if line.get(p) != Some(&b':') {
+                return None;
+            }
+            p = scan::ws(line, p + 1);
+            if !first {
+                self.out.push(", ");
+            }
+            first = false;
+            self.out.push(&whole(&key).ok()?);
+            self.out.push("=");
+            match self.argument_value(p)? {
+                Next::At(end) => p = scan::ws(line, end),
+                Next::Done => return Some(Next::Done),
+            }
+            match line.get(p) {
+                Some(b',') => p = scan::ws(line, p + 1),
+                Some(b'}') => return Some(Next::At(p + 1)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// An argument's value ([`push_compact`]): a string read as far as it shows.
+    fn argument_value(&mut self, p: usize) -> Option<Next> {
+        let line = self.line;
+        if line.get(p) != Some(&b'"') {
+            let (raw, end) = trusted::raw_value(line, p).ok()?;
+            self.out.push(&value_text(raw).ok()?);
+            return Some(Next::At(end));
+        }
+        let stop = p + 1 + self.out.push_body(&line[p + 1..]).ok()?;
+        if line.get(stop) == Some(&b'"') {
+            Some(Next::At(stop + 1))
+        } else {
+            // The budget ran out.
+            Some(Next::Done)
+        }
+    }
+}
+
+/// The preview of a message that shows the first line of its content, and an assistant's
+/// tool calls, read no further than the line, the calls or the budget reach: a long text (a
+/// tool's output, a `write`'s content) is not walked to its end, as it must be when a key
+/// could be written again after it. `None` when that cannot be told without reading on
+/// (the general reading then decides); else what the general reading gives.
+fn short_preview(line: &[u8], shape: &Shape<'_>, budget: usize) -> Option<Preview> {
     let at = shape.at?;
     let content = at.content?.get() as usize;
     let mut out = Out::new(Some(budget));
-    match shape.role {
-        Some(Role::Assistant | Role::BashExecution | Role::System) => return None,
+    let calls = match shape.role {
+        Some(Role::BashExecution | Role::System) => return None,
+        Some(Role::Assistant) => {
+            if line.get(content) == Some(&b'[') && !at.plain_calls {
+                return None;
+            }
+            Some(0)
+        }
         Some(Role::ToolResult) => {
             match at.tool_name {
                 Some(p) => match str_at(line, p.get() as usize).ok()?.0 {
@@ -665,129 +1055,41 @@ fn short_preview(line: &[u8], shape: &Shape<'_>, budget: usize, window: usize) -
                 None => out.push("tool"),
             }
             out.push(if at.is_error { " error: " } else { ": " });
-        }
-        _ => {}
-    }
-    let mut first_line = FirstLine::new();
-    let fl = &mut first_line;
-    // Feeds the string at `p` (its opening quote); `None` when its start did not fill the
-    // line and the rest was not read.
-    let feed = |out: &mut Out, fl: &mut FirstLine, p: usize| -> Option<usize> {
-        let (s, whole) = string_start(line, p, window)?;
-        fl.feed_raw(out, &s).ok()?;
-        if whole {
-            Some(p + 1 + s.bytes.len() + 1)
-        } else if fl.full(out) {
-            // Nothing after this can show: where the string ends does not matter.
-            Some(usize::MAX)
-        } else {
             None
         }
+        _ => None,
+    };
+    let mut short = Short {
+        line,
+        out,
+        text: FirstLine::new(),
+        first: true,
+        calls,
     };
     match line.get(content) {
         Some(b'"') => {
-            feed(&mut out, fl, content)?;
+            short.feed_text(content)?;
         }
         Some(b'[') if at.plain_blocks => {
-            // The blocks in order, as `content_first_line` walks them; a block's `type` and
-            // `text` are each written once.
-            let mut first = true;
-            let mut p = scan::ws(line, content + 1);
-            if line.get(p) == Some(&b']') {
-                p = usize::MAX;
-            }
-            while p != usize::MAX && !fl.full(&out) {
-                if line.get(p) == Some(&b'{') {
-                    let mut kind: Option<RawStr<'_>> = None;
-                    // The text's opening quote, while the type is not known yet.
-                    let mut text_at: Option<usize> = None;
-                    let mut fed = false;
-                    let mut q = scan::ws(line, p + 1);
-                    if line.get(q) == Some(&b'}') {
-                        q += 1;
-                    } else {
-                        loop {
-                            if line.get(q) != Some(&b'"') {
-                                return None;
-                            }
-                            let (key, after) = trusted::string(line, q).ok()?;
-                            q = scan::ws(line, after);
-                            if line.get(q) != Some(&b':') {
-                                return None;
-                            }
-                            q = scan::ws(line, q + 1);
-                            if key.is("type") {
-                                let (k, end) = str_at(line, q).ok()?;
-                                kind = k;
-                                q = end;
-                            } else if key.is("text") && line.get(q) == Some(&b'"') {
-                                if kind.is_some_and(|k| k.is("text")) {
-                                    // A text block's only text: fed as far as it shows.
-                                    if !fl.full(&out) {
-                                        if !first {
-                                            fl.feed_char(&mut out, ' ');
-                                        }
-                                        first = false;
-                                        fed = true;
-                                        q = feed(&mut out, fl, q)?;
-                                        if q == usize::MAX {
-                                            break;
-                                        }
-                                    } else {
-                                        q = trusted::skip(line, q).ok()?;
-                                    }
-                                } else {
-                                    text_at = Some(q);
-                                    q = trusted::skip(line, q).ok()?;
-                                }
-                            } else {
-                                q = trusted::skip(line, q).ok()?;
-                            }
-                            q = scan::ws(line, q);
-                            match line.get(q) {
-                                Some(b',') => q = scan::ws(line, q + 1),
-                                Some(b'}') => {
-                                    q += 1;
-                                    break;
-                                }
-                                _ => return None,
-                            }
-                        }
-                    }
-                    if q == usize::MAX {
-                        break;
-                    }
-                    if !fed && kind.is_some_and(|k| k.is("text")) && !fl.full(&out) {
-                        // A text block whose text came before its type, or has none.
-                        if !first {
-                            fl.feed_char(&mut out, ' ');
-                        }
-                        first = false;
-                        if let Some(t) = text_at
-                            && feed(&mut out, fl, t)? == usize::MAX
-                        {
-                            break;
-                        }
-                    }
-                    p = q;
-                } else {
-                    p = trusted::skip(line, p).ok()?;
-                }
-                p = scan::ws(line, p);
-                match line.get(p) {
-                    Some(b',') => p = scan::ws(line, p + 1),
-                    Some(b']') => break,
-                    _ => return None,
-                }
-            }
+            short.blocks(content)?;
         }
         _ => return None,
     }
-    first_line.finish(&mut out);
-    Some(Preview {
-        cut: out.cut,
-        text: out.s,
-    })
+    let Short { mut out, mut text, .. } = short;
+    text.finish(&mut out);
+    if calls.is_some()
+        && out.s.is_empty()
+        && let Some(p) = at.stop_reason
+        && let Some(reason) = str_at(line, p.get() as usize).ok()?.0
+    {
+        let reason = whole(&reason).ok()?;
+        if reason != "stop" {
+            out.push("(");
+            out.push(&reason);
+            out.push(")");
+        }
+    }
+    out.finish().ok()
 }
 
 /// The preview of an entry read from its line. `budget` caps the characters produced
@@ -795,8 +1097,7 @@ fn short_preview(line: &[u8], shape: &Shape<'_>, budget: usize, window: usize) -
 pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Preview> {
     if let Some(budget) = budget
         && *shape.kind == EntryKind::Message
-        && let Some(p) = short_preview(line, shape, budget, WINDOW)
-            .or_else(|| short_preview(line, shape, budget, budget.saturating_mul(12).saturating_add(64)))
+        && let Some(p) = short_preview(line, shape, budget)
     {
         return Ok(p);
     }
@@ -898,17 +1199,14 @@ fn general_preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Sca
         }
         EntryKind::Other(_) => {}
     }
-    Ok(Preview {
-        cut: out.cut,
-        text: out.s,
-    })
+    out.finish()
 }
 
 fn string_first_line(out: &mut Out, raw: Option<&[u8]>) -> Scan<()> {
     if let Some(raw) = raw.filter(|r| r.first() == Some(&b'"')) {
         let (s, _) = trusted::string(raw, 0)?;
         let mut line = FirstLine::new();
-        line.feed_raw(out, &s)?;
+        line.feed_raw(out, s.bytes)?;
         line.finish(out);
     }
     Ok(())
@@ -1038,13 +1336,24 @@ mod tests {
         );
         (
             prop::collection::vec(piece, 0..40),
-            prop::option::of((0usize..300, prop::sample::select(&[0x80u8, 0xff, 0xe6][..]))),
+            prop::option::of((
+                0usize..300,
+                prop::sample::select(vec![
+                    &[0x80u8][..],
+                    &[0xff],
+                    &[0xe6],
+                    &[0xe6, 0x97],
+                    &[0xc0, 0x80],
+                    &[0xed, 0xa0, 0x80],
+                    &[0xf4, 0x90, 0x80, 0x80],
+                ]),
+            )),
         )
             .prop_map(|(parts, invalid)| {
                 let mut b = parts.concat().into_bytes();
-                if let Some((at, byte)) = invalid {
+                if let Some((at, bytes)) = invalid {
                     let at = at.min(b.len());
-                    b.insert(at, byte);
+                    b.splice(at..at, bytes.iter().copied());
                 }
                 b
             })
@@ -1082,8 +1391,38 @@ mod tests {
         prop::collection::vec(piece, 0..60).prop_map(|v| v.concat())
     }
 
-    /// A content block: keys in any order, `type` and `text` sometimes written twice or of
-    /// other values, and keys the preview skips.
+    /// A tool call's arguments: objects whose keys are sometimes written twice (or once
+    /// plain and once with an escape), with values of every kind, or other values.
+    fn any_arguments() -> impl Strategy<Value = String> {
+        let key = prop::sample::select(vec!["path", "content", "a", r"\u0061", "日本", "x y", r"\ud800"]);
+        let value = || {
+            prop_oneof![
+                4 => text_body().prop_map(|t| format!("\"{t}\"")),
+                1 => prop::sample::select(vec![
+                    "1", "-0", "2.5e3", "1e400", "true", "null", r#"[1,"a\nb",{"k":[]}]"#, r#"{"o":"\u2028","o":2}"#,
+                ])
+                .prop_map(str::to_owned),
+            ]
+        };
+        let members = |m: Vec<(&str, String)>| {
+            let m: Vec<String> = m.iter().map(|(k, v)| format!("\"{k}\" : {v}")).collect();
+            format!("{{{}}}", m.join(","))
+        };
+        let distinct =
+            prop::sample::subsequence(vec!["path", "content", "a", "日本", "x y"], 0..4).prop_flat_map(move |keys| {
+                prop::collection::vec(value(), keys.len()).prop_map(move |v| keys.clone().into_iter().zip(v).collect())
+            });
+        prop_oneof![
+            5 => distinct.prop_map(members),
+            1 => prop::collection::vec((key, value()), 0..4).prop_map(members),
+            1 => text_body().prop_map(|t| format!("\"{t}\"")),
+            1 => Just("7".to_owned()),
+            1 => Just("null".to_owned()),
+        ]
+    }
+
+    /// A content block: keys in any order, `type`, `text`, `name` and `arguments` sometimes
+    /// written twice or of other values, and keys the preview skips; tool calls often.
     fn any_block() -> impl Strategy<Value = String> {
         let member = prop_oneof![
             4 => prop::sample::select(vec!["text", "toolCall", "image", "thinking", ""])
@@ -1093,17 +1432,68 @@ mod tests {
             1 => Just(r#""text":null"#.to_owned()),
             1 => text_body().prop_map(|t| format!(r#""thinking":"{t}""#)),
             1 => Just(r#""data":{"a":[1,"\\\"}"]}"#.to_owned()),
+            1 => text_body().prop_map(|t| format!(r#""name":"{t}""#)),
+            1 => any_arguments().prop_map(|a| format!(r#""arguments":{a}"#)),
         ];
         prop_oneof![
-            8 => prop::collection::vec(member, 0..5).prop_map(|m| format!("{{{}}}", m.join(" , "))),
+            4 => prop::collection::vec(member, 0..5).prop_map(|m| format!("{{{}}}", m.join(" , "))),
+            6 => call_block(),
             1 => Just("5".to_owned()),
             1 => text_body().prop_map(|t| format!("\"{t}\"")),
         ]
     }
 
+    /// A tool call block: its members once each in any order, some left out, and sometimes
+    /// one written again.
+    fn call_block() -> impl Strategy<Value = String> {
+        let name = prop_oneof![
+            4 => prop::sample::select(vec!["read", "write", "", "日本", r"a\nb", r"\ud800"])
+                .prop_map(|n| format!(r#""name":"{n}""#)),
+            1 => Just(r#""name":5"#.to_owned()),
+        ];
+        (
+            prop::sample::select(vec![
+                r#""type":"toolCall""#,
+                r#""type":"toolCall""#,
+                r#""type":"text""#,
+                "",
+            ]),
+            prop::sample::select(vec![r#""id":"c1""#, ""]),
+            prop::option::weighted(0.9, name.clone()),
+            prop::option::weighted(0.9, any_arguments().prop_map(|a| format!(r#""arguments":{a}"#))),
+            prop::option::weighted(
+                0.1,
+                prop_oneof![name, any_arguments().prop_map(|a| format!(r#""arguments":{a}"#))],
+            ),
+        )
+            .prop_flat_map(|(kind, id, name, arguments, again)| {
+                let members: Vec<String> = [Some(kind.to_owned()), Some(id.to_owned()), name, arguments, again]
+                    .into_iter()
+                    .flatten()
+                    .filter(|m| !m.is_empty())
+                    .collect();
+                Just(members).prop_shuffle()
+            })
+            .prop_map(|m| format!("{{ {} }}", m.join(",")))
+    }
+
+    /// A content array as Pi writes an assistant's: text and thinking blocks, then tool calls.
+    fn calls_content() -> impl Strategy<Value = String> {
+        let block = prop_oneof![
+            text_body().prop_map(|t| format!(r#"{{"type":"text","text":"{t}"}}"#)),
+            text_body().prop_map(|t| format!(r#"{{"type":"thinking","thinking":"{t}","signature":"x"}}"#)),
+        ];
+        (
+            prop::collection::vec(block, 0..3),
+            prop::collection::vec(call_block(), 0..3),
+        )
+            .prop_map(|(b, c)| format!("[{}]", [b, c].concat().join(",")))
+    }
+
     fn any_content() -> impl Strategy<Value = String> {
         prop_oneof![
-            3 => prop::collection::vec(any_block(), 0..5).prop_map(|b| format!("[ {} ]", b.join(","))),
+            4 => prop::collection::vec(any_block(), 0..5).prop_map(|b| format!("[ {} ]", b.join(","))),
+            3 => calls_content(),
             1 => text_body().prop_map(|t| format!("\"{t}\"")),
             1 => Just("null".to_owned()),
         ]
@@ -1111,27 +1501,48 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
-        /// A preview read no further than it shows is the preview of the general reading,
-        /// for any window and budget; and it is given for plain lines.
+        /// A preview read no further than it shows is the preview of the general reading, for
+        /// any budget from 0 on; where the general reading declined something the short one
+        /// did not read (past the budget), the short one is the start of the value's preview.
+        /// And it is given for plain lines.
         #[test]
         fn short_previews_equal_the_general_previews(
-            role in prop::sample::select(vec!["user", "toolResult", "custom", "assistant", "branchSummary"]),
+            role in prop::sample::select(vec!["user", "toolResult", "custom", "assistant", "assistant", "branchSummary"]),
             content in any_content(),
-            window in prop_oneof![1usize..40, 40usize..400, Just(WINDOW)],
             budget in prop_oneof![0usize..20, 20usize..300],
             is_error in any::<bool>(),
+            stop in prop::sample::select(vec!["", r#","stopReason":"stop""#, r#","stopReason":"toolUse""#, r#","stopReason":5"#, r#","stopReason":"\ud800""#]),
         ) {
             let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#;
             let line = format!(
-                r#"{{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{{"role":"{role}","toolName":"bash","isError":{is_error},"content":{content}}}}}"#
+                r#"{{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{{"role":"{role}","toolName":"bash","isError":{is_error},"content":{content}{stop}}}}}"#
             );
             let session = super::super::Session::from_bytes("t.jsonl".into(), format!("{header}\n{line}\n").into_bytes()).unwrap();
             let e = &session.entries[0];
-            prop_assert!(e.message_at().is_some(), "{}", line);
-            let shape = Shape { kind: &e.kind, role: e.role(), checkout: false, at: e.message_at() };
+            let at = e.message_at();
+            prop_assert!(at.is_some(), "{}", line);
+            let at = at.unwrap();
+            let shape = Shape { kind: &e.kind, role: e.role(), checkout: false, at: Some(at) };
             let general = general_preview(session.raw(0), &shape, Some(budget));
-            if let Some(short) = short_preview(session.raw(0), &shape, budget, window) {
-                prop_assert_eq!(Ok(short), general, "{}", line);
+            let short = short_preview(session.raw(0), &shape, budget);
+            let plain = match content.as_bytes()[0] {
+                b'"' => true,
+                b'[' => at.plain_blocks && (role != "assistant" || at.plain_calls),
+                _ => false,
+            };
+            prop_assert!(short.is_some() || !plain || general.is_err(), "{}", line);
+            match (short, general) {
+                (Some(short), Ok(general)) => prop_assert_eq!(short, general, "{}", line),
+                (Some(short), Err(_)) => {
+                    let want = super::super::text::preview_of_value(&session, 0);
+                    if short.cut {
+                        prop_assert_eq!(short.text.chars().count(), budget);
+                        prop_assert!(want.starts_with(&short.text), "{:?} / {:?}: {}", short.text, want, line);
+                    } else {
+                        prop_assert_eq!(&short.text, &want, "{}", line);
+                    }
+                }
+                (None, _) => {}
             }
         }
 
@@ -1149,11 +1560,12 @@ mod tests {
                     prop_assert!(pushed.is_ok());
                     let room = budget.map(|n| n - before.chars().count());
                     let (want, cut) = start_of(&value, room);
-                    prop_assert_eq!(out.s, format!("{before}{want}"));
-                    prop_assert_eq!(out.cut, before_cut || cut);
+                    let pushed = out.finish().expect("a valid value");
+                    prop_assert_eq!(pushed.text, format!("{before}{want}"));
+                    prop_assert_eq!(pushed.cut, before_cut || cut);
                 }
                 // Declined, unless the budget ran out before what is declined.
-                Err(_) => prop_assert!(pushed.is_err() || out.cut),
+                Err(_) => prop_assert!(pushed.is_err() || out.cut || out.finish().is_err()),
             }
         }
 
@@ -1171,7 +1583,7 @@ mod tests {
                 if i > 0 {
                     line.feed_char(&mut out, ' ');
                 }
-                fed = line.feed_raw(&mut out, &raw(t));
+                fed = line.feed_raw(&mut out, t).map(|_| ());
                 if fed.is_err() {
                     break;
                 }
@@ -1185,9 +1597,43 @@ mod tests {
                 let joined = values.join(" ");
                 let first = joined.trim_start().lines().next().unwrap_or("");
                 let (want, cut) = start_of(first, budget);
-                prop_assert_eq!(&out.s, &want);
-                prop_assert_eq!(out.cut, cut);
+                let fed = out.finish().expect("valid texts");
+                prop_assert_eq!(&fed.text, &want);
+                prop_assert_eq!(fed.cut, cut);
             }
+        }
+
+        /// A run of text read sixteen bytes at a time ends where a byte at a time it does.
+        #[test]
+        fn text_runs_agree_with_a_byte_loop(
+            b in prop::collection::vec(prop_oneof![
+                6 => 0x20u8..0x7f,
+                1 => Just(b'\\'),
+                1 => Just(b'"'),
+                3 => 0x80u8..0xc0,
+                2 => 0xc0u8..=0xff,
+            ], 0..80),
+            from in 0usize..80,
+            left in prop_oneof![0usize..40, Just(usize::MAX)],
+        ) {
+            let from = from.min(b.len());
+            let (mut j, mut l) = (from, left);
+            let mut cut = false;
+            while let Some(&c) = b.get(j) {
+                if c == b'"' || c == b'\\' {
+                    break;
+                }
+                if c & 0xc0 != 0x80 {
+                    if l == 0 {
+                        cut = true;
+                        break;
+                    }
+                    l -= 1;
+                }
+                j += 1;
+            }
+            let run = text_run(&b, from, left);
+            prop_assert_eq!((run.end, run.left, run.cut), (j, l, cut));
         }
     }
 }

@@ -580,11 +580,14 @@ mod fast {
                     at.content = Some(offset(p)?);
                     m.tool_calls.clear();
                     at.plain_blocks = false;
+                    at.plain_calls = false;
                     if b.get(p) != Some(&b'[') {
                         return scan::skip(b, p);
                     }
                     let calls = &mut m.tool_calls;
                     let mut plain = true;
+                    let mut plain_calls = true;
+                    let mut after_call = false;
                     let end = scan::array(b, p, |b, p| {
                         if b.get(p) != Some(&b'{') {
                             return scan::skip(b, p);
@@ -592,6 +595,8 @@ mod fast {
                         let (mut kind, mut id) = (None, None);
                         let mut texts = 0u32;
                         let mut kinds = 0u32;
+                        let mut names = 0u32;
+                        let mut arguments = 0u32;
                         let end = scan::object(b, p, |key, b, p| {
                             if key.escaped {
                                 return Err(Bail);
@@ -610,18 +615,38 @@ mod fast {
                                     id = v;
                                     end
                                 }),
+                                b"name" => {
+                                    names += 1;
+                                    scan::skip(b, p)
+                                }
+                                b"arguments" => {
+                                    arguments += 1;
+                                    if b.get(p) != Some(&b'{') {
+                                        return scan::skip(b, p);
+                                    }
+                                    let (end, distinct) = distinct_keys(b, p)?;
+                                    plain_calls &= distinct;
+                                    Ok(end)
+                                }
                                 _ => scan::skip(b, p),
                             }
                         })?;
-                        if kind.as_deref() == Some("toolCall")
-                            && let Some(id) = id
-                        {
-                            calls.push(id.into_owned());
+                        match kind.as_deref() {
+                            Some("toolCall") => {
+                                after_call = true;
+                                if let Some(id) = id {
+                                    calls.push(id.into_owned());
+                                }
+                            }
+                            Some("text") => plain_calls &= !after_call,
+                            _ => {}
                         }
                         plain &= texts <= 1 && kinds <= 1;
+                        plain_calls &= names <= 1 && arguments <= 1;
                         Ok(end)
                     })?;
                     at.plain_blocks = plain;
+                    at.plain_calls = plain && plain_calls;
                     Ok(end)
                 }
                 _ => scan::skip(b, p),
@@ -629,6 +654,27 @@ mod fast {
         })?;
         m.at = Some(at);
         Ok((m, end))
+    }
+
+    /// Walks the object at `pos` (validating it): the position after it, and whether its keys
+    /// are all written without escapes and none twice (so that its members, in the order
+    /// written, are those `JSON.parse` gives). More keys than a tool call's arguments have
+    /// are not compared (and count as not distinct).
+    fn distinct_keys(b: &[u8], pos: usize) -> Scan<(usize, bool)> {
+        const MAX: usize = 16;
+        let mut keys: [&[u8]; MAX] = [&[]; MAX];
+        let mut n = 0;
+        let mut distinct = true;
+        let end = scan::object(b, pos, |key, b, p| {
+            if key.escaped || n == MAX || keys[..n].contains(&key.bytes) {
+                distinct = false;
+            } else {
+                keys[n] = key.bytes;
+                n += 1;
+            }
+            scan::skip(b, p)
+        })?;
+        Ok((end, distinct))
     }
 }
 
@@ -785,6 +831,67 @@ mod fast_agrees {
                 (_, Ok(v)) => prop_assert!(!v.is_object()),
                 (_, Err(_)) => {}
             }
+        }
+
+        /// `plain_calls` says what it says: no block writes its `name` or `arguments` twice,
+        /// no `arguments` object a key twice (keys written plainly), no text block follows a
+        /// tool call, and `plain_blocks` holds.
+        #[test]
+        fn plain_calls_are_told_from_the_blocks(blocks in prop::collection::vec(
+            prop::collection::vec(prop_oneof![
+                3 => prop::sample::select(vec!["text", "toolCall", "thinking", "t\\u0065xt"]).prop_map(|t| format!(r#""type":"{t}""#)),
+                1 => Just(r#""type":5"#.to_owned()),
+                1 => Just(r#""text":"x""#.to_owned()),
+                2 => prop::sample::select(vec![r#""read""#, "7"]).prop_map(|n| format!(r#""name":{n}"#)),
+                1 => Just(r#""id":"c""#.to_owned()),
+                3 => prop::collection::vec((prop::sample::select(vec!["a", "b", "\\u0061", "日本"]), prop::sample::select(vec!["1", r#""v""#, "{\"a\":1,\"a\":2}"])), 0..4)
+                    .prop_map(|m| {
+                        let m: Vec<String> = m.iter().map(|(k, v)| format!(r#""{k}":{v}"#)).collect();
+                        format!(r#""arguments":{{{}}}"#, m.join(","))
+                    }),
+                1 => Just(r#""arguments":"raw""#.to_owned()),
+            ], 0..5),
+            0..5,
+        )) {
+            let content: Vec<String> = blocks.iter().map(|b| format!("{{{}}}", b.join(","))).collect();
+            let line = format!(r#"{{"type":"message","message":{{"role":"assistant","content":[{}]}}}}"#, content.join(","));
+            let skim = fast::skim(line.as_bytes()).expect("a plain line");
+            let at = skim.message.and_then(|m| m.at).expect("where values are");
+            let b = line.as_bytes();
+            let mut plain = true;
+            let mut after_call = false;
+            scan::array(b, at.content.expect("a content").get() as usize, |b, p| {
+                let mut count = std::collections::HashMap::<String, usize>::new();
+                let mut kind = None;
+                let end = scan::object(b, p, |k, b, p| {
+                    let k = k.decode().expect("a key").into_owned();
+                    *count.entry(k.clone()).or_default() += 1;
+                    let end = scan::skip(b, p)?;
+                    let value = jsparse::parse(&b[p..end]).expect("a value");
+                    if k == "type" {
+                        kind = value.as_str().map(str::to_owned);
+                    }
+                    if k == "arguments" && b[p] == b'{' {
+                        let mut keys = Vec::new();
+                        scan::object(b, p, |k, b, p| {
+                            keys.push(if k.escaped { None } else { Some(k.decode().expect("a key").into_owned()) });
+                            scan::skip(b, p)
+                        })?;
+                        let distinct: std::collections::HashSet<_> = keys.iter().collect();
+                        plain &= keys.iter().all(Option::is_some) && distinct.len() == keys.len();
+                    }
+                    Ok(end)
+                })?;
+                plain &= ["type", "text", "name", "arguments"].iter().all(|k| count.get(*k).is_none_or(|&n| n <= 1));
+                match kind.as_deref() {
+                    Some("toolCall") => after_call = true,
+                    Some("text") => plain &= !after_call,
+                    _ => {}
+                }
+                Ok(end)
+            })
+            .expect("a content array");
+            prop_assert_eq!(at.plain_calls, plain, "{}", line);
         }
     }
 }

@@ -25,6 +25,13 @@ pub fn string(b: &[u8], pos: usize) -> Scan<(RawStr<'_>, usize)> {
     Ok((body, end + 1))
 }
 
+/// The position of the closing quote of a string whose body goes on at `i` (a position
+/// not inside an escape: the body's start, or where a reader of its pieces stopped).
+#[inline]
+pub fn body_end(b: &[u8], i: usize) -> Scan<usize> {
+    string_end(b, i).map(|(end, _)| end)
+}
+
 /// The bits of the bytes escaped by a backslash, given the backslashes of a 64-byte block;
 /// `carry` says whether the block's first byte is escaped (a run of backslashes ending the
 /// previous block), and is set for the next block. A run of backslashes escapes every other
