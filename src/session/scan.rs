@@ -58,76 +58,6 @@ impl<'a> RawStr<'a> {
     }
 }
 
-/// A piece of a string's value, read from the start of its body by [`RawStr::piece_at`]:
-/// a run of text between escapes, or the character one escape stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Piece<'a> {
-    /// Text as it is written (its UTF-8 not checked yet: see [`utf8_chars`]). A valid
-    /// line has no control byte in a string, so a run holds no line break.
-    Run(&'a [u8]),
-    Char(char),
-}
-
-impl<'a> RawStr<'a> {
-    /// The piece of the value at body offset `i` (an escape boundary) and the offset after
-    /// it. A run is cut after at most `max_run` bytes (at least one), so a reader that wants
-    /// only the start of a long text does not look for the end of its run.
-    #[inline]
-    pub fn piece_at(&self, i: usize, max_run: usize) -> Scan<(Piece<'a>, usize)> {
-        let b = self.bytes;
-        if self.escaped && b[i] == b'\\' {
-            let (c, len) = escape_at(b, i)?;
-            return Ok((Piece::Char(c), i + len));
-        }
-        let limit = b.len().min(i.saturating_add(max_run.max(1)));
-        let end = if self.escaped {
-            memchr::memchr(b'\\', &b[i..limit]).map_or(limit, |p| i + p)
-        } else {
-            limit
-        };
-        Ok((Piece::Run(&b[i..end]), end))
-    }
-}
-
-/// The text of UTF-8 bytes and its length in characters.
-#[inline]
-pub fn utf8_chars(bytes: &[u8]) -> Scan<(&str, usize)> {
-    if bytes.is_ascii() {
-        // SAFETY: ASCII is UTF-8.
-        return Ok((unsafe { std::str::from_utf8_unchecked(bytes) }, bytes.len()));
-    }
-    let text = simdutf8::basic::from_utf8(bytes).map_err(|_| Bail)?;
-    Ok((text, count_chars(bytes)))
-}
-
-/// The characters of UTF-8 bytes: the bytes that are not continuation bytes (0b10xx_xxxx),
-/// counted eight bytes at a time.
-#[inline]
-pub fn count_chars(bytes: &[u8]) -> usize {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let mut words = bytes.chunks_exact(8);
-    let mut continuation = 0;
-    loop {
-        // A byte of the sum per byte of the words: at most 31 each, 248 in all, so that
-        // adding up the bytes (a multiplication) carries nothing out of the top byte.
-        let mut sum = 0u64;
-        let mut taken = 0;
-        for w in words.by_ref().take(31) {
-            let x = u64::from_le_bytes(w.try_into().expect("eight bytes"));
-            sum += (x & !(x << 1) & HIGH) >> 7;
-            taken += 1;
-        }
-        continuation += (sum.wrapping_mul(ONES) >> 56) as usize;
-        if taken < 31 {
-            break;
-        }
-    }
-    let tail = words.remainder();
-    let continuation = continuation + tail.iter().filter(|&&b| b & 0xc0 == 0x80).count();
-    bytes.len() - continuation
-}
-
 /// The character starting at `b[i]` and its length in bytes (declining invalid UTF-8).
 #[inline]
 pub fn char_at(b: &[u8], i: usize) -> Scan<(char, usize)> {
@@ -140,30 +70,6 @@ pub fn char_at(b: &[u8], i: usize) -> Scan<(char, usize)> {
     let text = std::str::from_utf8(b.get(i..i + len).ok_or(Bail)?).map_err(|_| Bail)?;
     let c = text.chars().next().ok_or(Bail)?;
     Ok((c, len))
-}
-
-/// [`char_cut`] with the number of characters before the cut.
-#[inline]
-pub fn char_cut_counted(bytes: &[u8], max_chars: usize) -> (usize, usize) {
-    let mut chars = 0;
-    let mut i = 0;
-    // Eight bytes at a time while they cannot hold the cut: they start at most eight
-    // characters, counted as the bytes that are not continuation bytes (0b10xx_xxxx).
-    while i + 8 <= bytes.len() && chars + 8 <= max_chars {
-        let x = u64::from_le_bytes(bytes[i..i + 8].try_into().expect("eight bytes"));
-        let continuation = x & !(x << 1) & 0x8080_8080_8080_8080;
-        chars += 8 - continuation.count_ones() as usize;
-        i += 8;
-    }
-    for (k, &b) in bytes[i..].iter().enumerate() {
-        if b & 0xC0 != 0x80 {
-            if chars == max_chars {
-                return (i + k, chars);
-            }
-            chars += 1;
-        }
-    }
-    (bytes.len(), chars)
 }
 
 /// The text of UTF-8 bytes. Most strings of a session are short and ASCII, which a word at
@@ -856,85 +762,6 @@ mod tests {
             let whole: String = s.decode().unwrap().into_owned();
             let want: String = whole.chars().take(max).collect();
             proptest::prop_assert_eq!(s.decode_prefix(max).unwrap(), want);
-        }
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
-        /// Pieces, runs cut at any length and checked one at a time, make up the value
-        /// `decode` gives, and are declined exactly when it declines (an escape it does not
-        /// take, a lone surrogate, invalid UTF-8; a run may end inside a character).
-        #[test]
-        fn pieces_make_up_the_value(
-            parts in proptest::collection::vec(proptest::sample::select(&[
-                "a", "bc", " ", "  ", r"\u00a0", "é", "日本", "😀", r"\n", r"\r", r#"\""#, r"\u00e9",
-                r"\ud83d\ude00", r"\ud800", r"\udc00x", r"\\", r"\t", r"\u3000", r"\x", r"\u12",
-                "\u{2028}", "\u{85}", "\u{3000}",
-            ][..]), 0..60),
-            invalid in proptest::option::of((0usize..200, proptest::sample::select(&[0x80u8, 0xff, 0xc3, 0xe6][..]))),
-            max_run in 1usize..40,
-        ) {
-            let mut body = parts.concat().into_bytes();
-            if let Some((at, byte)) = invalid {
-                let at = at.min(body.len());
-                body.insert(at, byte);
-            }
-            let s = RawStr { bytes: &body, escaped: body.contains(&b'\\') };
-            let mut raw = Vec::new();
-            let mut chars = String::new();
-            let mut declined = false;
-            let mut i = 0;
-            while i < body.len() {
-                match s.piece_at(i, max_run) {
-                    Ok((Piece::Run(r), next)) => {
-                        proptest::prop_assert!(!r.is_empty() && r.len() <= max_run && !r.contains(&b'\\'));
-                        raw.extend_from_slice(r);
-                        i = next;
-                    }
-                    Ok((Piece::Char(c), next)) => {
-                        raw.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                        chars.push(c);
-                        i = next;
-                    }
-                    Err(_) => {
-                        declined = true;
-                        break;
-                    }
-                }
-            }
-            let whole = s.decode();
-            if declined {
-                proptest::prop_assert!(whole.is_err());
-            } else {
-                match utf8_chars(&raw) {
-                    Ok((text, n)) => {
-                        proptest::prop_assert_eq!(n, text.chars().count());
-                        proptest::prop_assert_eq!(Ok(text), whole.as_deref());
-                    }
-                    Err(_) => proptest::prop_assert!(whole.is_err()),
-                }
-            }
-            proptest::prop_assert_eq!(count_chars(&body), body.iter().filter(|&&b| b & 0xC0 != 0x80).count());
-            for max in [0, 1, 3, 7, 8, 9, 16, 17, 23, 1000] {
-                let (cut, n) = char_cut_counted(&body, max);
-                proptest::prop_assert_eq!(cut, char_cut(&body, max));
-                proptest::prop_assert_eq!(n, body[..cut].iter().filter(|&&b| b & 0xC0 != 0x80).count());
-            }
-        }
-    }
-
-    #[test]
-    fn characters_are_counted_in_long_texts() {
-        for unit in ["a", "é", "日本", "😀x", "\u{80}\u{7ff}ab"] {
-            for n in [0, 1, 7, 31, 62, 63, 64, 250, 1000] {
-                let text = unit.repeat(n);
-                for cut in [0, 1, 5, 8, 100, 247, 248, 249, 1999] {
-                    let b = &text.as_bytes()[..cut.min(text.len())];
-                    let want = b.iter().filter(|&&c| c & 0xC0 != 0x80).count();
-                    assert_eq!(count_chars(b), want, "{unit} {n} {cut}");
-                }
-                assert_eq!(count_chars(text.as_bytes()), text.chars().count());
-            }
         }
     }
 
