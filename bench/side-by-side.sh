@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Issue 12's comparison, side by side: each round opens the session once with Pi 1.6.0
+# (bench/pi_open.mjs) and then runs every full-file command once, so that a slow or fast
+# moment of a shared machine falls on both. Prints each command's median, its ratio to Pi's
+# median, and the median and minimum of the per-round ratios.
+#
+#   bench/side-by-side.sh                       # realistic 256 MiB session, 7 rounds
+#   SIZE=1G ROUNDS=5 BENCH_DIR=/tmp/pb bench/side-by-side.sh
+#
+# Needs: cargo, node with the Pi oracle (.ci/install-oracle), python3, bc.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+SIZE="${SIZE:-256M}"
+ROUNDS="${ROUNDS:-7}"
+BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/pi-session-bench}"
+mkdir -p "$BENCH_DIR"
+
+cargo build --release --quiet --bin pi-session --example gen_session
+PS="$PWD/target/release/pi-session"
+f="$BENCH_DIR/session-realistic-$SIZE.jsonl"
+[ -f "$f" ] || target/release/examples/gen_session --shape realistic --size "$SIZE" --out "$f" 2>/dev/null
+if [ -z "${PI_ORACLE_MODULE_DIR:-}" ]; then
+  PI_ORACLE_MODULE_DIR="$(.ci/install-oracle 2>/dev/null | tail -n 1)"
+fi
+export PI_ORACLE_MODULE_DIR PI_SESSION_PAGER=cat
+
+seconds() {
+  local s e
+  s=$(date +%s.%N)
+  "$@" >/dev/null 2>&1
+  e=$(date +%s.%N)
+  echo "$e - $s" | bc
+}
+
+commands=(
+  "log --all --json" "tree --all --json" "tree --all" "log" "log --json" "repair --check"
+  "stats" "grep zzqqxxyy" "export --format md -o -" "export --format html -o -" "secrets"
+)
+times="$BENCH_DIR/side-by-side.times"
+: >"$times"
+# One warm-up of each, so that the first round is not the one reading the file from disk.
+node bench/pi_open.mjs "$f" >/dev/null 2>&1
+for c in "${commands[@]}"; do
+  # shellcheck disable=SC2086 # the command's words are meant to split
+  $PS -s "$f" $c >/dev/null 2>&1 || true
+done
+for r in $(seq "$ROUNDS"); do
+  echo "pi|$r|$(seconds node bench/pi_open.mjs "$f")" >>"$times"
+  for c in "${commands[@]}"; do
+    # shellcheck disable=SC2086
+    echo "$c|$r|$(seconds $PS -s "$f" $c)" >>"$times"
+  done
+done
+
+echo "$(wc -l <"$f") lines, $(stat -L -c %s "$f") bytes; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$times" <<'PY'
+import collections, statistics, sys
+by = collections.defaultdict(dict)
+for line in open(sys.argv[1]):
+    command, round_, t = line.rstrip("\n").split("|")
+    by[command][int(round_)] = float(t)
+pi = by.pop("pi")
+pi_median = statistics.median(pi.values())
+print(f"| command | median | vs Pi's median | per-round ratio: median, min |")
+print(f"|---|---|---|---|")
+print(f"| Pi 1.6.0 opening the file | {pi_median:.3f} s ({min(pi.values()):.2f}–{max(pi.values()):.2f}) | | |")
+for command, runs in by.items():
+    m = statistics.median(runs.values())
+    ratios = [pi[r] / runs[r] for r in runs]
+    print(f"| `{command}` | {m:.3f} s | {pi_median / m:.1f}× | {statistics.median(ratios):.1f}×, {min(ratios):.1f}× |")
+PY
