@@ -521,7 +521,10 @@ fn heading_edit(
 ) -> Option<(Range<usize>, String)> {
     let text = &md[range.clone()];
     let lead = text.len() - text.trim_start_matches([' ', '\t']).len();
-    if text[lead..].starts_with('#') {
+    let body = text.trim_end_matches(['\n', '\r']);
+    // An ATX heading is one line; a setext heading is at least two, and its text may start
+    // with a `#` that opens no ATX heading (`#=` underlined is a level-1 heading of `#=`).
+    if !body.contains(['\n', '\r']) {
         // ATX: more `#`s before the existing ones.
         if new == level {
             return None;
@@ -529,8 +532,8 @@ fn heading_edit(
         let at = range.start + lead;
         return Some((at..at, "#".repeat(new - level)));
     }
-    // Setext: the last line of the range is the underline.
-    let body = text.trim_end_matches(['\n', '\r']);
+    // Setext: the last line of the range is the underline (lines ended by a lone `\r` are
+    // left as they are).
     let underline = body.rfind('\n')?;
     let mut content = String::new();
     for (k, line) in body[..underline].lines().enumerate() {
@@ -708,6 +711,9 @@ mod tests {
         );
         assert_eq!(shift_headings("a\nb\\\nc\n===\n", 1), "## a b c\n");
         assert_eq!(shift_headings("> Q\n> ==\n", 1), "> ## Q\n");
+        // A setext heading whose text starts with a `#` that opens no ATX heading.
+        assert_eq!(shift_headings("#=\n=\n", 1), "## #=\n");
+        assert_eq!(shift_headings("#tag\n---\n", 2), "#### #tag\n");
         assert_eq!(shift_headings("> a\n> b\n> --\n", 1), "> ### a b\n");
         assert_eq!(shift_headings("- # item\n", 1), "- ## item\n");
         assert_eq!(shift_headings("C#\n==\n", 1), "## C# #\n");
