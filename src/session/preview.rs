@@ -407,6 +407,31 @@ fn whole<'a>(s: &RawStr<'a>) -> Scan<Cow<'a, str>> {
     s.decode()
 }
 
+/// What a tool result's preview starts with: the tool's name (`tool` when it has none that
+/// is a string) and whether it failed.
+fn push_result_head(out: &mut Out, name: Option<&RawStr<'_>>, is_error: bool) -> Scan<()> {
+    match name {
+        Some(name) => out.push(&whole(name)?),
+        None => out.push("tool"),
+    }
+    out.push(if is_error { " error: " } else { ": " });
+    Ok(())
+}
+
+/// An assistant message that shows nothing else shows why it stopped, unless it simply
+/// stopped (`stop`).
+fn push_stop_note(out: &mut Out, reason: Option<&RawStr<'_>>) -> Scan<()> {
+    if let Some(reason) = reason.filter(|_| out.s.is_empty()) {
+        let reason = whole(reason)?;
+        if reason != "stop" {
+            out.push("(");
+            out.push(&reason);
+            out.push(")");
+        }
+    }
+    Ok(())
+}
+
 /// Feeds texts (joined by separators) to `out` as `first_line` of the whole would read:
 /// leading whitespace (Rust's) dropped, then up to the first `\n`, a `\r` before it dropped.
 /// Values are decoded a piece at a time straight into `out`, and only as far as the line
@@ -723,17 +748,16 @@ enum Key {
 
 impl Key {
     fn of(key: &RawStr<'_>) -> Key {
-        let of = |k: &[u8]| match k {
-            b"type" => Key::Type,
-            b"text" => Key::Text,
-            b"name" => Key::Name,
-            b"arguments" => Key::Arguments,
-            _ => Key::Other,
-        };
-        if !key.escaped {
-            return of(key.bytes);
-        }
-        key.decode().map_or(Key::Other, |k| of(k.as_bytes()))
+        key.named(
+            |k| match k {
+                b"type" => Key::Type,
+                b"text" => Key::Text,
+                b"name" => Key::Name,
+                b"arguments" => Key::Arguments,
+                _ => Key::Other,
+            },
+            Key::Other,
+        )
     }
 }
 
@@ -748,16 +772,16 @@ enum Kind {
 impl Kind {
     /// The kind a `type` value (a string's, or none) names.
     fn of(kind: Option<RawStr<'_>>) -> Kind {
-        let of = |k: &[u8]| match k {
-            b"text" => Kind::Text,
-            b"toolCall" => Kind::ToolCall,
-            _ => Kind::Other,
-        };
-        match kind {
-            Some(k) if !k.escaped => of(k.bytes),
-            Some(k) => k.decode().map_or(Kind::Other, |k| of(k.as_bytes())),
-            None => Kind::Other,
-        }
+        kind.map_or(Kind::Other, |k| {
+            k.named(
+                |k| match k {
+                    b"text" => Kind::Text,
+                    b"toolCall" => Kind::ToolCall,
+                    _ => Kind::Other,
+                },
+                Kind::Other,
+            )
+        })
     }
 }
 
@@ -1047,14 +1071,11 @@ fn short_preview(line: &[u8], shape: &Shape<'_>, budget: usize) -> Option<Previe
             Some(0)
         }
         Some(Role::ToolResult) => {
-            match at.tool_name {
-                Some(p) => match str_at(line, p.get() as usize).ok()?.0 {
-                    Some(name) => out.push(&whole(&name).ok()?),
-                    None => out.push("tool"),
-                },
-                None => out.push("tool"),
-            }
-            out.push(if at.is_error { " error: " } else { ": " });
+            let name = match at.tool_name {
+                Some(p) => str_at(line, p.get() as usize).ok()?.0,
+                None => None,
+            };
+            push_result_head(&mut out, name.as_ref(), at.is_error).ok()?;
             None
         }
         _ => None,
@@ -1080,14 +1101,9 @@ fn short_preview(line: &[u8], shape: &Shape<'_>, budget: usize) -> Option<Previe
     if calls.is_some()
         && out.s.is_empty()
         && let Some(p) = at.stop_reason
-        && let Some(reason) = str_at(line, p.get() as usize).ok()?.0
     {
-        let reason = whole(&reason).ok()?;
-        if reason != "stop" {
-            out.push("(");
-            out.push(&reason);
-            out.push(")");
-        }
+        let reason = str_at(line, p.get() as usize).ok()?.0;
+        push_stop_note(&mut out, reason.as_ref()).ok()?;
     }
     out.finish().ok()
 }
@@ -1224,23 +1240,10 @@ fn message_preview(out: &mut Out, m: &MessageParts<'_>, role: Option<&Role>) -> 
                 out.push("→ ");
                 push_calls(out, &calls)?;
             }
-            if out.s.is_empty()
-                && let Some(reason) = &m.stop_reason
-            {
-                let reason = whole(reason)?;
-                if reason != "stop" {
-                    out.push("(");
-                    out.push(&reason);
-                    out.push(")");
-                }
-            }
+            push_stop_note(out, m.stop_reason.as_ref())?;
         }
         Some(Role::ToolResult) => {
-            match &m.tool_name {
-                Some(name) => out.push(&whole(name)?),
-                None => out.push("tool"),
-            }
-            out.push(if m.is_error { " error: " } else { ": " });
+            push_result_head(out, m.tool_name.as_ref(), m.is_error)?;
             content_first_line(out, &m.content, None)?;
         }
         Some(Role::BashExecution) => {

@@ -31,6 +31,16 @@ pub struct RawStr<'a> {
 impl<'a> RawStr<'a> {
     /// Whether the string's value is `lit` (an ASCII literal without quotes or escapes).
     #[inline]
+    /// What `of` makes of the value's bytes (decoded first when the string has escapes;
+    /// `other` when it cannot be decoded): one look to tell several names apart, where
+    /// [`RawStr::is`] would take one per name.
+    pub fn named<T>(&self, of: impl Fn(&[u8]) -> T, other: T) -> T {
+        if !self.escaped {
+            return of(self.bytes);
+        }
+        self.decode().map_or(other, |s| of(s.as_bytes()))
+    }
+
     pub fn is(&self, lit: &str) -> bool {
         if !self.escaped {
             return self.bytes == lit.as_bytes();
