@@ -455,18 +455,51 @@ fn is_inline_image(url: &str) -> bool {
 /// of `=` or of `-`. Never false for a text with a heading (the parser decides the rest), and
 /// false for most texts, which then cost one pass over their lines instead of a parse.
 fn may_hold_heading(markdown: &str) -> bool {
-    markdown.split('\n').any(|line| {
-        let b = line.as_bytes();
-        let start = b
-            .iter()
-            .position(|c| !matches!(c, b' ' | b'\t' | b'>' | b'-' | b'*' | b'+' | b'.' | b')' | b'0'..=b'9'))
-            .unwrap_or(b.len());
-        if b.get(start) == Some(&b'#') {
+    let b = markdown.as_bytes();
+    let mut start = 0;
+    loop {
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |k| start + k);
+        // Most lines start with a byte that no such line can start with.
+        if b.get(start).is_some_and(|&c| MAY_START_HEADING[c as usize]) && line_may_be_heading(&markdown[start..end]) {
             return true;
         }
-        let rest = line.trim_start_matches([' ', '\t', '>']).trim_end();
-        !rest.is_empty() && (rest.bytes().all(|c| c == b'=') || rest.bytes().all(|c| c == b'-'))
-    })
+        if end == b.len() {
+            return false;
+        }
+        start = end + 1;
+    }
+}
+
+/// The bytes a line [`line_may_be_heading`] can start with: the markers skipped before a
+/// `#`, the `#`, and the `=` or `-` of an underline.
+const MAY_START_HEADING: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = b'0';
+    while c <= b'9' {
+        t[c as usize] = true;
+        c += 1;
+    }
+    let marks = *b" \t>-*+.)#=";
+    let mut k = 0;
+    while k < marks.len() {
+        t[marks[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// Whether `line` could be a heading or a setext underline (see [`may_hold_heading`]).
+fn line_may_be_heading(line: &str) -> bool {
+    let b = line.as_bytes();
+    let start = b
+        .iter()
+        .position(|c| !matches!(c, b' ' | b'\t' | b'>' | b'-' | b'*' | b'+' | b'.' | b')' | b'0'..=b'9'))
+        .unwrap_or(b.len());
+    if b.get(start) == Some(&b'#') {
+        return true;
+    }
+    let rest = line.trim_start_matches([' ', '\t', '>']).trim_end();
+    !rest.is_empty() && (rest.bytes().all(|c| c == b'=') || rest.bytes().all(|c| c == b'-'))
 }
 
 /// For the Markdown export: `markdown` with every heading (ATX `#…` and setext `===`/`---`
@@ -940,6 +973,11 @@ mod tests {
             let mut out = String::new();
             push_html(&mut out, &md, shift);
             check_safe(&md, &out);
+        }
+
+        #[test]
+        fn the_line_scan_agrees_with_splitting(md in markdownish()) {
+            prop_assert_eq!(may_hold_heading(&md), md.split('\n').any(line_may_be_heading), "{:?}", md);
         }
 
         #[test]
