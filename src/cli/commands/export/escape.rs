@@ -172,6 +172,17 @@ const HI_CLASS: [u8; 16] = {
     t
 };
 
+/// The classes of each byte (see [`class`]).
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = LO_CLASS[c & 0xf] & HI_CLASS[c >> 4];
+        c += 1;
+    }
+    t
+};
+
 /// The backticks of a text, as far as a fence around it cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Ticks {
@@ -199,6 +210,14 @@ fn ticks_of(s: &str) -> Ticks {
 /// is, and tells its [`Ticks`]; `None`, with nothing appended, when it would change it. The
 /// check and the copy are one read of `s`, 32 bytes at a time where the CPU can.
 fn push_if_plain<const LINES: bool>(out: &mut String, s: &str) -> Option<Ticks> {
+    if s.len() < 32 {
+        // Ids, names, titles: a byte at a time, all at once unless one is in a class.
+        let wanted = class::SUSPECT | class::TICK | if LINES { 0 } else { class::TAB_LF };
+        if s.bytes().fold(0, |acc, c| acc | CLASS[c as usize]) & wanted == 0 {
+            out.push_str(s);
+            return Some(Ticks::None);
+        }
+    }
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         out.reserve(s.len());
@@ -241,6 +260,61 @@ fn push_if_plain_by_parts(out: &mut String, s: &str, lines: bool) -> Option<Tick
     Some(ticks_of(s))
 }
 
+/// With AVX2, from `at`: the start of the first 64 bytes of `b` with a byte that
+/// [`scan_avx2`] looks at, or where fewer than 64 are left; the bytes before it are copied to
+/// `dst` if given. A function of its own so that its loop keeps the tables in registers.
+///
+/// # Safety
+///
+/// `dst`, if given, has room for `b.len()` bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn skip_plain<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<*mut u8>, mut at: usize) -> usize {
+    use std::arch::x86_64::*;
+    let table = |t: [u8; 16]| {
+        // SAFETY: reads the 16 bytes of `t`.
+        let half = unsafe { _mm_loadu_si128(t.as_ptr().cast::<__m128i>()) };
+        _mm256_broadcastsi128_si256(half)
+    };
+    let (lo_t, hi_t) = (table(LO_CLASS), table(HI_CLASS));
+    let nibble = _mm256_set1_epi8(0x0f);
+    let suspect_bits = if LINES {
+        class::SUSPECT
+    } else {
+        class::SUSPECT | class::TAB_LF
+    };
+    let wanted = _mm256_set1_epi8((suspect_bits | if TICKS { class::TICK } else { 0 }) as i8);
+    let classes = |v: __m256i| {
+        let lo = _mm256_and_si256(v, nibble);
+        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
+        _mm256_and_si256(_mm256_shuffle_epi8(lo_t, lo), _mm256_shuffle_epi8(hi_t, hi))
+    };
+    while at + 64 <= b.len() {
+        // SAFETY: `at + 64 <= b.len()`: the loads read `b`, the stores write within
+        // `dst..dst + b.len()`.
+        let (v0, v1) = unsafe {
+            let p = b.as_ptr().add(at);
+            (
+                _mm256_loadu_si256(p.cast::<__m256i>()),
+                _mm256_loadu_si256(p.add(32).cast::<__m256i>()),
+            )
+        };
+        if _mm256_testz_si256(_mm256_or_si256(classes(v0), classes(v1)), wanted) == 0 {
+            break;
+        }
+        if let Some(d) = dst {
+            // SAFETY: as above.
+            unsafe {
+                _mm256_storeu_si256(d.add(at).cast::<__m256i>(), v0);
+                _mm256_storeu_si256(d.add(at + 32).cast::<__m256i>(), v1);
+            }
+        }
+        at += 64;
+    }
+    at
+}
+
 /// With AVX2, whether `b` has no character that `escape_line` (with `LINES`: `escape_block`)
 /// changes, and no `\r`, and if so its [`Ticks`] (with `TICKS`; else `None`); with `dst`, `b` is copied there as it is
 /// read. Each 32 bytes are classified by two nibble lookups; only a block with a backtick
@@ -270,11 +344,14 @@ unsafe fn scan_avx2<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<
     let suspect = _mm256_set1_epi8(suspect_bits as i8);
     let zero = _mm256_setzero_si256();
     let tick = _mm256_set1_epi8(b'`' as i8);
-    // The bytes of a block that need a closer look: a bit per suspect byte, one per backtick.
-    let marks = |v: __m256i| -> Option<(u32, u32)> {
+    // The classes of each byte of a block.
+    let classes = |v: __m256i| {
         let lo = _mm256_and_si256(v, nibble);
         let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
-        let cls = _mm256_and_si256(_mm256_shuffle_epi8(lo_t, lo), _mm256_shuffle_epi8(hi_t, hi));
+        _mm256_and_si256(_mm256_shuffle_epi8(lo_t, lo), _mm256_shuffle_epi8(hi_t, hi))
+    };
+    // The bytes of a block that need a closer look: a bit per suspect byte, one per backtick.
+    let marks_of = |v: __m256i, cls: __m256i| -> Option<(u32, u32)> {
         if _mm256_testz_si256(cls, wanted) == 1 {
             return None;
         }
@@ -283,13 +360,17 @@ unsafe fn scan_avx2<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<
         let ticks = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, tick)) as u32;
         Some((sus, ticks))
     };
+    let marks = |v: __m256i| marks_of(v, classes(v));
     let mut any_tick = false;
     let mut long = false;
     // The backticks of the two bytes before the block (bits 30 and 31), for runs that cross
     // into it.
     let mut carry = 0u32;
+    // Where the block `carry` is of ends: a block that does not start there has no
+    // backticks before it (the blocks between had none).
+    let mut carry_end = usize::MAX;
     // Whether the block at `at` (its marks shifted so that bit 0 is `at`) changes nothing.
-    let mut look = |at: usize, sus: u32, ticks: u32, carry: &mut u32| -> bool {
+    let mut look = |at: usize, sus: u32, ticks: u32| -> bool {
         let mut m = sus;
         while m != 0 {
             if changed_at(b, at + m.trailing_zeros() as usize, LINES) {
@@ -298,9 +379,11 @@ unsafe fn scan_avx2<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<
             m &= m - 1;
         }
         any_tick |= ticks != 0;
-        let w = (u64::from(ticks) << 2) | u64::from(*carry >> 30);
+        let before = if carry_end == at { carry >> 30 } else { 0 };
+        let w = (u64::from(ticks) << 2) | u64::from(before);
         long |= w & (w >> 1) & (w >> 2) != 0;
-        *carry = ticks;
+        carry = ticks;
+        carry_end = at + 32;
         true
     };
     let load = |at: usize| {
@@ -315,14 +398,27 @@ unsafe fn scan_avx2<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<
         }
     };
     let mut at = 0;
-    while at + 32 <= n {
-        match marks(load(at)) {
-            None => carry = 0,
-            Some((sus, ticks)) => {
-                if !look(at, sus, ticks, &mut carry) {
-                    return None;
-                }
+    while at + 64 <= n {
+        // SAFETY: as for this function's caller.
+        at = unsafe { skip_plain::<LINES, TICKS>(b, dst, at) };
+        if at + 64 > n {
+            break;
+        }
+        let (v0, v1) = (load(at), load(at + 32));
+        for (v, c) in [(v0, classes(v0)), (v1, classes(v1))] {
+            if let Some((sus, ticks)) = marks_of(v, c)
+                && !look(at, sus, ticks)
+            {
+                return None;
             }
+            at += 32;
+        }
+    }
+    while at + 32 <= n {
+        if let Some((sus, ticks)) = marks(load(at))
+            && !look(at, sus, ticks)
+        {
+            return None;
         }
         at += 32;
     }
@@ -349,7 +445,7 @@ unsafe fn scan_avx2<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<
             } else {
                 (sus, ticks)
             };
-            if !look(at, sus, ticks, &mut carry) {
+            if !look(at, sus, ticks) {
                 return None;
             }
         }

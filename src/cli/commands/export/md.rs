@@ -326,9 +326,26 @@ fn push_console(md: &mut String, command: &str, output: &str) {
     push_block(md, &format!("$ {command}\n{output}"), "console");
 }
 
-/// The language name of a file's fenced block (empty when unknown).
+/// The language name of a file's fenced block (empty when unknown). Remembered per path and
+/// thread: a session reads and writes the same files again and again, and the lookup
+/// lowercases the name into a new string each time.
 fn lang_of(path: &str) -> &'static str {
-    highlight::language_for_path(path).map_or("", |l| l.name())
+    thread_local! {
+        static LANGS: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, &'static str>> = Default::default();
+    }
+    LANGS.with_borrow_mut(|langs| {
+        if let Some(&lang) = langs.get(path) {
+            return lang;
+        }
+        let lang = highlight::language_for_path(path).map_or("", |l| l.name());
+        langs.insert(path.into(), lang);
+        lang
+    })
+}
+
+/// Whether `text` is whitespace only (most are not, and say so in their first byte).
+fn is_blank(text: &str) -> bool {
+    !text.as_bytes().first().is_some_and(u8::is_ascii_graphic) && text.trim().is_empty()
 }
 
 /// A tool call as what it does, then its result.
@@ -345,7 +362,9 @@ fn tool_call(md: &mut String, name: &str, args: &CallArgs<'_>, result: Option<&S
     match view {
         ToolView::Bash { command, timeout } => {
             if let Some(t) = timeout {
-                md.push_str(&format!(" (timeout {}s)", line(t)));
+                md.push_str(" (timeout ");
+                push_line(md, t);
+                md.push_str("s)");
             }
             md.push_str("\n\n");
             push_block(md, command, "sh");
@@ -359,7 +378,9 @@ fn tool_call(md: &mut String, name: &str, args: &CallArgs<'_>, result: Option<&S
         ToolView::Write { path, content } => {
             md.push(' ');
             push_code(md, path);
-            md.push_str(&format!(" ({})\n\n", count_lines(content)));
+            md.push_str(" (");
+            md.push_str(&count_lines(content));
+            md.push_str(")\n\n");
             push_block(md, content, lang_of(path));
         }
         ToolView::Other => {
@@ -379,7 +400,7 @@ fn tool_call(md: &mut String, name: &str, args: &CallArgs<'_>, result: Option<&S
     if matches!(view, ToolView::Edit { .. } | ToolView::Write { .. }) && !error {
         return;
     }
-    if text.trim().is_empty() && !error {
+    if !error && is_blank(text) {
         return;
     }
     md.push_str(if error {
