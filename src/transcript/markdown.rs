@@ -455,18 +455,51 @@ fn is_inline_image(url: &str) -> bool {
 /// of `=` or of `-`. Never false for a text with a heading (the parser decides the rest), and
 /// false for most texts, which then cost one pass over their lines instead of a parse.
 fn may_hold_heading(markdown: &str) -> bool {
-    markdown.split('\n').any(|line| {
-        let b = line.as_bytes();
-        let start = b
-            .iter()
-            .position(|c| !matches!(c, b' ' | b'\t' | b'>' | b'-' | b'*' | b'+' | b'.' | b')' | b'0'..=b'9'))
-            .unwrap_or(b.len());
-        if b.get(start) == Some(&b'#') {
+    let b = markdown.as_bytes();
+    let mut start = 0;
+    loop {
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |k| start + k);
+        // Most lines start with a byte that no such line can start with.
+        if b.get(start).is_some_and(|&c| MAY_START_HEADING[c as usize]) && line_may_be_heading(&markdown[start..end]) {
             return true;
         }
-        let rest = line.trim_start_matches([' ', '\t', '>']).trim_end();
-        !rest.is_empty() && (rest.bytes().all(|c| c == b'=') || rest.bytes().all(|c| c == b'-'))
-    })
+        if end == b.len() {
+            return false;
+        }
+        start = end + 1;
+    }
+}
+
+/// The bytes a line [`line_may_be_heading`] can start with: the markers skipped before a
+/// `#`, the `#`, and the `=` or `-` of an underline.
+const MAY_START_HEADING: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = b'0';
+    while c <= b'9' {
+        t[c as usize] = true;
+        c += 1;
+    }
+    let marks = *b" \t>-*+.)#=";
+    let mut k = 0;
+    while k < marks.len() {
+        t[marks[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// Whether `line` could be a heading or a setext underline (see [`may_hold_heading`]).
+fn line_may_be_heading(line: &str) -> bool {
+    let b = line.as_bytes();
+    let start = b
+        .iter()
+        .position(|c| !matches!(c, b' ' | b'\t' | b'>' | b'-' | b'*' | b'+' | b'.' | b')' | b'0'..=b'9'))
+        .unwrap_or(b.len());
+    if b.get(start) == Some(&b'#') {
+        return true;
+    }
+    let rest = line.trim_start_matches([' ', '\t', '>']).trim_end();
+    !rest.is_empty() && (rest.bytes().all(|c| c == b'=') || rest.bytes().all(|c| c == b'-'))
 }
 
 /// For the Markdown export: `markdown` with every heading (ATX `#…` and setext `===`/`---`
@@ -478,6 +511,80 @@ pub fn shift_headings(markdown: &str, by: u8) -> Cow<'_, str> {
     if by == 0 || !may_hold_heading(markdown) {
         return Cow::Borrowed(markdown);
     }
+    if let Some(headings) = plain_atx_headings(markdown) {
+        // The usual case of a text with headings (a summary's `## Goal`): no parse needed.
+        let mut out = String::with_capacity(markdown.len() + headings.len() * usize::from(by));
+        let mut last = 0;
+        for (at, level) in headings {
+            let new = (level + usize::from(by)).min(6);
+            out.push_str(&markdown[last..at]);
+            for _ in level..new {
+                out.push('#');
+            }
+            last = at;
+        }
+        out.push_str(&markdown[last..]);
+        return if out.len() == markdown.len() {
+            Cow::Borrowed(markdown)
+        } else {
+            Cow::Owned(out)
+        };
+    }
+    shift_headings_parsed(markdown, by)
+}
+
+/// The ATX headings of `markdown` (where each starts, and its level) when they are the only
+/// lines that could be headings, each starts its line (no indentation, no container), and
+/// nothing in the text could hold a line that starts with `#` without it being a heading:
+/// no line starts (after indentation and container markers) a fence, an HTML block or a
+/// link reference definition (whose title may span lines), no `|` (tables), no `\r`.
+/// `None` otherwise, when the parser decides.
+fn plain_atx_headings(markdown: &str) -> Option<Vec<(usize, usize)>> {
+    let b = markdown.as_bytes();
+    if memchr::memchr2(b'|', b'\r', b).is_some() {
+        return None;
+    }
+    let mut headings = Vec::new();
+    let mut start = 0;
+    loop {
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |k| start + k);
+        if b.get(start).is_some_and(|&c| MAY_START_BLOCK[c as usize]) {
+            let line = &b[start..end];
+            let hashes = line.iter().take_while(|&&c| c == b'#').count();
+            if (1..=6).contains(&hashes) && matches!(line.get(hashes), None | Some(b' ' | b'\t')) {
+                headings.push((start, hashes));
+            } else if line_may_be_heading(&markdown[start..end]) {
+                return None;
+            } else {
+                let first = line
+                    .iter()
+                    .position(|c| !matches!(c, b' ' | b'\t' | b'>' | b'-' | b'*' | b'+' | b'.' | b')' | b'0'..=b'9'));
+                if first.is_some_and(|k| matches!(line[k], b'`' | b'~' | b'<' | b'[')) {
+                    return None;
+                }
+            }
+        }
+        if end == b.len() {
+            return Some(headings);
+        }
+        start = end + 1;
+    }
+}
+
+/// The bytes [`plain_atx_headings`] looks at a line for: those a line
+/// [`line_may_be_heading`] can start with, and the starts of fences, HTML blocks and link
+/// reference definitions.
+const MAY_START_BLOCK: [bool; 256] = {
+    let mut t = MAY_START_HEADING;
+    t[b'`' as usize] = true;
+    t[b'~' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'[' as usize] = true;
+    t
+};
+
+/// [`shift_headings`] by the parser's reading.
+fn shift_headings_parsed(markdown: &str, by: u8) -> Cow<'_, str> {
     // Edits as (range replaced, replacement), in source order.
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     // BlockQuote and Item nesting: a setext heading's later lines inside them start with
@@ -717,6 +824,17 @@ mod tests {
         assert_eq!(shift_headings("> a\n> b\n> --\n", 1), "> ### a b\n");
         assert_eq!(shift_headings("- # item\n", 1), "- ## item\n");
         assert_eq!(shift_headings("C#\n==\n", 1), "## C# #\n");
+        // Plain ATX headings are moved without a parse; anything that could hold a `#` line
+        // that is no heading makes the parser decide.
+        assert_eq!(
+            shift_headings("## Goal\nfn f() -> R<(), E> {}\n#\n", 2),
+            "#### Goal\nfn f() -> R<(), E> {}\n###\n"
+        );
+        assert_eq!(shift_headings("```\n# a\n```\n# b", 1), "```\n# a\n```\n## b");
+        assert_eq!(shift_headings("<div>\n# a\n</div>", 1), "<div>\n# a\n</div>");
+        let linkref = "[x]: /u '\n# a\n'\n\n[x]";
+        assert_eq!(shift_headings(linkref, 1), shift_headings_parsed(linkref, 1));
+        assert_eq!(shift_headings("#x\n####### 7\n#\ta", 1), "#x\n####### 7\n##\ta");
     }
 
     /// Every tag in `out` is one the renderer writes, opens and closes balance, and no
@@ -894,6 +1012,64 @@ mod tests {
         ]
     }
 
+    /// Lines of Markdown, many of them ATX headings, between the blocks that could hold a
+    /// line starting with `#` that is not a heading.
+    fn headingish() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                prop::sample::select(vec![
+                    "# a",
+                    "## Goal",
+                    "###### six",
+                    "####### seven",
+                    "#",
+                    "##",
+                    "#\tt",
+                    "#x",
+                    "# a #",
+                    " # in",
+                    "\\# no",
+                    "text",
+                    "",
+                    "  ",
+                    "    code",
+                    "```",
+                    "```rust",
+                    "~~~",
+                    "<div>",
+                    "<!--",
+                    "-->",
+                    "</div>",
+                    "a <b> c",
+                    "[x]: /u 'title",
+                    "title'",
+                    "[x]",
+                    "> q",
+                    "> # q",
+                    "- item",
+                    "- # item",
+                    "1. # n",
+                    "a | b",
+                    "|---|",
+                    "---",
+                    "===",
+                    "- - -",
+                    "***",
+                    "a\\",
+                    "`code`",
+                    "Result<(), E>",
+                    "é",
+                    "\t# tab",
+                    "#\u{a0}x",
+                ])
+                .prop_map(str::to_owned),
+                "[#a-z `<>|\\-=~\\[\\] \t]{0,8}",
+            ],
+            0..12,
+        )
+        .prop_map(|lines| lines.join("\n"))
+    }
+
     /// Heading levels and texts as the parser sees them, with everything else as events
     /// (for comparing a text with its shifted form).
     fn outline(md: &str, by: u8) -> Vec<String> {
@@ -940,6 +1116,24 @@ mod tests {
             let mut out = String::new();
             push_html(&mut out, &md, shift);
             check_safe(&md, &out);
+        }
+
+        #[test]
+        fn plain_atx_headings_shift_as_parsed(md in headingish(), by in 0u8..7) {
+            let fast = shift_headings(&md, by);
+            let parsed = if by == 0 || !may_hold_heading(&md) { Cow::Borrowed(&*md) } else { shift_headings_parsed(&md, by) };
+            prop_assert_eq!(matches!(fast, Cow::Borrowed(_)), matches!(parsed, Cow::Borrowed(_)), "{:?}", md);
+            prop_assert_eq!(fast, parsed, "{:?}", md);
+        }
+
+        #[test]
+        fn plain_atx_headings_shift_as_parsed_in_any_markdown(md in markdownish(), by in 1u8..4) {
+            prop_assert_eq!(shift_headings(&md, by), shift_headings_parsed(&md, by), "{:?}", md);
+        }
+
+        #[test]
+        fn the_line_scan_agrees_with_splitting(md in markdownish()) {
+            prop_assert_eq!(may_hold_heading(&md), md.split('\n').any(line_may_be_heading), "{:?}", md);
         }
 
         #[test]

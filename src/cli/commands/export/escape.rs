@@ -81,32 +81,6 @@ fn changed_at(b: &[u8], i: usize, lines: bool) -> bool {
     }
 }
 
-/// For 32 bytes at `at` of `b`: a bit per byte in [`SUSPECT`] (`\n` and `\t` not counted
-/// with `lines`), with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn suspects32(b: &[u8], at: usize, lines: bool) -> u32 {
-    use std::arch::x86_64::*;
-    let block = &b[at..at + 32];
-    // SAFETY: the load reads the 32 bytes of `block`.
-    let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast::<__m256i>()) };
-    let eq = |c: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8));
-    let max_control = _mm256_set1_epi8(0x1f);
-    let mut control = _mm256_cmpeq_epi8(_mm256_max_epu8(v, max_control), max_control);
-    if lines {
-        control = _mm256_andnot_si256(_mm256_or_si256(eq(b'\n'), eq(b'\t')), control);
-    }
-    let high = _mm256_or_si256(_mm256_or_si256(eq(0x7f), eq(0xc2)), _mm256_or_si256(eq(0xe2), eq(0xf4)));
-    _mm256_movemask_epi8(_mm256_or_si256(control, high)) as u32
-}
-
-/// [`is_plain`] 32 bytes at a time, with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn is_plain_avx2(b: &[u8], lines: bool) -> bool {
-    is_plain_by::<32>(b, lines, |at| suspects32(b, at, lines))
-}
-
 /// [`is_plain`] `N` bytes at a time, `suspects(at)` giving the bytes at `at..at + N` that
 /// may need a change.
 #[inline(always)]
@@ -131,8 +105,15 @@ pub(super) fn is_plain(s: &str, lines: bool) -> bool {
     let b = s.as_bytes();
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2.
-        return unsafe { is_plain_avx2(b, lines) };
+        // SAFETY: the CPU has AVX2, and nothing is copied.
+        return unsafe {
+            if lines {
+                scan_avx2::<true, false>(b, None)
+            } else {
+                scan_avx2::<false, false>(b, None)
+            }
+        }
+        .is_some();
     }
     is_plain_16(b, lines)
 }
@@ -140,6 +121,342 @@ pub(super) fn is_plain(s: &str, lines: bool) -> bool {
 /// [`is_plain`] 16 bytes at a time.
 pub(super) fn is_plain_16(b: &[u8], lines: bool) -> bool {
     is_plain_by::<16>(b, lines, |at| suspects16(&b[at..at + 16], lines))
+}
+
+/// Bits of the nibble tables [`LO_CLASS`] and [`HI_CLASS`]: a byte is in a class when both
+/// its low nibble's entry and its high nibble's entry have the class's bit.
+mod class {
+    /// C0 controls other than tab and LF (`00`–`1F` but `09`, `0A`).
+    pub const C0: u8 = 0x01;
+    /// `10`–`1F`.
+    pub const C1X: u8 = 0x02;
+    /// DEL.
+    pub const DEL: u8 = 0x04;
+    /// `C2` and `E2`: first bytes of C1 controls and of bidirectional controls.
+    pub const LEAD: u8 = 0x08;
+    /// `F4`: first byte of the stand-ins for lone surrogates.
+    pub const F4: u8 = 0x10;
+    /// A backtick.
+    pub const TICK: u8 = 0x20;
+    /// Tab and LF.
+    pub const TAB_LF: u8 = 0x40;
+    /// The bytes [`super::SUSPECT`] has, tab and LF left out.
+    pub const SUSPECT: u8 = C0 | C1X | DEL | LEAD | F4;
+}
+
+/// Classes of a byte by its low nibble (see [`class`]).
+const LO_CLASS: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut l = 0;
+    while l < 16 {
+        t[l] = if l == 9 || l == 0xa { class::TAB_LF } else { class::C0 } | class::C1X;
+        l += 1;
+    }
+    t[0xf] |= class::DEL;
+    t[0x2] |= class::LEAD;
+    t[0x4] |= class::F4;
+    t[0x0] |= class::TICK;
+    t
+};
+
+/// Classes of a byte by its high nibble (see [`class`]).
+const HI_CLASS: [u8; 16] = {
+    let mut t = [0u8; 16];
+    t[0x0] = class::C0 | class::TAB_LF;
+    t[0x1] = class::C1X;
+    t[0x6] = class::TICK;
+    t[0x7] = class::DEL;
+    t[0xc] = class::LEAD;
+    t[0xe] = class::LEAD;
+    t[0xf] = class::F4;
+    t
+};
+
+/// The classes of each byte (see [`class`]).
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = LO_CLASS[c & 0xf] & HI_CLASS[c >> 4];
+        c += 1;
+    }
+    t
+};
+
+/// The backticks of a text, as far as a fence around it cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ticks {
+    /// No backtick.
+    None,
+    /// Backticks, in runs of one or two.
+    Short,
+    /// A run of three or more.
+    Long,
+}
+
+/// The [`Ticks`] of `s`, by searching.
+fn ticks_of(s: &str) -> Ticks {
+    let b = s.as_bytes();
+    if memchr::memchr(b'`', b).is_none() {
+        Ticks::None
+    } else if memchr::memmem::find(b, b"```").is_none() {
+        Ticks::Short
+    } else {
+        Ticks::Long
+    }
+}
+
+/// Appends `s` to `out` when [`clean`] (with `LINES`; else [`line`]) would leave it as it
+/// is, and tells its [`Ticks`]; `None`, with nothing appended, when it would change it. The
+/// check and the copy are one read of `s`, 32 bytes at a time where the CPU can.
+fn push_if_plain<const LINES: bool>(out: &mut String, s: &str) -> Option<Ticks> {
+    if s.len() < 32 {
+        // Ids, names, titles: a byte at a time, all at once unless one is in a class.
+        let wanted = class::SUSPECT | class::TICK | if LINES { 0 } else { class::TAB_LF };
+        if s.bytes().fold(0, |acc, c| acc | CLASS[c as usize]) & wanted == 0 {
+            out.push_str(s);
+            return Some(Ticks::None);
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        out.reserve(s.len());
+        let start = out.len();
+        // SAFETY: the CPU has AVX2; `out` has room for `s.len()` more bytes.
+        let ticks = unsafe { scan_avx2::<LINES, true>(s.as_bytes(), Some(out.as_mut_vec().as_mut_ptr().add(start)))? };
+        // SAFETY: the bytes after `start` were written by the scan, a copy of `s`, which is
+        // UTF-8.
+        unsafe { out.as_mut_vec().set_len(start + s.len()) };
+        return Some(ticks);
+    }
+    push_if_plain_by_parts(out, s, LINES)
+}
+
+/// Appends `s` to `out` when [`clean`] would leave it as it is, and tells its [`Ticks`];
+/// `None`, with nothing appended, when `clean` would change it.
+pub(super) fn push_if_clean(out: &mut String, s: &str) -> Option<Ticks> {
+    push_if_plain::<true>(out, s)
+}
+
+/// Appends `s` to `out` when [`line`] would leave it as it is, and tells its [`Ticks`];
+/// `None`, with nothing appended, when `line` would change it.
+pub(super) fn push_if_line(out: &mut String, s: &str) -> Option<Ticks> {
+    push_if_plain::<false>(out, s)
+}
+
+/// Appends `s` as [`line`] gives it.
+pub(super) fn push_line(out: &mut String, s: &str) {
+    if push_if_line(out, s).is_none() {
+        out.push_str(&escape_line(s));
+    }
+}
+
+/// [`push_if_plain`] as a check, a search and a copy.
+fn push_if_plain_by_parts(out: &mut String, s: &str, lines: bool) -> Option<Ticks> {
+    if !is_plain_16(s.as_bytes(), lines) {
+        return None;
+    }
+    out.push_str(s);
+    Some(ticks_of(s))
+}
+
+/// With AVX2, from `at`: the start of the first 64 bytes of `b` with a byte that
+/// [`scan_avx2`] looks at, or where fewer than 64 are left; the bytes before it are copied to
+/// `dst` if given. A function of its own so that its loop keeps the tables in registers.
+///
+/// # Safety
+///
+/// `dst`, if given, has room for `b.len()` bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn skip_plain<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<*mut u8>, mut at: usize) -> usize {
+    use std::arch::x86_64::*;
+    let table = |t: [u8; 16]| {
+        // SAFETY: reads the 16 bytes of `t`.
+        let half = unsafe { _mm_loadu_si128(t.as_ptr().cast::<__m128i>()) };
+        _mm256_broadcastsi128_si256(half)
+    };
+    let (lo_t, hi_t) = (table(LO_CLASS), table(HI_CLASS));
+    let nibble = _mm256_set1_epi8(0x0f);
+    let suspect_bits = if LINES {
+        class::SUSPECT
+    } else {
+        class::SUSPECT | class::TAB_LF
+    };
+    let wanted = _mm256_set1_epi8((suspect_bits | if TICKS { class::TICK } else { 0 }) as i8);
+    let classes = |v: __m256i| {
+        let lo = _mm256_and_si256(v, nibble);
+        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
+        _mm256_and_si256(_mm256_shuffle_epi8(lo_t, lo), _mm256_shuffle_epi8(hi_t, hi))
+    };
+    while at + 64 <= b.len() {
+        // SAFETY: `at + 64 <= b.len()`: the loads read `b`, the stores write within
+        // `dst..dst + b.len()`.
+        let (v0, v1) = unsafe {
+            let p = b.as_ptr().add(at);
+            (
+                _mm256_loadu_si256(p.cast::<__m256i>()),
+                _mm256_loadu_si256(p.add(32).cast::<__m256i>()),
+            )
+        };
+        if _mm256_testz_si256(_mm256_or_si256(classes(v0), classes(v1)), wanted) == 0 {
+            break;
+        }
+        if let Some(d) = dst {
+            // SAFETY: as above.
+            unsafe {
+                _mm256_storeu_si256(d.add(at).cast::<__m256i>(), v0);
+                _mm256_storeu_si256(d.add(at + 32).cast::<__m256i>(), v1);
+            }
+        }
+        at += 64;
+    }
+    at
+}
+
+/// With AVX2, whether `b` has no character that `escape_line` (with `LINES`: `escape_block`)
+/// changes, and no `\r`, and if so its [`Ticks`] (with `TICKS`; else `None`); with `dst`, `b` is copied there as it is
+/// read. Each 32 bytes are classified by two nibble lookups; only a block with a backtick
+/// or a byte that may need a change is looked at more closely.
+///
+/// # Safety
+///
+/// `dst`, if given, has room for `b.len()` bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn scan_avx2<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<*mut u8>) -> Option<Ticks> {
+    use std::arch::x86_64::*;
+    let n = b.len();
+    let table = |t: [u8; 16]| {
+        // SAFETY: reads the 16 bytes of `t`.
+        let half = unsafe { _mm_loadu_si128(t.as_ptr().cast::<__m128i>()) };
+        _mm256_broadcastsi128_si256(half)
+    };
+    let (lo_t, hi_t) = (table(LO_CLASS), table(HI_CLASS));
+    let nibble = _mm256_set1_epi8(0x0f);
+    let suspect_bits = if LINES {
+        class::SUSPECT
+    } else {
+        class::SUSPECT | class::TAB_LF
+    };
+    let wanted = _mm256_set1_epi8((suspect_bits | if TICKS { class::TICK } else { 0 }) as i8);
+    let suspect = _mm256_set1_epi8(suspect_bits as i8);
+    let zero = _mm256_setzero_si256();
+    let tick = _mm256_set1_epi8(b'`' as i8);
+    // The classes of each byte of a block.
+    let classes = |v: __m256i| {
+        let lo = _mm256_and_si256(v, nibble);
+        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
+        _mm256_and_si256(_mm256_shuffle_epi8(lo_t, lo), _mm256_shuffle_epi8(hi_t, hi))
+    };
+    // The bytes of a block that need a closer look: a bit per suspect byte, one per backtick.
+    let marks_of = |v: __m256i, cls: __m256i| -> Option<(u32, u32)> {
+        if _mm256_testz_si256(cls, wanted) == 1 {
+            return None;
+        }
+        let clear = _mm256_cmpeq_epi8(_mm256_and_si256(cls, suspect), zero);
+        let sus = !(_mm256_movemask_epi8(clear) as u32);
+        let ticks = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, tick)) as u32;
+        Some((sus, ticks))
+    };
+    let marks = |v: __m256i| marks_of(v, classes(v));
+    let mut any_tick = false;
+    let mut long = false;
+    // The backticks of the two bytes before the block (bits 30 and 31), for runs that cross
+    // into it.
+    let mut carry = 0u32;
+    // Where the block `carry` is of ends: a block that does not start there has no
+    // backticks before it (the blocks between had none).
+    let mut carry_end = usize::MAX;
+    // Whether the block at `at` (its marks shifted so that bit 0 is `at`) changes nothing.
+    let mut look = |at: usize, sus: u32, ticks: u32| -> bool {
+        let mut m = sus;
+        while m != 0 {
+            if changed_at(b, at + m.trailing_zeros() as usize, LINES) {
+                return false;
+            }
+            m &= m - 1;
+        }
+        any_tick |= ticks != 0;
+        let before = if carry_end == at { carry >> 30 } else { 0 };
+        let w = (u64::from(ticks) << 2) | u64::from(before);
+        long |= w & (w >> 1) & (w >> 2) != 0;
+        carry = ticks;
+        carry_end = at + 32;
+        true
+    };
+    let load = |at: usize| {
+        // SAFETY: callers keep `at + 32 <= n`: the load reads `b`, the store writes within
+        // `dst..dst + n`.
+        unsafe {
+            let v = _mm256_loadu_si256(b.as_ptr().add(at).cast::<__m256i>());
+            if let Some(d) = dst {
+                _mm256_storeu_si256(d.add(at).cast::<__m256i>(), v);
+            }
+            v
+        }
+    };
+    let mut at = 0;
+    while at + 64 <= n {
+        // SAFETY: as for this function's caller.
+        at = unsafe { skip_plain::<LINES, TICKS>(b, dst, at) };
+        if at + 64 > n {
+            break;
+        }
+        let (v0, v1) = (load(at), load(at + 32));
+        for (v, c) in [(v0, classes(v0)), (v1, classes(v1))] {
+            if let Some((sus, ticks)) = marks_of(v, c)
+                && !look(at, sus, ticks)
+            {
+                return None;
+            }
+            at += 32;
+        }
+    }
+    while at + 32 <= n {
+        if let Some((sus, ticks)) = marks(load(at))
+            && !look(at, sus, ticks)
+        {
+            return None;
+        }
+        at += 32;
+    }
+    let rest = n - at;
+    if rest > 0 {
+        let v = if n >= 32 {
+            // The last 32 bytes again, of which the first `32 - rest` were looked at.
+            load(n - 32)
+        } else {
+            // The bytes in a block padded with spaces (in no class).
+            let mut block = [b' '; 32];
+            block[..rest].copy_from_slice(b);
+            if let Some(d) = dst {
+                // SAFETY: writes `dst..dst + n`.
+                unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), d, n) };
+            }
+            // SAFETY: reads the 32 bytes of `block`.
+            unsafe { _mm256_loadu_si256(block.as_ptr().cast::<__m256i>()) }
+        };
+        let skip = 32 - rest as u32;
+        if let Some((sus, ticks)) = marks(v) {
+            let (sus, ticks) = if n >= 32 {
+                (sus >> skip, ticks >> skip)
+            } else {
+                (sus, ticks)
+            };
+            if !look(at, sus, ticks) {
+                return None;
+            }
+        }
+    }
+    Some(if long {
+        Ticks::Long
+    } else if any_tick {
+        Ticks::Short
+    } else {
+        Ticks::None
+    })
 }
 
 /// Session text made safe to print: CRLF as LF, control characters escaped (tab and LF kept).
@@ -222,6 +539,92 @@ mod tests {
                 .replace('"', "&quot;")
                 .replace('\'', "&#39;");
             proptest::prop_assert_eq!(out, format!("<{want}"));
+        }
+    }
+
+    /// Pieces of text for the copying scan: everything it looks at (controls, the first bytes
+    /// of the characters it may escape, backticks in runs), and runs of letters that move
+    /// the others across its 32-byte blocks.
+    fn scan_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let lone = char::from_u32(pi_session::session::jsparse::LONE_SURROGATE_BASE + 7)
+            .unwrap()
+            .to_string();
+        let pieces: Vec<String> = [
+            "a",
+            "abcdefghijklmnopqrstuvwxyz01234",
+            "`",
+            "``",
+            "```",
+            "é",
+            "日本語",
+            "😀",
+            "\u{85}",
+            "\u{a0}",
+            "\u{9f}",
+            "\u{202a}",
+            "\u{202e}",
+            "\u{2026}",
+            "\u{2066}",
+            "\u{2069}",
+            "\u{206a}",
+            "\u{10ffff}",
+            "\u{fffd}",
+            "\n",
+            "\t",
+            "\r",
+            "\r\n",
+            "\x1b",
+            "\0",
+            "\x7f",
+            "\x1f",
+            " ",
+            "#",
+        ]
+        .iter()
+        .map(|p| p.to_string())
+        .chain([lone])
+        .collect();
+        prop_oneof![
+            any::<String>(),
+            proptest::collection::vec(proptest::sample::select(pieces), 0..60).prop_map(|v| v.concat()),
+        ]
+    }
+
+    /// The longest run of backticks in `s`, as [`Ticks`].
+    fn ticks_by_runs(s: &str) -> Ticks {
+        let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        match longest {
+            0 => Ticks::None,
+            1 | 2 => Ticks::Short,
+            _ => Ticks::Long,
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// The copying scan agrees with the 16-byte scan and the escapes on what needs a
+        /// change, copies the text whole when nothing does, and counts its backticks right.
+        #[test]
+        fn the_copying_scan_agrees_with_the_escapes(t in scan_text(), lines in proptest::bool::ANY) {
+            let mut out = String::from("head");
+            let got = if lines { push_if_clean(&mut out, &t) } else { push_if_line(&mut out, &t) };
+            let mut by_parts = String::from("head");
+            proptest::prop_assert_eq!(got, push_if_plain_by_parts(&mut by_parts, &t, lines));
+            proptest::prop_assert_eq!(got.is_some(), is_plain_16(t.as_bytes(), lines));
+            proptest::prop_assert_eq!(is_plain(&t, lines), is_plain_16(t.as_bytes(), lines));
+            match got {
+                Some(ticks) => {
+                    proptest::prop_assert_eq!(&out, &format!("head{t}"));
+                    proptest::prop_assert_eq!(ticks, ticks_by_runs(&t));
+                    let escaped = if lines { escape_block(&t.replace("\r\n", "\n")) } else { escape_line(&t) };
+                    proptest::prop_assert_eq!(escaped, t.clone());
+                }
+                None => proptest::prop_assert_eq!(&out, "head"),
+            }
+            let mut pushed = String::new();
+            push_line(&mut pushed, &t);
+            proptest::prop_assert_eq!(pushed, escape_line(&t));
         }
     }
 

@@ -3,7 +3,7 @@
 //! a `read`'s path and lines, an `edit` as a `diff` block, a `bash` command as an `sh` block,
 //! other arguments as pretty-printed JSON — each followed by its result.
 
-use super::escape::{clean, line};
+use super::escape::{Ticks, clean, line, push_if_clean, push_if_line, push_line};
 use super::{Doc, take_result};
 use crate::cli::amounts::{dollars, tokens};
 use crate::cli::output::{local_time, local_time_into};
@@ -39,6 +39,19 @@ pub(super) fn fence_for(s: &str, min: usize) -> Cow<'static, str> {
 
 /// `s` as inline code, on one line.
 pub(super) fn push_code(md: &mut String, s: &str) {
+    // Most are ids and paths, with no backtick and nothing to escape: copied as checked.
+    let start = md.len();
+    md.push('`');
+    if push_if_line(md, s) == Some(Ticks::None) {
+        md.push('`');
+        return;
+    }
+    md.truncate(start);
+    push_code_escaped(md, s);
+}
+
+/// [`push_code`] for text with a backtick or a character `line` changes.
+fn push_code_escaped(md: &mut String, s: &str) {
     let s = line(s);
     let f = fence_for(&s, 1);
     let pad = if s.starts_with('`') || s.ends_with('`') {
@@ -60,6 +73,31 @@ pub(super) fn code(s: &str) -> String {
 
 /// `s` as a fenced block of language `lang`, followed by a blank line.
 fn push_block(md: &mut String, s: &str, lang: &str) {
+    // Most text needs no change: it is copied as it is checked, under a fence of three
+    // backticks, which grows only when the text holds a run of three.
+    let body = s.trim_end_matches('\n');
+    let start = md.len();
+    md.push_str("```");
+    md.push_str(lang);
+    md.push('\n');
+    match push_if_clean(md, body) {
+        Some(Ticks::None | Ticks::Short) => md.push_str("\n```\n\n"),
+        Some(Ticks::Long) => {
+            let f = fence_for(body, 3);
+            md.insert_str(start, &f[3..]);
+            for piece in ["\n", &f, "\n\n"] {
+                md.push_str(piece);
+            }
+        }
+        None => {
+            md.truncate(start);
+            push_block_cleaned(md, s, lang);
+        }
+    }
+}
+
+/// [`push_block`] for text that `clean` changes.
+fn push_block_cleaned(md: &mut String, s: &str, lang: &str) {
     let s = clean(s);
     let f = fence_for(&s, 3);
     for piece in [&*f, lang, "\n", s.trim_end_matches('\n'), "\n", &f, "\n\n"] {
@@ -70,7 +108,7 @@ fn push_block(md: &mut String, s: &str, lang: &str) {
 pub(super) fn head(doc: &Doc<'_>, stats: &Stats, md: &mut String) {
     let h = &doc.head;
     md.push_str("# ");
-    md.push_str(&line(&h.title));
+    push_line(md, &h.title);
     md.push_str("\n\n- Session: ");
     push_code(md, &h.session_id);
     md.push('\n');
@@ -158,7 +196,7 @@ pub(super) fn section(s: &Section, results: &mut Vec<Section<'_>>, md: &mut Stri
     md.push_str("\n---\n\n");
     if s.class == Class::Note {
         md.push('_');
-        md.push_str(&line(&s.title));
+        push_line(md, &s.title);
         md.push_str("_ · ");
         local_time_into(md, s.timestamp);
         md.push_str(" · ");
@@ -167,12 +205,12 @@ pub(super) fn section(s: &Section, results: &mut Vec<Section<'_>>, md: &mut Stri
         return;
     }
     md.push_str("## ");
-    md.push_str(&line(&s.title));
+    push_line(md, &s.title);
     md.push_str("\n\n_");
     local_time_into(md, s.timestamp);
     for m in &s.meta {
         md.push_str(" · ");
-        md.push_str(&line(m));
+        push_line(md, m);
     }
     md.push_str(" · ");
     push_code(md, &s.id);
@@ -203,20 +241,10 @@ pub(super) fn section(s: &Section, results: &mut Vec<Section<'_>>, md: &mut Stri
 
 fn part(md: &mut String, p: &Part) {
     match p {
-        Part::Text(t) => {
-            md.push_str(shift_headings(&clean(t), HEADING_SHIFT).trim_end());
-            md.push_str("\n\n");
-        }
+        Part::Text(t) => push_markdown(md, t),
         Part::Thinking(t) => {
             md.push_str("> **Thinking**\n>\n");
-            let t = clean(t);
-            for (i, l) in t.trim_end().lines().enumerate() {
-                if i > 0 {
-                    md.push('\n');
-                }
-                md.push_str("> ");
-                md.push_str(l);
-            }
+            push_quoted(md, &clean(t));
             md.push_str("\n\n");
         }
         Part::ToolCall { name, args, .. } => tool_call(md, name, args, None),
@@ -229,36 +257,95 @@ fn part(md: &mut String, p: &Part) {
             push_block(md, text, "text");
         }
         Part::Bash { command, output, exit } => {
-            push_block(md, &format!("$ {command}\n{output}"), "console");
+            push_console(md, command, output);
             if let Some(code) = exit {
                 md.push_str("_exit code ");
-                md.push_str(&line(code));
+                push_line(md, code);
                 md.push_str("_\n\n");
             }
         }
         Part::Image { mime, .. } => {
             md.push_str("_[image ");
-            md.push_str(&line(mime));
+            push_line(md, mime);
             md.push_str("]_\n\n");
         }
         Part::Folded { title, text } => {
             md.push_str("**");
-            md.push_str(&line(title));
+            push_line(md, title);
             md.push_str("**\n\n");
-            md.push_str(shift_headings(&clean(text), HEADING_SHIFT).trim_end());
-            md.push_str("\n\n");
+            push_markdown(md, text);
         }
         Part::Note(n) => {
             md.push('_');
-            md.push_str(&line(n));
+            push_line(md, n);
             md.push_str("_\n\n");
         }
     }
 }
 
-/// The language name of a file's fenced block (empty when unknown).
+/// A message's own Markdown, its headings moved under the entry's, then a blank line.
+fn push_markdown(md: &mut String, t: &str) {
+    let start = md.len();
+    if push_if_clean(md, t).is_none() {
+        md.push_str(shift_headings(&clean(t), HEADING_SHIFT).trim_end());
+    } else {
+        // Copied as it was checked; shifted in place when it has headings (few do).
+        let shifted = match shift_headings(&md[start..], HEADING_SHIFT) {
+            Cow::Borrowed(same) => Err(same.trim_end().len()),
+            Cow::Owned(shifted) => Ok(shifted),
+        };
+        match shifted {
+            Err(keep) => md.truncate(start + keep),
+            Ok(shifted) => {
+                md.truncate(start);
+                md.push_str(shifted.trim_end());
+            }
+        }
+    }
+    md.push_str("\n\n");
+}
+
+/// `t`'s lines (no `\r` in it), trailing whitespace left out, each after `> `.
+fn push_quoted(md: &mut String, t: &str) {
+    let t = t.trim_end();
+    if t.is_empty() {
+        return;
+    }
+    md.push_str("> ");
+    let mut from = 0;
+    for i in memchr::memchr_iter(b'\n', t.as_bytes()) {
+        md.push_str(&t[from..=i]);
+        md.push_str("> ");
+        from = i + 1;
+    }
+    md.push_str(&t[from..]);
+}
+
+/// A bash command and its output as one `console` block: `$ command`, then the output.
+fn push_console(md: &mut String, command: &str, output: &str) {
+    push_block(md, &format!("$ {command}\n{output}"), "console");
+}
+
+/// The language name of a file's fenced block (empty when unknown). Remembered per path and
+/// thread: a session reads and writes the same files again and again, and the lookup
+/// lowercases the name into a new string each time.
 fn lang_of(path: &str) -> &'static str {
-    highlight::language_for_path(path).map_or("", |l| l.name())
+    thread_local! {
+        static LANGS: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, &'static str>> = Default::default();
+    }
+    LANGS.with_borrow_mut(|langs| {
+        if let Some(&lang) = langs.get(path) {
+            return lang;
+        }
+        let lang = highlight::language_for_path(path).map_or("", |l| l.name());
+        langs.insert(path.into(), lang);
+        lang
+    })
+}
+
+/// Whether `text` is whitespace only (most are not, and say so in their first byte).
+fn is_blank(text: &str) -> bool {
+    !text.as_bytes().first().is_some_and(u8::is_ascii_graphic) && text.trim().is_empty()
 }
 
 /// A tool call as what it does, then its result.
@@ -266,7 +353,7 @@ fn tool_call(md: &mut String, name: &str, args: &CallArgs<'_>, result: Option<&S
     let view = args.view(name);
     let view = &*view;
     md.push_str("**→ ");
-    md.push_str(&line(name));
+    push_line(md, name);
     md.push_str("**");
     let (text, error) = match result.and_then(|r| r.parts.first()) {
         Some(Part::ToolResult { text, error, .. }) => (Some(&**text), *error),
@@ -275,7 +362,9 @@ fn tool_call(md: &mut String, name: &str, args: &CallArgs<'_>, result: Option<&S
     match view {
         ToolView::Bash { command, timeout } => {
             if let Some(t) = timeout {
-                md.push_str(&format!(" (timeout {}s)", line(t)));
+                md.push_str(" (timeout ");
+                push_line(md, t);
+                md.push_str("s)");
             }
             md.push_str("\n\n");
             push_block(md, command, "sh");
@@ -289,7 +378,9 @@ fn tool_call(md: &mut String, name: &str, args: &CallArgs<'_>, result: Option<&S
         ToolView::Write { path, content } => {
             md.push(' ');
             push_code(md, path);
-            md.push_str(&format!(" ({})\n\n", count_lines(content)));
+            md.push_str(" (");
+            md.push_str(&count_lines(content));
+            md.push_str(")\n\n");
             push_block(md, content, lang_of(path));
         }
         ToolView::Other => {
@@ -309,7 +400,7 @@ fn tool_call(md: &mut String, name: &str, args: &CallArgs<'_>, result: Option<&S
     if matches!(view, ToolView::Edit { .. } | ToolView::Write { .. }) && !error {
         return;
     }
-    if text.trim().is_empty() && !error {
+    if !error && is_blank(text) {
         return;
     }
     md.push_str(if error {
@@ -332,6 +423,110 @@ fn tool_call(md: &mut String, name: &str, args: &CallArgs<'_>, result: Option<&S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// [`push_block`] as it was written before the copying scan: the reference.
+    fn block_by_steps(s: &str, lang: &str) -> String {
+        let mut md = String::from("x\n");
+        push_block_cleaned(&mut md, s, lang);
+        md
+    }
+
+    /// [`push_code`] by its general path.
+    fn code_by_steps(s: &str) -> String {
+        let mut md = String::from("x");
+        push_code_escaped(&mut md, s);
+        md
+    }
+
+    /// A text part, a thinking part and a bash part, as they were written before.
+    fn parts_by_steps(t: &str, command: &str) -> String {
+        let mut md = String::new();
+        md.push_str(shift_headings(&clean(t), HEADING_SHIFT).trim_end());
+        md.push_str("\n\n> **Thinking**\n>\n");
+        let c = clean(t);
+        for (i, l) in c.trim_end().lines().enumerate() {
+            if i > 0 {
+                md.push('\n');
+            }
+            md.push_str("> ");
+            md.push_str(l);
+        }
+        md.push_str("\n\n");
+        push_block_cleaned(&mut md, &format!("$ {command}\n{t}"), "console");
+        md
+    }
+
+    fn parts(t: &str, command: &str) -> String {
+        let mut md = String::new();
+        part(&mut md, &Part::Text(t.into()));
+        part(&mut md, &Part::Thinking(t.into()));
+        push_console(&mut md, command, t);
+        md
+    }
+
+    /// Text with what the writers look at: backticks in runs, controls, CRLF, characters
+    /// that are escaped, headings, fences and blank lines.
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<String>(),
+            prop::collection::vec(
+                prop::sample::select(vec![
+                    "a",
+                    "abcdefghijklmnopqrstuvwxyz0123456789",
+                    "`",
+                    "``",
+                    "```",
+                    "````",
+                    "\n",
+                    "\n\n",
+                    "\r\n",
+                    "\r",
+                    "\t",
+                    " ",
+                    "  ",
+                    "\x1b",
+                    "\0",
+                    "\x7f",
+                    "\u{85}",
+                    "\u{202e}",
+                    "\u{2026}",
+                    "é",
+                    "日本",
+                    "# ",
+                    "#",
+                    "=",
+                    "===",
+                    "-",
+                    "---",
+                    "> ",
+                    "- ",
+                    "    ",
+                    "\\",
+                    "\u{a0}",
+                    "\u{3000}",
+                ]),
+                0..50,
+            )
+            .prop_map(|v| v.concat()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn writers_agree_with_their_steps(t in text(), command in text()) {
+            for lang in ["text", ""] {
+                let mut md = String::from("x\n");
+                push_block(&mut md, &t, lang);
+                prop_assert_eq!(md, block_by_steps(&t, lang));
+            }
+            let mut md = String::from("x");
+            push_code(&mut md, &t);
+            prop_assert_eq!(md, code_by_steps(&t));
+            prop_assert_eq!(parts(&t, &command), parts_by_steps(&t, &command));
+        }
+    }
 
     #[test]
     fn fences_outgrow_content() {
