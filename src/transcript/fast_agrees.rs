@@ -235,7 +235,9 @@ proptest! {
         let text = format!("\"{body}\"{tail}");
         let quoted = format!("\"{body}\"");
         let exact = jsparse::parse(quoted.as_bytes());
-        match raw::string(&text, 0) {
+        let read = raw::string(&text, 0);
+        prop_assert_eq!(&read, &raw::string_bytewise(&text, 0));
+        match read {
             Ok((v, end)) => {
                 prop_assert_eq!(end, quoted.len());
                 let exact = exact.expect("accepted what JSON.parse rejects");
@@ -253,6 +255,20 @@ proptest! {
         let exact = jsparse::parse(text.as_bytes()).expect("valid JSON");
         if let Some(p) = raw::pretty(&text) {
             prop_assert_eq!(p, serde_json::to_string_pretty(&exact).unwrap());
+        }
+    }
+}
+
+/// A string longer than the room first set aside for it grows once, and reads whole.
+#[test]
+fn long_strings_decode_whole() {
+    for (piece, n) in [("ab\\n\\\"é", 20_000), ("x", 70_000), ("\\u00e9\\t", 9_000)] {
+        let text = format!("\"{}\",\"tail\"", piece.repeat(n));
+        let want = jsparse::parse(&text.as_bytes()[..text.len() - 7]).unwrap();
+        for read in [raw::string(&text, 0), raw::string_bytewise(&text, 0)] {
+            let (v, end) = read.unwrap();
+            assert_eq!(Some(&*v), want.as_str());
+            assert_eq!(end, text.len() - 7);
         }
     }
 }
