@@ -2,31 +2,36 @@
 //! its end is looked for, and a tool call's arguments pretty-printed straight from their
 //! text as `serde_json::to_string_pretty` prints them once parsed.
 //!
-//! Both read text that is valid UTF-8 (the caller checks the line once), and both decline
-//! what they do not handle exactly: the string reader with [`Bail`] (the entry is then read
-//! in full), the printer with `None` (the arguments are then parsed and printed).
+//! Both decline what they do not handle exactly: the string reader with [`Bail`] (the
+//! entry is then read in full), the printer with `None` (the arguments are then parsed and
+//! printed).
+//!
+//! A line is not checked for UTF-8 as a whole: only the strings kept are, and only those
+//! holding a byte of 0x80 or more (seen as their bytes are looked at). Invalid bytes in a
+//! string that is skipped never reach a section, and Node's decoding of them to U+FFFD
+//! never makes or unmakes an ASCII byte (a quote, a backslash), so the values' bounds are
+//! the same either way.
 
 use crate::session::scan::{self, Bail, RawStr, Scan};
 use std::borrow::Cow;
 
-/// The bits of the quotes, backslashes and control bytes of the 32 bytes at `src`, after
-/// copying them to `dst` when it is not null (a "chunk" function), a byte at a time for
-/// CPUs without AVX2.
+/// The bits of the quotes, backslashes and control bytes of the 32 bytes at `src`, and
+/// the bits of its bytes of 0x80 or more, after copying them to `dst` when it is not null
+/// (a "chunk" function); a byte at a time, for CPUs without AVX2.
 ///
 /// # Safety
 /// `src` points to 32 readable bytes, `dst` (when not null) to 32 writable ones.
 #[inline(always)]
-unsafe fn chunk_bytes(src: *const u8, dst: *mut u8) -> u32 {
+unsafe fn chunk_bytes(src: *const u8, dst: *mut u8) -> (u32, u32) {
     // SAFETY: the caller hands 32 readable bytes at `src`, and 32 writable at `dst` when
     // it is not null.
     let block = unsafe { &*src.cast::<[u8; 32]>() };
     if !dst.is_null() {
         unsafe { dst.cast::<[u8; 32]>().write_unaligned(*block) };
     }
-    block
-        .iter()
-        .enumerate()
-        .fold(0, |m, (i, &c)| m | (u32::from(special(c)) << i))
+    block.iter().enumerate().fold((0, 0), |(m, h), (i, &c)| {
+        (m | (u32::from(special(c)) << i), h | (u32::from(c >> 7) << i))
+    })
 }
 
 /// [`chunk_bytes`] with AVX2.
@@ -35,7 +40,7 @@ unsafe fn chunk_bytes(src: *const u8, dst: *mut u8) -> u32 {
 /// As [`chunk_bytes`], on a CPU with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn chunk_avx2(src: *const u8, dst: *mut u8) -> u32 {
+unsafe fn chunk_avx2(src: *const u8, dst: *mut u8) -> (u32, u32) {
     use std::arch::x86_64::*;
     // SAFETY: the caller runs with AVX2 enabled and hands 32 readable bytes at `src`, and
     // 32 writable at `dst` when it is not null.
@@ -48,7 +53,8 @@ unsafe fn chunk_avx2(src: *const u8, dst: *mut u8) -> u32 {
         let control = _mm256_cmpeq_epi8(_mm256_max_epu8(v, max_control), max_control);
         let quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
         let backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
-        _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(quote, backslash), control)) as u32
+        let specials = _mm256_or_si256(_mm256_or_si256(quote, backslash), control);
+        (_mm256_movemask_epi8(specials) as u32, _mm256_movemask_epi8(v) as u32)
     }
 }
 
@@ -68,29 +74,43 @@ const SHORT_ESCAPE: [u8; 256] = {
 
 /// The string whose opening quote is at `pos` in `line`, and the position after its closing
 /// quote: borrowed from the line when it has no escapes, else decoded as it is read.
-/// Declines raw control characters, as `JSON.parse` rejects them.
-pub(super) fn string(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+/// Declines raw control characters, as `JSON.parse` rejects them, and invalid UTF-8 (which
+/// Node reads as U+FFFD: the full read does that).
+pub(super) fn string(line: &[u8], pos: usize) -> Scan<(Cow<'_, str>, usize)> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2.
-        return unsafe { string_avx2(line, pos) };
+        return unsafe { string_avx2::<true>(line, pos) };
     }
     // SAFETY: `chunk_bytes` runs on any CPU.
-    unsafe { string_by(line, pos, |s, d| chunk_bytes(s, d)) }
+    unsafe { string_by::<true>(line, pos, |s, d| chunk_bytes(s, d)) }
+}
+
+/// [`string`] of a text known to be UTF-8 (not checked again).
+pub(super) fn string_in(text: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2; `text` is UTF-8.
+        return unsafe { string_avx2::<false>(text.as_bytes(), pos) };
+    }
+    // SAFETY: `chunk_bytes` runs on any CPU; `text` is UTF-8.
+    unsafe { string_by::<false>(text.as_bytes(), pos, |s, d| chunk_bytes(s, d)) }
 }
 
 /// [`string`] without AVX2, for the tests.
 #[cfg(test)]
-pub(super) fn string_bytewise(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+pub(super) fn string_bytewise(line: &[u8], pos: usize) -> Scan<(Cow<'_, str>, usize)> {
     // SAFETY: `chunk_bytes` runs on any CPU.
-    unsafe { string_by(line, pos, |s, d| chunk_bytes(s, d)) }
+    unsafe { string_by::<true>(line, pos, |s, d| chunk_bytes(s, d)) }
 }
 
+/// # Safety
+/// As [`string_by`], on a CPU with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn string_avx2(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
-    // SAFETY: AVX2 is enabled here.
-    unsafe { string_by(line, pos, |s, d| chunk_avx2(s, d)) }
+unsafe fn string_avx2<const CHECK: bool>(line: &[u8], pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+    // SAFETY: AVX2 is enabled here; the caller keeps the rest of the contract.
+    unsafe { string_by::<CHECK>(line, pos, |s, d| chunk_avx2(s, d)) }
 }
 
 /// The scalar test for a byte [`chunk_bytes`] marks.
@@ -99,51 +119,81 @@ fn special(c: u8) -> bool {
     c < 0x20 || c == b'"' || c == b'\\'
 }
 
-/// 32 bytes of `b` from `at` for a [`Chunk`] to read: in place, or, near the end of `b`,
-/// copied to `pad` after a control byte (which ends any string read from it: a string not
-/// closed within the line is declined).
+/// 32 bytes of `b` from `at` for a chunk function to read: in place, or, near the end of
+/// `b`, copied to `pad` after a control byte (which ends any string read from it: a string
+/// not closed within the line is declined).
 #[inline(always)]
 fn chunk_src(b: &[u8], at: usize, pad: &mut [u8; 32]) -> *const u8 {
     if at + 32 <= b.len() {
         // SAFETY: `at` is within `b` (32 bytes before its end or more).
         unsafe { b.as_ptr().add(at) }
     } else {
-        *pad = [0; 32];
-        pad[..b.len() - at].copy_from_slice(&b[at..]);
-        pad.as_ptr()
+        padded(b[at..].as_ptr(), b.len() - at, pad)
     }
 }
 
-/// [`string`], `chunk` finding the quotes, backslashes and controls of 32 bytes.
+/// The bits of a chunk's bytes before its first special byte `m` marks (and that byte).
+#[inline(always)]
+fn up_to_first(m: u32) -> u32 {
+    m ^ m.wrapping_sub(1)
+}
+
+/// The text of `bytes`, checked as UTF-8 when `CHECK` and `high` says a byte of 0x80 or
+/// more is among them.
+#[inline(always)]
+fn text_of<const CHECK: bool>(bytes: &[u8], high: u32) -> Scan<&str> {
+    if CHECK && high != 0 {
+        return if bytes.len() < 64 {
+            std::str::from_utf8(bytes).map_err(|_| Bail)
+        } else {
+            simdutf8::basic::from_utf8(bytes).map_err(|_| Bail)
+        };
+    }
+    debug_assert!(std::str::from_utf8(bytes).is_ok());
+    // SAFETY: ASCII when `CHECK` (no byte of 0x80 or more), else UTF-8 by the caller's
+    // word.
+    Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+/// [`string`], `chunk` finding the special and high bytes of 32 bytes; the text's UTF-8
+/// checked when `CHECK`.
 ///
 /// # Safety
-/// `chunk` must be safe to call on this CPU.
+/// `chunk` must be safe to call on this CPU; when not `CHECK`, `line` is UTF-8.
 #[inline(always)]
-unsafe fn string_by(line: &str, pos: usize, chunk: impl Fn(*const u8, *mut u8) -> u32) -> Scan<(Cow<'_, str>, usize)> {
-    let b = line.as_bytes();
+unsafe fn string_by<const CHECK: bool>(
+    line: &[u8],
+    pos: usize,
+    chunk: impl Fn(*const u8, *mut u8) -> (u32, u32),
+) -> Scan<(Cow<'_, str>, usize)> {
+    let b = line;
     debug_assert_eq!(b.get(pos), Some(&b'"'));
     let start = pos + 1;
     let mut pad = [0u8; 32];
     // Up to the first special byte, the bytes are only looked at.
     let mut at = start;
+    let mut high = 0;
     let first = loop {
-        let m = chunk(chunk_src(b, at, &mut pad), std::ptr::null_mut());
+        let (m, h) = chunk(chunk_src(b, at, &mut pad), std::ptr::null_mut());
         if m != 0 {
+            high |= h & up_to_first(m);
             break at + m.trailing_zeros() as usize;
         }
+        high |= h;
         at += 32;
     };
     match b.get(first) {
-        Some(b'"') => return Ok((Cow::Borrowed(line.get(start..first).ok_or(Bail)?), first + 1)),
+        Some(b'"') => return Ok((Cow::Borrowed(text_of::<CHECK>(&b[start..first], high)?), first + 1)),
         Some(b'\\') => {}
         _ => return Err(Bail),
     }
     let mut decoded = Vec::with_capacity((b.len() - start).min(1 << 15) + SLACK);
     decoded.extend_from_slice(&b[start..first]);
-    let end = decode_from(b, first, &mut decoded, chunk, &mut pad)?;
-    debug_assert!(std::str::from_utf8(&decoded).is_ok());
-    // SAFETY: `decoded` is pieces of `line` cut next to ASCII bytes (quotes, backslashes and
-    // controls), so whole characters of valid UTF-8, and escapes written as UTF-8.
+    let end = decode_from(b, first, &mut decoded, chunk, &mut pad, &mut high)?;
+    text_of::<CHECK>(&decoded, high)?;
+    // SAFETY: checked as UTF-8 just above, or ASCII, or (not `CHECK`) pieces of a UTF-8
+    // `line` cut next to ASCII bytes (quotes, backslashes and controls), so whole
+    // characters, and escapes written as UTF-8.
     let text = unsafe { String::from_utf8_unchecked(decoded) };
     Ok((Cow::Owned(text), end))
 }
@@ -153,7 +203,9 @@ unsafe fn string_by(line: &str, pos: usize, chunk: impl Fn(*const u8, *mut u8) -
 const SLACK: usize = 32 + 4;
 
 /// Decodes a string body from the special byte at `src` (a quote, a backslash or a control)
-/// to its closing quote, appending to `out`; returns the position after the quote.
+/// to its closing quote, appending to `out`; returns the position after the quote. Sets
+/// bits of `high` when bytes of 0x80 or more are copied (escapes' characters aside: they
+/// are written as valid UTF-8).
 ///
 /// The text between special bytes is copied 32 bytes at a time as they are looked at (the
 /// copy runs past the next special byte, and what is past it is written over), so that an
@@ -164,8 +216,9 @@ fn decode_from(
     b: &[u8],
     src: usize,
     out: &mut Vec<u8>,
-    chunk: impl Fn(*const u8, *mut u8) -> u32,
+    chunk: impl Fn(*const u8, *mut u8) -> (u32, u32),
     pad: &mut [u8; 32],
+    high: &mut u32,
 ) -> Scan<usize> {
     out.reserve(SLACK);
     let first = b.as_ptr();
@@ -179,12 +232,14 @@ fn decode_from(
     // by less than 32 bytes when it stops, leaving room for the character of an escape.
     let mut s = unsafe { first.add(src) };
     let (mut d, mut limit) = room(out, out.len());
+    let mut h_all = *high;
     loop {
         // At a special byte (or the end of `b`), with room for a character.
         match (left(s) > 0).then(|| unsafe { *s }) {
             Some(b'"') => {
                 // SAFETY: the bytes up to `d` are written.
                 unsafe { out.set_len(d as usize - out.as_ptr() as usize) };
+                *high = h_all;
                 return Ok(s as usize - first as usize + 1);
             }
             Some(b'\\') if left(s) >= 2 => {
@@ -221,14 +276,16 @@ fn decode_from(
                 (d, limit) = room(out, written);
             }
             let at = if left(s) >= 32 { s } else { padded(s, left(s), pad) };
-            let m = chunk(at, d);
+            let (m, h) = chunk(at, d);
             if m == 0 {
+                h_all |= h;
                 unsafe {
                     s = s.add(32);
                     d = d.add(32);
                 }
                 continue;
             }
+            h_all |= h & up_to_first(m);
             let k = m.trailing_zeros() as usize;
             unsafe {
                 s = s.add(k);
