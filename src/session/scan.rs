@@ -85,7 +85,7 @@ pub fn char_at(b: &[u8], i: usize) -> Scan<(char, usize)> {
 /// The text of UTF-8 bytes. Most strings of a session are short and ASCII, which a word at
 /// a time tells faster than a validator set up for long texts.
 #[inline]
-fn utf8(bytes: &[u8]) -> Scan<&str> {
+pub(crate) fn utf8(bytes: &[u8]) -> Scan<&str> {
     if bytes.is_ascii() {
         // SAFETY: ASCII is UTF-8.
         return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });

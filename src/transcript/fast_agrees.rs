@@ -208,10 +208,38 @@ fn entry() -> BoxedStrategy<String> {
 }
 
 fn session_of(line: &str) -> Session {
-    let data = format!(
-        "{{\"type\":\"session\",\"version\":3,\"id\":\"s1\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}}\n{line}\n"
-    );
-    Session::from_bytes(PathBuf::from("/t.jsonl"), data.into_bytes()).unwrap()
+    session_of_bytes(line.as_bytes())
+}
+
+fn session_of_bytes(line: &[u8]) -> Session {
+    let mut data = b"{\"type\":\"session\",\"version\":3,\"id\":\"s1\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}\n".to_vec();
+    data.extend_from_slice(line);
+    data.push(b'\n');
+    Session::from_bytes(PathBuf::from("/t.jsonl"), data).unwrap()
+}
+
+/// Bytes Node reads as U+FFFD (a stray continuation, cut characters, an encoded surrogate,
+/// an overlong form), and a valid character among them.
+const INVALID: &[&[u8]] = &[
+    b"\xff",
+    b"\x80",
+    b"\xc3",
+    b"\xe6\x97",
+    b"\xf0\x9f\x98",
+    b"\xed\xa0\x80",
+    b"\xc0\xaf",
+    b"\xc3\xa9",
+];
+
+/// `line` with `cuts` inserted, each after one of its quotes (mostly inside a string).
+fn with_invalid_bytes(line: &str, cuts: &[(prop::sample::Index, &[u8])]) -> Vec<u8> {
+    let mut bytes = line.as_bytes().to_vec();
+    for (i, bad) in cuts {
+        let quotes: Vec<usize> = (0..bytes.len()).filter(|&k| bytes[k] == b'"').collect();
+        let at = quotes[i.index(quotes.len())] + 1;
+        bytes.splice(at..at, bad.iter().copied());
+    }
+    bytes
 }
 
 proptest! {
@@ -228,6 +256,23 @@ proptest! {
         }
     }
 
+    /// Invalid UTF-8 anywhere in a line: the lean read, when it reads the entry, gives the
+    /// section of the full read, which sees U+FFFD where Node does.
+    #[test]
+    fn invalid_utf8_reads_as_in_full(
+        line in entry(),
+        cuts in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(INVALID)), 1..4),
+    ) {
+        let bytes = with_invalid_bytes(&line, &cuts);
+        let s = session_of_bytes(&bytes);
+        for i in 0..s.entries.len() {
+            let full = section_in_full(&s, i);
+            if let Ok(lean) = lean::section(&s, i) {
+                prop_assert_eq!(Some(lean), full, "{}", String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
+
     /// Strings read in one pass: the value JSON.parse reads, or declined (only for what a
     /// Rust string cannot hold, or what JSON.parse rejects).
     #[test]
@@ -235,7 +280,10 @@ proptest! {
         let text = format!("\"{body}\"{tail}");
         let quoted = format!("\"{body}\"");
         let exact = jsparse::parse(quoted.as_bytes());
-        match raw::string(&text, 0) {
+        let read = raw::string(text.as_bytes(), 0);
+        prop_assert_eq!(&read, &raw::string_bytewise(text.as_bytes(), 0));
+        prop_assert_eq!(&read, &raw::string_in(&text, 0));
+        match read {
             Ok((v, end)) => {
                 prop_assert_eq!(end, quoted.len());
                 let exact = exact.expect("accepted what JSON.parse rejects");
@@ -253,6 +301,86 @@ proptest! {
         let exact = jsparse::parse(text.as_bytes()).expect("valid JSON");
         if let Some(p) = raw::pretty(&text) {
             prop_assert_eq!(p, serde_json::to_string_pretty(&exact).unwrap());
+        }
+    }
+}
+
+/// Lines with invalid bytes reach the lean read: some are read (the bytes are where nothing
+/// shown is), some given up.
+#[test]
+fn invalid_utf8_lines_are_read_lean_or_given_up() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = (
+        entry(),
+        prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(INVALID)), 1..4),
+    );
+    let (mut read, mut given_up) = (0, 0);
+    for _ in 0..500 {
+        let (line, cuts) = strategy.new_tree(&mut runner).unwrap().current();
+        let bytes = with_invalid_bytes(&line, &cuts);
+        if std::str::from_utf8(&bytes).is_ok() {
+            continue;
+        }
+        let s = session_of_bytes(&bytes);
+        for i in 0..s.entries.len() {
+            match lean::section(&s, i) {
+                Ok(_) => read += 1,
+                Err(_) => given_up += 1,
+            }
+        }
+    }
+    assert!(read >= 40 && given_up >= 10, "{read} read, {given_up} given up");
+}
+
+/// Invalid UTF-8 in a string the section shows makes the lean read give up (the full read
+/// shows U+FFFD); in one it skips, or in a tool's arguments where they are shown, not.
+#[test]
+fn invalid_utf8_is_declined_only_where_it_is_shown() {
+    let line = |text: &[u8], other: &[u8], path: &[u8]| {
+        [
+            &br#"{"type":"message","id":"e1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","other":""#[..],
+            other,
+            br#"","content":[{"type":"text","text":""#,
+            text,
+            br#"\n"},{"type":"toolCall","id":"c1","name":"read","arguments":{"path":""#,
+            path,
+            br#""}}]}}"#,
+        ]
+        .concat()
+    };
+    for (bytes, lean_reads) in [
+        (line(b"ok", b"ok", b"a.rs"), true),
+        (line("é".as_bytes(), b"\xff", "é".as_bytes()), true),
+        (line(b"a\xffb", b"ok", b"a.rs"), false),
+        (line(b"ok \xe6\x97", b"ok", b"a.rs"), false),
+        (line(b"ok", b"ok", b"a\xc3.rs"), false),
+    ] {
+        let s = session_of_bytes(&bytes);
+        let lean = lean::section(&s, 0);
+        assert_eq!(lean.is_ok(), lean_reads, "{}", String::from_utf8_lossy(&bytes));
+        if let Ok(lean) = lean {
+            assert_eq!(Some(lean), section_in_full(&s, 0));
+        }
+        assert!(section(&s, 0).is_some());
+    }
+}
+
+/// A string longer than the room first set aside for it grows once, and reads whole.
+#[test]
+fn long_strings_decode_whole() {
+    for (piece, n) in [("ab\\n\\\"é", 20_000), ("x", 70_000), ("\\u00e9\\t", 9_000)] {
+        let text = format!("\"{}\",\"tail\"", piece.repeat(n));
+        let want = jsparse::parse(&text.as_bytes()[..text.len() - 7]).unwrap();
+        for read in [
+            raw::string(text.as_bytes(), 0),
+            raw::string_bytewise(text.as_bytes(), 0),
+            raw::string_in(&text, 0),
+        ] {
+            let (v, end) = read.unwrap();
+            assert_eq!(Some(&*v), want.as_str());
+            assert_eq!(end, text.len() - 7);
         }
     }
 }

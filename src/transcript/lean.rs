@@ -43,8 +43,8 @@ impl<'a> Field<'a> {
 }
 
 /// Reads the value at `p` of `line` as a [`Field`]; returns it and the position after it.
-fn field_at(line: &str, p: usize) -> Scan<(Field<'_>, usize)> {
-    let b = line.as_bytes();
+fn field_at(line: &[u8], p: usize) -> Scan<(Field<'_>, usize)> {
+    let b = line;
     if b.get(p) == Some(&b'"') {
         let (s, end) = raw::string(line, p)?;
         Ok((Field::Str(s), end))
@@ -53,10 +53,11 @@ fn field_at(line: &str, p: usize) -> Scan<(Field<'_>, usize)> {
     }
 }
 
-/// The JSON text of the value at `p` of `line`, and the position after it.
-fn raw_at(line: &str, p: usize) -> Scan<(Option<&str>, usize)> {
-    let end = trusted::skip(line.as_bytes(), p)?;
-    Ok((Some(line.get(p..end).ok_or(Bail)?), end))
+/// The JSON text of the value at `p` of `line`, and the position after it. Checked as
+/// UTF-8: it is handed on as text.
+fn raw_at(line: &[u8], p: usize) -> Scan<(Option<&str>, usize)> {
+    let end = trusted::skip(line, p)?;
+    Ok((Some(scan::utf8(line.get(p..end).ok_or(Bail)?)?), end))
 }
 
 /// A content field: a string, blocks, or anything else (no content).
@@ -120,13 +121,13 @@ struct EntryFields<'a> {
 
 /// Walks the object at `p` of `line`, handing each field's name and value position to
 /// `field`. A key written twice is handed over twice: the last value read is the one kept.
-fn object(line: &str, p: usize, mut field: impl FnMut(&[u8], usize) -> Scan<usize>) -> Scan<usize> {
-    trusted::object(line.as_bytes(), p, |key, _, p| field(&key_name(key), p))
+fn object(line: &[u8], p: usize, mut field: impl FnMut(&[u8], usize) -> Scan<usize>) -> Scan<usize> {
+    trusted::object(line, p, |key, _, p| field(&key_name(key), p))
 }
 
-fn block_at(line: &str, p: usize) -> Scan<(Option<BlockFields<'_>>, usize)> {
-    if line.as_bytes().get(p) != Some(&b'{') {
-        return Ok((None, trusted::skip(line.as_bytes(), p)?));
+fn block_at(line: &[u8], p: usize) -> Scan<(Option<BlockFields<'_>>, usize)> {
+    if line.get(p) != Some(&b'{') {
+        return Ok((None, trusted::skip(line, p)?));
     }
     let mut f = BlockFields::default();
     let end = object(line, p, |key, p| {
@@ -143,7 +144,7 @@ fn block_at(line: &str, p: usize) -> Scan<(Option<BlockFields<'_>>, usize)> {
                 f.arguments = raw;
                 return Ok(end);
             }
-            _ => return trusted::skip(line.as_bytes(), p),
+            _ => return trusted::skip(line, p),
         };
         let (v, end) = field_at(line, p)?;
         *slot = v;
@@ -152,32 +153,32 @@ fn block_at(line: &str, p: usize) -> Scan<(Option<BlockFields<'_>>, usize)> {
     Ok((Some(f), end))
 }
 
-fn content_at(line: &str, p: usize) -> Scan<(Content<'_>, usize)> {
-    match line.as_bytes().get(p) {
+fn content_at(line: &[u8], p: usize) -> Scan<(Content<'_>, usize)> {
+    match line.get(p) {
         Some(b'"') => {
             let (s, end) = raw::string(line, p)?;
             Ok((Content::Text(s), end))
         }
         Some(b'[') => {
             let mut blocks = Vec::new();
-            let end = trusted::array(line.as_bytes(), p, |_, p| {
+            let end = trusted::array(line, p, |_, p| {
                 let (block, end) = block_at(line, p)?;
                 blocks.push(block);
                 Ok(end)
             })?;
             Ok((Content::Blocks(blocks), end))
         }
-        _ => Ok((Content::None, trusted::skip(line.as_bytes(), p)?)),
+        _ => Ok((Content::None, trusted::skip(line, p)?)),
     }
 }
 
 /// The fields of the message object at `p`. `usage` is where the loader found the value of
 /// the line's last `usage` key (offset and length): nothing shown is in it, and it is stepped
 /// over instead of walked, number by number.
-fn message_at(line: &str, p: usize, usage: Option<(u32, u32)>) -> Scan<(MessageFields<'_>, usize)> {
+fn message_at(line: &[u8], p: usize, usage: Option<(u32, u32)>) -> Scan<(MessageFields<'_>, usize)> {
     let mut m = MessageFields::default();
-    if line.as_bytes().get(p) != Some(&b'{') {
-        return Ok((m, trusted::skip(line.as_bytes(), p)?));
+    if line.get(p) != Some(&b'{') {
+        return Ok((m, trusted::skip(line, p)?));
     }
     let end = object(line, p, |key, p| {
         let slot = match key {
@@ -198,7 +199,7 @@ fn message_at(line: &str, p: usize, usage: Option<(u32, u32)>) -> Scan<(MessageF
             b"usage" => {
                 return match usage {
                     Some((at, len)) if at as usize == p => Ok(p + len as usize),
-                    _ => trusted::skip(line.as_bytes(), p),
+                    _ => trusted::skip(line, p),
                 };
             }
             b"role" => &mut m.role,
@@ -213,7 +214,7 @@ fn message_at(line: &str, p: usize, usage: Option<(u32, u32)>) -> Scan<(MessageF
             b"output" => &mut m.output,
             b"customType" => &mut m.custom_type,
             b"summary" => &mut m.summary,
-            _ => return trusted::skip(line.as_bytes(), p),
+            _ => return trusted::skip(line, p),
         };
         let (v, end) = field_at(line, p)?;
         *slot = v;
@@ -223,7 +224,7 @@ fn message_at(line: &str, p: usize, usage: Option<(u32, u32)>) -> Scan<(MessageF
 }
 
 /// The fields of an entry of kind `kind` that its section shows.
-fn entry_fields<'a>(line: &'a str, kind: &EntryKind, usage: Option<(u32, u32)>) -> Scan<EntryFields<'a>> {
+fn entry_fields<'a>(line: &'a [u8], kind: &EntryKind, usage: Option<(u32, u32)>) -> Scan<EntryFields<'a>> {
     let mut v = EntryFields::default();
     let end = object(line, 0, |key, p| {
         let slot = match (kind, key) {
@@ -248,13 +249,13 @@ fn entry_fields<'a>(line: &'a str, kind: &EntryKind, usage: Option<(u32, u32)>) 
             (EntryKind::ModelChange, b"provider") => &mut v.provider,
             (EntryKind::ModelChange, b"modelId") => &mut v.model_id,
             (EntryKind::ThinkingLevelChange, b"thinkingLevel") => &mut v.thinking_level,
-            _ => return trusted::skip(line.as_bytes(), p),
+            _ => return trusted::skip(line, p),
         };
         let (f, end) = field_at(line, p)?;
         *slot = f;
         Ok(end)
     })?;
-    if !scan::at_end(line.as_bytes(), end) {
+    if !scan::at_end(line, end) {
         return Err(Bail);
     }
     Ok(v)
@@ -358,8 +359,8 @@ fn exit_code(raw: Option<&str>) -> Scan<Option<String>> {
 /// entries of a format-3 file whose kind a transcript shows.
 pub(super) fn section(session: &Session, idx: EntryIdx) -> Result<Section<'_>, Bail> {
     let e = &session.entries[idx];
-    let line = simdutf8::basic::from_utf8(session.raw(idx)).map_err(|_| Bail)?;
-    let v = entry_fields(line, &e.kind, e.message_at().and_then(|at| at.usage))?;
+    // Not checked as UTF-8 as a whole: the strings kept are (see `raw`).
+    let v = entry_fields(session.raw(idx), &e.kind, e.message_at().and_then(|at| at.usage))?;
     let mut s = Section::blank(session, idx);
     match &e.kind {
         EntryKind::Message => {

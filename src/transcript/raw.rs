@@ -2,43 +2,60 @@
 //! its end is looked for, and a tool call's arguments pretty-printed straight from their
 //! text as `serde_json::to_string_pretty` prints them once parsed.
 //!
-//! Both read text that is valid UTF-8 (the caller checks the line once), and both decline
-//! what they do not handle exactly: the string reader with [`Bail`] (the entry is then read
-//! in full), the printer with `None` (the arguments are then parsed and printed).
+//! Both decline what they do not handle exactly: the string reader with [`Bail`] (the
+//! entry is then read in full), the printer with `None` (the arguments are then parsed and
+//! printed).
+//!
+//! A line is not checked for UTF-8 as a whole: only the strings kept are, and only those
+//! holding a byte of 0x80 or more (seen as their bytes are looked at). Invalid bytes in a
+//! string that is skipped never reach a section, and Node's decoding of them to U+FFFD
+//! never makes or unmakes an ASCII byte (a quote, a backslash), so the values' bounds are
+//! the same either way.
 
 use crate::session::scan::{self, Bail, RawStr, Scan};
 use std::borrow::Cow;
 
-/// For 64 bytes: a bit per byte that is a quote, a backslash or a control byte.
+/// The bits of the quotes, backslashes and control bytes of the 32 bytes at `src`, and
+/// the bits of its bytes of 0x80 or more, after copying them to `dst` when it is not null
+/// (a "chunk" function); a byte at a time, for CPUs without AVX2.
+///
+/// # Safety
+/// `src` points to 32 readable bytes, `dst` (when not null) to 32 writable ones.
 #[inline(always)]
-fn specials64(block: &[u8]) -> u64 {
-    let (quote, backslash, control) = scan::masks64(block);
-    quote | backslash | control
+unsafe fn chunk_bytes(src: *const u8, dst: *mut u8) -> (u32, u32) {
+    // SAFETY: the caller hands 32 readable bytes at `src`, and 32 writable at `dst` when
+    // it is not null.
+    let block = unsafe { &*src.cast::<[u8; 32]>() };
+    if !dst.is_null() {
+        unsafe { dst.cast::<[u8; 32]>().write_unaligned(*block) };
+    }
+    block.iter().enumerate().fold((0, 0), |(m, h), (i, &c)| {
+        (m | (u32::from(special(c)) << i), h | (u32::from(c >> 7) << i))
+    })
 }
 
-/// [`specials64`] with AVX2.
+/// [`chunk_bytes`] with AVX2.
+///
+/// # Safety
+/// As [`chunk_bytes`], on a CPU with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn specials64_avx2(block: &[u8]) -> u64 {
-    // SAFETY: the caller runs with AVX2 enabled.
-    let (quote, backslash, control) = unsafe { scan::masks64_avx2(block) };
-    quote | backslash | control
-}
-
-/// Decodes the escape whose backslash is at `at`, appends its character's UTF-8 and returns
-/// the escape's length. Declines lone surrogates (a Rust string cannot hold them) and
-/// anything that is not a JSON escape.
-#[inline]
-fn push_escape(b: &[u8], at: usize, out: &mut Vec<u8>) -> Scan<usize> {
-    let next = b.get(at + 1).copied().unwrap_or(0);
-    let byte = SHORT_ESCAPE[next as usize];
-    if byte != 0 {
-        out.push(byte);
-        return Ok(2);
+unsafe fn chunk_avx2(src: *const u8, dst: *mut u8) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    // SAFETY: the caller runs with AVX2 enabled and hands 32 readable bytes at `src`, and
+    // 32 writable at `dst` when it is not null.
+    unsafe {
+        let v = _mm256_loadu_si256(src.cast::<__m256i>());
+        if !dst.is_null() {
+            _mm256_storeu_si256(dst.cast::<__m256i>(), v);
+        }
+        let max_control = _mm256_set1_epi8(0x1f);
+        let control = _mm256_cmpeq_epi8(_mm256_max_epu8(v, max_control), max_control);
+        let quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
+        let backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
+        let specials = _mm256_or_si256(_mm256_or_si256(quote, backslash), control);
+        (_mm256_movemask_epi8(specials) as u32, _mm256_movemask_epi8(v) as u32)
     }
-    let (c, len) = scan::escape_at(b, at)?;
-    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-    Ok(len)
 }
 
 /// The character of each two-byte escape, by the byte after the backslash (0: none).
@@ -57,134 +74,245 @@ const SHORT_ESCAPE: [u8; 256] = {
 
 /// The string whose opening quote is at `pos` in `line`, and the position after its closing
 /// quote: borrowed from the line when it has no escapes, else decoded as it is read.
-/// Declines raw control characters, as `JSON.parse` rejects them.
-pub(super) fn string(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+/// Declines raw control characters, as `JSON.parse` rejects them, and invalid UTF-8 (which
+/// Node reads as U+FFFD: the full read does that).
+pub(super) fn string(line: &[u8], pos: usize) -> Scan<(Cow<'_, str>, usize)> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2.
-        return unsafe { string_avx2(line, pos) };
+        return unsafe { string_avx2::<true>(line, pos) };
     }
-    string_by(line, pos, specials64)
+    // SAFETY: `chunk_bytes` runs on any CPU.
+    unsafe { string_by::<true>(line, pos, |s, d| chunk_bytes(s, d)) }
 }
 
+/// [`string`] of a text known to be UTF-8 (not checked again).
+pub(super) fn string_in(text: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2; `text` is UTF-8.
+        return unsafe { string_avx2::<false>(text.as_bytes(), pos) };
+    }
+    // SAFETY: `chunk_bytes` runs on any CPU; `text` is UTF-8.
+    unsafe { string_by::<false>(text.as_bytes(), pos, |s, d| chunk_bytes(s, d)) }
+}
+
+/// [`string`] without AVX2, for the tests.
+#[cfg(test)]
+pub(super) fn string_bytewise(line: &[u8], pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+    // SAFETY: `chunk_bytes` runs on any CPU.
+    unsafe { string_by::<true>(line, pos, |s, d| chunk_bytes(s, d)) }
+}
+
+/// # Safety
+/// As [`string_by`], on a CPU with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn string_avx2(line: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
-    // SAFETY: AVX2 is enabled here.
-    string_by(line, pos, |block| unsafe { specials64_avx2(block) })
+unsafe fn string_avx2<const CHECK: bool>(line: &[u8], pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+    // SAFETY: AVX2 is enabled here; the caller keeps the rest of the contract.
+    unsafe { string_by::<CHECK>(line, pos, |s, d| chunk_avx2(s, d)) }
 }
 
-/// The scalar test for a byte [`specials64`] marks.
+/// The scalar test for a byte [`chunk_bytes`] marks.
 #[inline(always)]
 fn special(c: u8) -> bool {
     c < 0x20 || c == b'"' || c == b'\\'
 }
 
-/// [`string`], `specials` marking the quotes, backslashes and controls of 64 bytes.
+/// 32 bytes of `b` from `at` for a chunk function to read: in place, or, near the end of
+/// `b`, copied to `pad` after a control byte (which ends any string read from it: a string
+/// not closed within the line is declined).
 #[inline(always)]
-fn string_by(line: &str, pos: usize, specials: impl Fn(&[u8]) -> u64) -> Scan<(Cow<'_, str>, usize)> {
-    let b = line.as_bytes();
+fn chunk_src(b: &[u8], at: usize, pad: &mut [u8; 32]) -> *const u8 {
+    if at + 32 <= b.len() {
+        // SAFETY: `at` is within `b` (32 bytes before its end or more).
+        unsafe { b.as_ptr().add(at) }
+    } else {
+        padded(b[at..].as_ptr(), b.len() - at, pad)
+    }
+}
+
+/// The bits of a chunk's bytes before its first special byte `m` marks (and that byte).
+#[inline(always)]
+fn up_to_first(m: u32) -> u32 {
+    m ^ m.wrapping_sub(1)
+}
+
+/// The text of `bytes`, checked as UTF-8 when `CHECK` and `high` says a byte of 0x80 or
+/// more is among them.
+#[inline(always)]
+fn text_of<const CHECK: bool>(bytes: &[u8], high: u32) -> Scan<&str> {
+    if CHECK && high != 0 {
+        return if bytes.len() < 64 {
+            std::str::from_utf8(bytes).map_err(|_| Bail)
+        } else {
+            simdutf8::basic::from_utf8(bytes).map_err(|_| Bail)
+        };
+    }
+    debug_assert!(std::str::from_utf8(bytes).is_ok());
+    // SAFETY: ASCII when `CHECK` (no byte of 0x80 or more), else UTF-8 by the caller's
+    // word.
+    Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+/// [`string`], `chunk` finding the special and high bytes of 32 bytes; the text's UTF-8
+/// checked when `CHECK`.
+///
+/// # Safety
+/// `chunk` must be safe to call on this CPU; when not `CHECK`, `line` is UTF-8.
+#[inline(always)]
+unsafe fn string_by<const CHECK: bool>(
+    line: &[u8],
+    pos: usize,
+    chunk: impl Fn(*const u8, *mut u8) -> (u32, u32),
+) -> Scan<(Cow<'_, str>, usize)> {
+    let b = line;
     debug_assert_eq!(b.get(pos), Some(&b'"'));
     let start = pos + 1;
-    // Up to the first escape, the bytes are only looked at, 64 at a time. The block the
-    // first special byte is in, and its mask, go on to the decoder.
+    let mut pad = [0u8; 32];
+    // Up to the first special byte, the bytes are only looked at.
     let mut at = start;
-    let (first, block) = loop {
-        if at + 64 <= b.len() {
-            let mask = specials(&b[at..at + 64]);
-            if mask == 0 {
-                at += 64;
-                continue;
-            }
-            break (at + mask.trailing_zeros() as usize, Some((at, mask)));
+    let mut high = 0;
+    let first = loop {
+        let (m, h) = chunk(chunk_src(b, at, &mut pad), std::ptr::null_mut());
+        if m != 0 {
+            high |= h & up_to_first(m);
+            break at + m.trailing_zeros() as usize;
         }
-        let k = b[at..].iter().position(|&c| special(c)).ok_or(Bail)?;
-        break (at + k, None);
+        high |= h;
+        at += 32;
     };
-    match b[first] {
-        b'"' => return Ok((Cow::Borrowed(line.get(start..first).ok_or(Bail)?), first + 1)),
-        b'\\' => {}
+    match b.get(first) {
+        Some(b'"') => return Ok((Cow::Borrowed(text_of::<CHECK>(&b[start..first], high)?), first + 1)),
+        Some(b'\\') => {}
         _ => return Err(Bail),
     }
-    let mut decoded = Vec::with_capacity((b.len() - start).min(1 << 15));
+    let mut decoded = Vec::with_capacity((b.len() - start).min(1 << 15) + SLACK);
     decoded.extend_from_slice(&b[start..first]);
-    let end = decode_from(b, first, block, &mut decoded, specials)?;
-    debug_assert!(std::str::from_utf8(&decoded).is_ok());
-    // SAFETY: `decoded` is pieces of `line` cut next to ASCII bytes (quotes, backslashes and
-    // controls), so whole characters of valid UTF-8, and escapes written as UTF-8.
+    let end = decode_from(b, first, &mut decoded, chunk, &mut pad, &mut high)?;
+    text_of::<CHECK>(&decoded, high)?;
+    // SAFETY: checked as UTF-8 just above, or ASCII, or (not `CHECK`) pieces of a UTF-8
+    // `line` cut next to ASCII bytes (quotes, backslashes and controls), so whole
+    // characters, and escapes written as UTF-8.
     let text = unsafe { String::from_utf8_unchecked(decoded) };
     Ok((Cow::Owned(text), end))
 }
 
-/// Appends `b[from..to]` (at most 64 bytes) to `out`: 64 bytes copied whole when `b` has
-/// them, then the length set, so that short pieces cost no call.
-#[inline(always)]
-fn push_piece(b: &[u8], from: usize, to: usize, out: &mut Vec<u8>) {
-    debug_assert!(from <= to && to - from <= 64);
-    if from + 64 <= b.len() {
-        if out.capacity() - out.len() < 64 {
-            // What is left of the line bounds what is left to decode (an escape is no
-            // shorter than its character): one growth, instead of a copy per doubling of
-            // a long tool output.
-            out.reserve(b.len() - from);
-        }
-        let len = out.len();
-        // SAFETY: 64 bytes are reserved past `len`, and `from + 64` is within `b`; of them
-        // the first `to - from` (at most 64) are kept.
-        unsafe {
-            std::ptr::copy_nonoverlapping(b.as_ptr().add(from), out.as_mut_ptr().add(len), 64);
-            out.set_len(len + (to - from));
-        }
-    } else {
-        out.extend_from_slice(&b[from..to]);
-    }
-}
+/// Room kept past the decoded text: a chunk's 32 bytes copied whole, and an escape's
+/// character (4 bytes at most) written after a chunk cut short.
+const SLACK: usize = 32 + 4;
 
 /// Decodes a string body from the special byte at `src` (a quote, a backslash or a control)
-/// to its closing quote, appending to `decoded`; returns the position after the quote.
-/// `block` is the 64-byte block `src` is in and its mask of special bytes, when it has one:
-/// each block's mask is worked out once, and the text between its special bytes goes over
-/// a piece at a time.
+/// to its closing quote, appending to `out`; returns the position after the quote. Sets
+/// bits of `high` when bytes of 0x80 or more are copied (escapes' characters aside: they
+/// are written as valid UTF-8).
+///
+/// The text between special bytes is copied 32 bytes at a time as they are looked at (the
+/// copy runs past the next special byte, and what is past it is written over), so that an
+/// escape costs a look-up and one more chunk. Pointers rather than indices: the loop is
+/// run once per escape, and indices cost it a register each.
 #[inline(always)]
 fn decode_from(
     b: &[u8],
-    mut src: usize,
-    mut block: Option<(usize, u64)>,
-    decoded: &mut Vec<u8>,
-    specials: impl Fn(&[u8]) -> u64,
+    src: usize,
+    out: &mut Vec<u8>,
+    chunk: impl Fn(*const u8, *mut u8) -> (u32, u32),
+    pad: &mut [u8; 32],
+    high: &mut u32,
 ) -> Scan<usize> {
+    out.reserve(SLACK);
+    let first = b.as_ptr();
+    // SAFETY: one past the end of `b`.
+    let end = unsafe { first.add(b.len()) };
+    let left = |s: *const u8| end as usize - s as usize;
+    // SAFETY: (all through) `s` stays within `b` or one past its end: it moves to a special
+    // byte a chunk marked, and a chunk read near the end is padded with a control byte
+    // right after `b`'s last byte. `d` stays within `out`'s capacity: before each chunk
+    // `d` is at most `limit`, `SLACK` bytes short of the capacity, and a chunk moves it
+    // by less than 32 bytes when it stops, leaving room for the character of an escape.
+    let mut s = unsafe { first.add(src) };
+    let (mut d, mut limit) = room(out, out.len());
+    let mut h_all = *high;
     loop {
-        match b[src] {
-            b'"' => return Ok(src + 1),
-            b'\\' => src += push_escape(b, src, decoded)?,
+        // At a special byte (or the end of `b`), with room for a character.
+        match (left(s) > 0).then(|| unsafe { *s }) {
+            Some(b'"') => {
+                // SAFETY: the bytes up to `d` are written.
+                unsafe { out.set_len(d as usize - out.as_ptr() as usize) };
+                *high = h_all;
+                return Ok(s as usize - first as usize + 1);
+            }
+            Some(b'\\') if left(s) >= 2 => {
+                let byte = SHORT_ESCAPE[usize::from(unsafe { *s.add(1) })];
+                if byte != 0 {
+                    unsafe {
+                        *d = byte;
+                        d = d.add(1);
+                        s = s.add(2);
+                    }
+                } else {
+                    let (c, n) = scan::escape_at(b, s as usize - first as usize)?;
+                    let mut utf8 = [0; 4];
+                    let c = c.encode_utf8(&mut utf8).as_bytes();
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(c.as_ptr(), d, c.len());
+                        d = d.add(c.len());
+                        s = s.add(n);
+                    }
+                }
+            }
             _ => return Err(Bail),
         }
         // On to the next special byte, copying the text before it.
         loop {
-            if let Some((at, mask)) = block
-                && src < at + 64
-            {
-                let ahead = mask & (u64::MAX << (src - at));
-                if ahead != 0 {
-                    let next = at + ahead.trailing_zeros() as usize;
-                    push_piece(b, src, next, decoded);
-                    src = next;
-                    break;
-                }
-                push_piece(b, src, at + 64, decoded);
-                src = at + 64;
+            if d > limit {
+                // What is left of the line bounds what is left to decode (an escape is no
+                // shorter than its character): one growth, instead of a copy per doubling
+                // of a long tool output.
+                let written = d as usize - out.as_ptr() as usize;
+                // SAFETY: the bytes up to `d` are written.
+                unsafe { out.set_len(written) };
+                out.reserve(left(s) + SLACK);
+                (d, limit) = room(out, written);
             }
-            if src + 64 <= b.len() {
-                block = Some((src, specials(&b[src..src + 64])));
+            let at = if left(s) >= 32 { s } else { padded(s, left(s), pad) };
+            let (m, h) = chunk(at, d);
+            if m == 0 {
+                h_all |= h;
+                unsafe {
+                    s = s.add(32);
+                    d = d.add(32);
+                }
                 continue;
             }
-            block = None;
-            let k = b[src..].iter().position(|&c| special(c)).ok_or(Bail)?;
-            decoded.extend_from_slice(&b[src..src + k]);
-            src += k;
+            h_all |= h & up_to_first(m);
+            let k = m.trailing_zeros() as usize;
+            unsafe {
+                s = s.add(k);
+                d = d.add(k);
+            }
             break;
         }
     }
+}
+
+/// Where the byte after the first `len` of `out` goes, and the last place a chunk may be
+/// copied to (`SLACK` bytes short of the capacity; the caller reserved that much).
+#[inline(always)]
+fn room(out: &mut Vec<u8>, len: usize) -> (*mut u8, *mut u8) {
+    debug_assert!(out.capacity() - len >= SLACK);
+    let ptr = out.as_mut_ptr();
+    // SAFETY: both within the capacity.
+    unsafe { (ptr.add(len), ptr.add(out.capacity() - SLACK)) }
+}
+
+/// The `len` (less than 32) bytes at `s` copied to `pad`, the rest of it controls.
+#[cold]
+fn padded(s: *const u8, len: usize, pad: &mut [u8; 32]) -> *const u8 {
+    *pad = [0; 32];
+    // SAFETY: the caller's `len` bytes at `s` are readable.
+    unsafe { std::ptr::copy_nonoverlapping(s, pad.as_mut_ptr(), len) };
+    pad.as_ptr()
 }
 
 /// `serde_json::to_string_pretty` of the value `crate::session::jsparse` reads from `raw`

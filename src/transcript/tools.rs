@@ -126,7 +126,7 @@ fn arg_at<'a>(raw: &'a str, p: usize, edits: bool) -> Scan<(Arg<'a>, usize)> {
     let b = raw.as_bytes();
     match b.get(p) {
         Some(b'"') => {
-            let (s, end) = super::raw::string(raw, p)?;
+            let (s, end) = super::raw::string_in(raw, p)?;
             Ok((Arg::Str(s), end))
         }
         Some(b'[') if edits => {
