@@ -414,7 +414,7 @@ const POW10_U64: [u64; 20] = {
 /// The digits from `p` on, added to `n` (`n` wraps past 19 digits in all), and the
 /// position after them. Up to eight at a time while eight bytes are there: a digit's byte
 /// xor `0`'s is its value, below 10.
-#[inline]
+#[inline(always)]
 fn digits(b: &[u8], mut p: usize, mut n: u64) -> (u64, usize) {
     const ZEROS: u64 = 0x3030_3030_3030_3030;
     const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
@@ -481,8 +481,9 @@ fn decimal(n: u64, k: usize) -> f64 {
 
 /// The number at `pos` when it is written `digits[.digits]` (no sign, no exponent, no
 /// leading zero), as `JSON.parse` reads it, and the position after it; `None` for anything
-/// else, and for a number too large to be finite.
-#[inline]
+/// else, and for a number too large to be finite. Inlined into the layout reader: a call
+/// costs as much as reading a short number.
+#[inline(always)]
 fn plain_number(b: &[u8], pos: usize) -> Option<(f64, usize)> {
     const MAX_EXACT: u64 = 1 << 53;
     let digit = |p: usize| b.get(p).is_some_and(u8::is_ascii_digit);
@@ -780,10 +781,10 @@ pub fn collect(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -
         let read = crate::parallel::par_map(
             &chunks,
             |chunk| {
-                chunk
-                    .iter()
-                    .filter_map(|&idx| counted_call(session, idx))
-                    .collect::<Vec<_>>()
+                // Room for every entry being a call: the calls are not copied to grow it.
+                let mut counted = Vec::with_capacity(chunk.len());
+                counted.extend(chunk.iter().filter_map(|&idx| counted_call(session, idx)));
+                counted
             },
             || {},
         );
