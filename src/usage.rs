@@ -13,6 +13,7 @@ use crate::session::jsjson::number;
 use crate::session::{Detail, EntryIdx, EntryKind, MessageAt, Role, Session, jsparse};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Where a paid call is recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -144,21 +145,15 @@ pub struct KnownMessage<'a> {
 /// kind of call it can be), or `None` when it recorded none. `known`: what the loader
 /// located of an assistant message, so its line need not be read again; `value`: the
 /// entry's whole value, for lines the narrow readers refuse.
-pub fn call_in_line(
+pub fn call_in_line<'a>(
     source: Source,
     raw: &[u8],
-    known: Option<KnownMessage<'_>>,
+    known: Option<KnownMessage<'a>>,
     value: impl FnOnce() -> Value,
-) -> Option<(Option<String>, String, Totals)> {
+) -> Option<(Option<Cow<'a, str>>, Cow<'a, str>, Totals)> {
     if let Some(m) = known.filter(|_| source == Source::Assistant) {
-        let (offset, len) = m.at.usage?;
-        let usage = raw.get(offset as usize..(offset + len) as usize)?;
-        let totals = match Totals::of_raw(usage) {
-            Some(t) => t,
-            None => Totals::of_object(&jsparse::parse(usage).ok()?)?,
-        };
-        let model = m.response_model.or(m.model).unwrap_or(UNKNOWN_MODEL).to_owned();
-        return Some((m.provider.map(str::to_owned), model, totals));
+        let (provider, model, totals) = known_call(raw, m)?;
+        return Some((provider.map(Cow::Borrowed), Cow::Borrowed(model), totals));
     }
     let line = fast::usage_line(raw)
         .or_else(|_| serde_json::from_slice::<UsageLine>(raw))
@@ -186,15 +181,28 @@ pub fn call_in_line(
             (provider, model.unwrap_or_else(|| SUMMARIES.into()), line.usage?)
         }
     };
-    Some((provider, model, Totals::of_object(&usage)?))
+    Some((provider.map(Cow::Owned), Cow::Owned(model), Totals::of_object(&usage)?))
 }
 
-/// The paid call an entry records, if any. Parses only entries that can hold one.
-pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
-    let e = &session.entries[idx];
-    let source = source_of(&e.kind, e.role())?;
-    // An assistant message whose values the loader located: no need to read the line again.
-    let known = match &e.detail {
+/// [`call_in_line`] of an assistant message the loader located: its usage read where the
+/// loader saw it, its names borrowed from what the loader kept.
+fn known_call<'a>(raw: &[u8], m: KnownMessage<'a>) -> Option<(Option<&'a str>, &'a str, Totals)> {
+    let (offset, len) = m.at.usage?;
+    let usage = raw.get(offset as usize..(offset as usize).checked_add(len as usize)?)?;
+    let totals = match Totals::of_raw(usage) {
+        Some(t) => t,
+        None => Totals::of_object(&jsparse::parse(usage).ok()?)?,
+    };
+    Some((
+        m.provider,
+        m.response_model.or(m.model).unwrap_or(UNKNOWN_MODEL),
+        totals,
+    ))
+}
+
+/// What an entry's message is known to hold, if the loader located its values.
+fn known_message(e: &crate::session::Entry) -> Option<KnownMessage<'_>> {
+    match &e.detail {
         Detail::Message {
             provider,
             model,
@@ -208,14 +216,46 @@ pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
             at,
         }),
         _ => None,
-    };
-    let (provider, model, totals) = call_in_line(source, session.raw(idx), known, || session.value(idx))?;
+    }
+}
+
+/// A paid call as the totals count it: [`Call`] without the entry and its timestamp, and
+/// with the names borrowed from the session where it holds them.
+struct Counted<'a> {
+    source: Source,
+    provider: Option<Cow<'a, str>>,
+    model: Cow<'a, str>,
+    totals: Totals,
+}
+
+/// The paid call an entry records, if any, as the totals count it.
+fn counted_call(session: &Session, idx: EntryIdx) -> Option<Counted<'_>> {
+    let e = &session.entries[idx];
+    let source = source_of(&e.kind, e.role())?;
+    let (provider, model, totals) = call_in_line(source, session.raw(idx), known_message(e), || session.value(idx))?;
+    Some(Counted {
+        source,
+        provider,
+        model,
+        totals,
+    })
+}
+
+/// The paid call an entry records, if any. Parses only entries that can hold one.
+pub fn call_of(session: &Session, idx: EntryIdx) -> Option<Call> {
+    let e = &session.entries[idx];
+    let Counted {
+        source,
+        provider,
+        model,
+        totals,
+    } = counted_call(session, idx)?;
     Some(Call {
         source,
         entry: idx,
         timestamp: e.timestamp.as_deref().map(str::to_owned),
-        provider,
-        model,
+        provider: provider.map(Cow::into_owned),
+        model: model.into_owned(),
         totals,
     })
 }
@@ -310,11 +350,6 @@ fn num(v: &Value, key: &str) -> f64 {
 /// that is itself exact: one correctly rounded division, which is what `JSON.parse` gets.
 #[inline]
 fn lenient_count(b: &[u8], pos: usize) -> crate::session::scan::Scan<(Option<f64>, usize)> {
-    /// 10^0 ..= 10^22, the powers of ten a double holds exactly.
-    const EXACT_POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-        1e20, 1e21, 1e22,
-    ];
     const MAX_EXACT: u64 = 1 << 53;
     let mut n = 0u64;
     let mut digits = 0usize;
@@ -359,7 +394,185 @@ fn lenient_count(b: &[u8], pos: usize) -> crate::session::scan::Scan<(Option<f64
     crate::session::scan::lenient_number(b, pos)
 }
 
+/// 10^0 ..= 10^22, the powers of ten a double holds exactly.
+const EXACT_POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// 10^0 ..= 10^19, the powers of ten an u64 holds.
+const POW10_U64: [u64; 20] = {
+    let mut p = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        p[i] = p[i - 1] * 10;
+        i += 1;
+    }
+    p
+};
+
+/// The digits from `p` on, added to `n` (`n` wraps past 19 digits in all), and the
+/// position after them. Up to eight at a time while eight bytes are there: a digit's byte
+/// xor `0`'s is its value, below 10.
+#[inline(always)]
+fn digits(b: &[u8], mut p: usize, mut n: u64) -> (u64, usize) {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    while let Some(chunk) = b.get(p..p + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ ZEROS;
+        // A byte is flagged when it is no digit: its value has a high nibble, or reaches 10
+        // (adding 6 carries into the high nibble). A carry out of a flagged byte only
+        // reaches later bytes; the first flagged one is right.
+        let flagged = (x | x.wrapping_add(0x0606_0606_0606_0606)) & HIGH;
+        let count = (flagged.trailing_zeros() / 8) as usize;
+        if count == 0 {
+            return (n, p);
+        }
+        // The digits moved to the end of the eight (the first byte is the lowest), zeros
+        // before them and what follows them shifted out: their value by pairs, fours and
+        // the eight.
+        let v = x << (8 * (8 - count));
+        let v = v.wrapping_mul(10) + (v >> 8);
+        let v = ((v & 0x0000_00FF_0000_00FF).wrapping_mul(100 + (1_000_000 << 32))
+            + ((v >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (10_000 << 32)))
+            >> 32;
+        n = n.wrapping_mul(POW10_U64[count]).wrapping_add(v);
+        p += count;
+        if count < 8 {
+            return (n, p);
+        }
+    }
+    while let Some(&d) = b.get(p) {
+        let d = d.wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+        p += 1;
+    }
+    (n, p)
+}
+
+/// `n / 10^k` correctly rounded (as `JSON.parse` reads the decimal `n` with its point `k`
+/// digits from the end), for `k` at most 19: the quotient to 64 bits and more in integers,
+/// rounded to the nearest double (ties to even) with the remainder telling whether the
+/// cut-off bits are exactly half.
+fn decimal(n: u64, k: usize) -> f64 {
+    if n == 0 {
+        return 0.0;
+    }
+    let lz = n.leading_zeros();
+    let num = u128::from(n << lz) << 64;
+    let d = u128::from(POW10_U64[k]);
+    let (q, r) = (num / d, num % d);
+    // q >= 2^63: at least 64 bits, 53 of which are kept.
+    let shift = 128 - q.leading_zeros() - 53;
+    let mut m = (q >> shift) as u64;
+    let rest = q & ((1u128 << shift) - 1);
+    let half = 1u128 << (shift - 1);
+    if rest > half || (rest == half && (r != 0 || m & 1 == 1)) {
+        m += 1;
+    }
+    // n / 10^k = (q + r / d) * 2^-(64 + lz); m at most 2^53 and the power of two normal
+    // (the value is at least 10^-19), so the product is exact.
+    let e = i64::from(shift) - 64 - i64::from(lz);
+    m as f64 * f64::from_bits(((1023 + e) as u64) << 52)
+}
+
+/// The number at `pos` when it is written `digits[.digits]` (no sign, no exponent, no
+/// leading zero), as `JSON.parse` reads it, and the position after it; `None` for anything
+/// else, and for a number too large to be finite. Inlined into the layout reader: a call
+/// costs as much as reading a short number.
+#[inline(always)]
+fn plain_number(b: &[u8], pos: usize) -> Option<(f64, usize)> {
+    const MAX_EXACT: u64 = 1 << 53;
+    let digit = |p: usize| b.get(p).is_some_and(u8::is_ascii_digit);
+    let (n, mut p) = match b.get(pos)? {
+        b'0' => (0, pos + 1),
+        b'1'..=b'9' => digits(b, pos, 0),
+        _ => return None,
+    };
+    // A leading zero before more digits is not JSON.
+    if digit(p) {
+        return None;
+    }
+    let int_digits = p - pos;
+    let (n, after_point) = if b.get(p) == Some(&b'.') {
+        let (n, end) = digits(b, p + 1, n);
+        let after_point = end - (p + 1);
+        if after_point == 0 {
+            return None;
+        }
+        p = end;
+        (n, after_point)
+    } else {
+        (n, 0)
+    };
+    if matches!(b.get(p), Some(b'e' | b'E')) {
+        return None;
+    }
+    // At most 19 digits cannot have wrapped an u64.
+    if int_digits + after_point <= 19 {
+        if n <= MAX_EXACT {
+            // Both exact: one correctly rounded division.
+            return Some((n as f64 / EXACT_POW10[after_point], p));
+        }
+        return Some((decimal(n, after_point), p));
+    }
+    // SAFETY: `pos..p` holds ASCII digits and at most one point.
+    let text = unsafe { std::str::from_utf8_unchecked(&b[pos..p]) };
+    let v: f64 = text.parse().ok()?;
+    v.is_finite().then_some((v, p))
+}
+
+/// Where the value after `key` starts, when `key` is at `p`.
+#[inline(always)]
+fn key_at<const N: usize>(raw: &[u8], p: usize, key: &[u8; N]) -> Option<usize> {
+    let at: &[u8; N] = raw.get(p..p + N)?.try_into().ok()?;
+    (at == key).then_some(p + N)
+}
+
 impl Totals {
+    /// [`Totals::of_raw`] of a usage object written exactly as Pi writes it:
+    /// `{"input":…,"output":…,"cacheRead":…,"cacheWrite":…,"totalTokens":…,"cost":{"input":…,
+    /// "output":…,"cacheRead":…,"cacheWrite":…,"total":…}}` with plain numbers. Each key is
+    /// there once, so each value is read where it must be. `None` for any other text.
+    fn of_pi_layout(raw: &[u8]) -> Option<Totals> {
+        let mut p = 0;
+        // The value after `key`, and `p` past it.
+        macro_rules! field {
+            ($key:literal) => {{
+                let (v, end) = plain_number(raw, key_at(raw, p, $key)?)?;
+                p = end;
+                v
+            }};
+        }
+        let input = field!(b"{\"input\":");
+        let output = field!(b",\"output\":");
+        let cache_read = field!(b",\"cacheRead\":");
+        let cache_write = field!(b",\"cacheWrite\":");
+        let total_tokens = field!(b",\"totalTokens\":");
+        let c_input = field!(b",\"cost\":{\"input\":");
+        let c_output = field!(b",\"output\":");
+        let c_cache_read = field!(b",\"cacheRead\":");
+        let c_cache_write = field!(b",\"cacheWrite\":");
+        let c_total = field!(b",\"total\":");
+        (key_at(raw, p, b"}}")? == raw.len()).then_some(Totals {
+            input,
+            output,
+            cache_read,
+            cache_write,
+            total_tokens,
+            cost: Cost {
+                input: c_input,
+                output: c_output,
+                cache_read: c_cache_read,
+                cache_write: c_cache_write,
+                total: c_total,
+            },
+        })
+    }
+
     /// The amounts of one `usage` object; fields that are missing or not numbers count as 0.
     pub fn of(usage: &Value) -> Totals {
         let mut t = Totals::default();
@@ -376,6 +589,9 @@ impl Totals {
     /// instead of building a value. `None` when the scanner declines it (not an object, keys
     /// written with escapes, numbers JavaScript reads as infinite or as -0): read the value.
     pub fn of_raw(raw: &[u8]) -> Option<Totals> {
+        if let Some(t) = Totals::of_pi_layout(raw) {
+            return Some(t);
+        }
         use crate::session::scan::{self, Bail, Scan};
         use lenient_count as lenient_number;
         fn cost_at(b: &[u8], p: usize) -> Scan<(Cost, usize)> {
@@ -555,7 +771,7 @@ impl Stats {
 /// The stats of `entries` (in file order), sorted.
 pub fn collect(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -> Stats {
     let entries: Vec<EntryIdx> = entries.into_iter().collect();
-    let mut stats = Stats::default();
+    let mut sums = Sums::default();
     // Calls are read on every core, a batch at a time (so memory stays bounded), and added
     // in file order: floating-point sums depend on the order.
     const BATCH: usize = 1 << 14;
@@ -565,21 +781,69 @@ pub fn collect(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -
         let read = crate::parallel::par_map(
             &chunks,
             |chunk| {
-                calls(session, chunk.iter().copied())
-                    .map(|c| (c.source, c.totals, c.provider, c.model))
-                    .collect::<Vec<_>>()
+                // Room for every entry being a call: the calls are not copied to grow it.
+                let mut counted = Vec::with_capacity(chunk.len());
+                counted.extend(chunk.iter().filter_map(|&idx| counted_call(session, idx)));
+                counted
             },
             || {},
         );
-        for (source, totals, provider, model) in read.into_iter().flatten() {
-            stats.add_totals(source, &totals, provider, model);
+        for c in read.into_iter().flatten() {
+            sums.add(c.source, &c.totals, c.provider, c.model);
         }
         if let (Some(&first), Some(&last)) = (batch.first(), batch.last()) {
             session.release_entries(first..last + 1);
         }
     }
-    stats.sort();
-    stats
+    sums.stats()
+}
+
+/// [`Stats`] being counted, with the names of the models borrowed from the session: a call
+/// of a model already seen allocates nothing.
+#[derive(Default)]
+struct Sums<'a> {
+    total: Totals,
+    by_source: BySource,
+    /// (provider, model) and their totals, in order of first use.
+    by_model: Vec<(Option<Cow<'a, str>>, Cow<'a, str>, Totals)>,
+    /// The index in `by_model` of the last call's model: calls come in runs of one model.
+    last: usize,
+}
+
+impl<'a> Sums<'a> {
+    fn add(&mut self, source: Source, t: &Totals, provider: Option<Cow<'a, str>>, model: Cow<'a, str>) {
+        self.total.add_totals(t);
+        self.by_source.get_mut(source).add_totals(t);
+        let same = |(p, m, _): &(Option<Cow<'a, str>>, Cow<'a, str>, Totals)| *p == provider && *m == model;
+        let at = match self.by_model.get(self.last) {
+            Some(g) if same(g) => Some(self.last),
+            _ => self.by_model.iter().position(same),
+        };
+        let at = at.unwrap_or_else(|| {
+            self.by_model.push((provider, model, Totals::default()));
+            self.by_model.len() - 1
+        });
+        self.by_model[at].2.add_totals(t);
+        self.last = at;
+    }
+
+    fn stats(self) -> Stats {
+        let mut stats = Stats {
+            total: self.total,
+            by_model: self
+                .by_model
+                .into_iter()
+                .map(|(provider, model, totals)| ModelTotals {
+                    provider: provider.map(Cow::into_owned),
+                    model: model.into_owned(),
+                    totals,
+                })
+                .collect(),
+            by_source: self.by_source,
+        };
+        stats.sort();
+        stats
+    }
 }
 
 /// The stats of a scope, and where a parent cycle stopped the walk (for a warning).
@@ -821,6 +1085,116 @@ mod tests {
                     prop_assert_eq!(format!("{of_raw:?}"), format!("{of_value:?}"));
                 }
             }
+        }
+
+        /// A usage object in Pi's layout with these values, each written as given.
+        fn pi_layout(v: &[String]) -> String {
+            format!(
+                r#"{{"input":{},"output":{},"cacheRead":{},"cacheWrite":{},"totalTokens":{},"cost":{{"input":{},"output":{},"cacheRead":{},"cacheWrite":{},"total":{}}}}}"#,
+                v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]
+            )
+        }
+
+        /// Decimals as Pi writes costs and tokens: up to 25 digits, the point anywhere.
+        fn decimal_text() -> impl Strategy<Value = String> {
+            ("[0-9]{1,25}", 0usize..26).prop_map(|(digits, point)| {
+                let point = point.min(digits.len());
+                let (int, frac) = digits.split_at(digits.len() - point);
+                let int = int.trim_start_matches('0');
+                let int = if int.is_empty() { "0" } else { int };
+                if frac.is_empty() {
+                    int.to_owned()
+                } else {
+                    format!("{int}.{frac}")
+                }
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(4000))]
+            /// The rounded quotient is the nearest double, as the float parser finds it.
+            #[test]
+            fn a_decimal_is_correctly_rounded(n in prop_oneof![
+                any::<u64>(),
+                (1u64 << 53)..(1u64 << 54),
+                // Halfway cases: an odd multiple of five near the limits.
+                (0u64..1_000_000).prop_map(|i| (1u64 << 53) + 2 * i + 1),
+            ], k in 0usize..20) {
+                let expected: f64 = format!("{n}e-{k}").parse().unwrap();
+                prop_assert_eq!(super::super::decimal(n, k).to_bits(), expected.to_bits());
+            }
+
+            /// Digits read eight at a time are the digits read one at a time.
+            #[test]
+            fn digits_by_eight_are_digits(text in "[0-9]{0,30}[^0-9]{0,3}[0-9]{0,3}", from in 0usize..4, n in any::<u64>()) {
+                let b = text.as_bytes();
+                let from = from.min(b.len());
+                let mut one = (n, from);
+                while let Some(&d @ b'0'..=b'9') = b.get(one.1) {
+                    one = (one.0.wrapping_mul(10).wrapping_add(u64::from(d - b'0')), one.1 + 1);
+                }
+                prop_assert_eq!(super::super::digits(b, from, n), one);
+            }
+
+            /// A plain number reads as the general reader reads it.
+            #[test]
+            fn plain_numbers_read_as_numbers_do(
+                text in prop_oneof![
+                    decimal_text().prop_map(|d| format!("{d},")),
+                    decimal_text().prop_map(|d| format!("{d}}}")),
+                    decimal_text(),
+                    number(),
+                    "[-0-9.eE+]{1,30}[,} x]?",
+                    "[0-9]{300,320}(\\.[0-9])?",
+                ]
+            ) {
+                let b = text.as_bytes();
+                if let Some((v, end)) = super::super::plain_number(b, 0) {
+                    let general = crate::session::scan::lenient_number(b, 0);
+                    prop_assert_eq!(general.ok().map(|(v, end)| (v.map(f64::to_bits), end)), Some((Some(v.to_bits()), end)));
+                } else {
+                    // Declined: not in the plain form, or too large.
+                    let plain = regex_lite_plain(text.trim_end_matches([',', '}']));
+                    prop_assert!(!plain || crate::session::scan::lenient_number(b, 0).is_err(), "{}", text);
+                }
+            }
+
+            /// Pi's layout reads as the value does, whatever its numbers; and so does the
+            /// layout changed by a byte.
+            #[test]
+            fn pi_layout_reads_as_the_value(
+                values in prop::collection::vec(prop_oneof![3 => decimal_text(), 1 => number()], 10),
+                cut in any::<prop::sample::Index>(),
+                with in prop::sample::select(vec!["", " ", "\"", "1", "}", "x", ",\"input\":5"]),
+                change in any::<bool>(),
+            ) {
+                let mut usage = pi_layout(&values);
+                if change {
+                    let mut at = cut.index(usage.len() + 1);
+                    while !usage.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    usage.insert_str(at, with);
+                }
+                let of_value = crate::session::jsparse::parse(usage.as_bytes()).ok().and_then(|v| Totals::of_object(&v));
+                let of_layout = Totals::of_pi_layout(usage.as_bytes());
+                if let Some(t) = of_layout {
+                    prop_assert_eq!(Some(format!("{t:?}")), of_value.map(|t| format!("{t:?}")));
+                }
+                if let Some(of_raw) = Totals::of_raw(usage.as_bytes()) {
+                    prop_assert_eq!(Some(format!("{of_raw:?}")), of_value.map(|t| format!("{t:?}")));
+                }
+                if !change && values.iter().all(|v| regex_lite_plain(v) && v.len() < 300) {
+                    prop_assert!(of_layout.is_some(), "{}", usage);
+                }
+            }
+        }
+
+        /// Whether `text` is written `digits[.digits]` without a leading zero.
+        fn regex_lite_plain(text: &str) -> bool {
+            let (int, frac) = text.split_once('.').unwrap_or((text, "1"));
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            digits(int) && digits(frac) && (int == "0" || !int.starts_with('0'))
         }
 
         #[test]
