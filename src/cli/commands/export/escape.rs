@@ -212,7 +212,7 @@ fn ticks_of(s: &str) -> Ticks {
 fn push_if_plain<const LINES: bool>(out: &mut String, s: &str) -> Option<Ticks> {
     if s.len() < 32 {
         // Ids, names, titles: a byte at a time, all at once unless one is in a class.
-        let wanted = class::SUSPECT | class::TICK | if LINES { 0 } else { class::TAB_LF };
+        let wanted = wanted_bits::<LINES, true>();
         if s.bytes().fold(0, |acc, c| acc | CLASS[c as usize]) & wanted == 0 {
             out.push_str(s);
             return Some(Ticks::None);
@@ -260,6 +260,60 @@ fn push_if_plain_by_parts(out: &mut String, s: &str, lines: bool) -> Option<Tick
     Some(ticks_of(s))
 }
 
+/// The class bits that make a byte suspect: with `LINES` (a block of lines), tabs and line
+/// feeds are text.
+const fn suspect_bits<const LINES: bool>() -> u8 {
+    if LINES {
+        class::SUSPECT
+    } else {
+        class::SUSPECT | class::TAB_LF
+    }
+}
+
+/// The class bits an AVX2 scan stops at: the suspect ones, and backticks with `TICKS`.
+const fn wanted_bits<const LINES: bool, const TICKS: bool>() -> u8 {
+    suspect_bits::<LINES>() | if TICKS { class::TICK } else { 0 }
+}
+
+/// [`LO_CLASS`] and [`HI_CLASS`] in registers: a byte's classes are the bits both of its
+/// nibbles' entries have.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct ClassTable {
+    lo: std::arch::x86_64::__m256i,
+    hi: std::arch::x86_64::__m256i,
+    nibble: std::arch::x86_64::__m256i,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl ClassTable {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new() -> ClassTable {
+        use std::arch::x86_64::*;
+        let table = |t: [u8; 16]| {
+            // SAFETY: reads the 16 bytes of `t`.
+            let half = unsafe { _mm_loadu_si128(t.as_ptr().cast::<__m128i>()) };
+            _mm256_broadcastsi128_si256(half)
+        };
+        ClassTable {
+            lo: table(LO_CLASS),
+            hi: table(HI_CLASS),
+            nibble: _mm256_set1_epi8(0x0f),
+        }
+    }
+
+    /// The classes of each of the 32 bytes of `v`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn classes(self, v: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i {
+        use std::arch::x86_64::*;
+        let lo = _mm256_and_si256(v, self.nibble);
+        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), self.nibble);
+        _mm256_and_si256(_mm256_shuffle_epi8(self.lo, lo), _mm256_shuffle_epi8(self.hi, hi))
+    }
+}
+
 /// With AVX2, from `at`: the start of the first 64 bytes of `b` with a byte that
 /// [`scan_avx2`] looks at, or where fewer than 64 are left; the bytes before it are copied to
 /// `dst` if given. A function of its own so that its loop keeps the tables in registers.
@@ -272,24 +326,9 @@ fn push_if_plain_by_parts(out: &mut String, s: &str, lines: bool) -> Option<Tick
 #[inline(never)]
 unsafe fn skip_plain<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<*mut u8>, mut at: usize) -> usize {
     use std::arch::x86_64::*;
-    let table = |t: [u8; 16]| {
-        // SAFETY: reads the 16 bytes of `t`.
-        let half = unsafe { _mm_loadu_si128(t.as_ptr().cast::<__m128i>()) };
-        _mm256_broadcastsi128_si256(half)
-    };
-    let (lo_t, hi_t) = (table(LO_CLASS), table(HI_CLASS));
-    let nibble = _mm256_set1_epi8(0x0f);
-    let suspect_bits = if LINES {
-        class::SUSPECT
-    } else {
-        class::SUSPECT | class::TAB_LF
-    };
-    let wanted = _mm256_set1_epi8((suspect_bits | if TICKS { class::TICK } else { 0 }) as i8);
-    let classes = |v: __m256i| {
-        let lo = _mm256_and_si256(v, nibble);
-        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
-        _mm256_and_si256(_mm256_shuffle_epi8(lo_t, lo), _mm256_shuffle_epi8(hi_t, hi))
-    };
+    let table = ClassTable::new();
+    let classes = |v: __m256i| table.classes(v);
+    let wanted = _mm256_set1_epi8(wanted_bits::<LINES, TICKS>() as i8);
     while at + 64 <= b.len() {
         // SAFETY: `at + 64 <= b.len()`: the loads read `b`, the stores write within
         // `dst..dst + b.len()`.
@@ -328,28 +367,13 @@ unsafe fn skip_plain<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option
 unsafe fn scan_avx2<const LINES: bool, const TICKS: bool>(b: &[u8], dst: Option<*mut u8>) -> Option<Ticks> {
     use std::arch::x86_64::*;
     let n = b.len();
-    let table = |t: [u8; 16]| {
-        // SAFETY: reads the 16 bytes of `t`.
-        let half = unsafe { _mm_loadu_si128(t.as_ptr().cast::<__m128i>()) };
-        _mm256_broadcastsi128_si256(half)
-    };
-    let (lo_t, hi_t) = (table(LO_CLASS), table(HI_CLASS));
-    let nibble = _mm256_set1_epi8(0x0f);
-    let suspect_bits = if LINES {
-        class::SUSPECT
-    } else {
-        class::SUSPECT | class::TAB_LF
-    };
-    let wanted = _mm256_set1_epi8((suspect_bits | if TICKS { class::TICK } else { 0 }) as i8);
-    let suspect = _mm256_set1_epi8(suspect_bits as i8);
+    let table = ClassTable::new();
+    // The classes of each byte of a block.
+    let classes = |v: __m256i| table.classes(v);
+    let wanted = _mm256_set1_epi8(wanted_bits::<LINES, TICKS>() as i8);
+    let suspect = _mm256_set1_epi8(suspect_bits::<LINES>() as i8);
     let zero = _mm256_setzero_si256();
     let tick = _mm256_set1_epi8(b'`' as i8);
-    // The classes of each byte of a block.
-    let classes = |v: __m256i| {
-        let lo = _mm256_and_si256(v, nibble);
-        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
-        _mm256_and_si256(_mm256_shuffle_epi8(lo_t, lo), _mm256_shuffle_epi8(hi_t, hi))
-    };
     // The bytes of a block that need a closer look: a bit per suspect byte, one per backtick.
     let marks_of = |v: __m256i, cls: __m256i| -> Option<(u32, u32)> {
         if _mm256_testz_si256(cls, wanted) == 1 {
