@@ -326,21 +326,9 @@ fn push_console(md: &mut String, command: &str, output: &str) {
     push_block(md, &format!("$ {command}\n{output}"), "console");
 }
 
-/// The language name of a file's fenced block (empty when unknown). Remembered per path and
-/// thread: a session reads and writes the same files again and again, and the lookup
-/// lowercases the name into a new string each time.
+/// The language name of a file's fenced block (empty when unknown).
 fn lang_of(path: &str) -> &'static str {
-    thread_local! {
-        static LANGS: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, &'static str>> = Default::default();
-    }
-    LANGS.with_borrow_mut(|langs| {
-        if let Some(&lang) = langs.get(path) {
-            return lang;
-        }
-        let lang = highlight::language_for_path(path).map_or("", |l| l.name());
-        langs.insert(path.into(), lang);
-        lang
-    })
+    highlight::language_for_path(path).map_or("", |l| l.name())
 }
 
 /// Whether `text` is whitespace only (most are not, and say so in their first byte).
