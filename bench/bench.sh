@@ -23,16 +23,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SIZES="${SIZES:-10M 256M 1G}"
 SHAPES="${SHAPES:-realistic large-entries}"
 RUNS="${RUNS:-5}"
-BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/pi-session-bench}"
-mkdir -p "$BENCH_DIR"
-
-cargo build --release --quiet --bin pi-session --example gen_session
-PS="$PWD/target/release/pi-session"
-GEN="$PWD/target/release/examples/gen_session"
-if [ -z "${PI_ORACLE_MODULE_DIR:-}" ]; then
-  PI_ORACLE_MODULE_DIR="$(.ci/install-oracle 2>/dev/null | tail -n 1 || true)"
-fi
-export PI_ORACLE_MODULE_DIR
+# shellcheck source=bench/common.sh
+. bench/common.sh
+find_pi_oracle
 
 # median wall seconds of a command, over $RUNS runs (after one warm-up)
 wall() {

@@ -12,14 +12,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SIZES="${SIZES:-36M}"
 RUNS="${RUNS:-3}"
-BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/pi-session-bench}"
 CHROMIUM="${PI_SESSION_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
 [ -n "$CHROMIUM" ] || { echo "no chromium found" >&2; exit 1; }
-mkdir -p "$BENCH_DIR"
-
-cargo build --release --quiet --bin pi-session --example gen_session
-PS="$PWD/target/release/pi-session"
-GEN="$PWD/target/release/examples/gen_session"
+# shellcheck source=bench/common.sh
+. bench/common.sh
 
 # median of the wall seconds a command takes over $RUNS runs
 median() {

@@ -13,17 +13,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SIZE="${SIZE:-256M}"
 ROUNDS="${ROUNDS:-7}"
-BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/pi-session-bench}"
-mkdir -p "$BENCH_DIR"
-
-cargo build --release --quiet --bin pi-session --example gen_session
-PS="$PWD/target/release/pi-session"
+# shellcheck source=bench/common.sh
+. bench/common.sh
 f="$BENCH_DIR/session-realistic-$SIZE.jsonl"
-[ -f "$f" ] || target/release/examples/gen_session --shape realistic --size "$SIZE" --out "$f" 2>/dev/null
-if [ -z "${PI_ORACLE_MODULE_DIR:-}" ]; then
-  PI_ORACLE_MODULE_DIR="$(.ci/install-oracle 2>/dev/null | tail -n 1)"
-fi
-export PI_ORACLE_MODULE_DIR PI_SESSION_PAGER=cat
+[ -f "$f" ] || "$GEN" --shape realistic --size "$SIZE" --out "$f" 2>/dev/null
+find_pi_oracle
+[ -n "$PI_ORACLE_MODULE_DIR" ] || { echo "Pi 1.6.0 is needed: run .ci/install-oracle" >&2; exit 1; }
+export PI_SESSION_PAGER=cat
 
 seconds() {
   local s e

@@ -1,0 +1,20 @@
+# Sourced by the bench scripts, from the repository's top folder: where generated sessions and
+# results go ($BENCH_DIR), release builds of pi-session ($PS) and of the session generator
+# ($GEN), and Pi 1.6.0 for the comparisons.
+# shellcheck shell=bash
+
+BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/pi-session-bench}"
+mkdir -p "$BENCH_DIR"
+
+cargo build --release --quiet --bin pi-session --example gen_session
+PS="$PWD/target/release/pi-session"
+GEN="$PWD/target/release/examples/gen_session"
+
+# Exports PI_ORACLE_MODULE_DIR: as given, else where .ci/install-oracle puts Pi 1.6.0 (empty
+# when it cannot).
+find_pi_oracle() {
+  if [ -z "${PI_ORACLE_MODULE_DIR:-}" ]; then
+    PI_ORACLE_MODULE_DIR="$(.ci/install-oracle 2>/dev/null | tail -n 1 || true)"
+  fi
+  export PI_ORACLE_MODULE_DIR
+}
