@@ -343,55 +343,14 @@ fn num(v: &Value, key: &str) -> f64 {
     v.get(key).and_then(Value::as_f64).unwrap_or(0.0)
 }
 
-/// [`scan::lenient_number`](crate::session::scan::lenient_number), read without a float
-/// parser for the usual amounts: a non-negative number without an exponent whose digits,
-/// point left out, make an integer of at most 2^53 (every token count, and most costs) with
-/// at most 22 of them after the point. Its double is that integer divided by a power of ten
-/// that is itself exact: one correctly rounded division, which is what `JSON.parse` gets.
+/// [`scan::lenient_number`](crate::session::scan::lenient_number), read by [`plain_number`]
+/// (without a float parser for the usual amounts) when it is written as one.
 #[inline]
 fn lenient_count(b: &[u8], pos: usize) -> crate::session::scan::Scan<(Option<f64>, usize)> {
-    const MAX_EXACT: u64 = 1 << 53;
-    let mut n = 0u64;
-    let mut digits = 0usize;
-    let mut p = pos;
-    // At most 19 digits (an u64 holds them); a leading 0 only before the point.
-    let mut take_digits = |p: &mut usize, n: &mut u64| {
-        while let Some(&d @ b'0'..=b'9') = b.get(*p) {
-            if digits == 19 {
-                return false;
-            }
-            *n = *n * 10 + u64::from(d - b'0');
-            digits += 1;
-            *p += 1;
-        }
-        true
-    };
-    let fast = match b.get(p) {
-        Some(b'0') => {
-            p += 1;
-            !matches!(b.get(p), Some(b'0'..=b'9'))
-        }
-        Some(b'1'..=b'9') => take_digits(&mut p, &mut n),
-        _ => false,
-    };
-    if fast {
-        let mut after_point = 0;
-        let mut fast = true;
-        if b.get(p) == Some(&b'.') && matches!(b.get(p + 1), Some(b'0'..=b'9')) {
-            let from = p + 1;
-            p = from;
-            fast = take_digits(&mut p, &mut n);
-            after_point = p - from;
-        }
-        if fast
-            && n <= MAX_EXACT
-            && !matches!(b.get(p), Some(b'0'..=b'9' | b'.' | b'e' | b'E'))
-            && let Some(&pow) = EXACT_POW10.get(after_point)
-        {
-            return Ok((Some(n as f64 / pow), p));
-        }
+    match plain_number(b, pos) {
+        Some((v, end)) => Ok((Some(v), end)),
+        None => crate::session::scan::lenient_number(b, pos),
     }
-    crate::session::scan::lenient_number(b, pos)
 }
 
 /// 10^0 ..= 10^22, the powers of ten a double holds exactly.
