@@ -44,12 +44,11 @@ impl<'a> Field<'a> {
 
 /// Reads the value at `p` of `line` as a [`Field`]; returns it and the position after it.
 fn field_at(line: &[u8], p: usize) -> Scan<(Field<'_>, usize)> {
-    let b = line;
-    if b.get(p) == Some(&b'"') {
+    if line.get(p) == Some(&b'"') {
         let (s, end) = raw::string(line, p)?;
         Ok((Field::Str(s), end))
     } else {
-        Ok((Field::Other, trusted::skip(b, p)?))
+        Ok((Field::Other, trusted::skip(line, p)?))
     }
 }
 
