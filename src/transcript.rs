@@ -18,9 +18,7 @@ pub mod tools;
 use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::{Condvar, Mutex, mpsc};
 use tools::ToolView;
 
 /// What to export.
@@ -416,98 +414,16 @@ pub fn render_in_order<E>(
     render: impl Fn(usize, &mut String) + Sync,
     mut write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(n);
-    if threads <= 1 {
-        let mut buf = String::new();
-        for k in 0..n {
+    crate::parallel::map_in_order(
+        n,
+        |k, spare: Option<String>| {
+            let mut buf = spare.unwrap_or_default();
             buf.clear();
             render(k, &mut buf);
-            write(&buf)?;
-        }
-        return Ok(());
-    }
-    let window = 2 * threads;
-    struct State {
-        next: usize,
-        written: usize,
-        stop: bool,
-        spare: Vec<String>,
-    }
-    let state = Mutex::new(State {
-        next: 0,
-        written: 0,
-        stop: false,
-        spare: Vec::new(),
-    });
-    let turn = Condvar::new();
-    // A thread that panics stops the others, so that none waits for a piece never
-    // finished or written; the scope then passes the panic on.
-    struct StopOnPanic<'s>(&'s Mutex<State>, &'s Condvar);
-    impl Drop for StopOnPanic<'_> {
-        fn drop(&mut self) {
-            if std::thread::panicking() {
-                if let Ok(mut st) = self.0.lock() {
-                    st.stop = true;
-                }
-                self.1.notify_all();
-            }
-        }
-    }
-    let (done_tx, done_rx) = mpsc::channel::<(usize, String)>();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let done_tx = done_tx.clone();
-            let (state, turn, render) = (&state, &turn, &render);
-            scope.spawn(move || {
-                let _guard = StopOnPanic(state, turn);
-                loop {
-                    let (k, mut buf) = {
-                        let mut st = state.lock().expect("render state");
-                        while !st.stop && st.next < n && st.next >= st.written + window {
-                            st = turn.wait(st).expect("render state");
-                        }
-                        if st.stop || st.next >= n {
-                            return;
-                        }
-                        st.next += 1;
-                        (st.next - 1, st.spare.pop().unwrap_or_default())
-                    };
-                    buf.clear();
-                    render(k, &mut buf);
-                    if done_tx.send((k, buf)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        let _guard = StopOnPanic(&state, &turn);
-        let mut waiting: BTreeMap<usize, String> = BTreeMap::new();
-        let mut written = 0;
-        let stop = |state: &Mutex<State>| {
-            state.lock().expect("render state").stop = true;
-            turn.notify_all();
-        };
-        while written < n {
-            let Ok((k, text)) = done_rx.recv() else {
-                break; // a worker panicked; the scope reports it
-            };
-            waiting.insert(k, text);
-            while let Some(text) = waiting.remove(&written) {
-                if let Err(e) = write(&text) {
-                    stop(&state);
-                    return Err(e);
-                }
-                written += 1;
-                let mut st = state.lock().expect("render state");
-                st.written = written;
-                st.spare.push(text);
-                drop(st);
-                turn.notify_all();
-            }
-        }
-        Ok(())
-    })
+            buf
+        },
+        |text| write(&text).map(|()| Some(text)),
+    )
 }
 
 fn str_ref<'a>(v: &'a Value, key: &str) -> &'a str {

@@ -731,29 +731,32 @@ impl Stats {
 pub fn collect(session: &Session, entries: impl IntoIterator<Item = EntryIdx>) -> Stats {
     let entries: Vec<EntryIdx> = entries.into_iter().collect();
     let mut sums = Sums::default();
-    // Calls are read on every core, a batch at a time (so memory stays bounded), and added
-    // in file order: floating-point sums depend on the order.
-    const BATCH: usize = 1 << 14;
+    // Calls are read on every core, a chunk at a time, and added in file order (floating-point
+    // sums depend on the order) as each chunk comes: only a few chunks are held at once, and
+    // the threads are started once, not once per batch.
     const CHUNK: usize = 512;
-    for batch in entries.chunks(BATCH) {
-        let chunks: Vec<&[EntryIdx]> = batch.chunks(CHUNK).collect();
-        let read = crate::parallel::par_map(
-            &chunks,
-            |chunk| {
-                // Room for every entry being a call: the calls are not copied to grow it.
-                let mut counted = Vec::with_capacity(chunk.len());
-                counted.extend(chunk.iter().filter_map(|&idx| counted_call(session, idx)));
-                counted
-            },
-            || {},
-        );
-        for c in read.into_iter().flatten() {
-            sums.add(c.source, &c.totals, c.provider, c.model);
-        }
-        if let (Some(&first), Some(&last)) = (batch.first(), batch.last()) {
-            session.release_entries(first..last + 1);
-        }
-    }
+    let chunks: Vec<&[EntryIdx]> = entries.chunks(CHUNK).collect();
+    let added = crate::parallel::map_in_order(
+        chunks.len(),
+        |k, spare: Option<(usize, Vec<Counted<'_>>)>| {
+            // Room for every entry being a call: the calls are not copied to grow it.
+            let mut counted = spare.map(|(_, v)| v).unwrap_or_default();
+            counted.clear();
+            counted.reserve(chunks[k].len());
+            counted.extend(chunks[k].iter().filter_map(|&idx| counted_call(session, idx)));
+            (k, counted)
+        },
+        |(k, mut counted)| {
+            for c in counted.drain(..) {
+                sums.add(c.source, &c.totals, c.provider, c.model);
+            }
+            if let (Some(&first), Some(&last)) = (chunks[k].first(), chunks[k].last()) {
+                session.release_entries(first..last + 1);
+            }
+            Ok::<_, std::convert::Infallible>(Some((k, counted)))
+        },
+    );
+    let Ok(()) = added;
     sums.stats()
 }
 

@@ -35,7 +35,7 @@ pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, MessageAt, Role, Sy
 pub use error::{Result, SessionError};
 pub use load::LoadReport;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -285,12 +285,19 @@ impl Session {
     /// The branch from the root to `idx`. Never loops: a parent cycle stops the walk.
     pub fn branch(&self, idx: EntryIdx) -> Branch {
         let mut path = vec![idx];
-        let mut seen = FxHashSet::default();
-        seen.insert(idx);
+        // One bit per entry, not a hash set: a branch can hold most of a file's entries.
+        let mut seen = vec![0u64; self.entries.len().div_ceil(64)];
+        let mut first_visit = |i: EntryIdx| {
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            let new = seen[word] & bit == 0;
+            seen[word] |= bit;
+            new
+        };
+        first_visit(idx);
         let mut cycle_at = None;
         let mut cur = idx;
         while let Some(p) = self.parent(cur) {
-            if !seen.insert(p) {
+            if !first_visit(p) {
                 cycle_at = Some(cur);
                 break;
             }
