@@ -50,6 +50,7 @@ impl<'a> RawStr<'a> {
 
     /// The string's value. Declines on invalid UTF-8 (Node would read U+FFFD there) and on
     /// lone surrogates (which Rust strings cannot hold).
+    #[inline]
     pub fn decode(&self) -> Scan<Cow<'a, str>> {
         if !self.escaped {
             return utf8(self.bytes).map(Cow::Borrowed);
@@ -272,15 +273,24 @@ fn escape_len(b: &[u8], i: usize) -> Scan<usize> {
 /// body holds escapes. Text is examined 64 bytes at a time: masks of its quotes, backslashes
 /// and control bytes give the escaped bytes of the whole block at once
 /// ([`trusted::escaped_bits`]), so only the character after each backslash is looked at.
+#[inline]
 fn string_end(b: &[u8], i: usize) -> Scan<(usize, bool)> {
-    // Most strings are keys and short values: the first special byte, within 16 bytes, is
-    // their closing quote.
-    if let Some(head) = b.get(i..i + 16)
+    // Most strings are keys and short values (ids, timestamps, model names): the first
+    // special byte, within 32 bytes, is their closing quote. (Looked for 16 bytes at a
+    // time: a short string costs one look.)
+    if let Some(head) = b.get(i..i + 32).or_else(|| b.get(i..i + 16))
         && let Some(k) = find_special(head)
         && head[k] == b'"'
     {
         return Ok((i + k, false));
     }
+    string_end_long(b, i)
+}
+
+/// [`string_end`] past its first look: out of line, so that the look at a short string
+/// costs its callers no call (and no saving of the registers the blocks need).
+#[inline(never)]
+fn string_end_long(b: &[u8], i: usize) -> Scan<(usize, bool)> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2.
@@ -330,15 +340,23 @@ fn string_blocks(b: &[u8], mut i: usize, masks: impl Fn(&[u8]) -> (u64, u64, u64
     while i + 64 <= b.len() {
         let block = &b[i..i + 64];
         let (quote, backslash, control) = masks(block);
+        if backslash | carry == 0 {
+            // No escape in the block (the common case in long texts): its first quote ends
+            // the string, and there is nothing else to look at.
+            if control & below_lowest(quote) != 0 {
+                return Err(Bail);
+            }
+            if quote != 0 {
+                return Ok((i + quote.trailing_zeros() as usize, escaped_any));
+            }
+            i += 64;
+            continue;
+        }
         let carry_in = carry;
         let escaped = trusted::escaped_bits(backslash, &mut carry);
         let real = quote & !escaped;
         // The bytes of the string in this block: those before its closing quote.
-        let within = if real != 0 {
-            (1u64 << real.trailing_zeros()) - 1
-        } else {
-            u64::MAX
-        };
+        let within = below_lowest(real);
         if control & within != 0 {
             return Err(Bail);
         }
@@ -361,6 +379,12 @@ fn string_blocks(b: &[u8], mut i: usize, masks: impl Fn(&[u8]) -> (u64, u64, u64
         i += 64;
     }
     string_end_each(b, if carry != 0 { i - 1 } else { i }, escaped_any)
+}
+
+/// The bits below the lowest set bit of `x` (all of them when `x` is 0).
+#[inline(always)]
+fn below_lowest(x: u64) -> u64 {
+    x.wrapping_sub(1) & !x
 }
 
 /// [`string_end`] one special byte at a time, from `i` (the start of the body, or a
@@ -430,12 +454,9 @@ fn expect(b: &[u8], pos: usize, c: u8) -> Scan<usize> {
 
 /// The end of the number token at `pos`, checked against JSON's grammar.
 fn number_end(b: &[u8], mut pos: usize) -> Scan<usize> {
-    let digits = |b: &[u8], mut p: usize| {
-        let s = p;
-        while let Some(b'0'..=b'9') = b.get(p) {
-            p += 1;
-        }
-        (p, p - s)
+    let digits = |b: &[u8], p: usize| {
+        let end = digits_end(b, p);
+        (end, end - p)
     };
     if b.get(pos) == Some(&b'-') {
         pos += 1;
@@ -464,6 +485,29 @@ fn number_end(b: &[u8], mut pos: usize) -> Scan<usize> {
         pos = p;
     }
     Ok(pos)
+}
+
+/// The end of the run of ASCII digits at `p`, eight bytes at a time while eight remain
+/// (usage amounts and costs run to 20 digits).
+#[inline]
+fn digits_end(b: &[u8], mut p: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    while let Some(chunk) = b.get(p..p + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        // Digits become 0..=9; a byte is not a digit when its high bit is set or its low
+        // seven bits are 10 or more (adding 0x76 to them then sets the high bit, carrying
+        // into nothing).
+        let t = x ^ (ONES * 0x30);
+        let not_digit = ((t & (ONES * 0x7f)).wrapping_add(ONES * 0x76) | t) & (ONES * 0x80);
+        if not_digit != 0 {
+            return p + (not_digit.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    while let Some(b'0'..=b'9') = b.get(p) {
+        p += 1;
+    }
+    p
 }
 
 /// The number at `pos` as JavaScript holds it, and the position after it. Declines numbers
@@ -754,6 +798,24 @@ mod tests {
             proptest::prop_assert_eq!(string_end(b, start), each);
             // The SSE2 masks too, whatever this CPU picks.
             proptest::prop_assert_eq!(string_blocks(b, start, masks64), each);
+        }
+    }
+
+    proptest::proptest! {
+        /// Digits eight at a time end where a byte-by-byte reading ends, whatever bytes
+        /// (digits' neighbours in ASCII, high bytes, `-.eE`) follow, from any start.
+        #[test]
+        fn digits_by_eight_end_where_bytes_end(
+            bytes in proptest::collection::vec(proptest::prop_oneof![
+                6 => proptest::sample::select(&b"0123456789"[..]),
+                1 => proptest::sample::select(&b"/:.-eE \"}\x00\x7f\x80\xb0\xb9\xff"[..]),
+                1 => proptest::prelude::any::<u8>(),
+            ], 0..40),
+            start in 0usize..4,
+        ) {
+            let start = start.min(bytes.len());
+            let slow = start + bytes[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+            proptest::prop_assert_eq!(digits_end(&bytes, start), slow);
         }
     }
 
