@@ -3,7 +3,7 @@
 
 use super::data::Data;
 use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Shared, Sym, Tools};
-use super::skim::{self, LineRead, Skim, read_line};
+use super::skim::{self, LineRead, Skim};
 use super::{Header, LabelState, Session, SessionError};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
@@ -142,8 +142,15 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Chunk<'_> {
         let bytes = &data[pos..end];
         let line = if super::jsstr::is_blank(bytes) {
             Line::Blank
+        } else if let Some(skim) = skim::read_line_fast(bytes) {
+            // Most lines: the entry is built straight from the skim, never boxed.
+            if skim.kind.as_deref() == Some("session") {
+                Line::Session(Box::new(skim))
+            } else {
+                Line::Entry(pending(&mut shared, &mut ids, skim, pos as u64, end as u64))
+            }
         } else {
-            match read_line(bytes) {
+            match skim::read_line_slowly(bytes) {
                 LineRead::Object(skim) if skim.kind.as_deref() == Some("session") => Line::Session(skim),
                 LineRead::Object(skim) => Line::Entry(pending(&mut shared, &mut ids, *skim, pos as u64, end as u64)),
                 LineRead::NotAnObject if skim::truthy_non_object(bytes) => Line::TruthyValue,

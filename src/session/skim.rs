@@ -171,6 +171,17 @@ pub fn read_line(line: &[u8]) -> LineRead<'_> {
     if let Ok(skim) = fast::skim(line) {
         return LineRead::Object(Box::new(skim));
     }
+    read_line_slowly(line)
+}
+
+/// The fast scanner's skim of a line, when it reads it (most lines): not boxed, for a
+/// caller that builds from it at once. [`read_line_slowly`] reads the others.
+pub fn read_line_fast(line: &[u8]) -> Option<Skim<'_>> {
+    fast::skim(line).ok()
+}
+
+/// [`read_line`] without trying the fast scanner (which declined the line).
+pub fn read_line_slowly(line: &[u8]) -> LineRead<'_> {
     if line.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')) == Some(&b'{')
         && let Ok(skim) = serde_json::from_slice::<Skim>(line)
     {
