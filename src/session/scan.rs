@@ -806,7 +806,7 @@ mod tests {
         fn string_end_by_blocks_agrees_with_each_escape(
             parts in proptest::collection::vec(proptest::sample::select(&[
                 "a", "bcdefgh", " ", "é", "😀", "\\n", "\\\"", "\\\\", "\\u00e9", "\\u12", "\\x",
-                "\\", "\"", "\u{1}", "\\/", "\\t",
+                "\\", "\"", "\u{1}", "\\/", "\\t", "\\b", "\\f", "\\r", "\\a", "\\U0041",
             ][..]), 0..90),
             start in 0usize..3,
         ) {
