@@ -331,9 +331,71 @@ pub fn push_escaped(out: &mut String, text: &str) {
         let out = out.as_mut_vec();
         out.reserve(escape_room(bytes.len()));
         let start = out.as_mut_ptr().add(out.len());
-        let end = escape_into(start, bytes, 0, bytes.len());
+        let end = escape_text(start, bytes);
         out.set_len(out.len() + end.offset_from(start) as usize);
     }
+}
+
+/// [`escape_into`] for a whole text: 32 bytes at a time where the CPU has AVX2 and the text
+/// is long enough for it to pay (whole code blocks and tool outputs are escaped here).
+///
+/// # Safety
+/// As for [`escape_into`] with the whole of `src`.
+unsafe fn escape_text(dst: *mut u8, src: &[u8]) -> *mut u8 {
+    #[cfg(target_arch = "x86_64")]
+    if src.len() >= 64 && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is there; the rest as the caller promised.
+        return unsafe { escape_text_avx2(dst, src) };
+    }
+    // SAFETY: as the caller promised.
+    unsafe { escape_into(dst, src, 0, src.len()) }
+}
+
+/// [`escape_text`] with AVX2: the blocks of 32 with 32 bytes after them in `src`, the rest
+/// as [`escape_into`] does it.
+///
+/// # Safety
+/// The CPU has AVX2; the rest as for [`escape_into`] with the whole of `src`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn escape_text_avx2(mut dst: *mut u8, src: &[u8]) -> *mut u8 {
+    use std::arch::x86_64::*;
+    let n = src.len();
+    let mut i = 0;
+    let eq = |v: __m256i, c: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8));
+    while i + 64 <= n {
+        // SAFETY: every read is within the 64 bytes from `i` (a copy starts at most 32 in
+        // and is 32 long); every write within the room promised (six bytes out per byte
+        // taken, and 32 past the end).
+        unsafe {
+            let block = src.as_ptr().add(i);
+            let v = _mm256_loadu_si256(block.cast::<__m256i>());
+            let hit = _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_or_si256(eq(v, b'&'), eq(v, b'<')),
+                    _mm256_or_si256(eq(v, b'>'), eq(v, b'"')),
+                ),
+                eq(v, b'\''),
+            );
+            let mut found = _mm256_movemask_epi8(hit) as u32;
+            let mut at = 0;
+            while found != 0 {
+                let k = found.trailing_zeros() as usize;
+                std::ptr::copy_nonoverlapping(block.add(at), dst, 32);
+                dst = dst.add(k - at);
+                let (rep, len) = &REPLACEMENTS[usize::from(REPLACE[usize::from(*block.add(k))])];
+                std::ptr::copy_nonoverlapping(rep.as_ptr(), dst, 8);
+                dst = dst.add(*len);
+                at = k + 1;
+                found &= found - 1;
+            }
+            std::ptr::copy_nonoverlapping(block.add(at), dst, 32);
+            dst = dst.add(32 - at);
+        }
+        i += 32;
+    }
+    // SAFETY: as the caller promised, for what is left.
+    unsafe { escape_into(dst, src, i, n) }
 }
 
 /// The room [`escape_into`] needs for `len` bytes: at most six bytes out per byte in, and
@@ -347,8 +409,8 @@ const fn escape_room(len: usize) -> usize {
 /// Sixteen bytes at a time, short pieces too (a token is a few bytes; a byte loop for them
 /// was most of the escaping's cost): each block is copied whole, then the bytes to replace
 /// are replaced a piece at a time with fixed-size copies (no call per piece). A block may
-/// reach past `to` (the bytes after it are read but not kept); only at the end of `src` is
-/// it copied short.
+/// reach past `to` (the bytes after it are read but not kept); only within 32 bytes of the
+/// end of `src` is it copied short, out of line.
 ///
 /// # Safety
 /// `from <= to <= src.len()`, and `dst` has room for [`escape_room`]`(to - from)` bytes:
@@ -356,69 +418,109 @@ const fn escape_room(len: usize) -> usize {
 /// written again by what follows).
 #[inline(always)]
 unsafe fn escape_into(mut dst: *mut u8, src: &[u8], from: usize, to: usize) -> *mut u8 {
-    // Each replacement, padded to eight bytes, and its length.
-    const REPLACEMENTS: [([u8; 8], usize); 5] = [
-        (*b"&amp;\0\0\0", 5),
-        (*b"&lt;\0\0\0\0", 4),
-        (*b"&gt;\0\0\0\0", 4),
-        (*b"&quot;\0\0", 6),
-        (*b"&#39;\0\0\0", 5),
-    ];
     debug_assert!(from <= to && to <= src.len());
-    // For the blocks within 32 bytes of the end of `src`; bytes left from an earlier
-    // block lie past what is taken, and are neither kept nor looked at.
-    let mut padded = [0u8; 32];
     let mut i = from;
-    while i < to {
+    // Blocks with sixteen bytes after them in `src`: every copy reads within those 32.
+    while i < to && i + 32 <= src.len() {
         let take = (to - i).min(16);
-        // The block and sixteen bytes after it: every copy below reads within them. Read
-        // in place where `src` has them, else from the padded copy.
-        let block = match src.get(i..i + 32) {
-            Some(block) => block,
-            None => {
-                let have = (src.len() - i).min(16);
-                padded[..have].copy_from_slice(&src[i..i + have]);
-                &padded[..]
-            }
-        };
-        let mut found = escaped16(block) & (u32::MAX >> (32 - take));
-        // SAFETY: every write is within the room the caller promised (at most six bytes
-        // out per byte taken, and 16 past the end), every read within `block`.
+        // SAFETY: `i + 32 <= src.len()`; the writes as the caller promised.
         unsafe {
-            let mut at = 0;
-            while found != 0 {
-                let k = found.trailing_zeros() as usize;
-                std::ptr::copy_nonoverlapping(block.as_ptr().add(at), dst, 16);
-                dst = dst.add(k - at);
-                let (rep, len) = &REPLACEMENTS[match block[k] {
-                    b'&' => 0,
-                    b'<' => 1,
-                    b'>' => 2,
-                    b'"' => 3,
-                    _ => 4,
-                }];
-                std::ptr::copy_nonoverlapping(rep.as_ptr(), dst, 8);
-                dst = dst.add(*len);
-                at = k + 1;
-                found &= found - 1;
-            }
-            std::ptr::copy_nonoverlapping(block.as_ptr().add(at), dst, 16);
-            dst = dst.add(take - at);
+            let block = src.as_ptr().add(i);
+            let found = escaped16(block) & (u32::MAX >> (32 - take));
+            dst = escape_block(dst, block, found, take);
         }
         i += 16;
+    }
+    if i < to {
+        // SAFETY: as the caller promised.
+        dst = unsafe { escape_tail(dst, src, i, to) };
     }
     dst
 }
 
-/// For 16 bytes: a bit per byte [`push_escaped`] replaces.
+/// [`escape_into`] for what is left within 32 bytes of the end of `src`, from a padded copy.
+///
+/// # Safety
+/// As for [`escape_into`].
+#[inline(never)]
+unsafe fn escape_tail(mut dst: *mut u8, src: &[u8], i: usize, to: usize) -> *mut u8 {
+    // The rest of `src` (under 32 bytes) copied once, with room for every block's reads;
+    // bytes past it are neither kept nor looked at.
+    let mut padded = [0u8; 64];
+    let rest = &src[i..];
+    padded[..rest.len()].copy_from_slice(rest);
+    let mut k = 0;
+    while k < to - i {
+        let take = (to - i - k).min(16);
+        // SAFETY: the block's 32 bytes lie within `padded` (`k` is under 32); the writes as
+        // the caller promised.
+        unsafe {
+            let block = padded.as_ptr().add(k);
+            let found = escaped16(block) & (u32::MAX >> (32 - take));
+            dst = escape_block(dst, block, found, take);
+        }
+        k += 16;
+    }
+    dst
+}
+
+/// Writes the first `take` (1 to 16) bytes at `block` escaped, the bytes to replace being
+/// the bits of `found`.
+///
+/// # Safety
+/// 32 bytes readable at `block`; room at `dst` for six bytes per byte taken and 16 more.
+#[inline(always)]
+unsafe fn escape_block(mut dst: *mut u8, block: *const u8, mut found: u32, take: usize) -> *mut u8 {
+    // SAFETY: every read is within the 32 bytes at `block` (`at` is at most 16), every
+    // write within the room promised.
+    unsafe {
+        let mut at = 0;
+        while found != 0 {
+            let k = found.trailing_zeros() as usize;
+            std::ptr::copy_nonoverlapping(block.add(at), dst, 16);
+            dst = dst.add(k - at);
+            let (rep, len) = &REPLACEMENTS[usize::from(REPLACE[usize::from(*block.add(k))])];
+            std::ptr::copy_nonoverlapping(rep.as_ptr(), dst, 8);
+            dst = dst.add(*len);
+            at = k + 1;
+            found &= found - 1;
+        }
+        std::ptr::copy_nonoverlapping(block.add(at), dst, 16);
+        dst.add(take - at)
+    }
+}
+
+/// Each replacement, padded to eight bytes, and its length; indexed by [`REPLACE`].
+const REPLACEMENTS: [([u8; 8], usize); 5] = [
+    (*b"&amp;\0\0\0", 5),
+    (*b"&lt;\0\0\0\0", 4),
+    (*b"&gt;\0\0\0\0", 4),
+    (*b"&quot;\0\0", 6),
+    (*b"&#39;\0\0\0", 5),
+];
+
+/// For each byte [`push_escaped`] replaces, its replacement's index (0 for the others,
+/// which are never looked up).
+static REPLACE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'<' as usize] = 1;
+    t[b'>' as usize] = 2;
+    t[b'"' as usize] = 3;
+    t[b'\'' as usize] = 4;
+    t
+};
+
+/// For the 16 bytes at `block`: a bit per byte [`push_escaped`] replaces.
+///
+/// # Safety
+/// 16 bytes readable at `block`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn escaped16(block: &[u8]) -> u32 {
+unsafe fn escaped16(block: *const u8) -> u32 {
     use std::arch::x86_64::*;
-    assert!(block.len() >= 16);
-    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads 16 bytes of `block`.
+    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the 16 bytes at `block`.
     unsafe {
-        let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+        let v = _mm_loadu_si128(block.cast::<__m128i>());
         let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
         let hit = _mm_or_si128(
             _mm_or_si128(_mm_or_si128(eq(b'&'), eq(b'<')), _mm_or_si128(eq(b'>'), eq(b'"'))),
@@ -428,10 +530,15 @@ fn escaped16(block: &[u8]) -> u32 {
     }
 }
 
-/// For 16 bytes: a bit per byte [`push_escaped`] replaces.
+/// For the 16 bytes at `block`: a bit per byte [`push_escaped`] replaces.
+///
+/// # Safety
+/// 16 bytes readable at `block`.
 #[cfg(not(target_arch = "x86_64"))]
-fn escaped16(block: &[u8]) -> u32 {
-    block[..16]
+unsafe fn escaped16(block: *const u8) -> u32 {
+    // SAFETY: as the caller promised.
+    let block = unsafe { std::slice::from_raw_parts(block, 16) };
+    block
         .iter()
         .enumerate()
         .filter(|&(_, &c)| matches!(c, b'&' | b'<' | b'>' | b'"' | b'\''))
@@ -453,12 +560,31 @@ static IDENT: [bool; 256] = {
 /// `code` HTML-escaped into `out`, its tokens wrapped in `<span class="hl-…">…</span>`
 /// (never nested); with `lang` `None` it is only escaped.
 pub fn push_highlighted(out: &mut String, lang: Option<Language>, code: &str) {
+    highlight(out, lang, code, false);
+}
+
+/// [`push_highlighted`]; with `reference` (tests only) the generic lexer goes byte by byte
+/// and the output is written with a plain escape: the simple statement the fast ways are
+/// held to.
+#[cfg_attr(not(test), allow(unused_variables))]
+fn highlight(out: &mut String, lang: Option<Language>, code: &str, reference: bool) {
     let Some(lang) = lang else {
         push_escaped(out, code);
         return;
     };
     out.reserve(code.len() + code.len() / 2);
     let mut lx = Lexer::new(out, code);
+    #[cfg(test)]
+    {
+        lx.reference = reference;
+    }
+    let generic = |lx: &mut Lexer, cfg: &Config| {
+        if lx.reference() {
+            generic::<false>(lx, cfg);
+        } else {
+            generic::<true>(lx, cfg);
+        }
+    };
     match lang {
         Language::Rust => generic(&mut lx, &RUST),
         Language::C => generic(&mut lx, &C),
@@ -496,6 +622,9 @@ struct Lexer<'o, 's> {
     b: &'s [u8],
     pos: usize,
     plain: usize,
+    /// Tests only: see [`highlight`].
+    #[cfg(test)]
+    reference: bool,
 }
 
 impl<'o, 's> Lexer<'o, 's> {
@@ -506,7 +635,18 @@ impl<'o, 's> Lexer<'o, 's> {
             b: src.as_bytes(),
             pos: 0,
             plain: 0,
+            #[cfg(test)]
+            reference: false,
         }
+    }
+
+    /// Whether this is the tests' reference way (see [`highlight`]); never outside tests.
+    #[inline(always)]
+    fn reference(&self) -> bool {
+        #[cfg(test)]
+        return self.reference;
+        #[cfg(not(test))]
+        false
     }
 
     /// Writes `src[pos..end]` as a token of `class` (after the pending plain text) and
@@ -520,11 +660,17 @@ impl<'o, 's> Lexer<'o, 's> {
     }
 
     /// [`Lexer::token`] for a token known not to be empty and to need no escaping
-    /// (identifiers and numbers: most tokens).
+    /// (identifiers and numbers: most tokens). Inlined: a call's saving and restoring of
+    /// registers was a fifth of its cost.
+    #[inline(always)]
     fn word(&mut self, class: Class, end: usize) {
         debug_assert!(end > self.pos);
         debug_assert!(!self.b[self.pos..end].iter().any(|c| b"&<>\"'".contains(c)));
         let (plain, pos) = (self.plain, self.pos);
+        if self.reference() {
+            self.emit(Some(class), end);
+            return;
+        }
         if end - pos > 16 || pos + 16 > self.b.len() {
             self.emit(Some(class), end);
             return;
@@ -555,6 +701,34 @@ impl<'o, 's> Lexer<'o, 's> {
     #[inline]
     fn emit(&mut self, class: Option<Class>, end: usize) {
         let (plain, pos) = (self.plain, self.pos);
+        #[cfg(test)]
+        if self.reference {
+            // Byte by byte, the tags as strings.
+            let escape = |out: &mut String, bytes: &[u8]| {
+                for &c in bytes {
+                    // SAFETY: ASCII is pushed for ASCII bytes, other bytes as they are and
+                    // in order; the pieces written are the text's, so the whole is UTF-8.
+                    let v = unsafe { out.as_mut_vec() };
+                    match c {
+                        b'&' => v.extend_from_slice(b"&amp;"),
+                        b'<' => v.extend_from_slice(b"&lt;"),
+                        b'>' => v.extend_from_slice(b"&gt;"),
+                        b'"' => v.extend_from_slice(b"&quot;"),
+                        b'\'' => v.extend_from_slice(b"&#39;"),
+                        _ => v.push(c),
+                    }
+                }
+            };
+            escape(self.out, &self.b[plain..pos]);
+            if let Some(class) = class {
+                self.out.push_str(class.open());
+                escape(self.out, &self.b[pos..end]);
+                self.out.push_str("</span>");
+            }
+            self.pos = end;
+            self.plain = end;
+            return;
+        }
         // SAFETY: `escape_into` and the tag copies write only source bytes, in order, and
         // ASCII, within the room reserved (each escape its `escape_room`, the tags 32 and
         // 8 bytes); the length is set to the end of what was written, so `out` stays UTF-8.
@@ -752,6 +926,25 @@ struct Words {
     /// Bytes that start nothing in this language outside a line's start (blanks and most
     /// punctuation): the lexer passes over runs of them at once.
     skip: [bool; 256],
+    /// What each byte starts outside a line's start, for the fast dispatch.
+    kind: [Kind; 256],
+    /// Bytes that, just after a word, may change what it is (`(` of a call, `!` of a Rust
+    /// macro, a string after its prefix, Ruby's `defined?`).
+    after: [bool; 256],
+    /// For each first byte, bit `len` (at most 63) set when a listed word of that length
+    /// starts with it: a word with its bit clear is in no list, without a look-up.
+    lens: [u64; 256],
+}
+
+/// What a byte starts in [`generic`] (outside a line's start).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Nothing: a blank or punctuation ([`Words::skip`]).
+    Skip,
+    /// A word.
+    Word,
+    /// Anything else: a newline, quote, number, comment …
+    Other,
 }
 
 /// [`Words::small`]'s size: a power of two, several times the longest word list, so a
@@ -837,10 +1030,41 @@ fn words(cfg: &Config) -> &'static Words {
                 small[k] = (key, word);
             }
         }
+        let mut lens = [0u64; 256];
+        for list in [cfg.types, cfg.literals, cfg.keywords, cfg.fn_decl, cfg.type_decl] {
+            for w in list.split_ascii_whitespace() {
+                let first = w.as_bytes()[0];
+                let bit = 1u64 << w.len().min(63);
+                lens[usize::from(first)] |= bit;
+                if cfg.case_insensitive {
+                    lens[usize::from(first.to_ascii_uppercase())] |= bit;
+                    lens[usize::from(first.to_ascii_lowercase())] |= bit;
+                }
+            }
+        }
+        let skip = skip_bytes(cfg);
+        let mut kind = [Kind::Other; 256];
+        let mut after = [false; 256];
+        for c in 0..=255u8 {
+            after[usize::from(c)] = (c == b'(' && cfg.calls)
+                || (c == b'!' && cfg.rust)
+                || (c == b'?' && cfg.symbols)
+                || (matches!(c, b'"' | b'\'' | b'#') && (cfg.rust || cfg.py_prefixes));
+            kind[usize::from(c)] = if skip[usize::from(c)] {
+                Kind::Skip
+            } else if is_ident_start(c) || (c == b'$' && cfg.dollar_ident) {
+                Kind::Word
+            } else {
+                Kind::Other
+            };
+        }
         Words {
             small,
             long,
-            skip: skip_bytes(cfg),
+            skip,
+            kind,
+            after,
+            lens,
         }
     })
 }
@@ -1233,8 +1457,11 @@ const SQL: Config = Config {
     ..BASE
 };
 
-/// Lexes C-like, scripting and data languages as configured.
-fn generic(lx: &mut Lexer, cfg: &Config) {
+/// Lexes C-like, scripting and data languages as configured. With `FAST`, bytes are
+/// dispatched by [`Words::kind`] (blanks and punctuation, words, the rest) and words in no
+/// list skip the look-up; without, every byte goes through each check in turn, which is
+/// what the tests hold the fast way to.
+fn generic<const FAST: bool>(lx: &mut Lexer, cfg: &Config) {
     let n = lx.b.len();
     let words = words(cfg);
     // First bytes of comment openers: most bytes are neither, and skip the checks.
@@ -1262,6 +1489,10 @@ fn generic(lx: &mut Lexer, cfg: &Config) {
                 let end = lx.ident_end(i + 1, false);
                 lx.token(Class::Meta, end);
             }
+            continue;
+        }
+        if FAST && words.kind[usize::from(c)] != Kind::Other {
+            words_and_blanks(lx, cfg, words, &mut next_word);
             continue;
         }
         if c == b'\n' {
@@ -1328,27 +1559,73 @@ fn generic(lx: &mut Lexer, cfg: &Config) {
                 lx.token(Class::Literal, i + 1);
             }
             c if is_ident_start(c) || (c == b'$' && cfg.dollar_ident) => {
-                let mut end = ident_run(lx.b, i + 1, cfg.dollar_ident);
-                if cfg.symbols && lx.at(end) == b'?' && &lx.src[i..end] == "defined" {
-                    end += 1;
-                }
-                let word = &lx.src[i..end];
-                // String prefixes: Rust `r#"…"#`, `b"…"`, Python `f"…"`.
-                if end - i <= 2
-                    && matches!(lx.at(end), b'"' | b'\'' | b'#')
-                    && let Some(s_end) = prefixed_string(lx, cfg, end, word)
-                {
-                    lx.token(Class::String, s_end);
-                    continue;
-                }
-                let class = classify(lx, cfg, words, word, end, &mut next_word);
-                match class {
-                    Some(class) => lx.word(class, end),
-                    None => lx.pos = end,
-                }
+                let end = ident_run(lx.b, i + 1, cfg.dollar_ident);
+                generic_word::<FAST>(lx, cfg, words, end, &mut next_word);
             }
             _ => lx.pos += 1,
         }
+    }
+}
+
+/// From `lx.pos`, blanks, punctuation and words, up to the first byte that starts anything
+/// else ([`Kind::Other`]): a plain word costs its run, a table look-up and a few compares;
+/// a word that may be more goes to [`generic_word`].
+#[inline(always)]
+fn words_and_blanks(lx: &mut Lexer, cfg: &Config, words: &Words, next_word: &mut Option<Class>) {
+    let b = lx.b;
+    let n = b.len();
+    let mut i = lx.pos;
+    loop {
+        while i < n && words.kind[usize::from(b[i])] == Kind::Skip {
+            i += 1;
+        }
+        if i >= n || words.kind[usize::from(b[i])] != Kind::Word {
+            break;
+        }
+        let c = b[i];
+        let end = ident_run(b, i + 1, cfg.dollar_ident);
+        let after = b.get(end).copied().unwrap_or(0);
+        if next_word.is_none()
+            && (words.lens[usize::from(c)] >> (end - i).min(63)) & 1 == 0
+            && !words.after[usize::from(after)]
+            && !(cfg.caps_types && c.is_ascii_uppercase())
+        {
+            // In no list, not declared, not a call, a type by its case, nor a prefix.
+            i = end;
+            continue;
+        }
+        lx.pos = i;
+        generic_word::<true>(lx, cfg, words, end, next_word);
+        i = lx.pos;
+    }
+    lx.pos = i;
+}
+
+/// The word from `lx.pos` to `end` (its identifier run; a string when it is a string's
+/// prefix), written and passed.
+#[inline(always)]
+fn generic_word<const FAST: bool>(
+    lx: &mut Lexer,
+    cfg: &Config,
+    words: &Words,
+    mut end: usize,
+    next_word: &mut Option<Class>,
+) {
+    let i = lx.pos;
+    if cfg.symbols && lx.at(end) == b'?' && &lx.b[i..end] == b"defined" {
+        end += 1;
+    }
+    // String prefixes: Rust `r#"…"#`, `b"…"`, Python `f"…"`.
+    if end - i <= 2
+        && matches!(lx.at(end), b'"' | b'\'' | b'#')
+        && let Some(s_end) = prefixed_string(lx, cfg, end, &lx.src[i..end])
+    {
+        lx.token(Class::String, s_end);
+        return;
+    }
+    match classify::<FAST>(lx, cfg, words, i, end, next_word) {
+        Some(class) => lx.word(class, end),
+        None => lx.pos = end,
     }
 }
 
@@ -1371,24 +1648,30 @@ fn generic_comment(lx: &mut Lexer, cfg: &Config, i: usize) -> bool {
     false
 }
 
-/// The class of a word, and what it makes of the next word.
-fn classify(
+/// The class of the word `b[start..end]`, and what it makes of the next word. With `FAST`,
+/// a word whose first byte and length no listed word has is in no list, unlooked-up.
+#[inline(always)]
+fn classify<const FAST: bool>(
     lx: &Lexer,
     cfg: &Config,
     words: &Words,
-    word: &str,
+    start: usize,
     end: usize,
     next_word: &mut Option<Class>,
 ) -> Option<Class> {
     let declared = next_word.take();
-    let found = if cfg.case_insensitive && word.len() <= 24 {
+    let word = &lx.b[start..end];
+    let len = word.len();
+    let found = if FAST && (words.lens[usize::from(word[0])] >> len.min(63)) & 1 == 0 {
+        None
+    } else if cfg.case_insensitive && len <= 24 {
         let mut lower = [0u8; 24];
-        let l = &mut lower[..word.len()];
-        l.copy_from_slice(word.as_bytes());
+        let l = &mut lower[..len];
+        l.copy_from_slice(word);
         l.make_ascii_lowercase();
         words.get(l)
     } else {
-        words.get_at(lx.b, end - word.len(), end)
+        words.get_at(lx.b, start, end)
     };
     if cfg.keys == Keys::Yaml || cfg.keys == Keys::Toml {
         // Data: only literals are words worth colouring.
@@ -1420,12 +1703,12 @@ fn classify(
     if cfg.rust && after == b'!' && lx.at(end + 1) != b'=' {
         return Some(Class::Function);
     }
-    if cfg.caps_types && word.as_bytes()[0].is_ascii_uppercase() {
+    if cfg.caps_types && word[0].is_ascii_uppercase() {
         // ALL_CAPS are constants rather than types.
         let all_caps = word
-            .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
-        return Some(if all_caps && word.len() > 1 {
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
+        return Some(if all_caps && len > 1 {
             Class::Literal
         } else {
             Class::Type
@@ -1973,7 +2256,8 @@ fn console(lx: &mut Lexer) {
             end = lx.line_end(end + 1);
         }
         lx.flush();
-        push_highlighted(lx.out, Some(Language::Shell), &lx.src[i + 1..end]);
+        let reference = lx.reference();
+        highlight(lx.out, Some(Language::Shell), &lx.src[i + 1..end], reference);
         lx.pos = end;
         lx.plain = end;
         if end < n {
@@ -2223,7 +2507,8 @@ fn markdown(lx: &mut Lexer) {
                     match lang {
                         Some(_) => {
                             lx.flush();
-                            push_highlighted(lx.out, lang, &lx.src[body..body_end]);
+                            let reference = lx.reference();
+                            highlight(lx.out, lang, &lx.src[body..body_end], reference);
                             lx.plain = body_end;
                             lx.pos = body_end;
                         }
@@ -2415,7 +2700,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn escaping_agrees_with_a_plain_replace(text in "[a-z&<>\"' é]{0,40}") {
+        fn escaping_agrees_with_a_plain_replace(text in "[a-z&<>\"' é]{0,300}") {
             let mut out = String::new();
             push_escaped(&mut out, &text);
             let want = text
@@ -2720,6 +3005,161 @@ mod tests {
             )
             .prop_map(|v| v.concat()),
         ]
+    }
+
+    /// What [`highlight`]'s reference way writes: the generic lexer byte by byte, a plain
+    /// escape, the tags as strings.
+    fn reference(lang: Language, code: &str) -> String {
+        let mut out = String::new();
+        highlight(&mut out, Some(lang), code, true);
+        out
+    }
+
+    /// Code that reaches the fast ways' every turn: listed words of every language next to
+    /// ones that are not (same first letter and length, other case), declarations, calls,
+    /// macros, string prefixes, capitalised and ALL_CAPS words, identifiers past 8, 16 and
+    /// 64 bytes, non-ASCII, the escaped bytes, unterminated strings and comments, CRLF and
+    /// tabs, runs of blanks and punctuation.
+    fn tricky_code() -> impl Strategy<Value = String> {
+        let mut pieces: Vec<String> = [
+            "fn",
+            "fo",
+            "struct",
+            "strucT",
+            "impl",
+            "self",
+            "Self",
+            "true",
+            "trux",
+            "None",
+            "def",
+            "class",
+            "func",
+            "function",
+            "SELECT",
+            "Select",
+            "select",
+            "Null",
+            "null",
+            "nulL",
+            "defined?",
+            "defined",
+            "end",
+            "int",
+            "String",
+            "Foo",
+            "FOO_BAR",
+            "X",
+            "x",
+            "_",
+            "token",
+            "span",
+            "(",
+            ")",
+            "!",
+            "!=",
+            "r\"",
+            "r#\"x\"#",
+            "br#\"",
+            "b'",
+            "b'x'",
+            "f\"",
+            "rb'",
+            "u8",
+            ":sym",
+            "::",
+            "$x",
+            "$",
+            "@ann",
+            "@",
+            "a.b",
+            "x_1",
+            "très",
+            "日本語",
+            "😀",
+            "\r\n",
+            "\n",
+            "\t",
+            " ",
+            "  ",
+            ",",
+            ";",
+            "0x1F",
+            "1e+5",
+            ".5",
+            "9",
+            "'a",
+            "'\\n'",
+            "'",
+            "\"",
+            "`",
+            "// c",
+            "# c",
+            "#[a]",
+            "-- c",
+            "/* c */",
+            "/*",
+            "*/",
+            "<",
+            ">",
+            "&",
+            "~",
+            "- ",
+            "---",
+            "key: ",
+            "k = ",
+            "[t]",
+            "\"\"\"",
+            "'''",
+            "\\",
+            "=",
+            "?",
+            "abcdefghijklmnopq",
+            "a_very_long_identifier_name_x",
+            "é日本語😀ident",
+            "fnord",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        pieces.push("a".repeat(70));
+        pieces.push("Z".repeat(17));
+        prop_oneof![
+            any::<String>(),
+            prop::collection::vec(prop::sample::select(pieces), 0..60).prop_map(|v| v.concat()),
+            prop::collection::vec(prop::sample::select(pieces_spaced()), 0..40).prop_map(|v| v.concat()),
+        ]
+    }
+
+    /// Listed and unlisted words with blanks between: the fast way's usual going.
+    fn pieces_spaced() -> Vec<String> {
+        let mut v: Vec<String> = ALL_CONFIGS
+            .iter()
+            .flat_map(|c| [c.keywords, c.literals, c.types, c.fn_decl, c.type_decl])
+            .flat_map(|l| l.split_ascii_whitespace())
+            .flat_map(|w| {
+                [
+                    format!("{w} "),
+                    format!("{w}("),
+                    format!("{w}x "),
+                    w.to_ascii_uppercase() + " ",
+                ]
+            })
+            .collect();
+        v.extend(["x ", "Foo ", "日本語 ", "\n", "  ", "\"q\" ", "// c\n", "1 "].map(String::from));
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+        #[test]
+        fn fast_ways_agree_with_the_reference(code in tricky_code()) {
+            for lang in Language::ALL {
+                prop_assert_eq!(hl(lang, &code), reference(lang, &code), "{}", lang.name());
+            }
+        }
     }
 
     proptest! {
