@@ -447,8 +447,7 @@ unsafe fn escape_tail(mut dst: *mut u8, src: &[u8], i: usize, to: usize) -> *mut
     // The rest of `src` (under 32 bytes) copied once, with room for every block's reads;
     // bytes past it are neither kept nor looked at.
     let mut padded = [0u8; 64];
-    let rest = &src[i..];
-    padded[..rest.len()].copy_from_slice(rest);
+    copy_short(&src[i..], &mut padded);
     let mut k = 0;
     while k < to - i {
         let take = (to - i - k).min(16);
@@ -462,6 +461,28 @@ unsafe fn escape_tail(mut dst: *mut u8, src: &[u8], i: usize, to: usize) -> *mut
         k += 16;
     }
     dst
+}
+
+/// Copies `src` (under 32 bytes) to the start of `dst` with two overlapping copies of a
+/// power-of-two size (a `memcpy` call cost as much as the escaping of a short text).
+#[inline(always)]
+fn copy_short(src: &[u8], dst: &mut [u8; 64]) {
+    let n = src.len();
+    debug_assert!(n < 32);
+    if n >= 16 {
+        dst[..16].copy_from_slice(&src[..16]);
+        dst[n - 16..n].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..]);
+    } else {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
+    }
 }
 
 /// Writes the first `take` (1 to 16) bytes at `block` escaped, the bytes to replace being
