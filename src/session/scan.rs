@@ -542,6 +542,35 @@ pub fn number(b: &[u8], pos: usize) -> Scan<(f64, usize)> {
     Ok((v, end))
 }
 
+/// Pi's usage object as it writes it: these literals, each followed by a number, then `}}`.
+const USAGE_SHAPE: [&[u8]; 10] = [
+    b"{\"input\":",
+    b",\"output\":",
+    b",\"cacheRead\":",
+    b",\"cacheWrite\":",
+    b",\"totalTokens\":",
+    b",\"cost\":{\"input\":",
+    b",\"output\":",
+    b",\"cacheRead\":",
+    b",\"cacheWrite\":",
+    b",\"total\":",
+];
+
+/// The end of the usage object at `pos` when it is written exactly as Pi writes one (its
+/// keys in Pi's order, numbers, no whitespace): a dozen literal compares and numbers, where
+/// [`skip`] reads each key as a string and looks for whitespace around every token. `None`
+/// for any other text (valid or not), which [`skip`] then reads.
+#[inline]
+pub fn usage_end(b: &[u8], mut pos: usize) -> Option<usize> {
+    for part in USAGE_SHAPE {
+        if !b.get(pos..)?.starts_with(part) {
+            return None;
+        }
+        pos = number_end(b, pos + part.len()).ok()?;
+    }
+    b.get(pos..)?.starts_with(b"}}").then_some(pos + 2)
+}
+
 /// Skips the value at `pos` (after any whitespace), validating it; returns the position after it.
 pub fn skip(b: &[u8], pos: usize) -> Scan<usize> {
     skip_at(b, ws(b, pos), 0)
@@ -796,6 +825,46 @@ mod tests {
             let text = parts.concat();
             let exact = crate::session::jsparse::parse(text.as_bytes()).is_ok();
             proptest::prop_assert_eq!(valid(&text), exact, "{}", text);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// A usage object read by its shape ends where [`skip`] ends it; text the shape does
+        /// not read is left to `skip`. Pi's usage objects, with a part damaged, swapped,
+        /// spaced or escaped, and odd numbers.
+        #[test]
+        fn usage_by_shape_ends_where_skip_ends(
+            numbers in proptest::collection::vec(proptest::sample::select(&[
+                "0", "10515", "0.031545000000000004", "-1", "1e5", "1E+2", "2.5e-3", "01", "1.", "-", ".5",
+                "\"7\"", "null", "123456789012345678901", " 3", "4 ",
+            ][..]), 10),
+            damage in proptest::option::of((0usize..200, proptest::sample::select(&[
+                "", " ", "\\u0069", "\"", "}", "{", ",", ":", "x", "\u{1}", "é",
+            ][..]))),
+            tail in proptest::sample::select(&["", "}", "}}", "}}}", " }}", "},", ",\"x\":1}}"][..]),
+        ) {
+            let mut text = String::new();
+            for (part, n) in USAGE_SHAPE.iter().zip(&numbers) {
+                text.push_str(std::str::from_utf8(part).unwrap());
+                text.push_str(n);
+            }
+            text.push_str(tail);
+            if let Some((at, with)) = damage {
+                let mut at = at.min(text.len());
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                text.insert_str(at, with);
+            }
+            let b = text.as_bytes();
+            if let Some(end) = usage_end(b, 0) {
+                proptest::prop_assert_eq!(skip(b, 0), Ok(end), "{}", text);
+            }
+            let plain = numbers.iter().all(|n| number_end(n.as_bytes(), 0) == Ok(n.len()));
+            if plain && tail.starts_with("}}") && damage.is_none() {
+                proptest::prop_assert_eq!(usage_end(b, 0), Some(text.len() - tail.len() + 2), "{}", text);
+            }
         }
     }
 

@@ -583,7 +583,10 @@ mod fast {
                     end
                 }),
                 b"usage" => {
-                    let end = scan::skip(b, p)?;
+                    let end = match scan::usage_end(b, p) {
+                        Some(end) => end,
+                        None => scan::skip(b, p)?,
+                    };
                     at.usage = Some((offset(p)?.get(), u32::try_from(end - p).map_err(|_| Bail)?));
                     Ok(end)
                 }
