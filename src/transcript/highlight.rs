@@ -377,20 +377,8 @@ unsafe fn escape_text_avx2(mut dst: *mut u8, src: &[u8]) -> *mut u8 {
                 ),
                 eq(v, b'\''),
             );
-            let mut found = _mm256_movemask_epi8(hit) as u32;
-            let mut at = 0;
-            while found != 0 {
-                let k = found.trailing_zeros() as usize;
-                std::ptr::copy_nonoverlapping(block.add(at), dst, 32);
-                dst = dst.add(k - at);
-                let (rep, len) = &REPLACEMENTS[usize::from(REPLACE[usize::from(*block.add(k))])];
-                std::ptr::copy_nonoverlapping(rep.as_ptr(), dst, 8);
-                dst = dst.add(*len);
-                at = k + 1;
-                found &= found - 1;
-            }
-            std::ptr::copy_nonoverlapping(block.add(at), dst, 32);
-            dst = dst.add(32 - at);
+            let found = _mm256_movemask_epi8(hit) as u32;
+            dst = escape_block::<32>(dst, block, found, 32);
         }
         i += 32;
     }
@@ -427,7 +415,7 @@ unsafe fn escape_into(mut dst: *mut u8, src: &[u8], from: usize, to: usize) -> *
         unsafe {
             let block = src.as_ptr().add(i);
             let found = escaped16(block) & (u32::MAX >> (32 - take));
-            dst = escape_block(dst, block, found, take);
+            dst = escape_block::<16>(dst, block, found, take);
         }
         i += 16;
     }
@@ -456,7 +444,7 @@ unsafe fn escape_tail(mut dst: *mut u8, src: &[u8], i: usize, to: usize) -> *mut
         unsafe {
             let block = padded.as_ptr().add(k);
             let found = escaped16(block) & (u32::MAX >> (32 - take));
-            dst = escape_block(dst, block, found, take);
+            dst = escape_block::<16>(dst, block, found, take);
         }
         k += 16;
     }
@@ -485,20 +473,21 @@ fn copy_short(src: &[u8], dst: &mut [u8; 64]) {
     }
 }
 
-/// Writes the first `take` (1 to 16) bytes at `block` escaped, the bytes to replace being
-/// the bits of `found`.
+/// Writes the first `take` (1 to `W`) bytes of the block of `W` (16 or 32) at `block`
+/// escaped, the bytes to replace being the bits of `found`: whole copies of `W` bytes, each
+/// cut short by the next replacement.
 ///
 /// # Safety
-/// 32 bytes readable at `block`; room at `dst` for six bytes per byte taken and 16 more.
+/// `2 * W` bytes readable at `block`; room at `dst` for six bytes per byte taken and `W` more.
 #[inline(always)]
-unsafe fn escape_block(mut dst: *mut u8, block: *const u8, mut found: u32, take: usize) -> *mut u8 {
-    // SAFETY: every read is within the 32 bytes at `block` (`at` is at most 16), every
+unsafe fn escape_block<const W: usize>(mut dst: *mut u8, block: *const u8, mut found: u32, take: usize) -> *mut u8 {
+    // SAFETY: every read is within the `2 * W` bytes at `block` (`at` is at most `W`), every
     // write within the room promised.
     unsafe {
         let mut at = 0;
         while found != 0 {
             let k = found.trailing_zeros() as usize;
-            std::ptr::copy_nonoverlapping(block.add(at), dst, 16);
+            std::ptr::copy_nonoverlapping(block.add(at), dst, W);
             dst = dst.add(k - at);
             let (rep, len) = &REPLACEMENTS[usize::from(REPLACE[usize::from(*block.add(k))])];
             std::ptr::copy_nonoverlapping(rep.as_ptr(), dst, 8);
@@ -506,7 +495,7 @@ unsafe fn escape_block(mut dst: *mut u8, block: *const u8, mut found: u32, take:
             at = k + 1;
             found &= found - 1;
         }
-        std::ptr::copy_nonoverlapping(block.add(at), dst, 16);
+        std::ptr::copy_nonoverlapping(block.add(at), dst, W);
         dst.add(take - at)
     }
 }
