@@ -676,33 +676,14 @@ impl<'o, 's> Lexer<'o, 's> {
     fn word(&mut self, class: Class, end: usize) {
         debug_assert!(end > self.pos);
         debug_assert!(!self.b[self.pos..end].iter().any(|c| b"&<>\"'".contains(c)));
-        let (plain, pos) = (self.plain, self.pos);
-        if self.reference() {
+        let pos = self.pos;
+        if self.reference() || end - pos > 16 || pos + 16 > self.b.len() {
             self.emit(Some(class), end);
             return;
         }
-        if end - pos > 16 || pos + 16 > self.b.len() {
-            self.emit(Some(class), end);
-            return;
-        }
-        // SAFETY: as in `emit`; the word's 16 bytes are read within `src` and written within
-        // the room reserved, and only its own bytes are kept.
-        unsafe {
-            let out = self.out.as_mut_vec();
-            out.reserve(escape_room(pos - plain) + 64);
-            let start = out.as_mut_ptr().add(out.len());
-            let mut dst = escape_into(start, self.b, plain, pos);
-            let (tag, len) = &OPEN[class as usize];
-            std::ptr::copy_nonoverlapping(tag.as_ptr(), dst, 32);
-            dst = dst.add(*len);
-            std::ptr::copy_nonoverlapping(self.b.as_ptr().add(pos), dst, 16);
-            dst = dst.add(end - pos);
-            std::ptr::copy_nonoverlapping(b"</span> ".as_ptr(), dst, 8);
-            dst = dst.add(7);
-            out.set_len(out.len() + dst.offset_from(start) as usize);
-        }
-        self.pos = end;
-        self.plain = end;
+        // SAFETY: the word's 16 bytes lie within `src` (checked just above), and it is at
+        // most 16 long and needs no escaping.
+        unsafe { self.write(Some(class), end, true) };
     }
 
     /// Writes the pending plain text, then `src[pos..end]` as a token of `class` (none:
@@ -710,9 +691,9 @@ impl<'o, 's> Lexer<'o, 's> {
     /// time, the tags copied whole.
     #[inline]
     fn emit(&mut self, class: Option<Class>, end: usize) {
-        let (plain, pos) = (self.plain, self.pos);
         #[cfg(test)]
         if self.reference {
+            let (plain, pos) = (self.plain, self.pos);
             // Byte by byte, the tags as strings.
             let escape = |out: &mut String, bytes: &[u8]| {
                 for &c in bytes {
@@ -739,9 +720,24 @@ impl<'o, 's> Lexer<'o, 's> {
             self.plain = end;
             return;
         }
+        // SAFETY: the token is escaped as it is written.
+        unsafe { self.write(class, end, false) };
+    }
+
+    /// [`Lexer::emit`]'s writing, in one reservation and one length update: the pending
+    /// plain text escaped, then the token in its tags. With `raw_word`, the token's bytes
+    /// are copied as they are, 16 at a time, instead of escaped.
+    ///
+    /// # Safety
+    /// With `raw_word`: `end - pos` is at most 16, 16 bytes from `pos` lie within `src`,
+    /// and the token holds no byte that escaping replaces.
+    #[inline(always)]
+    unsafe fn write(&mut self, class: Option<Class>, end: usize, raw_word: bool) {
+        let (plain, pos) = (self.plain, self.pos);
         // SAFETY: `escape_into` and the tag copies write only source bytes, in order, and
         // ASCII, within the room reserved (each escape its `escape_room`, the tags 32 and
-        // 8 bytes); the length is set to the end of what was written, so `out` stays UTF-8.
+        // 8 bytes, a raw word 16); the length is set to the end of what was written, so
+        // `out` stays UTF-8.
         unsafe {
             let out = self.out.as_mut_vec();
             out.reserve(escape_room(end - plain) + 64);
@@ -751,7 +747,12 @@ impl<'o, 's> Lexer<'o, 's> {
                 let (tag, len) = &OPEN[class as usize];
                 std::ptr::copy_nonoverlapping(tag.as_ptr(), dst, 32);
                 dst = dst.add(*len);
-                dst = escape_into(dst, self.b, pos, end);
+                dst = if raw_word {
+                    std::ptr::copy_nonoverlapping(self.b.as_ptr().add(pos), dst, 16);
+                    dst.add(end - pos)
+                } else {
+                    escape_into(dst, self.b, pos, end)
+                };
                 std::ptr::copy_nonoverlapping(b"</span> ".as_ptr(), dst, 8);
                 dst = dst.add(7);
             }
