@@ -55,9 +55,20 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync, tick: 
 pub fn map_in_order<R: Send, E>(
     n: usize,
     f: impl Fn(usize, Option<R>) -> R + Sync,
+    consume: impl FnMut(R) -> Result<Option<R>, E>,
+) -> Result<(), E> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    map_in_order_on(threads, n, f, consume)
+}
+
+/// [`map_in_order`] on `threads` threads (for callers that choose how many).
+pub fn map_in_order_on<R: Send, E>(
+    threads: usize,
+    n: usize,
+    f: impl Fn(usize, Option<R>) -> R + Sync,
     mut consume: impl FnMut(R) -> Result<Option<R>, E>,
 ) -> Result<(), E> {
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(n);
+    let threads = threads.min(n);
     if threads <= 1 {
         let mut spare = None;
         for k in 0..n {

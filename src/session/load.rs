@@ -210,49 +210,23 @@ fn for_each_line<'a, E>(
         };
         bounds.push(at);
     }
-    let chunks = bounds.len() - 1;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        // Bounded, so that workers wait when the loading thread falls behind.
-        let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Chunk<'a>)>(2 * threads);
-        for _ in 0..threads {
-            let send = send.clone();
-            let (next, bounds) = (&next, &bounds);
-            scope.spawn(move || {
-                loop {
-                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if k >= chunks {
-                        break;
-                    }
-                    let lines = classify_range(data, bounds[k], bounds[k + 1]);
-                    release(bounds[k], bounds[k + 1]);
-                    // The receiver is gone when loading failed: stop.
-                    if send.send((k, lines)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(send);
-        // Chunks arrive in any order; hand them on in file order.
-        let mut waiting: Vec<Option<Chunk<'a>>> = (0..chunks).map(|_| None).collect();
-        let mut expected = 0;
-        while expected < chunks {
-            let Ok((k, lines)) = receive.recv() else { break };
-            waiting[k] = Some(lines);
-            while let Some(chunk) = waiting.get_mut(expected).and_then(Option::take) {
-                expected += 1;
-                for line in chunk.lines {
-                    if let Err(e) = each(line, &chunk.ids) {
-                        // Stop the workers before waiting for them.
-                        next.store(chunks, std::sync::atomic::Ordering::Relaxed);
-                        return Err(e);
-                    }
-                }
+    // Chunks are classified in any order on the workers and handed on in file order; a
+    // failing `each` stops the workers.
+    crate::parallel::map_in_order_on(
+        threads,
+        bounds.len() - 1,
+        |k, _| {
+            let chunk = classify_range(data, bounds[k], bounds[k + 1]);
+            release(bounds[k], bounds[k + 1]);
+            chunk
+        },
+        |chunk| {
+            for line in chunk.lines {
+                each(line, &chunk.ids)?;
             }
-        }
-        Ok(())
-    })
+            Ok(None)
+        },
+    )
 }
 
 /// Loads `data`; its first physical line gets number `first_line` (1 for a file as it is).
