@@ -10,6 +10,7 @@
 pub mod compaction;
 pub mod compare;
 pub mod dates;
+pub(crate) mod file_cache;
 pub mod llm;
 pub mod parallel;
 pub mod progress;

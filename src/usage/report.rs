@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 mod cache;
-use cache::{Cache, Stamp};
+use crate::file_cache::{Stamp, key};
+use cache::Cache;
 
 /// What a call is grouped by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -392,16 +393,11 @@ fn read_lean(path: &Path) -> Option<(Read, Option<Warning>)> {
 
 /// The identities of the calls a file holds (empty when it cannot be read).
 fn identities(path: &Path, cache: Option<&Cache>) -> FxHashSet<Identity> {
-    let cached = cache.and_then(|c| c.read(&absolute(path), Stamp::of(path)));
+    let cached = cache.and_then(|c| c.read(&key(path), Stamp::of(path)));
     match cached.map(Ok).unwrap_or_else(|| read(path).map(|(r, _)| r)) {
         Ok(r) => r.calls.into_iter().filter_map(|c| c.identity).collect(),
         Err(_) => FxHashSet::default(),
     }
-}
-
-/// A path made absolute (not resolved): what the cache knows a file by.
-fn absolute(p: &Path) -> PathBuf {
-    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// A path made absolute and canonical where it can be, for telling files apart.
@@ -480,7 +476,7 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
     let mut cache = options.cache.as_deref().map(Cache::open);
     let indices: Vec<usize> = (0..paths.len()).collect();
     let stamps: Vec<(PathBuf, Option<Stamp>)> = match cache {
-        Some(_) => crate::parallel::par_map(paths, |p| (absolute(p), Stamp::of(p)), || {}),
+        Some(_) => crate::parallel::par_map(paths, |p| (key(p), Stamp::of(p)), || {}),
         None => Vec::new(),
     };
     fn cached<'c>(

@@ -1,87 +1,16 @@
 //! What the report read from each session file, kept between runs so that a report over
-//! files that have not changed costs a `stat` per file.
-//!
-//! A file's record is used only while the file's size, modification time, inode and device
-//! are those it had when it was read: Pi only ever appends to a session (the size changes)
-//! and `repair` renames a new file over it (the inode changes). A file modified in the last
-//! few seconds before a run is not recorded, so that a change within the timestamp's
-//! resolution cannot go unnoticed. The cache is one file, replaced whole (temp file and
-//! rename) when a run read something new; anything wrong with it (missing, torn, another
-//! version, written by a build whose call identities differ) makes it empty, never a
-//! different answer.
+//! files that have not changed costs a `stat` per file ([`crate::file_cache`]: when a
+//! record is used, when one is written). A record holds the file's header, then its calls.
 
 use super::{CallRecord, Names, Read, identity};
-use crate::session::data::Data;
+use crate::file_cache::{FileCache, Reader, Stamp, Writer};
 use crate::session::locate::HeaderInfo;
 use crate::usage::{Cost, Source, Totals};
 use rustc_hash::FxHashMap;
-use std::io::Write;
-use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
 
-const MAGIC: &[u8] = b"pi-session usage cache 1\n";
-
-/// Files modified this recently are not recorded.
-const SETTLE: Duration = Duration::from_secs(2);
-
-/// What tells a file's versions apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stamp {
-    len: u64,
-    mtime_ns: i128,
-    ino: u64,
-    dev: u64,
-}
-
-impl Stamp {
-    pub fn of(path: &Path) -> Option<Stamp> {
-        let meta = std::fs::metadata(path).ok()?;
-        if !meta.is_file() {
-            return None;
-        }
-        let mtime_ns = match meta.modified().ok()?.duration_since(SystemTime::UNIX_EPOCH) {
-            Ok(d) => d.as_nanos() as i128,
-            Err(e) => -(e.duration().as_nanos() as i128),
-        };
-        #[cfg(unix)]
-        let (ino, dev) = {
-            use std::os::unix::fs::MetadataExt;
-            (meta.ino(), meta.dev())
-        };
-        #[cfg(not(unix))]
-        let (ino, dev) = (0, 0);
-        Some(Stamp {
-            len: meta.len(),
-            mtime_ns,
-            ino,
-            dev,
-        })
-    }
-}
-
-/// A record of the cache file: where it lies, and for which version of its file.
-struct Slot {
-    stamp: Stamp,
-    range: Range<usize>,
-}
-
-/// A new record, for the file written at the end.
-struct Fresh {
-    path: PathBuf,
-    bytes: Vec<u8>,
-}
-
-pub struct Cache {
-    file: PathBuf,
-    /// The cache file, mapped: only the records of the sessions reported are paged in.
-    bytes: Data,
-    slots: FxHashMap<PathBuf, Slot>,
-    fresh: Vec<Fresh>,
-    /// Files modified after this are not recorded.
-    settled_before: i128,
-}
+const MAGIC: &[u8] = b"pi-session usage cache 2\n";
 
 /// What the calls' identities hash to in this build: a cache written by a build where
 /// they differ is not used.
@@ -89,155 +18,38 @@ fn probe() -> u128 {
     identity("pi-session", "usage cache")
 }
 
+pub struct Cache(FileCache);
+
 impl Cache {
     /// The cache kept in `file`: empty when there is none or it cannot be used.
     pub fn open(file: &Path) -> Cache {
-        let now = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as i128);
-        let mut cache = Cache {
-            file: file.to_path_buf(),
-            bytes: Data::Owned(Vec::new()),
-            slots: FxHashMap::default(),
-            fresh: Vec::new(),
-            settled_before: now - SETTLE.as_nanos() as i128,
-        };
-        if let Ok(bytes) = Data::open(file)
-            && let Some(slots) = index(&bytes)
-        {
-            cache.bytes = bytes;
-            cache.slots = slots;
-        }
-        cache
+        Cache(FileCache::open(file, MAGIC, probe()))
     }
 
-    fn slot(&self, path: &Path, stamp: Option<Stamp>) -> Option<&[u8]> {
-        let slot = self.slots.get(path)?;
-        (Some(slot.stamp) == stamp).then(|| &self.bytes[slot.range.clone()])
-    }
-
-    /// The header recorded for this version of the file.
-    pub fn header(&self, path: &Path, stamp: Option<Stamp>) -> Option<HeaderInfo> {
-        let mut r = Reader::new(self.slot(path, stamp)?);
-        r.skip_key()?;
-        read_header(&mut r)
+    /// The header recorded for this version of the file (`key` as [`crate::file_cache::key`]
+    /// makes it).
+    pub fn header(&self, key: &Path, stamp: Option<Stamp>) -> Option<HeaderInfo> {
+        read_header(&mut self.0.get(key, stamp)?)
     }
 
     /// What was read from this version of the file.
-    pub fn read(&self, path: &Path, stamp: Option<Stamp>) -> Option<Read> {
-        let mut r = Reader::new(self.slot(path, stamp)?);
-        r.skip_key()?;
+    pub fn read(&self, key: &Path, stamp: Option<Stamp>) -> Option<Read> {
+        let mut r = self.0.get(key, stamp)?;
         read_header(&mut r)?;
-        read_body(&mut r, path)
+        read_body(&mut r, key)
     }
 
     /// Records what was read from a file (read cleanly, from the version `stamp` tells).
-    pub fn record(&mut self, path: &Path, stamp: Stamp, header: &HeaderInfo, read: &Read) {
-        if stamp.mtime_ns >= self.settled_before {
-            return;
-        }
-        let mut w = Writer::default();
-        w.bytes(path.as_os_str().as_encoded_bytes());
-        w.u64(stamp.len);
-        w.0.extend_from_slice(&stamp.mtime_ns.to_le_bytes());
-        w.u64(stamp.ino);
-        w.u64(stamp.dev);
-        write_header(&mut w, header);
-        write_body(&mut w, read);
-        self.fresh.push(Fresh {
-            path: path.to_path_buf(),
-            bytes: w.0,
+    pub fn record(&mut self, key: &Path, stamp: Stamp, header: &HeaderInfo, read: &Read) {
+        self.0.record(key, stamp, |w| {
+            write_header(w, header);
+            write_body(w, read);
         });
     }
 
-    /// Writes the cache file when something new was recorded: the new records, and the
-    /// old ones whose files are still there. Best effort: a cache that cannot be written
-    /// only makes the next run read the files again.
+    /// Writes the cache file when something new was recorded (best effort).
     pub fn save(self) {
-        if self.fresh.is_empty() {
-            return;
-        }
-        let _ = self.write();
-    }
-
-    fn write(&self) -> Result<(), crate::session::SessionError> {
-        if let Some(dir) = self.file.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| crate::session::SessionError::write(dir, e))?;
-        }
-        crate::session::write::write_file_with(&self.file, true, |file| {
-            let mut out = std::io::BufWriter::new(file);
-            out.write_all(MAGIC)?;
-            out.write_all(&probe().to_le_bytes())?;
-            let replaced: rustc_hash::FxHashSet<&Path> = self.fresh.iter().map(|f| f.path.as_path()).collect();
-            let kept = self
-                .slots
-                .iter()
-                .filter(|(path, slot)| !replaced.contains(path.as_path()) && Stamp::of(path) == Some(slot.stamp));
-            let records = self.fresh.iter().map(|f| &f.bytes[..]);
-            for record in records.chain(kept.map(|(_, slot)| &self.bytes[slot.range.clone()])) {
-                out.write_all(&(record.len() as u64).to_le_bytes())?;
-                out.write_all(&checksum(record).to_le_bytes())?;
-                out.write_all(record)?;
-            }
-            out.flush()
-        })
-    }
-}
-
-/// The records of a cache file by path, or `None` when the file cannot be used.
-fn index(bytes: &[u8]) -> Option<FxHashMap<PathBuf, Slot>> {
-    let mut r = Reader::new(bytes.strip_prefix(MAGIC)?);
-    if r.u128()? != probe() {
-        return None;
-    }
-    let mut slots = FxHashMap::default();
-    let base = MAGIC.len();
-    while !r.done() {
-        let len = usize::try_from(r.u64()?).ok()?;
-        let sum = r.u64()?;
-        let start = base + r.pos;
-        let record = r.take(len)?;
-        if checksum(record) != sum {
-            return None;
-        }
-        let mut k = Reader::new(record);
-        let path = PathBuf::from(os_string(k.bytes()?)?);
-        let stamp = Stamp {
-            len: k.u64()?,
-            mtime_ns: i128::from_le_bytes(k.take(16)?.try_into().ok()?),
-            ino: k.u64()?,
-            dev: k.u64()?,
-        };
-        slots.insert(
-            path,
-            Slot {
-                stamp,
-                range: start..start + len,
-            },
-        );
-    }
-    Some(slots)
-}
-
-/// What tells a record damaged on disk from the one written.
-fn checksum(record: &[u8]) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    h.write(record);
-    h.finish()
-}
-
-/// A path's bytes as written by [`Cache::record`] (UTF-8 where the platform's paths are
-/// not plain bytes).
-fn os_string(b: &[u8]) -> Option<std::ffi::OsString> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        Some(std::ffi::OsStr::from_bytes(b).to_os_string())
-    }
-    #[cfg(not(unix))]
-    {
-        std::str::from_utf8(b).ok().map(std::ffi::OsString::from)
+        self.0.save();
     }
 }
 
@@ -293,10 +105,10 @@ fn write_body(w: &mut Writer, read: &Read) {
         w.u8(flags);
         w.u8(Source::ALL.iter().position(|&s| s == call.source).unwrap_or(0) as u8);
         if let Some(identity) = call.identity {
-            w.0.extend_from_slice(&identity.to_le_bytes());
+            w.u128(identity);
         }
         if let Some(ms) = call.ms {
-            w.0.extend_from_slice(&ms.to_le_bytes());
+            w.i64(ms);
         }
         if let Some(p) = provider {
             w.u32(p);
@@ -380,106 +192,10 @@ fn read_body(r: &mut Reader, path: &Path) -> Option<Read> {
     })
 }
 
-#[derive(Default)]
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn u8(&mut self, v: u8) {
-        self.0.push(v);
-    }
-    fn u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn f64(&mut self, v: f64) {
-        self.0.extend_from_slice(&v.to_bits().to_le_bytes());
-    }
-    fn bytes(&mut self, b: &[u8]) {
-        self.u64(b.len() as u64);
-        self.0.extend_from_slice(b);
-    }
-    fn str(&mut self, s: &str) {
-        self.bytes(s.as_bytes());
-    }
-    fn opt(&mut self, s: Option<&str>) {
-        match s {
-            Some(s) => {
-                self.u8(1);
-                self.str(s);
-            }
-            None => self.u8(0),
-        }
-    }
-}
-
-/// Reads what [`Writer`] wrote; `None` past the end or on anything malformed.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn new(bytes: &'a [u8]) -> Reader<'a> {
-        Reader { bytes, pos: 0 }
-    }
-    fn done(&self) -> bool {
-        self.pos == self.bytes.len()
-    }
-    fn left(&self) -> usize {
-        self.bytes.len() - self.pos
-    }
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let b = self.bytes.get(self.pos..self.pos.checked_add(n)?)?;
-        self.pos += n;
-        Some(b)
-    }
-    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
-        self.take(N)?.try_into().ok()
-    }
-    fn u8(&mut self) -> Option<u8> {
-        Some(self.take(1)?[0])
-    }
-    fn u32(&mut self) -> Option<u32> {
-        self.array().map(u32::from_le_bytes)
-    }
-    fn u64(&mut self) -> Option<u64> {
-        self.array().map(u64::from_le_bytes)
-    }
-    fn i64(&mut self) -> Option<i64> {
-        self.array().map(i64::from_le_bytes)
-    }
-    fn u128(&mut self) -> Option<u128> {
-        self.array().map(u128::from_le_bytes)
-    }
-    fn f64(&mut self) -> Option<f64> {
-        self.u64().map(f64::from_bits)
-    }
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        self.take(n)
-    }
-    fn str(&mut self) -> Option<&'a str> {
-        std::str::from_utf8(self.bytes()?).ok()
-    }
-    fn opt(&mut self) -> Option<Option<&'a str>> {
-        match self.u8()? {
-            0 => Some(None),
-            1 => Some(Some(self.str()?)),
-            _ => None,
-        }
-    }
-    /// Passes over a record's path and stamp.
-    fn skip_key(&mut self) -> Option<()> {
-        self.bytes()?;
-        self.take(8 + 16 + 8 + 8).map(drop)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::file_cache::tests::settled_file;
 
     fn call(identity: Option<u128>, ms: Option<i64>, provider: Option<&str>, model: &str, x: f64) -> CallRecord {
         let mut totals = Totals {
@@ -498,25 +214,11 @@ mod tests {
         }
     }
 
-    fn session(dir: &Path, name: &str) -> (PathBuf, Stamp) {
-        let path = dir.join(name);
-        std::fs::write(&path, "{}\n").unwrap();
-        let old = SystemTime::now() - Duration::from_secs(60);
-        std::fs::File::options()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
-        let stamp = Stamp::of(&path).unwrap();
-        (path, stamp)
-    }
-
     #[test]
     fn a_record_reads_back_as_written_while_its_file_is_unchanged() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("cache/usage.cache");
-        let (path, stamp) = session(dir.path(), "a.jsonl");
+        let (path, stamp) = settled_file(dir.path(), "a.jsonl", "{}\n");
         let header = HeaderInfo {
             id: "a".into(),
             cwd: Some("/p".into()),
@@ -549,9 +251,8 @@ mod tests {
         );
 
         // Another version of the file, or another file, is not answered.
-        let mut changed = stamp;
-        changed.len += 1;
-        assert!(cache.read(&path, Some(changed)).is_none());
+        let (_, appended) = settled_file(dir.path(), "a.jsonl", "{}\n{}\n");
+        assert!(cache.read(&path, Some(appended)).is_none());
         assert!(cache.read(&dir.path().join("b.jsonl"), Some(stamp)).is_none());
         assert!(cache.header(&path, None).is_none());
 
@@ -560,14 +261,14 @@ mod tests {
         let fresh = dir.path().join("fresh.jsonl");
         std::fs::write(&fresh, "{}\n").unwrap();
         cache.record(&fresh, Stamp::of(&fresh).unwrap(), &header, &read);
-        assert!(cache.fresh.is_empty());
+        assert_eq!(cache.0.recorded(), 0);
     }
 
     #[test]
-    fn a_cache_that_cannot_be_used_is_empty() {
+    fn a_cache_of_other_call_identities_is_not_used() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("usage.cache");
-        let (path, stamp) = session(dir.path(), "a.jsonl");
+        let (path, stamp) = settled_file(dir.path(), "a.jsonl", "{}\n");
         let header = HeaderInfo {
             id: "a".into(),
             cwd: None,
@@ -584,24 +285,12 @@ mod tests {
         let mut cache = Cache::open(&file);
         cache.record(&path, stamp, &header, &read);
         cache.save();
-        let whole = std::fs::read(&file).unwrap();
         assert!(Cache::open(&file).read(&path, Some(stamp)).is_some());
-        // Torn at every length, or with another probe: nothing is answered, nothing panics.
-        for cut in 0..whole.len() {
-            std::fs::write(&file, &whole[..cut]).unwrap();
-            let cache = Cache::open(&file);
-            assert!(cache.slots.is_empty(), "torn at {cut}");
-        }
-        let mut other = whole.clone();
+        // Written by a build whose call identities hash otherwise: not used (how the cache
+        // tells torn and damaged files is tested with it, in `file_cache`).
+        let mut other = std::fs::read(&file).unwrap();
         other[MAGIC.len()] ^= 1;
         std::fs::write(&file, &other).unwrap();
-        assert!(Cache::open(&file).slots.is_empty());
-        // A record damaged on disk (any byte of it) is not used.
-        for at in MAGIC.len() + 16..whole.len() {
-            let mut damaged = whole.clone();
-            damaged[at] ^= 0x10;
-            std::fs::write(&file, &damaged).unwrap();
-            assert!(Cache::open(&file).read(&path, Some(stamp)).is_none(), "damaged at {at}");
-        }
+        assert!(Cache::open(&file).read(&path, Some(stamp)).is_none());
     }
 }
