@@ -88,7 +88,7 @@ impl Agent {
     }
 
     fn run(&self, args: &[&str]) -> std::process::Output {
-        self.run_with_cache(args, Path::new(concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache")))
+        self.run_with_cache(args, &common::cache_home())
     }
 
     /// [`Agent::run`] keeping the cache under `cache_home` (as `XDG_CACHE_HOME`).

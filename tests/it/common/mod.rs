@@ -29,15 +29,24 @@ pub fn fixture(name: &str) -> PathBuf {
 }
 
 /// `pi-session` with a clean environment: no color, no Pi agent dir of the developer's, and
-/// caches kept under the build's temporary folder rather than the developer's.
+/// caches ([`cache_home`]) kept under the build's temporary folder rather than the developer's.
 pub fn cmd() -> Command {
     let mut c = Command::cargo_bin("pi-session").unwrap();
     c.env_remove("PI_CODING_AGENT_DIR")
         .env_remove("PI_CODING_AGENT_SESSION_DIR")
-        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"))
+        .env("XDG_CACHE_HOME", cache_home())
         .env("NO_COLOR", "1")
         .env("TZ", "UTC");
     c
+}
+
+/// The running test's cache folder (`XDG_CACHE_HOME` for [`cmd`]): one per test (the test
+/// harness names each test's thread), under the build's temporary folder, so that no test
+/// writes the developer's caches or another test's. Tests of the caches themselves keep
+/// them in their own temporary folder.
+pub fn cache_home() -> PathBuf {
+    let test = std::thread::current().name().unwrap_or("main").replace("::", "-");
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache").join(test)
 }
 
 /// Runs `pi-session -s FILE ARGS…`, asserts success, returns stdout.
