@@ -997,7 +997,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__ls)
-            opts="-n -v -s -h -V --all --json --max-count --verbose --session --color --no-pager --help --version"
+            opts="-n -v -s -h -V --all --json --max-count --verbose --no-cache --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -299,6 +299,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --json 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)'
             cand -v 'Also show each session''s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
             cand --verbose 'Also show each session''s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
+            cand --no-cache 'Read every session file, neither using nor updating the cache. By default what was read from each file is kept in $XDG_CACHE_HOME/pi-session/listing.cache (or ~/.cache/pi-session/listing.cache) and used again while the file''s size, modification time and inode are unchanged, so listing unchanged files costs a stat per file'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -266,6 +266,7 @@ never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l all -d 'Sessions of every project, not only the current directory\'s'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l json -d 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s v -l verbose -d 'Also show each session\'s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l no-cache -d 'Read every session file, neither using nor updating the cache. By default what was read from each file is kept in $XDG_CACHE_HOME/pi-session/listing.cache (or ~/.cache/pi-session/listing.cache) and used again while the file\'s size, modification time and inode are unchanged, so listing unchanged files costs a stat per file'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s V -l version -d 'Print version'

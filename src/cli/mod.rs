@@ -3,6 +3,7 @@
 
 pub mod amounts;
 pub mod branch_summary;
+pub mod cache_file;
 pub mod commands;
 pub mod completion;
 pub mod exit;

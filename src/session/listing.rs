@@ -671,9 +671,15 @@ fn mtime_ms(meta: &fs::Metadata) -> Option<f64> {
 /// Pi 1.6.0's `buildSessionInfo`: reads the file once, line by line. `None` for a file that
 /// is not a Pi session, or that Pi fails on.
 pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
+    read_session_info(path).ok().flatten()
+}
+
+/// [`build_session_info`], telling a file that could not be read (`Err`: it may be
+/// readable next time) from one that is not a session (`Ok(None)`).
+fn read_session_info(path: &Path) -> std::io::Result<Option<SessionInfo>> {
     // Never opens a FIFO (the open would block) or a device (it never ends).
-    let file = super::data::open_regular(path).ok()?;
-    let meta = file.metadata().ok()?;
+    let file = super::data::open_regular(path)?;
+    let meta = file.metadata()?;
     let mtime = mtime_ms(&meta);
     // Small files are read into a buffer each thread reuses; large ones are mapped.
     thread_local! {
@@ -684,17 +690,19 @@ pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
     let mut buffer = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
     let data: &[u8] = if meta.len() <= READ_UP_TO {
         buffer.clear();
-        std::io::Read::read_to_end(&mut &file, &mut buffer).ok()?;
+        if let Err(e) = std::io::Read::read_to_end(&mut &file, &mut buffer) {
+            BUFFER.with(|b| *b.borrow_mut() = buffer);
+            return Err(e);
+        }
         &buffer
     } else {
-        mapped = super::data::Data::map_file(&file).ok()?;
+        mapped = super::data::Data::map_file(&file)?;
         &mapped
     };
     let mut scan = Scan::default();
     let scanned = scan_lines(&mut scan, data);
     BUFFER.with(|b| *b.borrow_mut() = buffer);
-    scanned?;
-    info_of(path, scan, mtime)
+    Ok(scanned.and_then(|()| info_of(path, scan, mtime)))
 }
 
 /// Feeds every line of `data` to `scan`, as Node's readline splits them.
@@ -762,10 +770,13 @@ fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// What to list.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ListOptions {
     /// Every project's sessions (Pi's `listAll`), not only the working directory's (`list`).
     pub all: bool,
+    /// The file that keeps what was read from each session file between runs (see
+    /// [`crate::file_cache`]); `None` reads every file.
+    pub cache: Option<PathBuf>,
 }
 
 /// The listed sessions, newest activity first, and how many candidate files were left out
@@ -792,13 +803,23 @@ fn candidates(loc: &Locations, all: bool) -> (Vec<PathBuf>, Option<PathBuf>, boo
 /// them. `progress` hears of one phase, a step per file read (from several threads).
 pub fn list(loc: &Locations, options: &ListOptions, progress: &dyn Progress) -> Listing {
     let (files, filter_cwd, by_mtime) = candidates(loc, options.all);
+    // With a cache, a file unchanged since it was recorded is not opened at all.
+    let mut cache = options.cache.as_deref().map(cached::open);
     progress.start("sessions", Some(files.len() as u64));
-    let infos = crate::parallel::par_map(&files, |p| build_session_info(p), || progress.advance(1));
+    let reads = crate::parallel::par_map(&files, |p| cached::read(cache.as_ref(), p), || progress.advance(1));
     progress.finish();
-    let skipped = infos.iter().filter(|i| i.is_none()).count();
-    let mut sessions: Vec<SessionInfo> = infos
+    if let Some(mut c) = cache.take() {
+        for (info, fresh) in &reads {
+            if let Some((key, stamp)) = fresh {
+                cached::record(&mut c, key, *stamp, info.as_ref());
+            }
+        }
+        c.save();
+    }
+    let skipped = reads.iter().filter(|(i, _)| i.is_none()).count();
+    let mut sessions: Vec<SessionInfo> = reads
         .into_iter()
-        .flatten()
+        .filter_map(|(info, _)| info)
         .filter(|s| match &filter_cwd {
             Some(cwd) => !s.cwd.is_empty() && Path::new(&s.cwd) == cwd,
             None => true,
@@ -809,6 +830,100 @@ pub fn list(loc: &Locations, options: &ListOptions, progress: &dyn Progress) -> 
     }
     sort_sessions(&mut sessions);
     Listing { sessions, skipped }
+}
+
+/// The listing's records in the [`crate::file_cache`]: what [`build_session_info`] gave for
+/// a version of a file, "not a session" included (a file that could not be read is not
+/// recorded).
+mod cached {
+    use super::{SessionInfo, read_session_info};
+    use crate::file_cache::{self, FileCache, Reader, Stamp, Writer};
+    use std::path::{Path, PathBuf};
+
+    const MAGIC: &[u8] = b"pi-session listing cache 1\n";
+    /// A record holds only what this build read, which the cache's build stamp covers.
+    const PROBE: u128 = 1;
+
+    pub(super) fn open(file: &Path) -> FileCache {
+        FileCache::open(file, MAGIC, PROBE)
+    }
+
+    /// What [`build_session_info`](super::build_session_info) gives for `path`, from the
+    /// cache when it has this version of the file; and, when it was read from the file, the
+    /// key and stamp to record it under.
+    pub(super) fn read(cache: Option<&FileCache>, path: &Path) -> (Option<SessionInfo>, Option<(PathBuf, Stamp)>) {
+        let Some(cache) = cache else {
+            return (read_session_info(path).ok().flatten(), None);
+        };
+        let key = file_cache::key(path);
+        let stamp = Stamp::of(path);
+        if let Some(info) = cache.get(&key, stamp).and_then(|mut r| info(&mut r, path)) {
+            return (info, None);
+        }
+        match read_session_info(path) {
+            Ok(info) => (info, stamp.map(|s| (key, s))),
+            Err(_) => (None, None),
+        }
+    }
+
+    pub(super) fn record(cache: &mut FileCache, key: &Path, stamp: Stamp, info: Option<&SessionInfo>) {
+        cache.record(key, stamp, |w| write(w, info));
+    }
+
+    fn write(w: &mut Writer, info: Option<&SessionInfo>) {
+        let Some(s) = info else {
+            w.u8(0);
+            return;
+        };
+        w.u8(1);
+        w.opt(s.id.as_deref());
+        w.opt(s.name.as_deref());
+        w.opt(s.first_message.as_deref());
+        w.u64(s.message_count);
+        for ms in [s.created, s.modified] {
+            w.u8(u8::from(ms.is_some()));
+            w.i64(ms.unwrap_or(0));
+        }
+        w.str(&s.cwd);
+        w.opt(s.parent_session.as_deref());
+        w.u8(u8::from(s.mtime.is_some()));
+        w.f64(s.mtime.unwrap_or(0.0));
+    }
+
+    /// A record as [`write`] wrote it (`Some(None)`: not a session); `None` when malformed.
+    fn info(r: &mut Reader, path: &Path) -> Option<Option<SessionInfo>> {
+        let owned = |s: Option<&str>| s.map(str::to_owned);
+        fn flag(r: &mut Reader) -> Option<bool> {
+            match r.u8()? {
+                0 => Some(false),
+                1 => Some(true),
+                _ => None,
+            }
+        }
+        // A number that may be absent: its flag, then the number (0 when absent).
+        fn some<'a, T>(r: &mut Reader<'a>, value: fn(&mut Reader<'a>) -> Option<T>) -> Option<Option<T>> {
+            let set = flag(r)?;
+            let v = value(r)?;
+            Some(set.then_some(v))
+        }
+        let info = if flag(r)? {
+            Some(SessionInfo {
+                path: path.to_path_buf(),
+                id: owned(r.opt()?),
+                name: owned(r.opt()?),
+                first_message: owned(r.opt()?),
+                message_count: r.u64()?,
+                created: some(r, Reader::i64)?,
+                modified: some(r, Reader::i64)?,
+                cwd: r.str()?.to_owned(),
+                parent_session: owned(r.opt()?),
+                mtime: some(r, Reader::f64)?,
+            })
+        } else {
+            None
+        };
+        r.done().then_some(info)
+    }
 }
 
 /// `listAll`'s candidate order: newest mtime first, then by file name descending.
@@ -1109,10 +1224,115 @@ mod tests {
             custom_dir: Some(dir.path().to_path_buf()),
         };
         let ids = |l: &Listing| l.sessions.iter().map(|s| s.id.clone().unwrap()).collect::<Vec<_>>();
-        let here = list(&loc, &ListOptions { all: false }, &crate::progress::Silent);
+        let here = list(
+            &loc,
+            &ListOptions {
+                all: false,
+                cache: None,
+            },
+            &crate::progress::Silent,
+        );
         assert_eq!(ids(&here), ["3", "1"]);
         assert_eq!(here.skipped, 1);
-        let all = list(&loc, &ListOptions { all: true }, &crate::progress::Silent);
+        let all = list(&loc, &ListOptions { all: true, cache: None }, &crate::progress::Silent);
         assert_eq!(ids(&all), ["3", "2", "1"]);
     }
+
+    /// What a listing result is, to the bit (`SessionInfo` has no equality; `mtime` by its
+    /// bits, so that a NaN or -0 read back counts).
+    fn view(info: &Option<SessionInfo>) -> String {
+        format!("{info:?} {:?}", info.as_ref().map(|s| s.mtime.map(f64::to_bits)))
+    }
+
+    fn arbitrary_info() -> impl proptest::strategy::Strategy<Value = Option<SessionInfo>> {
+        use proptest::prelude::*;
+        let text = || proptest::option::of(any::<String>());
+        let ms = || proptest::option::of(any::<i64>());
+        let fields = (
+            (text(), text(), text(), any::<u64>()),
+            (ms(), ms(), any::<String>(), text(), proptest::option::of(any::<u64>())),
+        );
+        proptest::option::of(fields.prop_map(
+            |((id, name, first_message, message_count), (created, modified, cwd, parent_session, mtime))| SessionInfo {
+                path: PathBuf::from("/s/x.jsonl"),
+                id,
+                name,
+                first_message,
+                message_count,
+                created,
+                modified,
+                cwd,
+                parent_session,
+                mtime: mtime.map(f64::from_bits),
+            },
+        ))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+        /// Any listing result, session or not, reads back from the cache as it was recorded.
+        #[test]
+        fn a_record_reads_back_as_written(info in arbitrary_info()) {
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("listing.cache");
+            let (path, stamp) = crate::file_cache::tests::settled_file(dir.path(), "x.jsonl", "");
+            let key = crate::file_cache::key(&path);
+            let mut cache = cached::open(&file);
+            cached::record(&mut cache, &key, stamp, info.as_ref());
+            cache.save();
+            let (back, fresh) = cached::read(Some(&cached::open(&file)), &path);
+            proptest::prop_assert!(fresh.is_none(), "answered from the cache");
+            let want = info.map(|i| SessionInfo { path, ..i });
+            proptest::prop_assert_eq!(view(&back), view(&want));
+        }
+
+        /// A folder of session files (and files that are not sessions) lists the same from
+        /// the cache as from the files.
+        #[test]
+        fn a_listing_from_the_cache_is_the_listing_from_the_files(
+            files in proptest::collection::vec(proptest::collection::vec(proptest::sample::select(LINES), 0..6), 1..6),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let sessions = dir.path().join("sessions");
+            fs::create_dir_all(&sessions).unwrap();
+            for (i, lines) in files.iter().enumerate() {
+                let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+                crate::file_cache::tests::settled_file(&sessions, &format!("{i}.jsonl"), &text);
+            }
+            let loc = Locations {
+                cwd: PathBuf::from("/p"),
+                agent_dir: dir.path().join("agent"),
+                custom_dir: Some(sessions),
+            };
+            let listed = |cache: Option<PathBuf>| {
+                let l = list(&loc, &ListOptions { all: true, cache }, &crate::progress::Silent);
+                let infos: Vec<String> = l.sessions.into_iter().map(|s| view(&Some(s))).collect();
+                (infos, l.skipped)
+            };
+            let file = dir.path().join("listing.cache");
+            let uncached = listed(None);
+            proptest::prop_assert_eq!(&listed(Some(file.clone())), &uncached);
+            proptest::prop_assert!(file.exists());
+            proptest::prop_assert_eq!(&listed(Some(file)), &uncached);
+        }
+    }
+
+    /// Lines of session files: headers, messages and names of every shape the listing tells
+    /// apart, and lines that make a file not a session.
+    const LINES: &[&str] = &[
+        r#"{"type":"session","id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}"#,
+        r#"{"type":"session","id":"t","timestamp":"bad","cwd":"/q","parentSession":"/p/s.jsonl"}"#,
+        r#"{"type":"session"}"#,
+        r#"{"type":"message","timestamp":"2026-01-02T00:00:00.000Z","message":{"role":"user","content":"hi"}}"#,
+        r#"{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"a"}],"timestamp":1767225610000}}"#,
+        r#"{"type":"message","message":{"role":"user","content":[null]}}"#,
+        r#"{"type":"message","message":"x"}"#,
+        r#"{"type":"session_info","name":"  named  "}"#,
+        r#"{"type":"session_info","name":5}"#,
+        "null",
+        "42",
+        "{bad",
+        "",
+    ];
 }

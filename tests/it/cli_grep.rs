@@ -580,10 +580,16 @@ impl TwoProjects {
         }
     }
 
+    /// Where `grep --all` keeps the listing's cache: in the test's folder.
+    fn cache_home(&self) -> PathBuf {
+        self.root.join("cache")
+    }
+
     fn grep(&self, args: &[&str]) -> (i32, String) {
         let out = cmd()
             .current_dir(&self.proj)
             .env("PI_CODING_AGENT_DIR", self.root.join("agent"))
+            .env("XDG_CACHE_HOME", self.cache_home())
             .arg("grep")
             .args(args)
             .output()
@@ -613,6 +619,7 @@ impl TwoProjects {
             .env("NO_COLOR", "1")
             .env("TERM", "xterm")
             .env("PI_CODING_AGENT_DIR", self.root.join("agent"))
+            .env("XDG_CACHE_HOME", self.cache_home())
             .env_remove("PI_CODING_AGENT_SESSION_DIR")
             .current_dir(&self.proj)
             .output()
@@ -653,6 +660,27 @@ fn all_searches_every_project() {
             b = t.b.display()
         )
     );
+}
+
+#[test]
+fn all_lists_through_the_listing_cache() {
+    let t = TwoProjects::new();
+    let expected = t.grep(&["--all", "needle"]);
+    let cache = t.cache_home().join("pi-session/listing.cache");
+    assert!(!cache.exists(), "sessions written a moment ago are not recorded");
+    // Settled sessions are: the next run lists them from the cache, with the same result.
+    for path in [&t.a, &t.b] {
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    assert_eq!(t.grep(&["--all", "needle"]), expected);
+    assert!(cache.exists());
+    assert_eq!(t.grep(&["--all", "needle"]), expected);
 }
 
 #[test]

@@ -12,6 +12,8 @@ struct Env {
     _tmp: tempfile::TempDir,
     agent: PathBuf,
     proj: PathBuf,
+    /// `XDG_CACHE_HOME`: the listing's cache is kept in the test's folder.
+    cache_home: PathBuf,
 }
 
 impl Env {
@@ -21,7 +23,12 @@ impl Env {
         let agent = root.join("agent");
         let proj = root.join("proj");
         fs::create_dir_all(&proj).unwrap();
-        Env { _tmp: tmp, agent, proj }
+        Env {
+            _tmp: tmp,
+            agent,
+            proj,
+            cache_home: root.join("cache"),
+        }
     }
 
     /// Pi's session folder for a cwd: `sessions/--<cwd with / as ->--/`.
@@ -37,10 +44,16 @@ impl Env {
         cmd()
             .current_dir(&self.proj)
             .env("PI_CODING_AGENT_DIR", &self.agent)
+            .env("XDG_CACHE_HOME", &self.cache_home)
             .arg("ls")
             .args(args)
             .output()
             .unwrap()
+    }
+
+    /// The listing's cache file.
+    fn cache(&self) -> PathBuf {
+        self.cache_home.join("pi-session/listing.cache")
     }
 
     fn ls_json(&self, args: &[&str]) -> Vec<Value> {
@@ -296,6 +309,7 @@ fn session_dir_from_the_environment_is_filtered_by_cwd() {
         let out = cmd()
             .current_dir(&env.proj)
             .env("PI_CODING_AGENT_DIR", &env.agent)
+            .env("XDG_CACHE_HOME", &env.cache_home)
             .env("PI_CODING_AGENT_SESSION_DIR", &shared)
             .arg("ls")
             .arg("--json")
@@ -396,6 +410,7 @@ fn marks_the_session_commands_use_by_default() {
     let default = cmd()
         .current_dir(&env.proj)
         .env("PI_CODING_AGENT_DIR", &env.agent)
+        .env("XDG_CACHE_HOME", &env.cache_home)
         .args(["rev-parse", "@"])
         .output()
         .unwrap();
@@ -438,6 +453,7 @@ fn marks_the_session_commands_use_by_default() {
     let out = cmd()
         .current_dir(env.proj.parent().unwrap())
         .env("PI_CODING_AGENT_DIR", &env.agent)
+        .env("XDG_CACHE_HOME", &env.cache_home)
         .args(["ls", "--all", "--json"])
         .output()
         .unwrap();
@@ -479,6 +495,7 @@ fn session_dir_setting_global_project_and_environment() {
         let mut c = cmd();
         c.current_dir(&env.proj)
             .env("PI_CODING_AGENT_DIR", &env.agent)
+            .env("XDG_CACHE_HOME", &env.cache_home)
             .env("HOME", &root)
             .args(["ls", "--json"])
             .args(args);
@@ -504,4 +521,206 @@ fn session_dir_setting_global_project_and_environment() {
 
     // PI_CODING_AGENT_SESSION_DIR wins over both.
     assert_eq!(run(&[], Some(&shared)).0, ["e-here"]);
+}
+
+/// A project of several settled sessions (named, forked, with activity or none) and files
+/// that are not sessions, all last modified a minute ago: what the listing's cache records.
+fn settled_sessions(env: &Env) -> PathBuf {
+    let dir = env.folder(&env.proj);
+    let other = env.proj.parent().unwrap().join("other");
+    write(
+        &dir.join("a.jsonl"),
+        &[
+            header("sess-a", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("a1", None, "2026-01-02T00:00:00.000Z", "first a"),
+            info("a2", Some("a1"), "  Alpha  "),
+        ],
+    );
+    let mut forked = header("sess-b", "not a date", &env.proj);
+    forked["parentSession"] = json!("/elsewhere/a.jsonl");
+    write(
+        &dir.join("b.jsonl"),
+        &[forked, assistant("b1", None, "2026-01-03T00:00:00.000Z", "reply")],
+    );
+    write(
+        &env.folder(&other).join("c.jsonl"),
+        &[header("sess-c", "2026-01-04T00:00:00.000Z", &other)],
+    );
+    fs::write(dir.join("junk.jsonl"), "this is not json\n").unwrap();
+    fs::write(dir.join("empty.jsonl"), "").unwrap();
+    for entry in fs::read_dir(&dir)
+        .unwrap()
+        .chain(fs::read_dir(env.folder(&other)).unwrap())
+    {
+        age(&entry.unwrap().path(), 60);
+    }
+    dir
+}
+
+/// `ls ARGS…`'s stdout and stderr, asserting success.
+fn ls_out(env: &Env, args: &[&str]) -> (String, String) {
+    let out = env.ls(args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Writes `text` over a file in place (same inode), then gives it back its modification
+/// time: with the same size, a change the listing's cache cannot see.
+fn rewrite_unseen(path: &Path, text: &str) {
+    let before = fs::metadata(path).unwrap();
+    assert_eq!(before.len(), text.len() as u64, "same size");
+    fs::write(path, text).unwrap();
+    let f = fs::File::options().write(true).open(path).unwrap();
+    f.set_modified(before.modified().unwrap()).unwrap();
+}
+
+/// A session's file with its user message's text replaced by one of the same length.
+fn same_size_edit(path: &Path, from: &str, to: &str) -> String {
+    assert_eq!(from.len(), to.len());
+    let text = fs::read_to_string(path).unwrap();
+    assert!(text.contains(from));
+    text.replace(from, to)
+}
+
+#[test]
+fn the_cache_gives_what_reading_the_files_gives() {
+    let env = Env::new();
+    settled_sessions(&env);
+    for args in [&["--json"][..], &["--all", "--json"], &["-v"], &["--all", "-v"]] {
+        let uncached = ls_out(&env, &[args, &["--no-cache"]].concat());
+        assert!(!env.cache().exists(), "--no-cache writes no cache");
+        // The first run records every session (and every file that is not one); the next
+        // lists them from the cache: both as read from the files.
+        assert_eq!(ls_out(&env, args), uncached, "{args:?}");
+        assert!(env.cache().exists());
+        assert_eq!(ls_out(&env, args), uncached, "{args:?}");
+        fs::remove_file(env.cache()).unwrap();
+    }
+    let (_, stderr) = ls_out(&env, &["-v"]);
+    assert_eq!(stderr, "skipped 2 files that are not Pi sessions\n");
+}
+
+#[test]
+fn an_unchanged_file_is_not_read_again_and_a_changed_one_is() {
+    let env = Env::new();
+    let dir = settled_sessions(&env);
+    let a = dir.join("a.jsonl");
+    let first = ls_out(&env, &["--all", "--json"]).0;
+    assert!(first.contains("first a"));
+
+    // A change that keeps the size, modification time and inode is not seen: proof that
+    // the listing came from the cache, which --no-cache neither reads nor writes.
+    rewrite_unseen(&a, &same_size_edit(&a, "first a", "FIRST A"));
+    let cache = fs::read(env.cache()).unwrap();
+    let cache_time = fs::metadata(env.cache()).unwrap().modified().unwrap();
+    assert_eq!(ls_out(&env, &["--all", "--json"]).0, first);
+    let fresh = ls_out(&env, &["--all", "--json", "--no-cache"]).0;
+    assert_eq!(fresh, first.replace("first a", "FIRST A"));
+    assert_eq!(fs::read(env.cache()).unwrap(), cache);
+    assert_eq!(fs::metadata(env.cache()).unwrap().modified().unwrap(), cache_time);
+
+    // Appending changes the size: read again, even with the old modification time.
+    let mut text = fs::read_to_string(&a).unwrap();
+    text.push_str(&format!(
+        "{}\n",
+        user("a3", Some("a2"), "2026-01-09T00:00:00.000Z", "more")
+    ));
+    let time = fs::metadata(&a).unwrap().modified().unwrap();
+    fs::write(&a, text).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&a)
+        .unwrap()
+        .set_modified(time)
+        .unwrap();
+    let appended = ls_out(&env, &["--all", "--json"]).0;
+    assert_eq!(appended, ls_out(&env, &["--all", "--json", "--no-cache"]).0);
+    let list = ndjson(&appended);
+    assert_eq!(names(&list)[0], "sess-a", "newest activity first");
+    assert_eq!(
+        (list[0]["messageCount"].as_u64(), list[0]["firstMessage"].as_str()),
+        (Some(2), Some("FIRST A"))
+    );
+
+    // A file renamed over the session (as `repair` writes) is a new inode: read again.
+    let copy = dir.join("a.copy");
+    fs::write(&copy, same_size_edit(&a, "FIRST A", "first A")).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&copy)
+        .unwrap()
+        .set_modified(time)
+        .unwrap();
+    fs::rename(&copy, &a).unwrap();
+    assert!(ls_out(&env, &["--all", "--json"]).0.contains("\"first A\""));
+}
+
+#[test]
+fn a_file_changed_a_moment_ago_is_not_recorded() {
+    let env = Env::new();
+    let dir = env.folder(&env.proj);
+    let path = dir.join("now.jsonl");
+    write(
+        &path,
+        &[
+            header("now", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("n1", None, "2026-01-02T00:00:00.000Z", "said now"),
+        ],
+    );
+    let first = ls_out(&env, &["--json"]).0;
+    assert!(first.contains("said now"));
+    assert!(!env.cache().exists(), "nothing settled, nothing recorded");
+
+    // Beside a settled session (recorded), it still is not: a change to it within the
+    // timestamp's resolution is seen.
+    write(
+        &dir.join("old.jsonl"),
+        &[header("old", "2025-01-01T00:00:00.000Z", &env.proj)],
+    );
+    age(&dir.join("old.jsonl"), 60);
+    assert_eq!(names(&env.ls_json(&[])), ["now", "old"]);
+    assert!(env.cache().exists());
+    rewrite_unseen(&path, &same_size_edit(&path, "said now", "SAID NOW"));
+    let list = env.ls_json(&[]);
+    assert_eq!(list[0]["firstMessage"], "SAID NOW");
+}
+
+#[test]
+fn a_damaged_cache_is_ignored_and_replaced() {
+    let env = Env::new();
+    let dir = settled_sessions(&env);
+    let expected = ls_out(&env, &["--all", "--json"]).0;
+    let whole = fs::read(env.cache()).unwrap();
+    let a = dir.join("a.jsonl");
+    rewrite_unseen(&a, &same_size_edit(&a, "first a", "FIRST A"));
+    let changed = expected.replace("first a", "FIRST A");
+    let damaged: [Vec<u8>; 4] = [
+        whole[..whole.len() / 2].to_vec(),
+        whole[..whole.len() - 1].to_vec(),
+        {
+            let mut d = whole.clone();
+            let last = d.len() - 3;
+            d[last] ^= 0x20;
+            d
+        },
+        b"not a cache".to_vec(),
+    ];
+    for bytes in damaged {
+        fs::write(env.cache(), &bytes).unwrap();
+        // Not used: the files are read (the unseen change shows)...
+        assert_eq!(ls_out(&env, &["--all", "--json"]).0, changed);
+        // ...and recorded in a new cache, used by the next run.
+        assert_ne!(fs::read(env.cache()).unwrap(), bytes);
+        rewrite_unseen(&a, &same_size_edit(&a, "FIRST A", "first a"));
+        assert_eq!(ls_out(&env, &["--all", "--json"]).0, changed);
+        rewrite_unseen(&a, &same_size_edit(&a, "first a", "FIRST A"));
+    }
+    // A cache folder that cannot be written to: listed all the same.
+    fs::remove_file(env.cache()).unwrap();
+    fs::remove_dir(env.cache().parent().unwrap()).unwrap();
+    fs::write(env.cache().parent().unwrap(), "a file where the folder goes").unwrap();
+    assert_eq!(ls_out(&env, &["--all", "--json"]).0, changed);
 }

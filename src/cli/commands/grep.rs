@@ -1,4 +1,5 @@
 use crate::cli::GlobalArgs;
+use crate::cli::cache_file::{LISTING, cache_file};
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::kind_style;
@@ -149,7 +150,11 @@ fn sessions(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
     }
     let loc = locate::Locations::discover(&std::env::current_dir()?);
     if args.all {
-        let options = listing::ListOptions { all: true };
+        // The listing's cache, as `ls --all` keeps it: it never changes what is listed.
+        let options = listing::ListOptions {
+            all: true,
+            cache: cache_file(LISTING),
+        };
         let found = listing::list(&loc, &options, &pi_session::progress::Silent);
         return Ok(found.sessions.into_iter().map(|s| s.path).collect());
     }

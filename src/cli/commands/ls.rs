@@ -1,4 +1,5 @@
 use crate::cli::GlobalArgs;
+use crate::cli::cache_file::{LISTING, cache_file};
 use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_line};
 use crate::cli::progress::Terminal;
 use anyhow::Result;
@@ -35,11 +36,21 @@ pub struct Args {
     /// many files were skipped because they are not Pi sessions.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+
+    /// Read every session file, neither using nor updating the cache. By default what was
+    /// read from each file is kept in $XDG_CACHE_HOME/pi-session/listing.cache (or
+    /// ~/.cache/pi-session/listing.cache) and used again while the file's size, modification
+    /// time and inode are unchanged, so listing unchanged files costs a stat per file.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 impl Args {
     fn options(&self) -> ListOptions {
-        ListOptions { all: self.all }
+        ListOptions {
+            all: self.all,
+            cache: if self.no_cache { None } else { cache_file(LISTING) },
+        }
     }
 }
 

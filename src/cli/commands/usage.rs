@@ -1,5 +1,6 @@
 use crate::cli::GlobalArgs;
 use crate::cli::amounts::{dollars, tokens};
+use crate::cli::cache_file::{USAGE, cache_file};
 use crate::cli::output::{Output, Style, advise_for, display_width, escape_line, fit};
 use crate::cli::progress::Terminal;
 use crate::cli::session_arg::warn_damaged;
@@ -63,15 +64,6 @@ pub struct Args {
     pub no_cache: bool,
 }
 
-/// Where the cache is kept: $XDG_CACHE_HOME/pi-session/usage.cache, else under ~/.cache.
-fn cache_file() -> Option<PathBuf> {
-    let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .and_then(absolute)
-        .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|h| h.join(".cache")))?;
-    Some(base.join("pi-session").join("usage.cache"))
-}
-
 fn day_spec(s: &str) -> Result<DaySpec, String> {
     DaySpec::parse(s).ok_or_else(|| "not a day: use YYYY-MM-DD, YYYYMMDD, or Nd / Nw (days or weeks ago)".into())
 }
@@ -108,7 +100,7 @@ fn options(args: &Args) -> Result<Options> {
         zone,
         since: args.since.map(|d| d.resolve(today)),
         until: args.until.map(|d| d.resolve(today)),
-        cache: if args.no_cache { None } else { cache_file() },
+        cache: if args.no_cache { None } else { cache_file(USAGE) },
     })
 }
 
