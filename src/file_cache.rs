@@ -114,7 +114,7 @@ struct Slot {
 
 /// A new record, for the file written at the end.
 struct Fresh {
-    path: PathBuf,
+    key: Vec<u8>,
     bytes: Vec<u8>,
 }
 
@@ -124,7 +124,9 @@ pub struct FileCache {
     preamble: Vec<u8>,
     /// The cache file, mapped: only the records of the files looked up are paged in.
     bytes: Data,
-    slots: FxHashMap<PathBuf, Slot>,
+    /// The records by their key's bytes (hashed faster than a `Path`, which hashes its
+    /// components).
+    slots: FxHashMap<Box<[u8]>, Slot>,
     fresh: Vec<Fresh>,
     /// Files modified after this are not recorded.
     settled_before: i128,
@@ -158,7 +160,7 @@ impl FileCache {
     /// What was recorded for this version of the file (`key` as [`key`] makes it, `stamp`
     /// as the file is now): a reader at the start of what the user wrote.
     pub fn get(&self, key: &Path, stamp: Option<Stamp>) -> Option<Reader<'_>> {
-        let slot = self.slots.get(key)?;
+        let slot = self.slots.get(key.as_os_str().as_encoded_bytes())?;
         (Some(slot.stamp) == stamp).then(|| Reader::new(&self.bytes[slot.body..slot.range.end]))
     }
 
@@ -169,11 +171,12 @@ impl FileCache {
             return;
         }
         let mut w = Writer::default();
-        w.bytes(key.as_os_str().as_encoded_bytes());
+        let key = key.as_os_str().as_encoded_bytes();
+        w.bytes(key);
         stamp.write(&mut w);
         body(&mut w);
         self.fresh.push(Fresh {
-            path: key.to_path_buf(),
+            key: key.to_vec(),
             bytes: w.0,
         });
     }
@@ -201,11 +204,14 @@ impl FileCache {
         crate::session::write::write_file_with(&self.file, true, |file| {
             let mut out = std::io::BufWriter::new(file);
             out.write_all(&self.preamble)?;
-            let replaced: rustc_hash::FxHashSet<&Path> = self.fresh.iter().map(|f| f.path.as_path()).collect();
+            let replaced: rustc_hash::FxHashSet<&[u8]> = self.fresh.iter().map(|f| &f.key[..]).collect();
+            let unchanged = |key: &[u8], slot: &Slot| {
+                os_string(key).is_some_and(|path| Stamp::of(Path::new(&path)) == Some(slot.stamp))
+            };
             let kept = self
                 .slots
                 .iter()
-                .filter(|(path, slot)| !replaced.contains(path.as_path()) && Stamp::of(path) == Some(slot.stamp));
+                .filter(|(key, slot)| !replaced.contains(&key[..]) && unchanged(key, slot));
             let records = self.fresh.iter().map(|f| &f.bytes[..]);
             for record in records.chain(kept.map(|(_, slot)| &self.bytes[slot.range.clone()])) {
                 out.write_all(&(record.len() as u64).to_le_bytes())?;
@@ -217,8 +223,8 @@ impl FileCache {
     }
 }
 
-/// The records of a cache file by path, or `None` when the file cannot be used.
-fn index(bytes: &[u8], preamble: &[u8]) -> Option<FxHashMap<PathBuf, Slot>> {
+/// The records of a cache file by key, or `None` when the file cannot be used.
+fn index(bytes: &[u8], preamble: &[u8]) -> Option<FxHashMap<Box<[u8]>, Slot>> {
     let mut r = Reader::new(bytes.strip_prefix(preamble)?);
     let mut slots = FxHashMap::default();
     let base = preamble.len();
@@ -231,10 +237,10 @@ fn index(bytes: &[u8], preamble: &[u8]) -> Option<FxHashMap<PathBuf, Slot>> {
             return None;
         }
         let mut k = Reader::new(record);
-        let path = PathBuf::from(os_string(k.bytes()?)?);
+        let key = Box::from(k.bytes()?);
         let stamp = Stamp::read(&mut k)?;
         slots.insert(
-            path,
+            key,
             Slot {
                 stamp,
                 range: start..start + len,

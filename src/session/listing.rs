@@ -760,13 +760,14 @@ fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
     let Ok(read) = fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut files: Vec<PathBuf> = read
+    // Each name once, not parsed out of its path at every comparison.
+    let mut files: Vec<(std::ffi::OsString, PathBuf)> = read
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
-        .map(|e| e.path())
+        .map(|e| (e.file_name(), e.path()))
+        .filter(|(name, _)| name.to_string_lossy().ends_with(".jsonl"))
         .collect();
-    files.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
-    files
+    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.into_iter().map(|(_, path)| path).collect()
 }
 
 /// What to list.
