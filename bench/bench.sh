@@ -12,8 +12,9 @@
 #
 # Then `ls --all` and `usage` over LS_SESSIONS (2000) sessions of LS_SIZE (1M), and `usage`
 # beside ccusage-pi (@ccusage/pi, installed by .ci/install-ccusage, or CCUSAGE_PI_DIR) over
-# USAGE_SESSIONS (200) sessions of USAGE_SIZE (5M); 0 sessions skips a table. `usage` runs
-# with its cache warm (kept in $BENCH_DIR/cache) and with --no-cache (every file read).
+# USAGE_SESSIONS (200) sessions of USAGE_SIZE (5M); 0 sessions skips a table. `ls` and
+# `usage` run with their caches warm (kept in $BENCH_DIR/cache) and with --no-cache (every
+# file read).
 #
 # Needs: cargo, GNU time (/usr/bin/time), jq, python3, node with the Pi oracle
 # (.ci/install-oracle); hyperfine is used for timing when present.
@@ -145,8 +146,9 @@ sessions_table() { # agent n
 if [ "$LS_SESSIONS" -gt 0 ]; then
   agent=$(agent_dir "agent-$LS_SESSIONS" "$LS_SESSIONS" "$LS_SIZE")
   sessions_table "$agent" "$LS_SESSIONS"
-  row "pi-session ls --all --json" "env PI_CODING_AGENT_DIR=$agent $PS ls --all --json"
-  # The cache's own folder: the warm-up run fills it, the timed runs read it.
+  # The caches' own folder: the warm-up run fills it, the timed runs read it.
+  row "pi-session ls --all --json (cache warm)" "env XDG_CACHE_HOME=$BENCH_DIR/cache PI_CODING_AGENT_DIR=$agent $PS ls --all --json"
+  row "pi-session ls --all --json --no-cache" "env PI_CODING_AGENT_DIR=$agent $PS ls --all --json --no-cache"
   row "pi-session usage --json (cache warm)" "env XDG_CACHE_HOME=$BENCH_DIR/cache PI_CODING_AGENT_DIR=$agent $PS usage --json"
   row "pi-session usage --json --no-cache" "env PI_CODING_AGENT_DIR=$agent $PS usage --json --no-cache"
 fi

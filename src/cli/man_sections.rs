@@ -206,6 +206,12 @@ fn environment(name: &str) -> Vec<(&'static str, &'static str)> {
             "Where the usage cache is kept (pi-session/usage.cache), else ~/.cache.",
         ));
     }
+    if matches!(name, "ls" | "grep") {
+        vars.push((
+            "XDG_CACHE_HOME",
+            "Where the listing cache is kept (pi-session/listing.cache), else ~/.cache.",
+        ));
+    }
     if matches!(name, "secrets" | "redact" | "export" | "clone") {
         vars.push((
             "*_API_KEY, *_TOKEN, *_SECRET",
