@@ -51,52 +51,59 @@ impl LoadReport {
     }
 }
 
-/// One physical line, classified (in parallel for large files).
-// Entries are most lines: boxing them would cost an allocation per line.
-#[allow(clippy::large_enum_variant)]
-enum Line<'a> {
+/// A line of a chunk that is not an entry, or a session line.
+enum Event<'a> {
     Blank,
-    Unreadable,
+    /// Not JSON, or JSON but not an object; `end` is where the line ends.
+    Unreadable {
+        end: usize,
+    },
     /// JSON, not an object, and true to JavaScript (`42`, `"x"`, `[]`): Pi keeps it as an
     /// entry, so before the header it refuses the file.
     TruthyValue,
     /// A `session` line: the file's header if it comes first, else ignored.
-    Session(Box<Skim<'a>>),
-    /// An entry, built on the worker thread; its ids are interned in file order afterwards.
-    Entry(Pending),
+    Session {
+        skim: Box<Skim<'a>>,
+        start: usize,
+        end: usize,
+    },
 }
 
-/// An entry built while classifying, waiting for its ids to be interned: the entry's `id`,
-/// `parent`, line number and the symbol in its detail are filled in by [`load`].
-/// Its id texts are copied into the chunk's [`IdTexts`], so that interning them does not
-/// touch the file's pages again.
-struct Pending {
-    entry: Entry,
-    id: Option<IdText>,
-    parent: Option<IdText>,
-    /// The id the detail refers to: a label's or context edit's target, a compaction's first
-    /// kept entry.
-    target: Option<IdText>,
-    /// `firstKeptEntryIndex` of a format 1 compaction.
-    first_kept_entry_index: Option<f64>,
-}
-
-struct Classified<'a> {
-    start: usize,
-    end: usize,
-    line: Line<'a>,
-    crlf: bool,
-    invalid_utf8: bool,
+/// A line of a chunk that is not an entry, and where it comes among the chunk's lines and
+/// entries.
+struct Mark<'a> {
+    /// The line's index in its chunk.
+    line: u32,
+    /// How many of the chunk's entries come before it.
+    entries_before: u32,
+    event: Event<'a>,
 }
 
 /// Files larger than this are classified on every core.
 const PARALLEL_THRESHOLD: usize = 8 << 20;
 
-/// Where an id's text is in its chunk's [`IdTexts`].
+/// Where an id's text is in its chunk's [`IdTexts`] ([`IdText::NONE`]: no id).
 #[derive(Clone, Copy)]
 struct IdText {
     start: u32,
     end: u32,
+}
+
+impl IdText {
+    const NONE: IdText = IdText {
+        start: u32::MAX,
+        end: 0,
+    };
+}
+
+/// The ids of a chunk's entry, waiting to be interned in file order: the entry's `id` and
+/// `parent`, and the id its detail refers to (a label's or context edit's target, a
+/// compaction's first kept entry).
+#[derive(Clone, Copy)]
+struct Refs {
+    id: IdText,
+    parent: IdText,
+    target: IdText,
 }
 
 /// The id texts of a chunk's entries, one after another.
@@ -104,25 +111,53 @@ struct IdText {
 struct IdTexts(String);
 
 impl IdTexts {
-    fn keep(&mut self, s: Option<Cow<'_, str>>) -> Option<IdText> {
-        let s = s?;
+    fn keep(&mut self, s: Option<&str>) -> IdText {
+        let Some(s) = s else { return IdText::NONE };
         let start = self.0.len() as u32;
-        self.0.push_str(&s);
-        Some(IdText {
+        self.0.push_str(s);
+        IdText {
             start,
             end: self.0.len() as u32,
-        })
+        }
     }
 
-    fn get(&self, t: IdText) -> &str {
-        &self.0[t.start as usize..t.end as usize]
+    fn get(&self, t: IdText) -> Option<&str> {
+        (t.start != u32::MAX).then(|| &self.0[t.start as usize..t.end as usize])
     }
 }
 
-/// The lines of one chunk of the file, classified.
+/// The lines of one chunk of the file, classified. Entries are built on the worker, in the
+/// form the session keeps (their ids not yet interned, their `line` counted from the
+/// chunk's first line), so that the loading thread only interns ids and appends them all at
+/// once; the few other lines are [`Mark`]s among them.
+#[derive(Default)]
 struct Chunk<'a> {
-    lines: Vec<Classified<'a>>,
+    entries: Vec<Entry>,
+    /// The ids of each of `entries`.
+    refs: Vec<Refs>,
+    marks: Vec<Mark<'a>>,
+    /// `firstKeptEntryIndex` of format 1 compactions, by index in `entries`.
+    first_kept_index: Vec<(u32, f64)>,
     ids: IdTexts,
+    /// Physical lines in the chunk.
+    lines: u32,
+    /// Entry and session lines ending in `\r`, and needing U+FFFD replacements.
+    crlf: u32,
+    invalid_utf8: u32,
+}
+
+impl Chunk<'_> {
+    /// Empties the chunk, keeping its room for the next one.
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.refs.clear();
+        self.marks.clear();
+        self.first_kept_index.clear();
+        self.ids.0.clear();
+        self.lines = 0;
+        self.crlf = 0;
+        self.invalid_utf8 = 0;
+    }
 }
 
 /// A guess at the lines of `bytes` bytes of a session, on the high side: real sessions
@@ -132,47 +167,75 @@ fn lines_in(bytes: usize) -> usize {
     bytes / 1024
 }
 
-fn classify_range(data: &[u8], from: usize, to: usize) -> Chunk<'_> {
-    let mut out = Vec::with_capacity(lines_in(to - from));
-    let mut ids = IdTexts::default();
+/// Classifies the lines of `data[from..to]` into `chunk` (a spare one, emptied, or new).
+fn classify_range<'a>(data: &'a [u8], from: usize, to: usize, chunk: Option<Chunk<'a>>) -> Chunk<'a> {
+    let mut chunk = match chunk {
+        Some(mut c) => {
+            c.clear();
+            c
+        }
+        None => Chunk {
+            entries: Vec::with_capacity(lines_in(to - from)),
+            refs: Vec::with_capacity(lines_in(to - from)),
+            ..Chunk::default()
+        },
+    };
     let mut shared = SharedStrings::default();
+    // One skim, filled again for each line.
+    let mut skim = Skim::default();
     let mut pos = from;
+    let mut line: u32 = 0;
     while pos < to {
         let end = memchr::memchr(b'\n', &data[pos..to]).map_or(to, |i| pos + i);
         let bytes = &data[pos..end];
-        let line = if super::jsstr::is_blank(bytes) {
-            Line::Blank
-        } else if let Some(skim) = skim::read_line_fast(bytes) {
+        let event = if super::jsstr::is_blank(bytes) {
+            Some(Event::Blank)
+        } else if skim::read_line_fast(bytes, &mut skim) {
             // Most lines: the entry is built straight from the skim, never boxed.
             if skim.kind.as_deref() == Some("session") {
-                Line::Session(Box::new(skim))
+                Some(Event::Session {
+                    skim: Box::new(std::mem::take(&mut skim)),
+                    start: pos,
+                    end,
+                })
             } else {
-                Line::Entry(pending(&mut shared, &mut ids, skim, pos as u64, end as u64))
+                pending(&mut chunk, &mut shared, &mut skim, pos as u64, end as u64, line);
+                None
             }
         } else {
             match skim::read_line_slowly(bytes) {
-                LineRead::Object(skim) if skim.kind.as_deref() == Some("session") => Line::Session(skim),
-                LineRead::Object(skim) => Line::Entry(pending(&mut shared, &mut ids, *skim, pos as u64, end as u64)),
-                LineRead::NotAnObject if skim::truthy_non_object(bytes) => Line::TruthyValue,
-                LineRead::NotAnObject | LineRead::Malformed => Line::Unreadable,
+                LineRead::Object(skim) if skim.kind.as_deref() == Some("session") => {
+                    Some(Event::Session { skim, start: pos, end })
+                }
+                LineRead::Object(mut skim) => {
+                    pending(&mut chunk, &mut shared, &mut skim, pos as u64, end as u64, line);
+                    None
+                }
+                LineRead::NotAnObject if skim::truthy_non_object(bytes) => Some(Event::TruthyValue),
+                LineRead::NotAnObject | LineRead::Malformed => Some(Event::Unreadable { end }),
             }
         };
-        let crlf = bytes.last() == Some(&b'\r');
-        let invalid_utf8 = match &line {
-            Line::Session(s) => s.lossy,
-            Line::Entry(p) => p.lossy(),
-            _ => false,
-        };
-        out.push(Classified {
-            start: pos,
-            end,
-            line,
-            crlf,
-            invalid_utf8,
-        });
+        match event {
+            None => {
+                chunk.crlf += u32::from(bytes.last() == Some(&b'\r'));
+            }
+            Some(event) => {
+                if let Event::Session { skim, .. } = &event {
+                    chunk.crlf += u32::from(bytes.last() == Some(&b'\r'));
+                    chunk.invalid_utf8 += u32::from(skim.lossy);
+                }
+                chunk.marks.push(Mark {
+                    line,
+                    entries_before: chunk.entries.len() as u32,
+                    event,
+                });
+            }
+        }
+        line += 1;
         pos = end + 1;
     }
-    Chunk { lines: out, ids }
+    chunk.lines = line;
+    chunk
 }
 
 /// Lines are classified this many bytes at a time, on every core, while the loading thread
@@ -180,24 +243,22 @@ fn classify_range(data: &[u8], from: usize, to: usize) -> Chunk<'_> {
 /// at once.
 const CHUNK: usize = 2 << 20;
 
-/// Classifies every line of `data` and hands the lines to `each` in file order. Large inputs
-/// are classified in chunks on worker threads while `each` runs on the calling thread; when
-/// `each` fails, the workers stop.
+/// Classifies every line of `data`, a chunk at a time, and hands the chunks to `each` in file
+/// order. Large inputs are classified on worker threads while `each` runs on the calling
+/// thread; when `each` fails, the workers stop. `each` may take the chunk's entries; what it
+/// leaves is room for a later chunk.
 ///
-/// `release` is called with each chunk once it is classified, so that the mapped pages of a
-/// large file need not all stay resident.
-fn for_each_line<'a, E>(
+/// `release` is called with each chunk of a large input once it is classified, so that the
+/// mapped pages of a large file need not all stay resident.
+fn for_each_chunk<'a, E>(
     data: &'a [u8],
     sizes: Sizes,
     release: &(impl Fn(usize, usize) + Sync),
-    mut each: impl FnMut(Classified<'a>, &IdTexts) -> Result<(), E>,
+    mut each: impl FnMut(&mut Chunk<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
     let threads = threads.max(sizes.min_threads);
-    if data.len() < sizes.parallel_from || threads < 2 {
-        let chunk = classify_range(data, 0, data.len());
-        return chunk.lines.into_iter().try_for_each(|c| each(c, &chunk.ids));
-    }
+    let parallel = data.len() >= sizes.parallel_from && threads >= 2;
     // Chunk boundaries, each just after a newline.
     let mut bounds = vec![0];
     let mut at = 0;
@@ -211,20 +272,20 @@ fn for_each_line<'a, E>(
         bounds.push(at);
     }
     // Chunks are classified in any order on the workers and handed on in file order; a
-    // failing `each` stops the workers.
+    // failing `each` stops the workers. A chunk handed on comes back as room for another.
     crate::parallel::map_in_order_on(
-        threads,
+        if parallel { threads } else { 1 },
         bounds.len() - 1,
-        |k, _| {
-            let chunk = classify_range(data, bounds[k], bounds[k + 1]);
-            release(bounds[k], bounds[k + 1]);
+        |k, spare| {
+            let chunk = classify_range(data, bounds[k], bounds[k + 1], spare);
+            if parallel {
+                release(bounds[k], bounds[k + 1]);
+            }
             chunk
         },
-        |chunk| {
-            for line in chunk.lines {
-                each(line, &chunk.ids)?;
-            }
-            Ok(None)
+        |mut chunk| {
+            each(&mut chunk)?;
+            Ok(Some(chunk))
         },
     )
 }
@@ -267,109 +328,134 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
 
     let len = data.len();
     report.missing_final_newline = len > 0 && data[len - 1] != b'\n';
+    // The number of the line before the chunk at hand.
     let mut line_no: u32 = first_line.wrapping_sub(1);
-    for_each_line(
+    for_each_chunk(
         &data,
         sizes,
         &|from, to| data.release(from, to),
-        |c, id_texts| -> Result<(), SessionError> {
-            line_no = line_no.wrapping_add(1);
-            let (start, stop) = (c.start as u64, c.end as u64);
-            let end = c.end;
-            let skim = match c.line {
-                Line::Blank => {
-                    report.blank_lines += 1;
+        |chunk| -> Result<(), SessionError> {
+            let base = line_no;
+            let number = |line: u32| base.wrapping_add(line).wrapping_add(1);
+            // Where the chunk's entries go in `entries`.
+            let first = entries.len();
+            // The chunk's entries `from..to` come next in file order: before the header they
+            // refuse the file; a format 1 file remembers which parsed line each became.
+            let run = |from: usize, to: usize, header: &Option<Header>, v1: bool, parsed: &mut Vec<Option<usize>>| {
+                if from == to {
                     return Ok(());
                 }
-                Line::Unreadable => {
-                    report.malformed_lines.push(line_no);
-                    if end == len {
-                        report.torn_last_line = true;
-                    }
-                    return Ok(());
-                }
-                Line::TruthyValue if header.is_none() => {
+                if header.is_none() {
+                    let e = &chunk.entries[from];
                     let reason = format!(
-                        "line {line_no} is a JSON value that is not an object where the session header should be; Pi refuses such a file"
+                        "line {} should be a session header (\"type\":\"session\"), but its type is {}",
+                        number(e.line),
+                        e.kind
+                            .as_str()
+                            .map(|k| format!("\"{k}\""))
+                            .unwrap_or_else(|| "missing".into())
                     );
                     return Err(SessionError::NotASession {
                         path: path.clone(),
                         reason,
                     });
                 }
-                Line::TruthyValue => {
-                    report.malformed_lines.push(line_no);
-                    return Ok(());
+                if v1 {
+                    parsed.extend((first + from..first + to).map(Some));
                 }
-                Line::Session(skim) => skim,
-                Line::Entry(p) => {
-                    report.crlf_lines += u32::from(c.crlf);
-                    report.invalid_utf8_lines += u32::from(c.invalid_utf8);
-                    if header.is_none() {
+                Ok(())
+            };
+            let mut done = 0;
+            for mark in chunk.marks.drain(..) {
+                let at = mark.entries_before as usize;
+                run(done, at, &header, v1, &mut parsed)?;
+                done = at;
+                let line_no = number(mark.line);
+                let (skim, start, stop) = match mark.event {
+                    Event::Blank => {
+                        report.blank_lines += 1;
+                        continue;
+                    }
+                    Event::Unreadable { end } => {
+                        report.malformed_lines.push(line_no);
+                        if end == len {
+                            report.torn_last_line = true;
+                        }
+                        continue;
+                    }
+                    Event::TruthyValue if header.is_none() => {
                         let reason = format!(
-                            "line {line_no} should be a session header (\"type\":\"session\"), but its type is {}",
-                            p.entry
-                                .kind
-                                .as_str()
-                                .map(|k| format!("\"{k}\""))
-                                .unwrap_or_else(|| "missing".into())
+                            "line {line_no} is a JSON value that is not an object where the session header should be; Pi refuses such a file"
                         );
                         return Err(SessionError::NotASession {
                             path: path.clone(),
                             reason,
                         });
                     }
-                    if let Some(index) = p.first_kept_entry_index {
-                        v1_first_kept_index.push((entries.len(), index));
+                    Event::TruthyValue => {
+                        report.malformed_lines.push(line_no);
+                        continue;
                     }
-                    if v1 {
-                        parsed.push(Some(entries.len()));
-                    }
-                    if entries.len() == entries.capacity() {
-                        // Grow to the count the file so far predicts (a little over), not
-                        // to double: the index of a large file is its largest allocation.
-                        let predicted = (entries.len() as u64 * len as u64 / (end as u64).max(1)) as usize;
-                        let want = (predicted + predicted / 16 + 64).max(entries.len() + 64);
-                        entries.reserve_exact(want - entries.len());
-                    }
-                    entries.push(intern(&mut ids, id_texts, p, line_no));
-                    return Ok(());
-                }
-            };
-            report.crlf_lines += u32::from(c.crlf);
-            report.invalid_utf8_lines += u32::from(c.invalid_utf8);
-            if header.is_none() {
-                match &skim.id {
-                    Some(id) => {
-                        header = Some(Header {
-                            line: line_no,
-                            start,
-                            end: stop,
-                            id: id.to_string(),
-                            version: skim.version,
-                            cwd: skim.cwd.as_deref().map(Into::into),
-                            timestamp: skim.timestamp.as_deref().map(Into::into),
-                            parent_session: skim.parent_session.as_deref().map(Into::into),
-                        });
-                        v1 = header.as_ref().is_some_and(|h| h.format() < 2);
-                        if v1 {
-                            parsed.push(None);
+                    Event::Session { skim, start, end } => (skim, start as u64, end as u64),
+                };
+                if header.is_none() {
+                    match &skim.id {
+                        Some(id) => {
+                            header = Some(Header {
+                                line: line_no,
+                                start,
+                                end: stop,
+                                id: id.to_string(),
+                                version: skim.version,
+                                cwd: skim.cwd.as_deref().map(Into::into),
+                                timestamp: skim.timestamp.as_deref().map(Into::into),
+                                parent_session: skim.parent_session.as_deref().map(Into::into),
+                            });
+                            v1 = header.as_ref().is_some_and(|h| h.format() < 2);
+                            if v1 {
+                                parsed.push(None);
+                            }
+                            continue;
                         }
-                        return Ok(());
-                    }
-                    None => {
-                        let reason = format!("the header on line {line_no} has no string id");
-                        return Err(SessionError::NotASession {
-                            path: path.clone(),
-                            reason,
-                        });
+                        None => {
+                            let reason = format!("the header on line {line_no} has no string id");
+                            return Err(SessionError::NotASession {
+                                path: path.clone(),
+                                reason,
+                            });
+                        }
                     }
                 }
+                report.extra_headers.push(line_no);
+                if v1 {
+                    parsed.push(None);
+                }
             }
-            report.extra_headers.push(line_no);
-            if v1 {
-                parsed.push(None);
+            run(done, chunk.entries.len(), &header, v1, &mut parsed)?;
+            report.crlf_lines += chunk.crlf;
+            report.invalid_utf8_lines += chunk.invalid_utf8;
+            v1_first_kept_index.extend(
+                chunk
+                    .first_kept_index
+                    .iter()
+                    .map(|&(i, index)| (first + i as usize, index)),
+            );
+            for (e, refs) in chunk.entries.iter_mut().zip(&chunk.refs) {
+                e.line = number(e.line);
+                intern(&mut ids, &chunk.ids, e, refs);
             }
+            let n = chunk.entries.len();
+            if entries.len() + n > entries.capacity() {
+                // Grow to the count the file so far predicts (a little over), not to double:
+                // the index of a large file is its largest allocation.
+                let end = chunk.entries.last().map_or(len, |e| e.end as usize);
+                let predicted = ((entries.len() + n) as u64 * len as u64 / (end as u64).max(1)) as usize;
+                let want = (predicted + predicted / 16 + 64).max(entries.len() + n + 64);
+                entries.reserve_exact(want - entries.len());
+            }
+            // One copy of the chunk's entries, its room kept for a later chunk.
+            entries.append(&mut chunk.entries);
+            line_no = base.wrapping_add(chunk.lines);
             Ok(())
         },
     )?;
@@ -458,12 +544,12 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
 struct SharedStrings(FxHashMap<Box<str>, Shared>);
 
 impl SharedStrings {
-    fn get(&mut self, s: Option<Cow<'_, str>>) -> Option<Shared> {
+    fn get(&mut self, s: Option<&str>) -> Option<Shared> {
         let s = s?;
-        if let Some(v) = self.0.get(&*s) {
+        if let Some(v) = self.0.get(s) {
             return Some(v.clone());
         }
-        let v: Shared = Shared::from(&*s);
+        let v: Shared = Shared::from(s);
         // Bounded: a file of all-distinct values should not build a second copy of them.
         if self.0.len() < 4096 {
             self.0.insert(s.into(), v.clone());
@@ -472,108 +558,105 @@ impl SharedStrings {
     }
 }
 
-impl Pending {
-    fn lossy(&self) -> bool {
-        self.entry.line == LOSSY
-    }
-}
-
-/// Marks a pending entry whose kept fields needed U+FFFD replacements (its line number is
-/// set later, so the field is free until then).
-const LOSSY: u32 = u32::MAX;
-
-/// Builds the entry of a skimmed line, all but its interned ids.
-fn pending(shared: &mut SharedStrings, id_texts: &mut IdTexts, s: Skim<'_>, start: u64, end: u64) -> Pending {
+/// Builds the entry of a skimmed line into `chunk`, all but its interned ids; its `line`
+/// is `line`, its index in the chunk.
+fn pending(chunk: &mut Chunk<'_>, shared: &mut SharedStrings, s: &mut Skim<'_>, start: u64, end: u64, line: u32) {
     let kind = EntryKind::parse(s.kind.as_deref());
-    let b = |c: Option<Cow<'_, str>>| c.map(|c| Box::<str>::from(&*c));
+    let b = |c: &Option<Cow<'_, str>>| c.as_deref().map(Box::<str>::from);
     let mut target = None;
     let detail = match kind {
-        EntryKind::Message => {
-            let m = s.message.unwrap_or_default();
-            let role = m.role.as_deref().map(Role::parse);
-            let tools = match &role {
-                Some(Role::Assistant) => Tools::Calls(m.tool_calls.into_iter().map(Into::into).collect()),
-                Some(Role::ToolResult) => Tools::ResultOf(m.tool_call_id.as_deref().unwrap_or("").into()),
-                _ => Tools::None,
-            };
-            Detail::Message {
-                role,
-                provider: shared.get(m.provider),
-                model: shared.get(m.model),
-                tools,
-                response_model: shared.get(m.response_model),
-                at: m.at,
+        EntryKind::Message => match &mut s.message {
+            Some(m) => {
+                let role = m.role.as_deref().map(Role::parse);
+                let tools = match &role {
+                    Some(Role::Assistant) => Tools::Calls(m.tool_calls.drain(..).map(Into::into).collect()),
+                    Some(Role::ToolResult) => Tools::ResultOf(m.tool_call_id.as_deref().unwrap_or("").into()),
+                    _ => Tools::None,
+                };
+                Detail::Message {
+                    role,
+                    provider: shared.get(m.provider.as_deref()),
+                    model: shared.get(m.model.as_deref()),
+                    tools,
+                    response_model: shared.get(m.response_model.as_deref()),
+                    at: m.at,
+                }
             }
-        }
+            None => Detail::Message {
+                role: None,
+                provider: None,
+                model: None,
+                tools: Tools::None,
+                response_model: None,
+                at: None,
+            },
+        },
         EntryKind::Label => {
-            target = s.target_id;
+            target = s.target_id.as_deref();
             Detail::Label {
                 target: None,
-                label: b(s.label),
+                label: b(&s.label),
             }
         }
         EntryKind::Custom | EntryKind::CustomMessage => Detail::Custom {
-            custom_type: b(s.custom_type),
+            custom_type: b(&s.custom_type),
         },
         EntryKind::Compaction => {
-            target = s.first_kept_entry_id;
+            target = s.first_kept_entry_id.as_deref();
             Detail::Compaction {
                 first_kept: None,
                 tokens_before: s.tokens_before,
             }
         }
-        EntryKind::BranchSummary => Detail::BranchSummary { from: b(s.from_id) },
-        EntryKind::SessionInfo => Detail::SessionInfo { name: b(s.name) },
+        EntryKind::BranchSummary => Detail::BranchSummary { from: b(&s.from_id) },
+        EntryKind::SessionInfo => Detail::SessionInfo { name: b(&s.name) },
         EntryKind::ContextEdit => {
-            target = s.target_id;
+            target = s.target_id.as_deref();
             Detail::ContextEdit { target: None }
         }
         EntryKind::ModelChange => Detail::ModelChange {
-            provider: shared.get(s.provider),
-            model_id: shared.get(s.model_id),
+            provider: shared.get(s.provider.as_deref()),
+            model_id: shared.get(s.model_id.as_deref()),
         },
         EntryKind::ThinkingLevelChange => Detail::ThinkingLevel {
-            level: b(s.thinking_level),
+            level: b(&s.thinking_level),
         },
         _ => Detail::None,
     };
-    Pending {
-        entry: Entry {
-            line: if s.lossy { LOSSY } else { 0 },
-            start,
-            end,
-            kind,
-            id: None,
-            parent: None,
-            timestamp: b(s.timestamp),
-            detail,
-        },
-        id: id_texts.keep(s.id),
-        parent: id_texts.keep(s.parent_id),
-        target: id_texts.keep(target),
-        first_kept_entry_index: s.first_kept_entry_index,
+    if let Some(index) = s.first_kept_entry_index {
+        chunk.first_kept_index.push((chunk.entries.len() as u32, index));
     }
+    chunk.invalid_utf8 += u32::from(s.lossy);
+    let ids = &mut chunk.ids;
+    chunk.refs.push(Refs {
+        id: ids.keep(s.id.as_deref()),
+        parent: ids.keep(s.parent_id.as_deref()),
+        target: ids.keep(target),
+    });
+    chunk.entries.push(Entry {
+        line,
+        start,
+        end,
+        kind,
+        id: None,
+        parent: None,
+        timestamp: b(&s.timestamp),
+        detail,
+    });
 }
 
-/// Interns a pending entry's ids (in file order, so symbols are numbered as before).
-fn intern(ids: &mut IdTable, id_texts: &IdTexts, p: Pending, line: u32) -> Entry {
-    let mut e = p.entry;
-    e.line = line;
-    e.id = p.id.map(|t| ids.intern(id_texts.get(t)));
+/// Interns the ids of a chunk's entry (in file order, so symbols are numbered as before).
+fn intern(ids: &mut IdTable, id_texts: &IdTexts, e: &mut Entry, refs: &Refs) {
+    e.id = id_texts.get(refs.id).map(|t| ids.intern(t));
     // JavaScript treats an empty parentId as no parent (`parentId ? … : undefined`).
-    let mut sym = |t: Option<IdText>| {
-        t.map(|t| id_texts.get(t))
-            .filter(|c| !c.is_empty())
-            .map(|c| ids.intern(c))
-    };
+    let mut sym = |t: IdText| id_texts.get(t).filter(|c| !c.is_empty()).map(|c| ids.intern(c));
     // Symbols are numbered in the order ids are met: the detail's target before the parent.
     match &mut e.detail {
-        Detail::Label { target, .. } | Detail::ContextEdit { target } => *target = sym(p.target),
-        Detail::Compaction { first_kept, .. } => *first_kept = sym(p.target),
+        Detail::Label { target, .. } | Detail::ContextEdit { target } => *target = sym(refs.target),
+        Detail::Compaction { first_kept, .. } => *first_kept = sym(refs.target),
         _ => {}
     }
-    e.parent = sym(p.parent);
-    e
+    e.parent = sym(refs.parent);
 }
 
 /// Pi's v1 → v2 migration, in memory: every entry gets an id and the entries are chained in
@@ -663,11 +746,12 @@ mod tests {
         }
         text.extend_from_slice(b"{\"type\":\"message\",\"id\":\"torn\""); // no newline
         let one = load(PathBuf::from("a"), Data::from(text.clone()), 1).unwrap();
-        for chunk in [1, 100, 4096] {
+        // Chunks classified on 3 threads, and one after another on the calling thread.
+        for (chunk, parallel_from, min_threads) in [(1, 0, 3), (100, 0, 3), (4096, 0, 3), (100, usize::MAX, 1)] {
             let sizes = Sizes {
-                parallel_from: 0,
+                parallel_from,
                 chunk,
-                min_threads: 3,
+                min_threads,
             };
             let many = load_sized(PathBuf::from("a"), Data::from(text.clone()), 1, sizes).unwrap();
             assert_eq!(format!("{:?}", many.entries), format!("{:?}", one.entries));

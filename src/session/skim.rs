@@ -174,10 +174,12 @@ pub fn read_line(line: &[u8]) -> LineRead<'_> {
     read_line_slowly(line)
 }
 
-/// The fast scanner's skim of a line, when it reads it (most lines): not boxed, for a
-/// caller that builds from it at once. [`read_line_slowly`] reads the others.
-pub fn read_line_fast(line: &[u8]) -> Option<Skim<'_>> {
-    fast::skim(line).ok()
+/// The fast scanner's skim of a line into `skim` (most lines; `false`: the scanner declined
+/// it, and [`read_line_slowly`] reads it). The caller keeps one skim for many lines and
+/// builds from each at once: a skim is large, and filling it in place moves no copy of it
+/// (nor allocates its tool call list again).
+pub fn read_line_fast<'a>(line: &'a [u8], skim: &mut Skim<'a>) -> bool {
+    fast::skim_into(line, skim).is_ok()
 }
 
 /// [`read_line`] without trying the fast scanner (which declined the line).
@@ -473,6 +475,15 @@ mod fast {
 
     pub fn skim(line: &[u8]) -> Scan<Skim<'_>> {
         let mut s = Skim::default();
+        skim_into(line, &mut s)?;
+        Ok(s)
+    }
+
+    /// [`skim`] into `s`, which is cleared first (keeping the room of its tool call list).
+    /// When the scanner declines, `s` holds part of the line.
+    pub fn skim_into<'a>(line: &'a [u8], s: &mut Skim<'a>) -> Scan<()> {
+        let mut calls = s.message.take().map(|m| m.tool_calls).unwrap_or_default();
+        *s = Skim::default();
         let end = scan::object(line, 0, |key, b, p| {
             let k = key.bytes;
             if key.escaped {
@@ -517,12 +528,17 @@ mod fast {
                     _ => Err(Bail),
                 },
                 b"message" => {
+                    if let Some(m) = s.message.take() {
+                        calls = m.tool_calls;
+                    }
                     if b.get(p) == Some(&b'{') {
-                        let (m, end) = message(b, p)?;
-                        s.message = Some(m);
-                        Ok(end)
+                        calls.clear();
+                        let m = s.message.insert(MessageSkim {
+                            tool_calls: std::mem::take(&mut calls),
+                            ..MessageSkim::default()
+                        });
+                        message(b, p, m)
                     } else {
-                        s.message = None;
                         scan::skip(b, p)
                     }
                 }
@@ -532,11 +548,12 @@ mod fast {
         if !scan::at_end(line, end) {
             return Err(Bail);
         }
-        Ok(s)
+        Ok(())
     }
 
-    fn message(b: &[u8], pos: usize) -> Scan<(MessageSkim<'_>, usize)> {
-        let mut m = MessageSkim::default();
+    /// Reads the message object at `pos` into `m` (fresh, but for the room of its tool call
+    /// list): the position after it.
+    fn message<'a>(b: &'a [u8], pos: usize, m: &mut MessageSkim<'a>) -> Scan<usize> {
         let mut at = MessageAt::default();
         // A value's offset in the line (never 0: the line starts with `{`).
         let offset = |p: usize| u32::try_from(p).ok().and_then(NonZeroU32::new).ok_or(Bail);
@@ -667,7 +684,7 @@ mod fast {
             }
         })?;
         m.at = Some(at);
-        Ok((m, end))
+        Ok(end)
     }
 
     /// Walks the object at `pos` (validating it): the position after it, and whether its keys
@@ -779,9 +796,19 @@ mod fast_agrees {
         /// Whenever the fast scanner accepts a line, JSON.parse (our exact reader) accepts it
         /// and the skim equals the one read from the parsed value.
         #[test]
-        fn fast_skim_matches_exact_reading(line in value(4), tail in prop::sample::select(&["", " ", "\r", "x", ","][..])) {
+        fn fast_skim_matches_exact_reading(
+            line in value(4),
+            tail in prop::sample::select(&["", " ", "\r", "x", ","][..]),
+            before in value(3),
+        ) {
             let line = format!("{line}{tail}");
             let exact = jsparse::parse(line.as_bytes());
+            // A skim filled again (as the loader does, one skim for many lines) reads the
+            // line as a fresh one does, whatever the line before left in it.
+            let mut reused = Skim::default();
+            let _ = fast::skim_into(before.as_bytes(), &mut reused);
+            let again = fast::skim_into(line.as_bytes(), &mut reused).map(|()| format!("{reused:?}"));
+            prop_assert_eq!(again, fast::skim(line.as_bytes()).map(|s| format!("{s:?}")));
             if let Ok(mut s) = fast::skim(line.as_bytes()) {
                 let v = exact.as_ref().expect("the fast scanner accepted a line JSON.parse rejects");
                 // Only the fast scanner records where values are: they are the message's.
