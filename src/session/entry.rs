@@ -298,14 +298,21 @@ impl IdTable {
     pub fn intern(&mut self, s: &str) -> Sym {
         let hash = id_hash(s);
         let IdTable { text, ends, table } = self;
-        if let Some(&i) = table.find(hash, |&i| name_in(text, ends, i) == s) {
-            return Sym(i);
+        // One probe finds the id or the slot for it.
+        match table.entry(
+            hash,
+            |&i| name_in(text, ends, i) == s,
+            |&j| id_hash(name_in(text, ends, j)),
+        ) {
+            hashbrown::hash_table::Entry::Occupied(o) => Sym(*o.get()),
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                let i = ends.len() as u32;
+                text.push_str(s);
+                ends.push(text.len());
+                v.insert(i);
+                Sym(i)
+            }
         }
-        let i = ends.len() as u32;
-        text.push_str(s);
-        ends.push(text.len());
-        table.insert_unique(hash, i, |&j| id_hash(name_in(text, ends, j)));
-        Sym(i)
     }
 
     pub fn get(&self, s: &str) -> Option<Sym> {

@@ -328,6 +328,8 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
 
     let len = data.len();
     report.missing_final_newline = len > 0 && data[len - 1] != b'\n';
+    // The id of the last entry interned.
+    let mut prev_id = None;
     // The number of the line before the chunk at hand.
     let mut line_no: u32 = first_line.wrapping_sub(1);
     for_each_chunk(
@@ -442,7 +444,7 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
             );
             for (e, refs) in chunk.entries.iter_mut().zip(&chunk.refs) {
                 e.line = number(e.line);
-                intern(&mut ids, &chunk.ids, e, refs);
+                intern(&mut ids, &chunk.ids, e, refs, &mut prev_id);
             }
             let n = chunk.entries.len();
             if entries.len() + n > entries.capacity() {
@@ -646,10 +648,18 @@ fn pending(chunk: &mut Chunk<'_>, shared: &mut SharedStrings, s: &mut Skim<'_>, 
 }
 
 /// Interns the ids of a chunk's entry (in file order, so symbols are numbered as before).
-fn intern(ids: &mut IdTable, id_texts: &IdTexts, e: &mut Entry, refs: &Refs) {
+/// `prev` is the id of the entry before (updated): most entries' parent is that entry, which
+/// is then told by one comparison of texts just written, not a lookup in the whole table.
+fn intern(ids: &mut IdTable, id_texts: &IdTexts, e: &mut Entry, refs: &Refs, prev: &mut Option<Sym>) {
     e.id = id_texts.get(refs.id).map(|t| ids.intern(t));
     // JavaScript treats an empty parentId as no parent (`parentId ? … : undefined`).
-    let mut sym = |t: IdText| id_texts.get(t).filter(|c| !c.is_empty()).map(|c| ids.intern(c));
+    let mut sym = |t: IdText| {
+        let c = id_texts.get(t).filter(|c| !c.is_empty())?;
+        Some(match *prev {
+            Some(p) if ids.name(p) == c => p,
+            _ => ids.intern(c),
+        })
+    };
     // Symbols are numbered in the order ids are met: the detail's target before the parent.
     match &mut e.detail {
         Detail::Label { target, .. } | Detail::ContextEdit { target } => *target = sym(refs.target),
@@ -657,6 +667,7 @@ fn intern(ids: &mut IdTable, id_texts: &IdTexts, e: &mut Entry, refs: &Refs) {
         _ => {}
     }
     e.parent = sym(refs.parent);
+    *prev = e.id;
 }
 
 /// Pi's v1 → v2 migration, in memory: every entry gets an id and the entries are chained in
