@@ -705,28 +705,16 @@ fn read_session_info(path: &Path) -> std::io::Result<Option<SessionInfo>> {
     Ok(scanned.and_then(|()| info_of(path, scan, mtime)))
 }
 
-/// Feeds every line of `data` to `scan`, as Node's readline splits them.
+/// Feeds every line of `data` to `scan`, as Node's readline splits them: a line ends at
+/// `\n`, `\r\n` or a lone `\r`, so the lines are the non-empty pieces between any `\n` or
+/// `\r` (empty lines are skipped anyway). One pass looks for both bytes.
 fn scan_lines(scan: &mut Scan, data: &[u8]) -> Option<()> {
-    let mut rest = data;
-    while !rest.is_empty() {
-        let (line, next) = match memchr::memchr(b'\n', rest) {
-            Some(i) => (&rest[..i], &rest[i + 1..]),
-            None => (rest, &rest[rest.len()..]),
-        };
-        rest = next;
-        // Node's readline also ends a line at a lone `\r` (rare: look for one first).
-        if memchr::memchr(b'\r', line).is_none() {
-            if !line.is_empty() {
-                scan.feed(line).ok()?;
-            }
-            continue;
+    let mut from = 0;
+    for end in memchr::memchr2_iter(b'\n', b'\r', data).chain(std::iter::once(data.len())) {
+        if end > from {
+            scan.feed(&data[from..end]).ok()?;
         }
-        for part in line.split(|&b| b == b'\r') {
-            if part.is_empty() {
-                continue;
-            }
-            scan.feed(part).ok()?;
-        }
+        from = end + 1;
     }
     Some(())
 }
@@ -1159,6 +1147,33 @@ mod tests {
         ] {
             assert!(fast::message_line(line.as_bytes(), true).is_err(), "{line}");
         }
+    }
+
+    /// Lines end at `\n`, `\r\n` or a lone `\r`, as Node's readline ends them; a `\r` inside
+    /// a JSON line cuts it into two pieces that are not entries.
+    #[test]
+    fn lines_end_at_newlines_and_carriage_returns() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let lines = [
+            r#"{"type":"session","id":"sid","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}"#,
+            r#"{"type":"message","timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"user","content":"hi"}}"#,
+            r#"{"type":"session_info","name":"n"}"#,
+            r#"{"type":"message","message":{"role":"assistant","content":[],"timestamp":1767225610000}}"#,
+        ];
+        let info = |text: &str| {
+            fs::write(&path, text).unwrap();
+            build_session_info(&path).map(|s| (s.id, s.name, s.first_message, s.message_count, s.modified))
+        };
+        let plain = info(&lines.join("\n"));
+        assert_eq!(plain.as_ref().unwrap().3, 2);
+        for sep in ["\r\n", "\r", "\n\n", "\r\r\n", "\n\r"] {
+            assert_eq!(info(&(lines.join(sep) + sep)), plain, "lines ended by {sep:?}");
+        }
+        // A carriage return inside the second line: neither piece is an entry.
+        let cut = lines[1].replace("\"hi\"", "\"h\ri\"");
+        let text = [lines[0], &cut, lines[2], lines[3]].join("\n");
+        assert_eq!(info(&text).unwrap().3, 1);
     }
 
     #[test]

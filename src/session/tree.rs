@@ -150,7 +150,9 @@ impl Tree {
         // Each entry appears once per place Pi puts it; bound the total in case duplicate
         // ids multiply subtrees.
         let limit = n.saturating_mul(4).saturating_add(16);
-        let mut rows: Vec<TreeRow> = Vec::new();
+        // Most entries are one row each: room for them up front, not grown by doubling (each
+        // growth copies the rows into fresh memory).
+        let mut rows: Vec<TreeRow> = Vec::with_capacity(n);
         let mut on_path = vec![false; n];
         enum Step {
             Enter(EntryIdx, Option<usize>),
