@@ -202,6 +202,7 @@ impl FileCache {
             std::fs::create_dir_all(dir).map_err(|e| crate::session::SessionError::write(dir, e))?;
         }
         crate::session::write::write_file_with(&self.file, true, |file| {
+            owner_only(file)?;
             let mut out = std::io::BufWriter::new(file);
             out.write_all(&self.preamble)?;
             let replaced: rustc_hash::FxHashSet<&[u8]> = self.fresh.iter().map(|f| &f.key[..]).collect();
@@ -219,8 +220,27 @@ impl FileCache {
                 out.write_all(record)?;
             }
             out.flush()
-        })
+        })?;
+        // A cache written by an earlier version may have been readable by others, and the
+        // replacement takes on the permissions of the file it replaces.
+        if let Ok(file) = std::fs::File::open(&self.file) {
+            let _ = owner_only(&file);
+        }
+        Ok(())
     }
+}
+
+/// Makes `file` readable and writable by its owner only: a cache holds what sessions say
+/// (the listing's names and first messages), which is no one else's to read.
+fn owner_only(file: &std::fs::File) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
 }
 
 /// The records of a cache file by key, or `None` when the file cannot be used.
@@ -410,6 +430,25 @@ pub(crate) mod tests {
         w.u128(u128::MAX - 1);
     }
 
+    /// A cache left readable by others (by an earlier version) is made private when it is
+    /// written again.
+    #[cfg(unix)]
+    #[test]
+    fn a_cache_is_its_owners_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("test.cache");
+        std::fs::write(&file, "an earlier cache").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let (a, stamp) = settled_file(dir.path(), "a.jsonl", "{}\n");
+        let mut cache = FileCache::open(&file, MAGIC, 7);
+        cache.record(&a, stamp, |w| write_body(w, "a"));
+        cache.save();
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert!(FileCache::open(&file, MAGIC, 7).get(&a, Some(stamp)).is_some());
+    }
+
     #[test]
     fn a_record_reads_back_as_written_while_its_file_is_unchanged() {
         let dir = tempfile::tempdir().unwrap();
@@ -427,6 +466,12 @@ pub(crate) mod tests {
         let want = |t: &str| Some((t.to_owned(), u64::MAX, -5, 1.5, None, u128::MAX - 1));
         assert_eq!(body(&mut cache.get(&a, Some(stamp)).unwrap()), want("a"));
         assert_eq!(body(&mut cache.get(&b, Some(b_stamp)).unwrap()), want("b"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "only its owner reads a cache");
+        }
         // Another version of the file, no file, or another file: not answered.
         let mut changed = stamp;
         changed.len += 1;

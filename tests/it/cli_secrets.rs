@@ -313,6 +313,52 @@ fn one_message(dir: &Path, text: &str) -> PathBuf {
     file
 }
 
+/// The listing cache keeps first messages: a session redacted does not leave its secret
+/// there.
+#[test]
+fn redact_leaves_no_secret_in_the_listing_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = "own-0123456789-abcdefghij-klmnop";
+    let file = one_message(dir.path(), &format!("my key is {key}"));
+    // Settled, so that `ls` records it.
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60))
+        .unwrap();
+    let listing = common::cache_home().join("pi-session/listing.cache");
+    let _ = std::fs::remove_file(&listing);
+    let ls = || {
+        let out = cmd()
+            .env("PI_CODING_AGENT_SESSION_DIR", dir.path())
+            .args(["ls", "--all", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(ls().contains(key));
+    let cached = std::fs::read(&listing).unwrap();
+    assert!(
+        cached.windows(key.len()).any(|w| w == key.as_bytes()),
+        "the first message is cached"
+    );
+    let out = cmd()
+        .env("MY_SERVICE_TOKEN", key)
+        .args(["redact", "--no-backup"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let left = std::fs::read(&listing).unwrap_or_default();
+    assert!(
+        !left.windows(key.len()).any(|w| w == key.as_bytes()),
+        "no secret left in the cache"
+    );
+    assert!(!ls().contains(key));
+}
+
 #[test]
 fn your_own_keys_are_found_by_value_and_never_shown() {
     let dir = tempfile::tempdir().unwrap();

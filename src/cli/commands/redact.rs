@@ -1,4 +1,5 @@
 use crate::cli::GlobalArgs;
+use crate::cli::cache_file::{LISTING, cache_file};
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::secret_rules::{RuleArgs, rule_set};
@@ -67,6 +68,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let rules = rule_set(&args.rules)?;
     let files = sessions_named(global, args.all, &args.files)?;
     let mut failed = false;
+    let mut wrote_any = false;
     for path in &files {
         let shown = path.to_string_lossy();
         let outcome = redact_file(path, &rules, args.dry_run, !args.no_backup);
@@ -77,6 +79,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
             Err(e) => ("failed", None, Some(e.to_string())),
         };
         failed |= error.is_some();
+        wrote_any |= redaction.is_some_and(|r| r.written);
         if args.json {
             for finding in redaction.iter().flat_map(|r| &r.scan.findings) {
                 out.json(&serde_json::to_value(FindingRecord {
@@ -102,7 +105,18 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
             (None, None) => {}
         }
     }
+    if wrote_any {
+        forget_listing();
+    }
     Ok(if failed { Exit::Failure } else { Exit::Success })
+}
+
+/// Drops the listing cache: it keeps each session's first message and name, which may be
+/// what was just redacted. (Deleting it is always safe: the next `ls` reads every file.)
+fn forget_listing() {
+    if let Some(file) = cache_file(LISTING) {
+        let _ = std::fs::remove_file(file);
+    }
 }
 
 fn say(out: &mut Output, shown: &str, r: &Redaction, dry_run: bool) -> Result<()> {
