@@ -842,7 +842,7 @@ mod cached {
     /// key and stamp to record it under.
     pub(super) fn read(cache: Option<&FileCache>, path: &Path) -> (Option<SessionInfo>, Option<(PathBuf, Stamp)>) {
         let Some(cache) = cache else {
-            return (read_session_info(path).ok().flatten(), None);
+            return (super::build_session_info(path), None);
         };
         let key = file_cache::key(path);
         let stamp = Stamp::of(path);
