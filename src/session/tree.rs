@@ -101,10 +101,46 @@ impl<'a> LabelRecord<'a> {
     }
 }
 
+/// Each entry's children, in Pi's order, in one flat vector: a list per entry would be an
+/// allocation per entry with children, fresh memory for a large file.
+pub struct Children {
+    /// The children of entry `i` are `flat[start[i]..start[i + 1]]`.
+    start: Vec<u32>,
+    flat: Vec<EntryIdx>,
+}
+
+impl Children {
+    /// How many entries have a list (all of them, most empty).
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every non-empty list, to be put in order.
+    fn lists_mut(&mut self) -> impl Iterator<Item = &mut [EntryIdx]> {
+        let mut rest = self.flat.as_mut_slice();
+        self.start.windows(2).filter_map(move |w| {
+            let (list, tail) = std::mem::take(&mut rest).split_at_mut((w[1] - w[0]) as usize);
+            rest = tail;
+            (!list.is_empty()).then_some(list)
+        })
+    }
+}
+
+impl std::ops::Index<EntryIdx> for Children {
+    type Output = [EntryIdx];
+    fn index(&self, i: EntryIdx) -> &[EntryIdx] {
+        &self.flat[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
 /// Children lists in Pi's order, and the roots.
 pub struct Tree {
     pub roots: Vec<EntryIdx>,
-    pub children: Vec<Vec<EntryIdx>>,
+    pub children: Children,
     /// A node was met again on its own path (a cycle through duplicate ids).
     pub cycle: bool,
 }
@@ -112,7 +148,10 @@ pub struct Tree {
 impl Tree {
     pub fn build(session: &Session) -> Tree {
         let n = session.entries.len();
-        let mut children: Vec<Vec<EntryIdx>> = vec![Vec::new(); n];
+        // Each child's node and parent, then the lists laid out by count and filled in file
+        // order.
+        let mut placed: Vec<(u32, u32)> = Vec::with_capacity(n);
+        let mut start = vec![0u32; n + 1];
         let mut roots = Vec::new();
         for (i, e) in session.entries.iter().enumerate() {
             let node = e.id.and_then(|id| session.lookup_sym(id)).unwrap_or(i);
@@ -122,18 +161,35 @@ impl Tree {
                 Some(p) => session.lookup_sym(p),
             };
             match parent {
-                Some(p) => children[p].push(node),
+                Some(p) => {
+                    start[p + 1] += 1;
+                    placed.push((node as u32, p as u32));
+                }
                 None => roots.push(node),
             }
         }
-        for list in children.iter_mut().filter(|l| l.len() > 1) {
+        for k in 1..=n {
+            start[k] += start[k - 1];
+        }
+        let mut next: Vec<u32> = start[..n].to_vec();
+        let mut flat = vec![0; start[n] as usize];
+        for &(node, parent) in &placed {
+            let at = &mut next[parent as usize];
+            flat[*at as usize] = node as EntryIdx;
+            *at += 1;
+        }
+        drop((placed, next));
+        let mut children = Children { start, flat };
+        for list in children.lists_mut().filter(|l| l.len() > 1) {
             let keys: Option<Vec<i64>> = list.iter().map(|&c| session.timestamp_ms(c)).collect();
             // JavaScript's sort treats NaN comparisons as ties, which gives no consistent
             // order; entries with unreadable timestamps keep file order.
             if let Some(keys) = keys {
                 let mut pairs: Vec<(i64, EntryIdx)> = keys.into_iter().zip(list.iter().copied()).collect();
                 pairs.sort_by_key(|&(k, _)| k);
-                *list = pairs.into_iter().map(|(_, c)| c).collect();
+                for (slot, (_, c)) in list.iter_mut().zip(pairs) {
+                    *slot = c;
+                }
             }
         }
         Tree {
@@ -158,7 +214,10 @@ impl Tree {
             Enter(EntryIdx, Option<usize>),
             Leave(EntryIdx),
         }
-        let mut stack: Vec<Step> = self.roots.iter().rev().map(|&r| Step::Enter(r, None)).collect();
+        // A chain's entries each wait on the stack to be left: room for a chain of them all,
+        // not grown by doubling.
+        let mut stack: Vec<Step> = Vec::with_capacity(n + self.roots.len() + 1);
+        stack.extend(self.roots.iter().rev().map(|&r| Step::Enter(r, None)));
         while let Some(step) = stack.pop() {
             let (node, parent_row) = match step {
                 Step::Leave(node) => {
@@ -397,6 +456,37 @@ impl<'a> Layout<'a> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Children come in file order, then by timestamp where every sibling has one; an entry
+    /// whose parent is missing is a root.
+    #[test]
+    fn children_lists_are_in_pi_order() {
+        let line = |id: &str, parent: Option<&str>, ts: &str| {
+            let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
+            format!(r#"{{"type":"label","id":"{id}","parentId":{parent},"timestamp":"{ts}"}}"#)
+        };
+        let lines = [
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#.to_owned(),
+            line("a", None, "2026-01-01T00:00:01.000Z"),
+            line("c", Some("a"), "2026-01-01T00:00:05.000Z"),
+            line("b", Some("a"), "2026-01-01T00:00:03.000Z"),
+            line("d", Some("a"), "2026-01-01T00:00:04.000Z"),
+            line("e", Some("c"), "not a date"),
+            line("f", Some("c"), "2026-01-01T00:00:02.000Z"),
+            line("g", Some("gone"), "2026-01-01T00:00:06.000Z"),
+        ];
+        let session = Session::from_bytes("/t.jsonl".into(), (lines.join("\n") + "\n").into_bytes()).unwrap();
+        let tree = Tree::build(&session);
+        let ids = |list: &[EntryIdx]| list.iter().map(|&i| session.id_str(i).unwrap()).collect::<Vec<_>>();
+        assert_eq!(tree.children.len(), 7);
+        assert_eq!(ids(&tree.roots), ["a", "g"]);
+        assert_eq!(ids(&tree.children[0]), ["b", "d", "c"]);
+        // An unreadable timestamp keeps the siblings in file order.
+        assert_eq!(ids(&tree.children[1]), ["e", "f"]);
+        for leaf in 2..7 {
+            assert!(tree.children[leaf].is_empty());
+        }
+    }
 
     /// The layout as it was first written: the levels of every row drawn one by one.
     struct Reference<'a> {
