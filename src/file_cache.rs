@@ -26,7 +26,7 @@ use std::time::{Duration, SystemTime};
 const SETTLE: Duration = Duration::from_secs(2);
 
 /// What tells a file's versions apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stamp {
     len: u64,
     mtime_ns: i128,
@@ -92,14 +92,7 @@ fn preamble(magic: &[u8], probe: u128) -> Vec<u8> {
     // What a record holds is what this build read: another build may read differently
     // (a fix to what Pi's reading means, a new field), so its records are not used.
     let build = std::env::current_exe().ok().and_then(|exe| Stamp::of(&exe));
-    build
-        .unwrap_or(Stamp {
-            len: 0,
-            mtime_ns: 0,
-            ino: 0,
-            dev: 0,
-        })
-        .write(&mut w);
+    build.unwrap_or_default().write(&mut w);
     w.0
 }
 

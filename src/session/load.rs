@@ -215,21 +215,19 @@ fn classify_range<'a>(data: &'a [u8], from: usize, to: usize, chunk: Option<Chun
                 LineRead::NotAnObject | LineRead::Malformed => Some(Event::Unreadable { end }),
             }
         };
-        match event {
-            None => {
-                chunk.crlf += u32::from(bytes.last() == Some(&b'\r'));
+        // Entry and session lines (`None`: an entry) count their `\r`s.
+        if matches!(event, None | Some(Event::Session { .. })) {
+            chunk.crlf += u32::from(bytes.last() == Some(&b'\r'));
+        }
+        if let Some(event) = event {
+            if let Event::Session { skim, .. } = &event {
+                chunk.invalid_utf8 += u32::from(skim.lossy);
             }
-            Some(event) => {
-                if let Event::Session { skim, .. } = &event {
-                    chunk.crlf += u32::from(bytes.last() == Some(&b'\r'));
-                    chunk.invalid_utf8 += u32::from(skim.lossy);
-                }
-                chunk.marks.push(Mark {
-                    line,
-                    entries_before: chunk.entries.len() as u32,
-                    event,
-                });
-            }
+            chunk.marks.push(Mark {
+                line,
+                entries_before: chunk.entries.len() as u32,
+                event,
+            });
         }
         line += 1;
         pos = end + 1;

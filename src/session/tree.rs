@@ -118,16 +118,6 @@ impl Children {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// Every non-empty list, to be put in order.
-    fn lists_mut(&mut self) -> impl Iterator<Item = &mut [EntryIdx]> {
-        let mut rest = self.flat.as_mut_slice();
-        self.start.windows(2).filter_map(move |w| {
-            let (list, tail) = std::mem::take(&mut rest).split_at_mut((w[1] - w[0]) as usize);
-            rest = tail;
-            (!list.is_empty()).then_some(list)
-        })
-    }
 }
 
 impl std::ops::Index<EntryIdx> for Children {
@@ -179,8 +169,11 @@ impl Tree {
             *at += 1;
         }
         drop((placed, next));
-        let mut children = Children { start, flat };
-        for list in children.lists_mut().filter(|l| l.len() > 1) {
+        for k in 0..n {
+            let list = &mut flat[start[k] as usize..start[k + 1] as usize];
+            if list.len() < 2 {
+                continue;
+            }
             let keys: Option<Vec<i64>> = list.iter().map(|&c| session.timestamp_ms(c)).collect();
             // JavaScript's sort treats NaN comparisons as ties, which gives no consistent
             // order; entries with unreadable timestamps keep file order.
@@ -192,6 +185,7 @@ impl Tree {
                 }
             }
         }
+        let children = Children { start, flat };
         Tree {
             roots,
             children,
