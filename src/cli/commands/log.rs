@@ -2,7 +2,8 @@ use crate::cli::GlobalArgs;
 use crate::cli::exit::CommandError;
 use crate::cli::output::{Look, Output, Style, display_width, escape_line, fit_into, local_time_into, short_id};
 use crate::cli::render::{
-    PIPED_PREVIEW_COLUMNS, entry_body, entry_line, entry_line_into, kind_style, marks_into, write_rows,
+    PIPED_PREVIEW_COLUMNS, PREFETCH_ROWS_AHEAD, entry_body, entry_line, entry_line_into, kind_style, marks_into,
+    write_rows,
 };
 use crate::cli::session_arg::{RawLines, open_session, open_tip, warn_cycle};
 use anyhow::Result;
@@ -294,6 +295,9 @@ fn show(
         // One line per entry, rendered on every core.
         let look = out.look();
         let render = |k: usize, buf: &mut String| {
+            if let Some(&ahead) = shown.get(k + PREFETCH_ROWS_AHEAD) {
+                session.prefetch_preview(ahead);
+            }
             let i = shown[k];
             entry_line_into(buf, &look, &session, i, Some(i) == at, true);
         };

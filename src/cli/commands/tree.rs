@@ -1,6 +1,6 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Look, Output, Style, display_width, escape_line, fit_into, is_plain, short_id};
-use crate::cli::render::{fit_preview_into, kind_style, write_rows_in};
+use crate::cli::render::{PREFETCH_ROWS_AHEAD, fit_preview_into, kind_style, write_rows_in};
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
 use pi_session::session::content::Content;
@@ -212,6 +212,9 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             spans.push((span.0, span.1, lay.prefix_width()));
         }
         let render = |r: usize, buf: &mut String| {
+            if let Some(ahead) = rows.get(r + PREFETCH_ROWS_AHEAD) {
+                session.prefetch_preview(ahead.entry);
+            }
             let (start, end, width) = spans[r - from];
             let line_start = buf.len();
             row_line(
