@@ -7,8 +7,11 @@ BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/pi-session-bench}"
 mkdir -p "$BENCH_DIR"
 
 cargo build --release --quiet --bin pi-session --example gen_session
-PS="$PWD/target/release/pi-session"
-GEN="$PWD/target/release/examples/gen_session"
+# Where cargo put them: $CARGO_TARGET_DIR when set (relative to here when relative).
+target="${CARGO_TARGET_DIR:-target}"
+case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
+PS="$target/release/pi-session"
+GEN="$target/release/examples/gen_session"
 
 # Exports PI_ORACLE_MODULE_DIR: as given, else where .ci/install-oracle puts Pi 1.6.0 (empty
 # when it cannot).

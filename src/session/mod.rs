@@ -176,11 +176,16 @@ impl Session {
         // The cache lines from the content's start that a preview's text usually comes from.
         const LINES: usize = 4;
         let e = &self.entries[idx];
-        let line = self.line_bytes(e.start, e.end);
         let from = e.message_at().and_then(|a| a.content).map_or(0, |c| c.get() as usize);
-        let to = line.len().min(from + LINES * 64);
-        for at in (from..to).step_by(64) {
-            prefetch(&line[at]);
+        prefetch_bytes(self.line_bytes(e.start, e.end), from, LINES * 64);
+    }
+
+    /// [`Session::prefetch_preview`] for the bytes the usage totals read: the message's
+    /// `usage` object, when the loader located one.
+    pub fn prefetch_usage(&self, idx: EntryIdx) {
+        let e = &self.entries[idx];
+        if let Some((offset, len)) = e.message_at().and_then(|a| a.usage) {
+            prefetch_bytes(self.line_bytes(e.start, e.end), offset as usize, len as usize);
         }
     }
 
@@ -526,6 +531,15 @@ impl Session {
     }
 }
 
+/// Hints that the `len` bytes of `line` from `from` (as far as the line goes) will be read
+/// soon.
+fn prefetch_bytes(line: &[u8], from: usize, len: usize) {
+    let to = line.len().min(from.saturating_add(len));
+    for at in (from..to).step_by(64) {
+        prefetch(&line[at]);
+    }
+}
+
 /// Hints that the cache line holding `byte` will be read soon.
 #[inline(always)]
 fn prefetch(byte: &u8) {
@@ -559,6 +573,7 @@ mod tests {
         assert!(session.entries.len() >= 3);
         for idx in 0..session.entries.len() {
             session.prefetch_preview(idx);
+            session.prefetch_usage(idx);
         }
     }
 }
