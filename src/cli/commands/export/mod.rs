@@ -9,7 +9,6 @@ use pi_session::usage::{Scope, Stats, session_stats};
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 mod escape;
 mod html;
@@ -148,26 +147,18 @@ struct Unit {
 
 /// Writes the export of `doc` in `format` to `write`, piece by piece: each chain is rendered
 /// `chunk_bytes` of session lines at a time on every core, and written in order. The head
-/// shows the session's totals, which may still be being counted on the side: `stats` is
-/// called for them once `stats_ready` says they are, or at the end. Until then the pieces
-/// rendered are held, so that the threads rendering them never wait for the totals.
+/// shows the session's totals: `stats` is called for them only when the head is written,
+/// after the first pieces are under way (it may be waiting for totals counted on the side).
 fn render(
     doc: &Doc<'_>,
     format: Format,
     chunk_bytes: usize,
     stats: impl FnOnce() -> Stats,
-    stats_ready: impl Fn() -> bool,
     mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let mut stats = Some(stats);
-    // What was rendered before the head could be written.
-    let mut held: Vec<u8> = Vec::new();
-    // Writes the head first of all; `last`: nothing follows `text`.
-    let mut put = |text: &[u8], last: bool| {
-        if stats.is_some() && !last && !stats_ready() {
-            held.extend_from_slice(text);
-            return Ok(());
-        }
+    // Writes the head first of all.
+    let mut put = |text: &[u8]| {
         if let Some(stats) = stats.take() {
             let mut head = String::new();
             match format {
@@ -175,7 +166,6 @@ fn render(
                 Format::Html => html::head(doc, &stats(), &mut head),
             }
             write(head.as_bytes())?;
-            write(&std::mem::take(&mut held))?;
         }
         write(text)
     };
@@ -217,14 +207,14 @@ fn render(
                 doc.session.release_entries(first..last + 1);
             }
         },
-        |text| put(text.as_bytes(), false),
+        |text| put(text.as_bytes()),
     )?;
     let mut foot = String::new();
     match format {
         Format::Md => {}
         Format::Html => html::foot(doc, &mut foot),
     }
-    put(foot.as_bytes(), true)
+    put(foot.as_bytes())
 }
 
 /// Session lines rendered per piece of the transcript.
@@ -251,26 +241,20 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     std::thread::spawn(|| local_time(Some("1970-01-01T00:00:00.000Z")));
     let session = open_session_redacted(global, args.redact)?;
     let format = format_of(args);
-    let counted = AtomicBool::new(false);
     std::thread::scope(|scope| -> Result<()> {
         // The totals (for the head) are counted on the side while the branch is planned
         // and its first pieces rendered: they take a whole read of the file's messages.
-        let counting = scope.spawn(|| {
-            let stats = session_stats(&session, Scope::File).0;
-            counted.store(true, Ordering::Release);
-            stats
-        });
-        let stats_ready = || counted.load(Ordering::Acquire);
-        let stats = || counting.join().expect("counting the totals panicked");
+        let stats = scope.spawn(|| session_stats(&session, Scope::File).0);
+        let stats = || stats.join().expect("counting the totals panicked");
         let options = transcript::Options { rev: args.rev.clone() };
         let plan = transcript::plan(&session, &options)?;
         warn_cycle(&session, plan.head.cycle_at);
         let doc = Doc::new(&session, plan.head, plan.path, plan.pairing, args.all_branches);
         match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
             Some(path) => write::write_file_with(path, args.force, |f| {
-                render(&doc, format, CHUNK_BYTES, stats, stats_ready, |b| f.write_all(b))
+                render(&doc, format, CHUNK_BYTES, stats, |b| f.write_all(b))
             })?,
-            None => render(&doc, format, CHUNK_BYTES, stats, stats_ready, |b| out.raw(b))?,
+            None => render(&doc, format, CHUNK_BYTES, stats, |b| out.raw(b))?,
         }
         // The process ends next, and takes the branch's index with it faster than
         // freeing it piece by piece would.
@@ -371,17 +355,6 @@ mod tests {
     }
 
     fn rendered_with(session: &Session, format: Format, chunk_bytes: usize, all_branches: bool) -> String {
-        rendered_when(session, format, chunk_bytes, all_branches, &|| true)
-    }
-
-    /// [`rendered_with`], the totals ready when `ready` says so.
-    fn rendered_when(
-        session: &Session,
-        format: Format,
-        chunk_bytes: usize,
-        all_branches: bool,
-        ready: &dyn Fn() -> bool,
-    ) -> String {
         let doc = doc(session, all_branches);
         let mut out = Vec::new();
         render(
@@ -389,7 +362,6 @@ mod tests {
             format,
             chunk_bytes,
             || stats_of(session),
-            ready,
             |b| {
                 out.extend_from_slice(b);
                 Ok(())
@@ -422,29 +394,6 @@ mod tests {
             html::foot(&doc, &mut out);
         }
         out
-    }
-
-    /// Totals counted after some pieces, or after all of them, leave the export as it is:
-    /// the pieces rendered meanwhile are held and written after the head.
-    #[test]
-    fn totals_that_come_late_still_head_the_export() {
-        let s = mixed_session();
-        for format in [Format::Md, Format::Html] {
-            let expected = whole(&s, format);
-            for after in [1, 3, 10, usize::MAX] {
-                let asked = std::cell::Cell::new(0);
-                let ready = || {
-                    asked.set(asked.get() + 1);
-                    asked.get() > after
-                };
-                assert_eq!(
-                    rendered_when(&s, format, 100, false, &ready),
-                    expected,
-                    "{format:?}, ready after {after}"
-                );
-                assert!(asked.get() >= after.min(5), "{format:?}: asked {} times", asked.get());
-            }
-        }
     }
 
     #[test]
