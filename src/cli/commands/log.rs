@@ -282,6 +282,9 @@ fn show(
         // One line per entry, rendered on every core, as the default rows are.
         let look = out.look();
         let render = |k: usize, buf: &mut String| {
+            if let Some(&ahead) = shown.get(k + PREFETCH_ROWS_AHEAD) {
+                session.prefetch_preview(ahead);
+            }
             let i = shown[k];
             short_line(buf, &look, args, &session, i, Some(i) == at);
         };
