@@ -116,8 +116,8 @@ pub fn marks_into(buf: &mut String, out: &Look, session: &Session, idx: EntryIdx
 pub const PIPED_PREVIEW_COLUMNS: usize = 200;
 
 /// How many rows ahead of the one being rendered a row's line is asked for
-/// ([`pi_session::session::Session::prefetch_preview`]): a row's preview takes about as long as a line takes to
-/// come from memory.
+/// ([`pi_session::session::Session::prefetch_preview`]): a row's preview takes about as long
+/// as a line takes to come from memory.
 pub const PREFETCH_ROWS_AHEAD: usize = 4;
 
 /// The entry's preview laid on one line ([`super::output::one_line`]) and fitted to `room` columns,

@@ -181,11 +181,17 @@ impl Session {
     }
 
     /// [`Session::prefetch_preview`] for the bytes the usage totals read: the message's
-    /// `usage` object, when the loader located one.
+    /// `usage` object (its first few hundred bytes), when the loader located one.
     pub fn prefetch_usage(&self, idx: EntryIdx) {
+        // Pi's usage objects are about 300 bytes; a larger one is not worth more hints.
+        const MAX: usize = 512;
         let e = &self.entries[idx];
         if let Some((offset, len)) = e.message_at().and_then(|a| a.usage) {
-            prefetch_bytes(self.line_bytes(e.start, e.end), offset as usize, len as usize);
+            prefetch_bytes(
+                self.line_bytes(e.start, e.end),
+                offset as usize,
+                (len as usize).min(MAX),
+            );
         }
     }
 
