@@ -36,7 +36,8 @@ commands=(
 times="$BENCH_DIR/side-by-side.times"
 : >"$times"
 # One warm-up of each, so that the first round is not the one reading the file from disk.
-node bench/pi_open.mjs "$f" >/dev/null 2>&1
+# Pi's shows its errors: a Pi that cannot run would make every ratio meaningless.
+node bench/pi_open.mjs "$f" >/dev/null || { echo "Pi 1.6.0 could not open $f" >&2; exit 1; }
 for c in "${commands[@]}"; do
   # shellcheck disable=SC2086 # the command's words are meant to split
   $PS -s "$f" $c >/dev/null 2>&1 || true
