@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 12's comparison, side by side: each round opens the session once with Pi 1.6.0
 # (bench/pi_open.mjs) and then runs every full-file command once, so that a slow or fast
-# moment of a shared machine falls on both; the commands' order turns by one each round. Prints each command's median, its ratio to Pi's
-# median, and the median and minimum of the per-round ratios.
+# moment of a shared machine falls on both; the commands' order turns by one each round.
+# Prints each command's median, its ratio to Pi's median, and the median and minimum of the
+# per-round ratios, in the order of the list below.
 #
 #   bench/side-by-side.sh                       # realistic 256 MiB session, 7 rounds
 #   SIZE=1G ROUNDS=5 BENCH_DIR=/tmp/pb bench/side-by-side.sh
@@ -56,8 +57,7 @@ for r in $(seq "$ROUNDS"); do
 done
 
 echo "$(wc -l <"$f") lines, $(stat -L -c %s "$f") bytes; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%s\n' "${commands[@]}" >"$times.order"
-python3 - "$times" <<'PY'
+python3 - "$times" "${commands[@]}" <<'PY'
 import collections, statistics, sys
 by = collections.defaultdict(dict)
 for line in open(sys.argv[1]):
@@ -68,7 +68,7 @@ pi_median = statistics.median(pi.values())
 print(f"| command | median | vs Pi's median | per-round ratio: median, min |")
 print(f"|---|---|---|---|")
 print(f"| Pi 1.6.0 opening the file | {pi_median:.3f} s ({min(pi.values()):.2f}–{max(pi.values()):.2f}) | | |")
-for command in open(sys.argv[1] + ".order").read().splitlines():
+for command in sys.argv[2:]:
     runs = by[command]
     m = statistics.median(runs.values())
     ratios = [pi[r] / runs[r] for r in runs]
