@@ -217,8 +217,10 @@ fn render(
     put(foot.as_bytes())
 }
 
-/// Session lines rendered per piece of the transcript.
-const CHUNK_BYTES: usize = 2 << 20;
+/// Session lines rendered per piece of the transcript. Small enough that the pieces in flight
+/// (two per core, and their buffers kept for reuse) hold a few megabytes, not tens: on the
+/// benchmark machines memory touched for the first time costs more than rendering it.
+const CHUNK_BYTES: usize = 512 << 10;
 
 fn format_of(args: &Args) -> Format {
     if let Some(f) = args.format {
