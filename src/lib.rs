@@ -12,6 +12,7 @@ pub mod compare;
 pub mod dates;
 pub(crate) mod file_cache;
 pub mod llm;
+pub mod ops;
 pub mod parallel;
 pub mod progress;
 pub mod repair;

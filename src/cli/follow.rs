@@ -3,17 +3,33 @@
 //! ends it with status 0: interrupting is how a follow ends, not a failure.
 
 use super::GlobalArgs;
-use super::commands::log::{self, Args};
+use super::log_view::{self, LogView};
 use super::output::{Output, escape_line};
-use super::render::{entry_body, entry_line};
 use super::session_arg::{RawLines, warn_load_report};
 use anyhow::Result;
+use pi_session::ops::log::LogQuery;
 use pi_session::progress::Cancel;
 use pi_session::session::follow::{Change, Follower, Moved, POLL, Restart, Tracker, Update, Wait, Watch};
 use pi_session::session::{Session, SessionError, locate};
 use std::path::PathBuf;
 
-pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+/// What to follow and how to show it.
+pub struct Follow<'a> {
+    /// Every entry appended, not only those on `@`'s branch.
+    pub all: bool,
+    /// Wait for a session file that does not exist yet.
+    pub wait: bool,
+    pub view: LogView<'a>,
+}
+
+/// Prints what `log` prints (the entries `query` selects of the file as it is), then each
+/// entry appended that passes the query's filters, until Ctrl-C.
+pub fn run<'q>(
+    global: &GlobalArgs,
+    args: &Follow,
+    query: impl FnOnce(&Session) -> Result<LogQuery<'q>>,
+    out: &mut Output,
+) -> Result<()> {
     let cancel = super::progress::ctrl_c();
     let Some(path) = session_path(global, args, cancel)? else {
         return Ok(());
@@ -38,8 +54,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     let session = Session::from_bytes(path.clone(), first)?;
     warn_load_report(&session);
-    let filter = log::Filter::new(args, Some(&session))?;
-    log::show_session(&session, &filter, out)?;
+    let query = query(&session)?;
+    let first = pi_session::ops::log::select(&session, &query)?;
+    super::session_arg::warn_cycle(&session, first.cycle_at);
+    log_view::print(out, &args.view, &session, &first.entries, first.at)?;
     out.flush()?;
     let mut tracker = Tracker::new(session, args.all);
     while let Some(change) = follower.next(&mut watch, cancel).map_err(io)? {
@@ -60,7 +78,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 tracker.restarted(session)?
             }
         };
-        print(out, &filter, args, &update)?;
+        print(out, &query, &args.view, &update)?;
         out.flush()?;
     }
     Ok(())
@@ -69,7 +87,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
 /// The file to follow. With --wait, a session not found yet is waited for: a path given
 /// with -s is followed whether it exists or not; a session id or the current directory's
 /// most recent session is looked for again every [`POLL`]. `None` when cancelled.
-fn session_path(global: &GlobalArgs, args: &Args, cancel: &Cancel) -> Result<Option<PathBuf>> {
+fn session_path(global: &GlobalArgs, args: &Follow, cancel: &Cancel) -> Result<Option<PathBuf>> {
     let cwd = std::env::current_dir()?;
     loop {
         match locate::find_session(global.session(), &cwd) {
@@ -99,7 +117,7 @@ fn lines_of(change: Option<Change>) -> Vec<u8> {
 
 /// Prints an update: the notice of a move of `@` on stderr, then the entries as `log`
 /// renders them.
-fn print(out: &mut Output, filter: &log::Filter, args: &Args, update: &Update) -> Result<()> {
+fn print(out: &mut Output, query: &LogQuery, view: &LogView, update: &Update) -> Result<()> {
     match &update.moved {
         Some(Moved::To(id)) => eprintln!("@ moved to branch of {}", escape_line(id)),
         Some(Moved::Empty) => eprintln!("@ moved to an empty position: the next message starts a new root"),
@@ -109,46 +127,11 @@ fn print(out: &mut Output, filter: &log::Filter, args: &Args, update: &Update) -
         return Ok(());
     };
     let mut raw = RawLines::default();
-    for i in 0..session.entries.len() {
-        if !filter.shows(session, i) {
-            continue;
-        }
-        print_entry(out, args, session, i, update.at == Some(i), &mut raw)?;
+    for i in (0..session.entries.len()).filter(|&i| query.shows(session, i)) {
+        // With --long, entries are set apart by a blank line, as `log --long` does (the
+        // first part printed some, or nothing, which the blank line then marks off).
+        log_view::print_one(out, view, session, i, update.at == Some(i), true, &mut raw)?;
     }
     raw.warn(session);
-    Ok(())
-}
-
-fn print_entry(
-    out: &mut Output,
-    args: &Args,
-    session: &Session,
-    i: usize,
-    current: bool,
-    raw: &mut RawLines,
-) -> Result<()> {
-    if args.json {
-        raw.print(out, session, i)?;
-        return Ok(());
-    }
-    if args.oneline || args.format.is_some() {
-        let mut line = String::new();
-        log::short_line(&mut line, &out.look(), args, session, i, current);
-        return Ok(out.line(&line)?);
-    }
-    let line = entry_line(out, session, i, current, !args.long);
-    if args.long {
-        // Entries are set apart by a blank line, as `log --long` does (the first part
-        // printed some, or nothing, which the blank line then marks off).
-        out.line("")?;
-        out.line(&line)?;
-        for body in entry_body(out, session, i, Some(args.max_chars)) {
-            for l in body.lines() {
-                out.line(&format!("    {l}"))?;
-            }
-        }
-    } else {
-        out.line(&line)?;
-    }
     Ok(())
 }

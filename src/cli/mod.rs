@@ -8,6 +8,7 @@ pub mod commands;
 pub mod completion;
 pub mod exit;
 pub mod follow;
+pub mod log_view;
 pub mod man_sections;
 pub mod new_session;
 pub mod output;
@@ -174,7 +175,6 @@ fn run() -> Exit {
         out.page();
     }
     let result = match &cli.command {
-        Command::Log(a) if a.follow => follow::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Log(a) => commands::log::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Tree(a) => commands::tree::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Show(a) => commands::show::run(&cli.global, a, &mut out).map(Exit::from),

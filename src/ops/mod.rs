@@ -1,0 +1,6 @@
+//! Operations: what a command asks of a session, decided in the library so that a command
+//! only parses its arguments, makes one call and renders the answer (cargo's `ops`). Each
+//! works on a whole [`crate::session::Session`] or on its end alone, answering
+//! [`crate::session::SessionError::NeedMore`] when the part read cannot tell.
+
+pub mod log;
