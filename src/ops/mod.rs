@@ -3,4 +3,5 @@
 //! works on a whole [`crate::session::Session`] or on its end alone, answering
 //! [`crate::session::SessionError::NeedMore`] when the part read cannot tell.
 
+pub mod label;
 pub mod log;

@@ -1,54 +1,19 @@
 //! Finding the few lines of a file that can matter to a question, without reading every
-//! line: a raw-byte prefilter that may take too many lines but never misses one, then an
-//! exact reading (as the loader reads a line) of the lines it took.
+//! line: a raw-byte prefilter that may take too many lines but never misses one. The lines
+//! it takes are then read by the loader itself (see [`crate::ops::label`]), so what they
+//! mean is decided in one place.
 //!
 //! A JSON string equal to (or containing) some text either holds that text's bytes as they
 //! are, or writes one of its characters as an escape (`\u0061`, `\/`, `\"`…). So a line
 //! can only have such a string if it contains the text, or an escape that stands for one
 //! of the text's characters; every other line is passed over at the speed of a byte search.
 
-use super::jsparse;
-use serde_json::Value;
+use std::ops::Range;
 
-/// The fields of one object line that the index takes from it (strings only, as the loader
-/// reads them: a field of another JSON type reads as absent).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ScannedLine {
-    /// Where the line starts in the bytes scanned.
-    pub offset: usize,
-    pub kind: Option<String>,
-    pub id: Option<String>,
-    pub parent_id: Option<String>,
-    pub target_id: Option<String>,
-    pub label: Option<String>,
-    pub first_kept_entry_id: Option<String>,
-}
-
-impl ScannedLine {
-    /// The ids loading this line as an entry names (its own, its parent's, and the target of
-    /// a label, a context edit or a compaction), as the loader records them: an empty
-    /// reference is none. Nothing for a `session` line, which is not an entry.
-    pub fn ids(&self) -> impl Iterator<Item = &str> {
-        let entry = self.kind.as_deref() != Some("session");
-        fn non_empty(s: &Option<String>) -> Option<&str> {
-            s.as_deref().filter(|s| !s.is_empty())
-        }
-        let target = match self.kind.as_deref() {
-            Some("label" | "context_edit") => non_empty(&self.target_id),
-            Some("compaction") => non_empty(&self.first_kept_entry_id),
-            _ => None,
-        };
-        [self.id.as_deref(), non_empty(&self.parent_id), target]
-            .into_iter()
-            .flatten()
-            .filter(move |_| entry)
-    }
-}
-
-/// Every object line of `data` (whole lines, as the loader splits them at `\n`) that may
-/// hold one of `needles` in a string, read exactly, in file order. A line that is not a
-/// JSON object (not an entry) is left out. Runs on every core for large inputs.
-pub fn scan(data: &[u8], needles: &[&str]) -> Vec<ScannedLine> {
+/// The lines of `data` (whole lines, as the loader splits them at `\n`, without their `\n`)
+/// that may hold one of `needles` in a string, in file order. Runs on every core for large
+/// inputs.
+pub fn scan(data: &[u8], needles: &[&str]) -> Vec<Range<usize>> {
     let filter = Filter::new(needles);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
     if data.len() < (8 << 20) || threads < 2 {
@@ -166,48 +131,25 @@ fn hex4(b: &[u8]) -> Option<u16> {
     u16::from_str_radix(s, 16).ok()
 }
 
-fn scan_range(data: &[u8], from: usize, to: usize, filter: &Filter) -> Vec<ScannedLine> {
+fn scan_range(data: &[u8], from: usize, to: usize, filter: &Filter) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut pos = from;
     while pos < to {
         let end = memchr::memchr(b'\n', &data[pos..to]).map_or(to, |i| pos + i);
-        let line = &data[pos..end];
-        if filter.may_hold(line)
-            && let Some(mut read) = read_object(line)
-        {
-            read.offset = pos;
-            out.push(read);
+        if filter.may_hold(&data[pos..end]) {
+            out.push(pos..end);
         }
         pos = end + 1;
     }
     out
 }
 
-/// A line read as the loader reads it: bytes that are not UTF-8 as U+FFFD, then
-/// `JSON.parse`; `None` unless it is an object.
-fn read_object(line: &[u8]) -> Option<ScannedLine> {
-    let text = String::from_utf8_lossy(line);
-    let Ok(Value::Object(o)) = jsparse::parse(text.as_bytes()) else {
-        return None;
-    };
-    let s = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_owned);
-    Some(ScannedLine {
-        offset: 0,
-        kind: s("type"),
-        id: s("id"),
-        parent_id: s("parentId"),
-        target_id: s("targetId"),
-        label: s("label"),
-        first_kept_entry_id: s("firstKeptEntryId"),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn kinds(data: &str, needles: &[&str]) -> Vec<Option<String>> {
-        scan(data.as_bytes(), needles).into_iter().map(|l| l.kind).collect()
+    fn lines<'a>(data: &'a str, needles: &[&str]) -> Vec<&'a str> {
+        scan(data.as_bytes(), needles).into_iter().map(|r| &data[r]).collect()
     }
 
     #[test]
@@ -223,47 +165,37 @@ mod tests {
             "\n",
             r#"{"type":"message","id":"e","message":{"content":"\u001b[1m bold \\u0061 \n"}}"#,
             "\n",
-            "not json with label in it\n",
-            r#"["label"]"#,
-            "\n",
+            "no JSON, with label in it\n",
         );
-        let found = scan(data.as_bytes(), &["label"]);
-        let ids: Vec<_> = found.iter().map(|l| l.id.as_deref().unwrap()).collect();
-        assert_eq!(ids, ["b", "c", "d"]);
-        assert_eq!(found[1].kind.as_deref(), Some("label"));
-        assert_eq!(found[2].kind.as_deref(), Some("label"));
-        assert_eq!(found[2].label, None);
+        let found = lines(data, &["label"]);
+        assert_eq!(found.len(), 4);
+        assert!(found[0].contains(r#""id":"b""#));
+        assert!(found[1].contains(r#""id":"c""#));
+        assert!(found[2].contains(r#""id":"d""#));
+        assert_eq!(found[3], "no JSON, with label in it");
     }
 
     #[test]
     fn escapes_of_other_characters_are_passed_over() {
         let data = "{\"type\":\"message\",\"t\":\"\\u001b \\n \\\" x\"}\n";
-        assert!(kinds(data, &["label"]).is_empty());
-        assert!(kinds(data, &["zq"]).is_empty());
-        assert_eq!(kinds(data, &["\u{1b}z"]), [Some("message".to_owned())]);
-        assert_eq!(kinds(data, &["z\"z"]), [Some("message".to_owned())]);
+        assert!(lines(data, &["label"]).is_empty());
+        assert!(lines(data, &["zq"]).is_empty());
+        assert_eq!(lines(data, &["\u{1b}z"]).len(), 1);
+        assert_eq!(lines(data, &["z\"z"]).len(), 1);
         // An escaped backslash, then text: no escape of `a`.
-        assert!(kinds("{\"type\":\"note\",\"t\":\"\\\\u0061\"}\n", &["a"]).is_empty());
+        assert!(lines("{\"type\":\"note\",\"t\":\"\\\\u0061\"}\n", &["a"]).is_empty());
         // An escaped backslash, then an escape of `a`.
-        assert_eq!(
-            kinds(r#"{"type":"note","t":"\\\u0061"}"#, &["a"]),
-            [Some("note".to_owned())]
-        );
+        assert_eq!(lines(r#"{"type":"note","t":"\\\u0061"}"#, &["a"]).len(), 1);
         // A needle with a character a short escape stands for: every escape is looked at.
-        assert_eq!(kinds(r#"{"type":"note","t":"\/"}"#, &["z/"]), [Some("note".to_owned())]);
-        assert!(kinds(r#"{"type":"note","t":"\\\n"}"#, &["z/"]).is_empty());
-        assert_eq!(
-            kinds("{\"type\":\"note\",\"t\":\"\\u0061\"}\n", &["a"]),
-            [Some("note".to_owned())]
-        );
+        assert_eq!(lines(r#"{"type":"note","t":"\/"}"#, &["z/"]).len(), 1);
+        assert!(lines(r#"{"type":"note","t":"\\\n"}"#, &["z/"]).is_empty());
+        assert_eq!(lines("{\"type\":\"note\",\"t\":\"\\u0061\"}\n", &["a"]).len(), 1);
     }
 
     #[test]
-    fn invalid_utf8_reads_as_replacement_characters() {
-        let mut data = b"{\"type\":\"label\",\"label\":\"a".to_vec();
-        data.extend_from_slice(b"\xff\"}\n");
-        let found = scan(&data, &["a\u{fffd}"]);
-        assert_eq!(found[0].label.as_deref(), Some("a\u{fffd}"));
+    fn a_needle_with_a_replacement_character_takes_every_line() {
+        let data = "{\"type\":\"label\"}\n{\"type\":\"other\"}\n";
+        assert_eq!(lines(data, &["a\u{fffd}"]).len(), 2);
     }
 
     #[test]
@@ -282,25 +214,7 @@ mod tests {
         assert!(data.len() > 8 << 20);
         let found = scan(data.as_bytes(), &["label"]);
         assert_eq!(found.len(), 200);
-        assert!(found.windows(2).all(|w| w[0].offset < w[1].offset));
-        assert_eq!(&data[found[0].offset..found[0].offset + 15], "{\"type\":\"label\"");
-    }
-
-    #[test]
-    fn ids_are_those_the_loader_records() {
-        let l = ScannedLine {
-            kind: Some("label".into()),
-            id: Some("x1".into()),
-            parent_id: Some(String::new()),
-            target_id: Some("t".into()),
-            ..Default::default()
-        };
-        assert_eq!(l.ids().collect::<Vec<_>>(), ["x1", "t"]);
-        let h = ScannedLine {
-            kind: Some("session".into()),
-            id: Some("s".into()),
-            ..Default::default()
-        };
-        assert_eq!(h.ids().count(), 0);
+        assert!(found.windows(2).all(|w| w[0].end < w[1].start));
+        assert_eq!(&data[found[0].start..found[0].start + 15], "{\"type\":\"label\"");
     }
 }
