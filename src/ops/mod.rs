@@ -5,3 +5,4 @@
 
 pub mod label;
 pub mod log;
+pub mod tree_view;
