@@ -3,11 +3,9 @@ use crate::cli::output::{Output, escape_line};
 use crate::cli::render::entry_line;
 use crate::cli::write_args::{WriteArgs, append, open_writer_tip, show_dry_run};
 use anyhow::Result;
+use pi_session::ops::checkout::{self, CheckoutRecord, Plan, Target};
 use pi_session::session::append::checkout_record;
-use pi_session::session::branch_copy::refuse_cycle;
-use pi_session::session::{EntryIdx, Session, SessionError, revision};
-use rustc_hash::FxHashSet;
-use serde_json::Value;
+use pi_session::session::{EntryIdx, Session, SessionError};
 
 /// Move @ to another entry, persistently, so Pi continues from there.
 ///
@@ -41,48 +39,6 @@ pub struct Args {
     pub write: WriteArgs,
 }
 
-/// The `from` of the newest checkout record: where `checkout -` goes back to.
-fn previous_position(session: &Session) -> Result<Option<EntryIdx>, SessionError> {
-    let Some(last) = (0..session.entries.len())
-        .rev()
-        .find(|&i| session.entries[i].is_checkout())
-    else {
-        if !session.is_complete() {
-            return Err(SessionError::NeedMore);
-        }
-        return Err(SessionError::Refused("no earlier checkout to go back to".into()));
-    };
-    match session.value(last).pointer("/data/from") {
-        Some(Value::String(id)) => match session.lookup(id) {
-            Some(i) => Ok(Some(i)),
-            None if !session.is_complete() => Err(SessionError::NeedMore),
-            None => Err(SessionError::Refused(format!(
-                "the previous position {id} no longer exists"
-            ))),
-        },
-        _ => Ok(None),
-    }
-}
-
-/// What `checkout --json` prints.
-#[derive(Debug, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CheckoutRecord {
-    /// Where @ now stands (`null`: an empty position).
-    at: Option<String>,
-    /// Where @ stood.
-    from: Option<String>,
-    /// Entries left behind on the branch left.
-    abandoned: usize,
-    /// The id of the checkout record appended (`null` when nothing was to do).
-    record: Option<String>,
-    /// With --dry-run: `true`, and the line that would have been appended.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    dry_run: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<String>,
-}
-
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.summarize {
         let session = crate::cli::session_arg::open_session(global)?;
@@ -97,37 +53,31 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             out,
         );
     }
-    let (mut writer, (from, target)) = open_writer_tip(global, &args.write, args.summary.dry_run, |session| {
-        let from = session.at_checked()?;
-        let target = match args.rev.as_deref() {
-            None => None,
-            Some("-") => previous_position(session)?,
-            Some(rev) => {
-                let idx = revision::resolve_entry(session, rev)?;
-                // @ never stands on a label or checkout record: move to what it stands for.
-                let pos = session.position_of(idx);
-                if pos != Some(idx) {
-                    eprintln!(
-                        "note: {} is a {} entry, which only bookkeeps; moving to {}",
-                        escape_line(&session.id_or_line(idx)),
-                        escape_line(session.entries[idx].kind_name()),
-                        pos.map(|p| escape_line(&session.id_or_line(p)))
-                            .unwrap_or_else(|| "an empty position".into())
-                    );
-                }
-                pos
-            }
-        };
-        // Pi, walking up from an entry inside a parent cycle, never reaches a root. A walk
-        // that stops at the edge of what was read is settled below: it meets @'s branch,
-        // which Pi already walks, or the whole file is read.
-        if let Some(t) = target {
-            refuse_cycle(session, &session.branch(t))?;
-        }
-        // How much is left behind is known once both branches are read to where they meet.
-        abandoned_entries(session, from, target)?;
-        Ok((from, target))
+    let to = match args.rev.as_deref() {
+        None => Target::Empty,
+        Some("-") => Target::Back,
+        Some(rev) => Target::Rev(rev),
+    };
+    let (mut writer, plan) = open_writer_tip(global, &args.write, args.summary.dry_run, |session| {
+        Ok(checkout::plan(session, to)?)
     })?;
+    let Plan {
+        from,
+        target,
+        named_bookkeeping,
+        abandoned,
+    } = plan;
+    if let Some(idx) = named_bookkeeping {
+        let session = &writer.session;
+        eprintln!(
+            "note: {} is a {} entry, which only bookkeeps; moving to {}",
+            escape_line(&session.id_or_line(idx)),
+            escape_line(session.entries[idx].kind_name()),
+            target
+                .map(|p| escape_line(&session.id_or_line(p)))
+                .unwrap_or_else(|| "an empty position".into())
+        );
+    }
     let session = &writer.session;
     if target == from {
         let at = target.map(|t| session.id_or_line(t));
@@ -147,7 +97,6 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         }
         return Ok(());
     }
-    let abandoned = abandoned_entries(session, from, target)?;
     let id = writer.new_id();
     let session = &writer.session;
     let target_id = match target {
@@ -211,24 +160,4 @@ fn describe(out: &Output, session: &Session, at: Option<EntryIdx>, dry_run: bool
         (None, false) => "@ is now empty: the next message starts a new root".into(),
         (None, true) => "@ would be empty: the next message would start a new root".into(),
     }
-}
-
-/// Entries on the branch of `from` that are not on the branch of `to`.
-fn abandoned_entries(session: &Session, from: Option<EntryIdx>, to: Option<EntryIdx>) -> Result<usize, SessionError> {
-    let Some(from) = from else { return Ok(0) };
-    let to_branch = to.map(|t| session.branch(t));
-    let kept: FxHashSet<EntryIdx> = to_branch
-        .as_ref()
-        .map(|b| b.path.iter().copied().collect())
-        .unwrap_or_default();
-    let from_branch = session.branch(from);
-    let meet = from_branch.path.iter().any(|i| kept.contains(i));
-    if !meet {
-        // Both walks must reach the root, or the edge of what was read is in the way.
-        session.check_edge(&from_branch)?;
-        if let Some(b) = &to_branch {
-            session.check_edge(b)?;
-        }
-    }
-    Ok(from_branch.path.iter().filter(|i| !kept.contains(i)).count())
 }
