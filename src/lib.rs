@@ -11,6 +11,7 @@ pub mod compaction;
 pub mod compare;
 pub mod dates;
 pub(crate) mod file_cache;
+pub mod listing;
 pub mod llm;
 pub mod ops;
 pub mod parallel;

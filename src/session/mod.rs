@@ -16,7 +16,6 @@ pub mod jsjson;
 pub mod jsparse;
 pub mod jsstr;
 pub mod line_search;
-pub mod listing;
 mod load;
 pub mod locate;
 pub mod preview;

@@ -5,8 +5,9 @@ use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::render::kind_style;
 use crate::cli::session_arg::{open_session, warn_load_report_naming};
 use anyhow::{Result, bail};
+use pi_session::listing;
 use pi_session::search::{self, Hit, Query, SearchOptions};
-use pi_session::session::{Session, listing, locate};
+use pi_session::session::{Session, locate};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -3,11 +3,11 @@
 //! candidate files of [`Locations`] in parallel and sorts them as Pi's `sortSessionInfos`.
 //! [`SessionRecord`] is a listed session as a JSON record (`ls --json`).
 
-use super::jsdate::{date_value_ms, parse_date_ms};
-use super::jsjson::js_number;
-use super::locate::Locations;
-use super::skim::{LineRead, read_line};
 use crate::progress::Progress;
+use crate::session::jsdate::{date_value_ms, parse_date_ms};
+use crate::session::jsjson::js_number;
+use crate::session::locate::Locations;
+use crate::session::skim::{LineRead, read_line};
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -487,7 +487,7 @@ mod fast {
 
 /// The whole line as JSON, as `JSON.parse` reads it (invalid UTF-8 replaced).
 fn parse_value(line: &[u8]) -> Value {
-    super::jsparse::parse(line).unwrap_or(Value::Null)
+    crate::session::jsparse::parse(line).unwrap_or(Value::Null)
 }
 
 /// The running state of Pi's `buildSessionInfo` over one file.
@@ -546,7 +546,9 @@ impl Scan {
             Some("session_info") => {
                 // `entry.name?.trim() || undefined`: a name that is not a string throws.
                 self.name = match &skim.name {
-                    Some(n) => Some(super::jsstr::trim(n)).filter(|n| !n.is_empty()).map(str::to_owned),
+                    Some(n) => Some(crate::session::jsstr::trim(n))
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_owned),
                     None => match parse_value(line).get("name") {
                         None | Some(Value::Null) => None,
                         Some(_) => return Err(NotASession),
@@ -579,7 +581,7 @@ impl Scan {
         match l.kind.as_deref() {
             Some("session_info") => {
                 self.name = match l.name {
-                    fast::Name::Text(n) => Some(super::jsstr::trim(&n))
+                    fast::Name::Text(n) => Some(crate::session::jsstr::trim(&n))
                         .filter(|n| !n.is_empty())
                         .map(str::to_owned),
                     fast::Name::Absent => None,
@@ -678,7 +680,7 @@ pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
 /// readable next time) from one that is not a session (`Ok(None)`).
 fn read_session_info(path: &Path) -> std::io::Result<Option<SessionInfo>> {
     // Never opens a FIFO (the open would block) or a device (it never ends).
-    let file = super::data::open_regular(path)?;
+    let file = crate::session::data::open_regular(path)?;
     let meta = file.metadata()?;
     let mtime = mtime_ms(&meta);
     // Small files are read into a buffer each thread reuses; large ones are mapped.
@@ -696,7 +698,7 @@ fn read_session_info(path: &Path) -> std::io::Result<Option<SessionInfo>> {
         }
         &buffer
     } else {
-        mapped = super::data::Data::map_file(&file)?;
+        mapped = crate::session::data::Data::map_file(&file)?;
         &mapped
     };
     let mut scan = Scan::default();
