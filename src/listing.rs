@@ -760,6 +760,16 @@ fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
     files.into_iter().map(|(_, path)| path).collect()
 }
 
+/// The paths of the working directory's sessions, newest first, or with `all` of every
+/// project's, as [`list`] lists them (with the listing's `cache`).
+pub fn session_paths(loc: &Locations, all: bool, cache: Option<PathBuf>) -> Vec<PathBuf> {
+    if !all {
+        return loc.sessions_here().into_iter().map(|(p, _)| p).collect();
+    }
+    let found = list(loc, &ListOptions { all, cache }, &crate::progress::Silent);
+    found.sessions.into_iter().map(|s| s.path).collect()
+}
+
 /// What to list.
 #[derive(Debug, Clone, Default)]
 pub struct ListOptions {

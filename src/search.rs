@@ -503,6 +503,73 @@ fn search_run(session: &Session, query: &Query, options: &SearchOptions, run: st
     hits
 }
 
+impl Hit {
+    /// Whether `next` is the line right after this one in the same text.
+    pub fn is_followed_by(&self, next: &Hit) -> bool {
+        self.entry == next.entry && self.text_no == next.text_no && self.line_no + 1 == next.line_no
+    }
+}
+
+/// What searching one file gives: its matching lines and the session read, or why it could
+/// not be read.
+pub type FileHits = Result<(Vec<Hit>, Session), crate::session::SessionError>;
+
+/// [`search_with`] over the files at `paths`, on every core, in their order; a file that
+/// cannot be read gives its error. With `options.stop` set, files not started yet are
+/// passed over (`None`).
+pub fn search_files(paths: &[std::path::PathBuf], query: &Query, options: &SearchOptions) -> Vec<Option<FileHits>> {
+    crate::parallel::par_map(
+        paths,
+        |p| {
+            if options
+                .stop
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                return None;
+            }
+            Some(Session::open(p).map(|s| (search_with(&s, query, options), s)))
+        },
+        || {},
+    )
+}
+
+/// Keeps the first `limit` matching lines of all sessions (in order), with their context:
+/// the lines after the last match that belong to it (at most `after`, adjacent to it) stay,
+/// every later line goes.
+pub fn keep_first_matches(results: &mut [(std::path::PathBuf, Vec<Hit>)], limit: usize, after: usize) {
+    let mut left = limit;
+    for (_, hits) in results.iter_mut() {
+        if left == 0 {
+            hits.clear();
+            continue;
+        }
+        let matches = hits.iter().filter(|h| !h.context).count();
+        if matches <= left {
+            left -= matches;
+            continue;
+        }
+        // The index of the last match kept, then its context after it.
+        let last = hits
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| !h.context)
+            .nth(left - 1)
+            .map(|(k, _)| k);
+        let mut end = last.map_or(0, |k| k + 1);
+        if let Some(k) = last {
+            while end < hits.len()
+                && hits[end].context
+                && hits[end - 1].is_followed_by(&hits[end])
+                && hits[end].line_no <= hits[k].line_no + after
+            {
+                end += 1;
+            }
+        }
+        hits.truncate(end);
+        left = 0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,6 +36,20 @@ impl From<Exit> for std::process::ExitCode {
     }
 }
 
+impl Exit {
+    /// How a search ends, as ripgrep's does: 0 something matched, 1 nothing did, 2 an error
+    /// anywhere, even after matches; with `quiet`, a match is the answer whatever else went
+    /// wrong.
+    pub fn of_search(matched: bool, failed: bool, quiet: bool) -> Exit {
+        match (failed, matched) {
+            (_, true) if quiet => Exit::Success,
+            (true, _) => Exit::Usage,
+            (false, true) => Exit::Success,
+            (false, false) => Exit::Failure,
+        }
+    }
+}
+
 /// Most commands succeed or fail; `run` returning `()` means success.
 impl From<()> for Exit {
     fn from((): ()) -> Self {

@@ -8,6 +8,7 @@ pub mod commands;
 pub mod completion;
 pub mod exit;
 pub mod follow;
+pub mod grep_view;
 pub mod log_view;
 pub mod man_sections;
 pub mod new_session;

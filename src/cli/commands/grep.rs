@@ -1,15 +1,15 @@
 use crate::cli::GlobalArgs;
 use crate::cli::cache_file::{LISTING, cache_file};
 use crate::cli::exit::Exit;
+use crate::cli::grep_view;
 use crate::cli::output::{Output, Style, escape_line};
-use crate::cli::render::kind_style;
 use crate::cli::session_arg::{open_session, warn_load_report_naming};
 use anyhow::{Result, bail};
 use pi_session::listing;
 use pi_session::search::{self, Hit, Query, SearchOptions};
-use pi_session::session::{Session, locate};
+use pi_session::session::locate;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// Search the text of a session with a regular expression, as ripgrep searches files.
 ///
@@ -126,22 +126,6 @@ fn limit(s: &str) -> Result<usize, String> {
     })
 }
 
-/// The line with its matches painted; every piece escaped.
-fn highlighted(out: &Output, hit: &Hit) -> String {
-    let mut s = String::new();
-    let mut pos = 0;
-    for &(start, end) in &hit.matches {
-        if start < pos || start == end {
-            continue;
-        }
-        s.push_str(&escape_line(&hit.text[pos..start]));
-        s.push_str(&out.paint(Style::Warn, &escape_line(&hit.text[start..end])));
-        pos = end;
-    }
-    s.push_str(&escape_line(&hit.text[pos..]));
-    s
-}
-
 /// The sessions `--all-sessions` (the current directory's, newest first) or `--all` (every
 /// project's, as `ls --all` lists them) searches.
 fn sessions(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
@@ -150,58 +134,8 @@ fn sessions(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
         bail!("{flag} searches a folder of sessions; drop -s/--session");
     }
     let loc = locate::Locations::discover(&std::env::current_dir()?);
-    if args.all {
-        // The listing's cache, as `ls --all` keeps it: it never changes what is listed.
-        let options = listing::ListOptions {
-            all: true,
-            cache: cache_file(LISTING),
-        };
-        let found = listing::list(&loc, &options, &pi_session::progress::Silent);
-        return Ok(found.sessions.into_iter().map(|s| s.path).collect());
-    }
-    Ok(loc.sessions_here().into_iter().map(|(p, _)| p).collect())
-}
-
-/// Whether `b` is the line right after `a` in the same text.
-fn adjacent(a: &Hit, b: &Hit) -> bool {
-    a.entry == b.entry && a.text_no == b.text_no && a.line_no + 1 == b.line_no
-}
-
-/// Keeps the first `limit` matching lines of all sessions (in order), with their context:
-/// the lines after the last match that belong to it (at most `after`, adjacent to it) stay,
-/// every later line goes.
-fn keep_first_matches(results: &mut [(PathBuf, Vec<Hit>)], limit: usize, after: usize) {
-    let mut left = limit;
-    for (_, hits) in results.iter_mut() {
-        if left == 0 {
-            hits.clear();
-            continue;
-        }
-        let matches = hits.iter().filter(|h| !h.context).count();
-        if matches <= left {
-            left -= matches;
-            continue;
-        }
-        // The index of the last match kept, then its context after it.
-        let last = hits
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| !h.context)
-            .nth(left - 1)
-            .map(|(k, _)| k);
-        let mut end = last.map_or(0, |k| k + 1);
-        if let Some(k) = last {
-            while end < hits.len()
-                && hits[end].context
-                && adjacent(&hits[end - 1], &hits[end])
-                && hits[end].line_no <= hits[k].line_no + after
-            {
-                end += 1;
-            }
-        }
-        hits.truncate(end);
-        left = 0;
-    }
+    // With --all, the listing's cache, as `ls --all` keeps it: it never changes what is listed.
+    Ok(listing::session_paths(&loc, args.all, cache_file(LISTING)))
 }
 
 fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
@@ -227,16 +161,7 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
     let folder = args.all_sessions || args.all;
     if folder {
         let paths = sessions(global, args)?;
-        let found = pi_session::parallel::par_map(
-            &paths,
-            |p| {
-                if stop.load(Ordering::Relaxed) {
-                    return None;
-                }
-                Some(Session::open(p).map(|s| (search::search_with(&s, &query, &options), s)))
-            },
-            || {},
-        );
+        let found = search::search_files(&paths, &query, &options);
         for (path, r) in paths.into_iter().zip(found) {
             match r {
                 None => {}
@@ -257,7 +182,7 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
     }
 
     if let Some(limit) = args.limit {
-        keep_first_matches(&mut results, limit, options.after);
+        search::keep_first_matches(&mut results, limit, options.after);
     }
 
     // Like ripgrep: paths when a folder is searched (or asked for), above each session's
@@ -304,39 +229,9 @@ fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit>
             }
         }
         printed_any = true;
-        let painted_path = out.paint(Style::Meta, &escape_line(&shown_path));
-        if heading {
-            out.line(&painted_path)?;
-        }
-        let mut previous: Option<&Hit> = None;
-        for hit in hits {
-            if with_context && previous.is_some_and(|p| !adjacent(p, hit)) {
-                out.line("--")?;
-            }
-            previous = Some(hit);
-            let sep = if hit.context { '-' } else { ':' };
-            let mut row = String::new();
-            if show_path && !heading {
-                row.push_str(&painted_path);
-                row.push(sep);
-            }
-            row.push_str(&format!(
-                "{}{sep}{}{sep} {}",
-                out.paint(Style::Id, &escape_line(&hit.id)),
-                out.paint(kind_style(&hit.role), &escape_line(&hit.role)),
-                highlighted(out, hit)
-            ));
-            out.line(&row)?;
-        }
+        grep_view::print_hits(out, hits, &shown_path, show_path, heading, with_context)?;
     }
-    Ok(match (failed, matched) {
-        // -q: a match is the answer, whatever else went wrong (as ripgrep).
-        (_, true) if args.quiet => Exit::Success,
-        // Like ripgrep: an error anywhere ends with 2, even after matches.
-        (true, _) => Exit::Usage,
-        (false, true) => Exit::Success,
-        (false, false) => Exit::Failure,
-    })
+    Ok(Exit::of_search(matched, failed, args.quiet))
 }
 
 /// Exit status as ripgrep's: 0 something matched, 1 nothing matched, 2 an error.
