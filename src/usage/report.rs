@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 mod cache;
+mod csv;
 use crate::file_cache::{Stamp, key};
 use cache::Cache;
 

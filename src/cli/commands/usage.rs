@@ -1,9 +1,10 @@
 use crate::cli::GlobalArgs;
 use crate::cli::amounts::{dollars, tokens};
 use crate::cli::cache_file::{USAGE, cache_file};
-use crate::cli::output::{Output, Style, advise_for, display_width, escape_line, fit};
+use crate::cli::output::{Output, advise_for, escape_line};
 use crate::cli::progress::Terminal;
 use crate::cli::session_arg::warn_damaged;
+use crate::cli::table::Table;
 use anyhow::{Result, anyhow};
 use pi_session::session::locate::{self, Locations};
 use pi_session::usage::report::{self, DaySpec, GroupRecord, Key, KeyValue, Options, Report, TotalRecord, Warning};
@@ -147,7 +148,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         return Ok(());
     }
     if args.csv {
-        return write_csv(out, &options.by, &report);
+        for row in report.csv_rows(&options.by) {
+            out.line(&escape_line(&row))?;
+        }
+        return Ok(());
     }
     write_table(out, &options.by, &report)
 }
@@ -198,127 +202,11 @@ fn write_table(out: &mut Output, by: &[Key], report: &Report) -> Result<()> {
     rows.push(total);
     let mut head: Vec<&str> = by.iter().map(|k| k.name()).collect();
     head.extend(COLUMNS.iter().map(|(h, _)| *h));
-    // Columns shown, dropped in DROP_ORDER while the table is wider than the terminal.
-    let mut shown: Vec<usize> = (0..head.len()).collect();
-    let width_of = |col: usize| {
-        rows.iter()
-            .map(|r| display_width(&r[col]))
-            .chain([head[col].len()])
-            .max()
-            .unwrap_or(0)
+    let table = Table {
+        head: &head,
+        rows: &rows,
+        keys: by.len(),
+        drop_order: &DROP_ORDER,
     };
-    let widths: Vec<usize> = (0..head.len()).map(width_of).collect();
-    let table_width = |shown: &[usize]| shown.iter().map(|&c| widths[c] + 2).sum::<usize>();
-    if let Some(room) = out.width {
-        for name in DROP_ORDER {
-            if table_width(&shown) <= room {
-                break;
-            }
-            shown.retain(|&c| head[c] != name);
-        }
-    }
-    let keys = by.len();
-    let line = |cells: &dyn Fn(usize) -> String| -> String {
-        let mut s = String::new();
-        for (n, &c) in shown.iter().enumerate() {
-            if n > 0 {
-                s.push_str("  ");
-            }
-            let text = cells(c);
-            let pad = widths[c].saturating_sub(display_width(&text));
-            if c < keys {
-                s.push_str(&text);
-                s.push_str(&" ".repeat(pad));
-            } else {
-                s.push_str(&" ".repeat(pad));
-                s.push_str(&text);
-            }
-        }
-        s.trim_end().to_owned()
-    };
-    let room = out.width;
-    let fitted = |s: String| match room {
-        Some(w) => fit(&s, w),
-        None => s,
-    };
-    let heading = fitted(line(&|c| head[c].to_owned()));
-    out.line(&out.paint(Style::Bold, &heading))?;
-    let last = rows.len() - 1;
-    for (i, row) in rows.iter().enumerate() {
-        let text = fitted(line(&|c| row[c].clone()));
-        if i == last {
-            out.line(&out.paint(Style::Bold, &text))?;
-        } else {
-            out.line(&text)?;
-        }
-    }
-    Ok(())
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
-}
-
-fn write_csv(out: &mut Output, by: &[Key], report: &Report) -> Result<()> {
-    use pi_session::session::jsjson::js_number;
-    let mut head: Vec<&str> = Vec::new();
-    for k in by {
-        head.push(k.name());
-        if *k == Key::Session {
-            head.push("path");
-        }
-    }
-    head.extend([
-        "input",
-        "output",
-        "cacheRead",
-        "cacheWrite",
-        "totalTokens",
-        "cost",
-        "calls",
-    ]);
-    out.line(&head.join(","))?;
-    let counters = |t: &pi_session::usage::Totals, calls: u64| {
-        [
-            t.input,
-            t.output,
-            t.cache_read,
-            t.cache_write,
-            t.total_tokens,
-            t.cost.total,
-        ]
-        .iter()
-        .map(|&n| js_number(n))
-        .chain([calls.to_string()])
-        .collect::<Vec<_>>()
-    };
-    for g in &report.groups {
-        let mut row = Vec::new();
-        for k in &g.keys {
-            match k {
-                KeyValue::Session(i) => {
-                    row.push(csv_field(&report.sessions[*i].id));
-                    row.push(csv_field(&report.sessions[*i].path.to_string_lossy()));
-                }
-                KeyValue::Day(v)
-                | KeyValue::Week(v)
-                | KeyValue::Month(v)
-                | KeyValue::Project(v)
-                | KeyValue::Provider(v) => row.push(csv_field(v.as_deref().unwrap_or(""))),
-                other => row.push(csv_field(&key_text(other, report))),
-            }
-        }
-        row.extend(counters(&g.totals, g.calls));
-        out.line(&escape_line(&row.join(",")))?;
-    }
-    let mut row = vec!["total".to_owned()];
-    row.resize(head.len() - 7, String::new());
-    row.extend(counters(&report.total, report.calls));
-    out.line(&row.join(","))?;
-    Ok(())
+    Ok(table.write(out)?)
 }
