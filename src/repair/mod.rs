@@ -11,3 +11,31 @@ mod structure;
 
 pub use finding::{Finding, Severity};
 pub use plan::{Plan, Reading, clean_plan, plan, plan_loaded};
+
+/// What happened to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// No defect (warnings allowed).
+    Clean,
+    /// Defects found, and nothing changed (`--check`).
+    Defects,
+    /// Defects a repair would fix (`--dry-run`).
+    WouldRepair,
+    /// Defects fixed.
+    Repaired,
+    /// The repair failed, with why; the file is unchanged.
+    Failed(String),
+}
+
+impl Outcome {
+    /// The `result` of `repair --json`'s file record.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::Clean => "clean",
+            Outcome::Defects => "defects",
+            Outcome::WouldRepair => "would-repair",
+            Outcome::Repaired => "repaired",
+            Outcome::Failed(_) => "failed",
+        }
+    }
+}

@@ -1,13 +1,14 @@
 use crate::cli::GlobalArgs;
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
+use crate::cli::progress::Terminal;
 use anyhow::Result;
+use pi_session::progress::Progress;
 use pi_session::repair::apply::FileRecord;
 use pi_session::repair::apply::{apply, lock_and_plan};
 use pi_session::repair::finding::FindingRecord;
-use pi_session::repair::{Finding, Plan, Severity};
+use pi_session::repair::{Finding, Outcome, Plan, Severity};
 use pi_session::session::locate;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Check a session file for defects and fix them in place, losing nothing.
@@ -40,27 +41,6 @@ pub struct Args {
     /// `after` is how Pi reads the repaired file: {"leaf","at","branch","context_messages","entries"}.
     #[arg(long)]
     pub json: bool,
-}
-
-/// What happened to one file.
-enum Outcome {
-    Clean,
-    Defects,
-    WouldRepair,
-    Repaired,
-    Failed(String),
-}
-
-impl Outcome {
-    fn name(&self) -> &'static str {
-        match self {
-            Outcome::Clean => "clean",
-            Outcome::Defects => "defects",
-            Outcome::WouldRepair => "would-repair",
-            Outcome::Repaired => "repaired",
-            Outcome::Failed(_) => "failed",
-        }
-    }
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
@@ -210,24 +190,14 @@ fn run_all(args: &Args, out: &mut Output) -> Result<Exit> {
         eprintln!("no session files in {}", escape_line(&root.display().to_string()));
         return Ok(Exit::Success);
     }
-    let bar = if std::io::stderr().is_terminal() && !args.json {
-        let b = indicatif::ProgressBar::new(files.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {wide_msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        Some(b)
-    } else {
-        None
-    };
+    let bar = (!args.json).then(Terminal::new);
+    if let Some(b) = &bar {
+        b.start("repair", Some(files.len() as u64));
+    }
     let mut rows: Vec<(PathBuf, Outcome)> = Vec::new();
     for f in &files {
         if let Some(b) = &bar {
-            b.set_message(escape_line(
-                &f.file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-            ));
+            b.message(&f.file_name().unwrap_or_default().to_string_lossy());
         }
         let outcome = match repair_one(f, args, out, false) {
             Ok(o) => o,
@@ -235,11 +205,11 @@ fn run_all(args: &Args, out: &mut Output) -> Result<Exit> {
         };
         rows.push((f.clone(), outcome));
         if let Some(b) = &bar {
-            b.inc(1);
+            b.advance(1);
         }
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
+    if let Some(b) = &bar {
+        b.finish();
     }
     let failed = rows
         .iter()
