@@ -92,16 +92,16 @@ pub fn summarize_to(
         return Ok(());
     }
     if from_id.as_deref() == Some(target_id.as_str()) {
-        eprintln!("already there: nothing to do");
+        Output::say("already there: nothing to do");
         return Ok(());
     }
     if entries.is_empty() {
         // Nothing is left behind (Pi's leaf is on the way to TARGET): Pi only moves.
         if position == from {
-            eprintln!("already there: nothing to do");
+            Output::say("already there: nothing to do");
             return Ok(());
         }
-        eprintln!("nothing on the branch being left to summarize: checking out instead");
+        Output::say("nothing on the branch being left to summarize: checking out instead");
         let mut writer = SessionWriter::open_if_leaf(&session.path, write.expect_leaf.as_deref())?;
         let line = pi_session::session::append::checkout_record(
             &writer.new_id_beside(session),
@@ -141,17 +141,17 @@ pub fn summarize_to(
     let line = branch_summary_entry(&id, position_id.as_deref(), &now_timestamp(), &from_id, &summary);
     append(&mut writer, &line)?;
     out.line(&id)?;
-    eprintln!(
+    Output::say(&format!(
         "summarized {} entries of the branch left at {}; the conversation continues {}",
         entries.len(),
         escape_line(&from_id),
         continues(out)
-    );
+    ));
     if position != Some(target) {
-        eprintln!(
+        Output::say(&format!(
             "{} is left out so that it can be edited and sent again, as Pi's /tree does",
             escape_line(&target_id)
-        );
+        ));
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 use super::GlobalArgs;
 use super::log_view::{self, LogView};
-use super::output::{Output, escape_line};
+use super::output::Output;
 use super::session_arg::{RawLines, warn_load_report};
 use anyhow::Result;
 use pi_session::ops::log::LogQuery;
@@ -69,10 +69,10 @@ pub fn run<'q>(
                     Restart::Truncated => "truncated",
                     Restart::Rewritten => "rewritten",
                 };
-                eprintln!(
+                Output::say(&format!(
                     "{}: the file was {what}: read again from the start; entries already shown are not shown again",
-                    escape_line(&path.display().to_string())
-                );
+                    path.display()
+                ));
                 let session = Session::from_bytes(path.clone(), lines)?;
                 warn_load_report(&session);
                 tracker.restarted(session)?
@@ -119,8 +119,8 @@ fn lines_of(change: Option<Change>) -> Vec<u8> {
 /// renders them.
 fn print(out: &mut Output, query: &LogQuery, view: &LogView, update: &Update) -> Result<()> {
     match &update.moved {
-        Some(Moved::To(id)) => eprintln!("@ moved to branch of {}", escape_line(id)),
-        Some(Moved::Empty) => eprintln!("@ moved to an empty position: the next message starts a new root"),
+        Some(Moved::To(id)) => Output::say(&format!("@ moved to branch of {id}")),
+        Some(Moved::Empty) => Output::say("@ moved to an empty position: the next message starts a new root"),
         None => {}
     }
     let Some(session) = &update.shown else {

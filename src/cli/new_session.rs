@@ -59,7 +59,7 @@ pub fn write_and_report(
     if to_stdout(args.output.as_deref()) {
         if args.dry_run {
             out.line(&format!("would print {lines} lines on stdout"))?;
-            eprintln!("dry run: nothing written");
+            Output::say("dry run: nothing written");
             return Ok(());
         }
         // The session's own bytes, for a pipe or a redirect; a terminal gets them escaped.
@@ -108,7 +108,7 @@ pub fn write_and_report(
         out.raw_line(&shown_path(out.is_terminal, &path))?;
     }
     if args.dry_run {
-        eprintln!("dry run: nothing written");
+        Output::say("dry run: nothing written");
     }
     Ok(())
 }

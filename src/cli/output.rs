@@ -94,6 +94,48 @@ pub struct Output {
     pub width: Option<usize>,
 }
 
+/// Diagnostics on stderr, for every command the same way: escaped (nothing from a session
+/// reaches the terminal raw) and, for warnings and hints, with the `-s` the user gave carried
+/// into the `pi-session` commands they suggest (see [`advise`]). Errors go through
+/// `cli::report`.
+impl Output {
+    /// `warning: TEXT`.
+    pub fn warn(text: &str) {
+        Output::diagnostic(&format!("warning: {text}"));
+    }
+
+    /// `error: TEXT`, for an error that does not end the command (one file of several).
+    pub fn error(text: &str) {
+        eprintln!("{}", escape_line(&format!("error: {text}")));
+    }
+
+    /// `hint: TEXT`.
+    pub fn hint(text: &str) {
+        Output::diagnostic(&format!("hint: {text}"));
+    }
+
+    /// `note: TEXT`: something the user may want to know, not a problem.
+    pub fn note(text: &str) {
+        eprintln!("{}", escape_line(&format!("note: {text}")));
+    }
+
+    /// A line of its own about what the command did or did not do ("dry run: nothing
+    /// written", "already there: nothing to do").
+    pub fn say(text: &str) {
+        eprintln!("{}", escape_line(text));
+    }
+
+    /// [`Output::say`] for text of several lines (newlines and tabs kept).
+    pub fn say_block(text: &str) {
+        eprintln!("{}", escape_block(text));
+    }
+
+    /// A whole diagnostic line, its prefix included, with the commands it suggests advised.
+    pub fn diagnostic(line: &str) {
+        eprintln!("{}", escape_line(&advise(line)));
+    }
+}
+
 impl Output {
     pub fn new(choice: ColorChoice) -> Output {
         let stdout = std::io::stdout();

@@ -1,6 +1,7 @@
 //! Opening the session a command works on, and reporting on stderr what loading noticed.
 
 use super::GlobalArgs;
+use crate::cli::output::Output;
 use anyhow::Result;
 use pi_session::session::{LoadReport, Session, locate, tip};
 
@@ -115,7 +116,7 @@ pub fn warn_damaged(path: &std::path::Path, r: &LoadReport, complete: bool, advi
             r.malformed_lines.len(),
             if r.malformed_lines.len() == 1 { "" } else { "s" },
         );
-        eprintln!("{}", super::output::escape_line(&advise(&text)));
+        Output::say(&advise(&text));
         return;
     }
     if !r.malformed_lines.is_empty() {
@@ -135,7 +136,7 @@ pub fn warn_damaged(path: &std::path::Path, r: &LoadReport, complete: bool, advi
             if r.malformed_lines.len() == 1 { "" } else { "s" },
             lines.join(", "),
         );
-        eprintln!("{}", super::output::escape_line(&advise(&text)));
+        Output::say(&advise(&text));
     }
 }
 
@@ -148,7 +149,7 @@ pub fn warn_cycle(session: &Session, at: Option<usize>) {
             session.id_or_line(i),
             session.entries[i].line
         );
-        eprintln!("{}", super::output::escape_line(&super::output::advise(&text)));
+        Output::diagnostic(&text);
     }
 }
 
@@ -211,8 +212,8 @@ impl RawLines {
         if n > 10 {
             at.push(&more);
         }
-        eprintln!(
-            "warning: {}: {} not valid UTF-8 ({}): printed as Pi reads {}, each invalid byte sequence as U+FFFD",
+        Output::warn(&format!(
+            "{}: {} not valid UTF-8 ({}): printed as Pi reads {}, each invalid byte sequence as U+FFFD",
             super::output::escape_line(&session.path.display().to_string()),
             if n == 1 {
                 "a line is".to_owned()
@@ -220,7 +221,7 @@ impl RawLines {
                 format!("{n} lines are")
             },
             at.join(", "),
-            if n == 1 { "it" } else { "them" },
-        );
+            if n == 1 { "it" } else { "them" }
+        ));
     }
 }

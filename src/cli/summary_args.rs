@@ -1,6 +1,7 @@
 //! What `compact` and `summarize-branch` share: where the summary comes from (a provider, a
 //! local command, a file), the prompt options, and the plan-only modes.
 
+use crate::cli::output::Output;
 use anyhow::{Context as _, Result};
 use pi_session::compaction::SummarySource;
 use pi_session::compaction::command::CommandSummarizer;
@@ -124,7 +125,7 @@ pub fn compaction_settings(keep: Option<u64>, reserve: Option<u64>, model: Optio
     let cwd = std::env::current_dir()?;
     let settings = pi_session::llm::settings::Settings::load(&cwd);
     for w in &settings.warnings {
-        eprintln!("warning: {}", super::output::escape_line(w));
+        Output::warn(w);
     }
     let c = settings.compaction(model)?;
     Ok((

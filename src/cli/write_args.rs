@@ -76,14 +76,14 @@ pub fn append_lines(writer: &mut SessionWriter, lines: &[&str]) -> Result<()> {
         writer.stamp_own_write(&ts);
     }
     if terminated_torn_line {
-        eprintln!("note: the file ended in an unfinished line; it was terminated first (as Pi does), its bytes kept");
+        Output::note("the file ended in an unfinished line; it was terminated first (as Pi does), its bytes kept");
     }
     if recent {
-        eprintln!(
-            "warning: {} changed in the last few seconds: if Pi has this session open, it keeps its own position \
+        Output::warn(&format!(
+            "{} changed in the last few seconds: if Pi has this session open, it keeps its own position \
              and will not see this change until the session is reopened",
             super::output::escape_line(&writer.session.path.display().to_string())
-        );
+        ));
     }
     Ok(())
 }
@@ -99,9 +99,9 @@ pub fn show_dry_run(out: &mut Output, path: &Path, lines: &[&str]) -> Result<()>
         };
         out.line(&format!("would append: {shown}"))?;
     }
-    eprintln!(
+    Output::say(&format!(
         "dry run: nothing written to {}",
         escape_line(&path.display().to_string())
-    );
+    ));
     Ok(())
 }

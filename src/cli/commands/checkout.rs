@@ -69,14 +69,14 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     } = plan;
     if let Some(idx) = named_bookkeeping {
         let session = &writer.session;
-        eprintln!(
-            "note: {} is a {} entry, which only bookkeeps; moving to {}",
+        Output::note(&format!(
+            "{} is a {} entry, which only bookkeeps; moving to {}",
             escape_line(&session.id_or_line(idx)),
             escape_line(session.entries[idx].kind_name()),
             target
                 .map(|p| escape_line(&session.id_or_line(p)))
                 .unwrap_or_else(|| "an empty position".into())
-        );
+        ));
     }
     let session = &writer.session;
     if target == from {
@@ -92,7 +92,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             };
             out.json(&serde_json::to_value(record)?)?;
         } else {
-            eprintln!("already there: nothing to do");
+            Output::say("already there: nothing to do");
             out.line(&describe(out, session, target, false))?;
         }
         return Ok(());
@@ -126,7 +126,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         };
         out.json(&serde_json::to_value(record)?)?;
         if dry_run {
-            eprintln!("dry run: nothing written");
+            Output::say("dry run: nothing written");
         }
         return Ok(());
     }
@@ -136,18 +136,15 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     if abandoned > 0 {
         let from = escape_line(from_id.as_deref().unwrap_or("?"));
-        eprintln!(
+        Output::say(&format!(
             "{} {abandoned} entr{} behind on the branch ending at {from}",
             if dry_run { "would leave" } else { "left" },
             if abandoned == 1 { "y" } else { "ies" }
-        );
+        ));
         if abandoned > 3 && !dry_run {
-            eprintln!(
-                "{}",
-                crate::cli::output::escape_line(&crate::cli::output::advise(&format!(
-                    "hint: `pi-session label {from} NAME` keeps a name on it; `pi-session checkout -` comes back"
-                )))
-            );
+            Output::hint(&format!(
+                "`pi-session label {from} NAME` keeps a name on it; `pi-session checkout -` comes back"
+            ));
         }
     }
     Ok(())

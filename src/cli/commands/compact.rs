@@ -51,7 +51,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     // Pi's /compact works on the branch of its leaf, the file's last entry, even when that
     // is a label or a checkout record (which `@` steps over).
     let Some(leaf) = session.leaf() else {
-        eprintln!("nothing to compact: the session has no entries");
+        Output::say("nothing to compact: the session has no entries");
         return Ok(());
     };
     let path = session.branch(leaf).path;
@@ -68,18 +68,22 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         let tokens = projected_context_tokens(&session, &projection(&session, &path), &path);
         let limit = window.saturating_sub(reserve) as f64;
         if tokens <= limit {
-            eprintln!("not needed: the context is ~{tokens} tokens, within {window} − {reserve} = {limit}");
+            Output::say(&format!(
+                "not needed: the context is ~{tokens} tokens, within {window} − {reserve} = {limit}"
+            ));
             return Ok(());
         }
     }
     let prep = match prepare(&session, &path, keep as f64) {
         Ok(p) => p,
         Err(NoCompaction::AlreadyCompacted) => {
-            eprintln!("nothing to do: the branch already ends with a compaction");
+            Output::say("nothing to do: the branch already ends with a compaction");
             return Ok(());
         }
         Err(NoCompaction::NothingToSummarize) => {
-            eprintln!("nothing to compact: everything fits in the {keep} recent tokens kept");
+            Output::say(&format!(
+                "nothing to compact: everything fits in the {keep} recent tokens kept"
+            ));
             return Ok(());
         }
     };
@@ -189,11 +193,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     );
     append(&mut writer, &line)?;
     out.line(&id)?;
-    eprintln!(
+    Output::say(&format!(
         "compacted {} messages (~{} tokens before) into a summary; kept from {}",
         prep.messages_to_summarize.len() + prep.turn_prefix.len(),
         prep.tokens_before,
         escape_line(&prep.first_kept_id)
-    );
+    ));
     Ok(())
 }

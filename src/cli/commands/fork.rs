@@ -54,7 +54,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     };
     let new = branched_session(&session, parent)?;
     write_and_report(&session, &new, &args.new_session, Some(&text), out)?;
-    eprintln!(
+    Output::say_block(&format!(
         "{} before this message, to edit and send again:\n{}",
         if args.new_session.dry_run {
             "would fork"
@@ -62,7 +62,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             "forked"
         },
         escape_block(&text)
-    );
+    ));
     Ok(())
 }
 

@@ -108,18 +108,18 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         None => session.label_of(target).map(str::to_owned),
     };
     if args.delete && current.is_none() {
-        eprintln!("{} has no label: nothing to do", escape_line(target_id));
+        Output::say(&format!("{} has no label: nothing to do", escape_line(target_id)));
         return Ok(());
     }
     // Other entries with the name: each loses it when --force moves it here.
     let mut holders: Vec<String> = Vec::new();
     if let Some(name) = name {
         if current.as_deref() == Some(name) {
-            eprintln!(
+            Output::say(&format!(
                 "{} is already labelled {}: nothing to do",
                 escape_line(target_id),
                 escape_line(name)
-            );
+            ));
             return Ok(());
         }
         let check = check.as_ref().expect("checked with the name");
@@ -147,15 +147,15 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     if let Some(name) = name {
         for holder in &holders {
-            eprintln!(
+            Output::say(&format!(
                 "{} '{}' from {} (its label cleared)",
                 if args.dry_run { "would move" } else { "moved" },
                 escape_line(name),
                 escape_line(holder)
-            );
+            ));
         }
         if let Some(old) = &current {
-            eprintln!(
+            Output::say(&format!(
                 "{} {} labelled '{}': the new label {}",
                 escape_line(&target_id),
                 if args.dry_run { "is" } else { "was" },
@@ -165,7 +165,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 } else {
                     "replaces it"
                 }
-            );
+            ));
         }
     }
     match name {
@@ -189,14 +189,14 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
 
 fn warn_ambiguous(shadows_id: bool, name: &str) {
     if shadows_id {
-        eprintln!(
-            "warning: '{}' is also the beginning of an entry id; as a revision, an exact id wins over a label \
+        Output::warn(&format!(
+            "'{}' is also the beginning of an entry id; as a revision, an exact id wins over a label \
              and a label over a prefix (use label:{} to be explicit)",
             escape_line(name),
             escape_line(name)
-        );
+        ));
     } else if name == "root" {
-        eprintln!("warning: 'root' names the first entry of @'s branch; reach this label as label:root");
+        Output::warn("'root' names the first entry of @'s branch; reach this label as label:root");
     }
 }
 

@@ -154,7 +154,7 @@ impl Args {
         match Since::read(since, self.all, session, now, &zone) {
             Since::From(ms) => query.since_ms = Some(ms),
             Since::After(id) => {
-                eprintln!("note: --since with an entry id is deprecated; use --after ID");
+                Output::note("--since with an entry id is deprecated; use --after ID");
                 query.after = Some(id);
             }
             // As when the id cursor was the only meaning: an entry not found (status 1).

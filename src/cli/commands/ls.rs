@@ -156,7 +156,7 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         } else {
             "files that are not Pi sessions"
         };
-        eprintln!("skipped {skipped} {what}");
+        Output::say(&format!("skipped {skipped} {what}"));
     }
     let default = default_session(&loc);
     let current: Vec<bool> = sessions

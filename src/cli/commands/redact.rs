@@ -100,7 +100,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
             continue;
         }
         match (redaction, error) {
-            (_, Some(e)) => eprintln!("error: {}: {}", escape_line(&shown), escape_line(&e)),
+            (_, Some(e)) => Output::error(&format!("{shown}: {e}")),
             (Some(r), None) => say(out, &shown, r, args.dry_run)?,
             (None, None) => {}
         }
@@ -148,17 +148,17 @@ fn say(out: &mut Output, shown: &str, r: &Redaction, dry_run: bool) -> Result<()
     }
     out.line(&format!("{shown}: redacted {n} secret(s)"))?;
     match &r.backup {
-        Some(b) => eprintln!(
-            "note: the original is kept in {} (mode 0600): it still holds the secrets; delete it once you have checked the result",
-            escape_line(&b.to_string_lossy())
-        ),
-        None => eprintln!("note: no backup kept (--no-backup)"),
+        Some(b) => Output::note(&format!(
+            "the original is kept in {} (mode 0600): it still holds the secrets; delete it once you have checked the result",
+            b.to_string_lossy()
+        )),
+        None => Output::note("no backup kept (--no-backup)"),
     }
     if r.carried_lines > 0 {
-        eprintln!(
-            "warning: {shown}: {} line(s) were appended while redacting and were not scanned; run redact again",
+        Output::warn(&format!(
+            "{shown}: {} line(s) were appended while redacting and were not scanned; run redact again",
             r.carried_lines
-        );
+        ));
     }
     Ok(())
 }

@@ -125,7 +125,7 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
                 }
                 print_after(out, &plan)?;
             }
-            Outcome::Failed(e) => eprintln!("error: {shown}: {}", escape_line(e)),
+            Outcome::Failed(e) => Output::error(&format!("{shown}: {e}")),
         }
     }
     if verbose {
@@ -187,7 +187,10 @@ fn run_all(args: &Args, out: &mut Output) -> Result<Exit> {
     let loc = locate::Locations::discover(&std::env::current_dir().unwrap_or_default());
     let (root, files) = (loc.root(), loc.all_files());
     if files.is_empty() {
-        eprintln!("no session files in {}", escape_line(&root.display().to_string()));
+        Output::say(&format!(
+            "no session files in {}",
+            escape_line(&root.display().to_string())
+        ));
         return Ok(Exit::Success);
     }
     let bar = (!args.json).then(Terminal::new);

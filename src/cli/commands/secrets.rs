@@ -80,29 +80,28 @@ fn scan_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result
         let scan = match result {
             Ok(scan) => scan,
             Err(e) => {
-                eprintln!("error: {}", escape_line(&format!("{e}")));
+                Output::error(&e.to_string());
                 failed = true;
                 continue;
             }
         };
         if !scan.damaged_lines.is_empty() {
-            eprintln!(
-                "warning: {}: {} line(s) are not JSON (Pi skips them); scanned as text",
-                escape_line(&shown),
+            Output::warn(&format!(
+                "{shown}: {} line(s) are not JSON (Pi skips them); scanned as text",
                 scan.damaged_lines.len()
-            );
+            ));
         }
         for u in &scan.unscannable {
             if args.json {
                 out.json(&serde_json::to_value(UnscannableRecord::new(&shown, u))?)?;
             } else {
-                eprintln!(
-                    "note: {}:{}: {}: {} (not scanned)",
+                Output::note(&format!(
+                    "{}:{}: {}: {} (not scanned)",
                     escape_line(&shown),
                     u.line,
                     escape_line(&u.path),
                     u.reason
-                );
+                ));
             }
         }
         found += scan.findings.len();
@@ -146,7 +145,7 @@ fn scan_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result
                 files.len()
             ),
         };
-        eprintln!("{summary}");
+        Output::say(&summary);
     }
     Ok(if failed {
         Exit::Usage

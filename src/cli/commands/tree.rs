@@ -54,12 +54,9 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     };
     let View { rows, cut, cycle } = tree_view::view(&session, filter, args.depth);
     if cycle {
-        eprintln!(
-            "{}",
-            crate::cli::output::escape_line(&crate::cli::output::advise(
-                "warning: the tree holds a parent cycle (through duplicate ids); the entries on it are shown once \
-                 (Pi 1.6.0 hangs on this file); run `pi-session repair`"
-            ))
+        Output::warn(
+            "the tree holds a parent cycle (through duplicate ids); the entries on it are shown once \
+             (Pi 1.6.0 hangs on this file); run `pi-session repair`",
         );
     }
     // The rows are laid out whole (a row's gutter depends on the rows after it), then cut.

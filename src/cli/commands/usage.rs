@@ -124,7 +124,7 @@ fn warn(w: &Warning) {
             path.display()
         ),
     };
-    eprintln!("{}", escape_line(&text));
+    Output::say(&text);
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
