@@ -320,6 +320,13 @@ fn js_cost<S: Serializer>(c: &Cost, s: S) -> Result<S::Ok, S::Error> {
     .serialize(s)
 }
 
+/// The token columns of a `usage` object, in the order Pi writes them.
+pub const TOKEN_COLUMNS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite", "totalTokens"];
+/// The key of a `usage` object's cost.
+pub const COST: &str = "cost";
+/// The columns of a cost object, in the order Pi writes them.
+pub const COST_COLUMNS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite", "total"];
+
 /// Sums of `usage` objects. In JSON: `{input, output, cacheRead, cacheWrite, totalTokens,
 /// cost: {input, output, cacheRead, cacheWrite, total}}`, numbers as JavaScript prints them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
@@ -607,6 +614,27 @@ impl Totals {
             Ok(t)
         };
         read().ok()
+    }
+
+    /// The token amounts, in the order of [`TOKEN_COLUMNS`].
+    pub fn tokens(&self) -> [f64; 5] {
+        [
+            self.input,
+            self.output,
+            self.cache_read,
+            self.cache_write,
+            self.total_tokens,
+        ]
+    }
+
+    /// The tokens used, as Pi's `calculateContextTokens` counts them: `totalTokens`, or the
+    /// sum of the parts when that is 0.
+    pub fn context_tokens(&self) -> f64 {
+        if self.total_tokens != 0.0 {
+            self.total_tokens
+        } else {
+            self.input + self.output + self.cache_read + self.cache_write
+        }
     }
 
     /// Adds the amounts of one call, field by field (the same sums as adding its `usage`).
