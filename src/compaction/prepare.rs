@@ -235,13 +235,7 @@ fn find_cut_point(session: &Session, entries: &[ProjectedEntry], start: usize, e
 
 /// `calculateContextTokens`: `totalTokens`, or the sum of the parts.
 fn context_tokens(usage: &Value) -> f64 {
-    let n = |k: &str| usage.get(k).and_then(Value::as_f64).unwrap_or(0.0);
-    let total = n("totalTokens");
-    if total != 0.0 {
-        total
-    } else {
-        n("input") + n("output") + n("cacheRead") + n("cacheWrite")
-    }
+    crate::usage::Totals::of(usage).context_tokens()
 }
 
 /// Usage of an assistant message that is trustworthy (not aborted, not an error, not zero).

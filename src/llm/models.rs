@@ -13,7 +13,7 @@
 use super::LlmError;
 use super::Usage;
 pub use super::api::Api;
-use super::builtin::{BUILTIN_MODELS, BuiltinModel};
+use super::builtin;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -187,128 +187,15 @@ impl ModelInfo {
     }
 }
 
-/// A provider pi-session knows without `models.json`.
-#[derive(Debug, Clone, Copy)]
+/// A provider pi-session knows without `models.json` (a provider of the built-in table).
+#[derive(Debug, Clone)]
 pub struct BuiltinProvider {
-    pub id: &'static str,
+    pub id: String,
     pub api: Api,
-    pub base_url: &'static str,
+    pub base_url: String,
     /// Whether requests need a key (local servers do not).
     pub needs_key: bool,
 }
-
-/// Built-in providers and their default endpoints (from Pi's provider definitions; Mistral
-/// is reached through its OpenAI-compatible endpoint).
-pub const BUILTIN_PROVIDERS: &[BuiltinProvider] = &[
-    BuiltinProvider {
-        id: "anthropic",
-        api: Api::Anthropic,
-        base_url: "https://api.anthropic.com",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "openai",
-        api: Api::OpenAiChat,
-        base_url: "https://api.openai.com/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "google",
-        api: Api::Gemini,
-        base_url: "https://generativelanguage.googleapis.com/v1beta",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "openrouter",
-        api: Api::OpenAiChat,
-        base_url: "https://openrouter.ai/api/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "groq",
-        api: Api::OpenAiChat,
-        base_url: "https://api.groq.com/openai/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "xai",
-        api: Api::OpenAiChat,
-        base_url: "https://api.x.ai/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "mistral",
-        api: Api::OpenAiChat,
-        base_url: "https://api.mistral.ai/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "deepseek",
-        api: Api::OpenAiChat,
-        base_url: "https://api.deepseek.com",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "cerebras",
-        api: Api::OpenAiChat,
-        base_url: "https://api.cerebras.ai/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "together",
-        api: Api::OpenAiChat,
-        base_url: "https://api.together.ai/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "huggingface",
-        api: Api::OpenAiChat,
-        base_url: "https://router.huggingface.co/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "nvidia",
-        api: Api::OpenAiChat,
-        base_url: "https://integrate.api.nvidia.com/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "moonshotai",
-        api: Api::OpenAiChat,
-        base_url: "https://api.moonshot.ai/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "zai",
-        api: Api::OpenAiChat,
-        base_url: "https://api.z.ai/api/coding/paas/v4",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "kimi-coding",
-        api: Api::OpenAiChat,
-        base_url: "https://api.kimi.com/coding/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "xiaomi",
-        api: Api::OpenAiChat,
-        base_url: "https://api.xiaomimimo.com/v1",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "minimax",
-        api: Api::Anthropic,
-        base_url: "https://api.minimax.io/anthropic",
-        needs_key: true,
-    },
-    BuiltinProvider {
-        id: "ollama",
-        api: Api::OpenAiChat,
-        base_url: "http://localhost:11434/v1",
-        needs_key: false,
-    },
-];
 
 /// Pi providers that only sign in with OAuth (a subscription login).
 pub const OAUTH_ONLY_PROVIDERS: &[&str] = &["openai-codex", "github-copilot"];
@@ -322,59 +209,27 @@ pub const UNSUPPORTED_PROVIDERS: &[&str] = &[
     "cloudflare-ai-gateway",
 ];
 
-pub fn builtin_provider(id: &str) -> Option<&'static BuiltinProvider> {
-    BUILTIN_PROVIDERS.iter().find(|p| p.id == id)
+/// The built-in providers and their default endpoints, in the table's order.
+pub fn builtin_providers() -> &'static [BuiltinProvider] {
+    &builtin::table().providers
 }
 
-impl BuiltinModel {
-    fn to_info(&self) -> ModelInfo {
-        ModelInfo {
-            provider: self.provider.to_string(),
-            id: self.id.to_string(),
-            api: self.api,
-            base_url: self.base_url.to_string(),
-            context_window: self.context_window,
-            max_output_tokens: self.max_output_tokens,
-            reasoning: self.reasoning,
-            cost: ModelCost {
-                input: self.cost[0],
-                output: self.cost[1],
-                cache_read: self.cost[2],
-                cache_write: self.cost[3],
-                tiers: self
-                    .tiers
-                    .iter()
-                    .map(|(above, c)| CostTier {
-                        input_tokens_above: *above,
-                        input: c[0],
-                        output: c[1],
-                        cache_read: c[2],
-                        cache_write: c[3],
-                    })
-                    .collect(),
-            },
-            thinking_levels: self
-                .thinking_levels
-                .iter()
-                .map(|(l, v)| (l.to_string(), v.map(str::to_string)))
-                .collect(),
-            adaptive_thinking: self.adaptive_thinking,
-            compat: OpenAiCompat::default(),
-        }
-    }
+pub fn builtin_provider(id: &str) -> Option<&'static BuiltinProvider> {
+    builtin_providers().iter().find(|p| p.id == id)
 }
 
 /// A model of the built-in table.
 pub fn builtin_model(provider: &str, id: &str) -> Option<ModelInfo> {
-    BUILTIN_MODELS
+    builtin::table()
+        .models
         .iter()
         .find(|m| m.provider == provider && m.id == id)
-        .map(BuiltinModel::to_info)
+        .cloned()
 }
 
 /// Every model of the built-in table.
 pub fn builtin_models() -> Vec<ModelInfo> {
-    BUILTIN_MODELS.iter().map(BuiltinModel::to_info).collect()
+    builtin::table().models.clone()
 }
 
 pub(crate) fn trim_base_url(url: &str) -> String {
@@ -397,6 +252,52 @@ pub struct ProviderConfig {
     compat: Map<String, Value>,
     models: Vec<Map<String, Value>>,
     model_overrides: Map<String, Value>,
+}
+
+impl ProviderConfig {
+    /// The model that `def` (one of this provider's `models`) defines: its own `api` and
+    /// `baseUrl`, else the provider's, else the fallbacks; limits, prices and thinking levels
+    /// from the definition, on top of Pi's defaults for custom models.
+    fn define(
+        &self,
+        provider: &str,
+        def: &Map<String, Value>,
+        fallback_api: Option<Api>,
+        fallback_url: Option<&str>,
+    ) -> Result<ModelInfo, String> {
+        let id = def.get("id").and_then(Value::as_str).unwrap_or_default();
+        let api_name = def
+            .get("api")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| self.api.clone());
+        let api = match api_name {
+            Some(name) => Api::from_pi_name(&name).ok_or_else(|| unsupported_api(&name))?,
+            None => fallback_api
+                .ok_or_else(|| format!("model {id}: no \"api\" specified; set it at provider or model level"))?,
+        };
+        let base_url = def
+            .get("baseUrl")
+            .and_then(Value::as_str)
+            .or(self.base_url.as_deref())
+            .or(fallback_url)
+            .ok_or_else(|| "\"baseUrl\" is required when defining custom models".to_string())?;
+        let mut info = ModelInfo::unknown(provider, id, api, base_url);
+        apply_model_fields(&mut info, def, true).map_err(|m| format!("model {id}: {m}"))?;
+        apply_compat(&mut info, &self.compat);
+        if let Some(c) = def.get("compat").and_then(Value::as_object) {
+            apply_compat(&mut info, c);
+        }
+        Ok(info)
+    }
+
+    /// Every model this provider defines, in order.
+    pub(crate) fn defined_models(&self, provider: &str) -> Result<Vec<ModelInfo>, String> {
+        self.models
+            .iter()
+            .map(|def| self.define(provider, def, None, None))
+            .collect()
+    }
 }
 
 /// The built-in table combined with the agent directory's `models.json`.
@@ -423,67 +324,8 @@ impl ModelRegistry {
 
     /// Parses the text of a `models.json`.
     pub fn parse(text: &str) -> Result<ModelRegistry, String> {
-        let cleaned = strip_json_comments(text.strip_prefix('\u{feff}').unwrap_or(text));
-        let root: Value = serde_json::from_str(&cleaned).map_err(|e| e.to_string())?;
-        let providers = root
-            .get("providers")
-            .and_then(Value::as_object)
-            .ok_or_else(|| "expected an object with \"providers\"".to_string())?;
-        let mut out = BTreeMap::new();
-        for (id, p) in providers {
-            let p = p
-                .as_object()
-                .ok_or_else(|| format!("providers.{id}: expected an object"))?;
-            let string = |key: &str| -> Result<Option<String>, String> {
-                match p.get(key) {
-                    None => Ok(None),
-                    Some(Value::String(s)) => Ok(Some(s.clone())),
-                    Some(_) => Err(format!("providers.{id}.{key}: expected a string")),
-                }
-            };
-            let headers = match p.get("headers") {
-                None => Vec::new(),
-                Some(Value::Object(h)) => h
-                    .iter()
-                    .map(|(k, v)| match v {
-                        Value::String(s) => Ok((k.clone(), s.clone())),
-                        _ => Err(format!("providers.{id}.headers.{k}: expected a string")),
-                    })
-                    .collect::<Result<_, _>>()?,
-                Some(_) => return Err(format!("providers.{id}.headers: expected an object")),
-            };
-            let models = match p.get("models") {
-                None => Vec::new(),
-                Some(Value::Array(ms)) => ms
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| match m.as_object() {
-                        Some(o) if o.get("id").and_then(Value::as_str).is_some_and(|s| !s.is_empty()) => Ok(o.clone()),
-                        _ => Err(format!("providers.{id}.models[{i}]: expected an object with an \"id\"")),
-                    })
-                    .collect::<Result<_, _>>()?,
-                Some(_) => return Err(format!("providers.{id}.models: expected an array")),
-            };
-            out.insert(
-                id.clone(),
-                ProviderConfig {
-                    base_url: string("baseUrl")?,
-                    api: string("api")?,
-                    api_key: string("apiKey")?,
-                    headers,
-                    auth_header: p.get("authHeader").and_then(Value::as_bool).unwrap_or(false),
-                    compat: p.get("compat").and_then(Value::as_object).cloned().unwrap_or_default(),
-                    models,
-                    model_overrides: p
-                        .get("modelOverrides")
-                        .and_then(Value::as_object)
-                        .cloned()
-                        .unwrap_or_default(),
-                },
-            );
-        }
         Ok(ModelRegistry {
-            providers: out,
+            providers: parse_providers(text)?.into_iter().collect(),
             path: None,
         })
     }
@@ -520,36 +362,9 @@ impl ModelRegistry {
                 .find(|m| m.get("id").and_then(Value::as_str) == Some(id))
         }) {
             let config = config.expect("definition comes from config");
-            let api_name = def
-                .get("api")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .or_else(|| config.api.clone());
-            let api = match api_name {
-                Some(name) => Api::from_pi_name(&name).ok_or_else(|| bad(unsupported_api(&name)))?,
-                None => builtin
-                    .as_ref()
-                    .map(|m| m.api)
-                    .or(builtin_prov.map(|p| p.api))
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "model {id}: no \"api\" specified; set it at provider or model level"
-                        ))
-                    })?,
-            };
-            let base_url = def
-                .get("baseUrl")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .or_else(|| config.base_url.clone())
-                .or_else(|| builtin_prov.map(|p| p.base_url.to_string()))
-                .ok_or_else(|| bad("\"baseUrl\" is required when defining custom models".into()))?;
-            let mut info = ModelInfo::unknown(provider, id, api, &base_url);
-            apply_model_fields(&mut info, def, true).map_err(|m| bad(format!("model {id}: {m}")))?;
-            apply_compat(&mut info, &config.compat);
-            if let Some(c) = def.get("compat").and_then(Value::as_object) {
-                apply_compat(&mut info, c);
-            }
+            let fallback_api = builtin.as_ref().map(|m| m.api).or(builtin_prov.map(|p| p.api));
+            let fallback_url = builtin_prov.map(|p| p.base_url.as_str());
+            let info = config.define(provider, def, fallback_api, fallback_url).map_err(bad)?;
             return Ok(Some(info));
         }
 
@@ -591,12 +406,13 @@ impl ModelRegistry {
             return Ok(Some(info));
         }
 
-        Ok(builtin_prov.map(|p| ModelInfo::unknown(provider, id, p.api, p.base_url)))
+        Ok(builtin_prov.map(|p| ModelInfo::unknown(provider, id, p.api, &p.base_url)))
     }
 
     /// Providers whose built-in or `models.json` models have this exact id.
     pub fn providers_with_model(&self, id: &str) -> Vec<String> {
-        let mut found: Vec<String> = BUILTIN_MODELS
+        let mut found: Vec<String> = builtin::table()
+            .models
             .iter()
             .filter(|m| m.id == id)
             .map(|m| m.provider.to_string())
@@ -608,6 +424,71 @@ impl ModelRegistry {
         }
         found
     }
+}
+
+/// The providers of a `models.json` text, in the file's order (the user's file and the
+/// built-in table are read by this one reader).
+pub(crate) fn parse_providers(text: &str) -> Result<Vec<(String, ProviderConfig)>, String> {
+    let cleaned = strip_json_comments(text.strip_prefix('\u{feff}').unwrap_or(text));
+    let root: Value = serde_json::from_str(&cleaned).map_err(|e| e.to_string())?;
+    let providers = root
+        .get("providers")
+        .and_then(Value::as_object)
+        .ok_or_else(|| "expected an object with \"providers\"".to_string())?;
+    let mut out = Vec::with_capacity(providers.len());
+    for (id, p) in providers {
+        let p = p
+            .as_object()
+            .ok_or_else(|| format!("providers.{id}: expected an object"))?;
+        let string = |key: &str| -> Result<Option<String>, String> {
+            match p.get(key) {
+                None => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(_) => Err(format!("providers.{id}.{key}: expected a string")),
+            }
+        };
+        let headers = match p.get("headers") {
+            None => Vec::new(),
+            Some(Value::Object(h)) => h
+                .iter()
+                .map(|(k, v)| match v {
+                    Value::String(s) => Ok((k.clone(), s.clone())),
+                    _ => Err(format!("providers.{id}.headers.{k}: expected a string")),
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err(format!("providers.{id}.headers: expected an object")),
+        };
+        let models = match p.get("models") {
+            None => Vec::new(),
+            Some(Value::Array(ms)) => ms
+                .iter()
+                .enumerate()
+                .map(|(i, m)| match m.as_object() {
+                    Some(o) if o.get("id").and_then(Value::as_str).is_some_and(|s| !s.is_empty()) => Ok(o.clone()),
+                    _ => Err(format!("providers.{id}.models[{i}]: expected an object with an \"id\"")),
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err(format!("providers.{id}.models: expected an array")),
+        };
+        out.push((
+            id.clone(),
+            ProviderConfig {
+                base_url: string("baseUrl")?,
+                api: string("api")?,
+                api_key: string("apiKey")?,
+                headers,
+                auth_header: p.get("authHeader").and_then(Value::as_bool).unwrap_or(false),
+                compat: p.get("compat").and_then(Value::as_object).cloned().unwrap_or_default(),
+                models,
+                model_overrides: p
+                    .get("modelOverrides")
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default(),
+            },
+        ));
+    }
+    Ok(out)
 }
 
 fn unsupported_api(name: &str) -> String {

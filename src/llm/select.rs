@@ -108,7 +108,7 @@ pub fn resolve_in(
 
     let credential = find_credential(&provider, agent_dir, configured)?;
     let at_official_endpoint =
-        builtin_provider(&provider).is_some_and(|p| p.needs_key && trim_base_url(p.base_url) == model.base_url);
+        builtin_provider(&provider).is_some_and(|p| p.needs_key && trim_base_url(&p.base_url) == model.base_url);
     if credential.is_none() && at_official_endpoint {
         let vars = auth::env_vars_for(&provider);
         let var = vars

@@ -10,9 +10,9 @@ const SHORTEST: usize = 8;
 
 /// Whether a variable of this name holds a credential.
 fn is_credential_name(name: &str) -> bool {
-    let builtin = crate::llm::models::BUILTIN_PROVIDERS
+    let builtin = crate::llm::models::builtin_providers()
         .iter()
-        .any(|p| crate::llm::auth::provider_env_vars(p.id).contains(&name));
+        .any(|p| crate::llm::auth::provider_env_vars(&p.id).contains(&name));
     builtin
         || ["_API_KEY", "_TOKEN", "_SECRET", "_ACCESS_KEY", "_PASSWORD"]
             .iter()

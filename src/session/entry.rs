@@ -30,40 +30,57 @@ pub enum EntryKind {
     Other(Option<Box<Box<str>>>),
 }
 
+/// The names of an enum's known values, written once: `NAMES` in this order, and the
+/// mapping from a name and back.
+macro_rules! known_names {
+    ($ty:ident { $($variant:ident = $name:literal),* $(,)? }) => {
+        impl $ty {
+            /// Every known name, in the order commands list them.
+            pub const NAMES: [&'static str; [$($name),*].len()] = [$($name),*];
+
+            fn known(name: &str) -> Option<$ty> {
+                match name {
+                    $($name => Some($ty::$variant),)*
+                    _ => None,
+                }
+            }
+
+            fn known_name(&self) -> Option<&'static str> {
+                match self {
+                    $($ty::$variant => Some($name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+known_names!(EntryKind {
+    Message = "message",
+    ModelChange = "model_change",
+    ThinkingLevelChange = "thinking_level_change",
+    Compaction = "compaction",
+    BranchSummary = "branch_summary",
+    Custom = "custom",
+    CustomMessage = "custom_message",
+    Label = "label",
+    SessionInfo = "session_info",
+    ContextEdit = "context_edit",
+    Usage = "usage",
+});
+
 impl EntryKind {
     pub fn parse(s: Option<&str>) -> EntryKind {
-        match s {
-            Some("message") => EntryKind::Message,
-            Some("model_change") => EntryKind::ModelChange,
-            Some("thinking_level_change") => EntryKind::ThinkingLevelChange,
-            Some("compaction") => EntryKind::Compaction,
-            Some("branch_summary") => EntryKind::BranchSummary,
-            Some("custom") => EntryKind::Custom,
-            Some("custom_message") => EntryKind::CustomMessage,
-            Some("label") => EntryKind::Label,
-            Some("session_info") => EntryKind::SessionInfo,
-            Some("context_edit") => EntryKind::ContextEdit,
-            Some("usage") => EntryKind::Usage,
-            other => EntryKind::Other(other.map(|s| Box::new(s.into()))),
-        }
+        s.and_then(EntryKind::known)
+            .unwrap_or_else(|| EntryKind::Other(s.map(|s| Box::new(s.into()))))
     }
 
     /// The `type` string as written in the file (`None` when the entry has no string type).
     pub fn as_str(&self) -> Option<&str> {
-        Some(match self {
-            EntryKind::Message => "message",
-            EntryKind::ModelChange => "model_change",
-            EntryKind::ThinkingLevelChange => "thinking_level_change",
-            EntryKind::Compaction => "compaction",
-            EntryKind::BranchSummary => "branch_summary",
-            EntryKind::Custom => "custom",
-            EntryKind::CustomMessage => "custom_message",
-            EntryKind::Label => "label",
-            EntryKind::SessionInfo => "session_info",
-            EntryKind::ContextEdit => "context_edit",
-            EntryKind::Usage => "usage",
-            EntryKind::Other(s) => return s.as_deref().map(|s| &**s),
-        })
+        match self {
+            EntryKind::Other(s) => s.as_deref().map(|s| &**s),
+            known => known.known_name(),
+        }
     }
 }
 
@@ -84,32 +101,26 @@ pub enum Role {
     Other(Box<Box<str>>),
 }
 
+known_names!(Role {
+    User = "user",
+    Assistant = "assistant",
+    ToolResult = "toolResult",
+    BashExecution = "bashExecution",
+    Custom = "custom",
+    System = "system",
+    BranchSummary = "branchSummary",
+    CompactionSummary = "compactionSummary",
+});
+
 impl Role {
     pub fn parse(s: &str) -> Role {
-        match s {
-            "user" => Role::User,
-            "assistant" => Role::Assistant,
-            "toolResult" => Role::ToolResult,
-            "bashExecution" => Role::BashExecution,
-            "system" => Role::System,
-            "custom" => Role::Custom,
-            "branchSummary" => Role::BranchSummary,
-            "compactionSummary" => Role::CompactionSummary,
-            other => Role::Other(Box::new(other.into())),
-        }
+        Role::known(s).unwrap_or_else(|| Role::Other(Box::new(s.into())))
     }
 
     pub fn as_str(&self) -> &str {
         match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::ToolResult => "toolResult",
-            Role::BashExecution => "bashExecution",
-            Role::System => "system",
-            Role::Custom => "custom",
-            Role::BranchSummary => "branchSummary",
-            Role::CompactionSummary => "compactionSummary",
             Role::Other(s) => s,
+            known => known.known_name().unwrap_or_default(),
         }
     }
 }

@@ -658,12 +658,10 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
 /// `totalTokens`, `cost` (the total) and `calls`, numbers as JavaScript prints them.
 fn serialize_counters<M: serde::ser::SerializeMap>(map: &mut M, t: &Totals, calls: u64) -> Result<(), M::Error> {
     use crate::session::jsjson::number;
-    map.serialize_entry("input", &number(t.input))?;
-    map.serialize_entry("output", &number(t.output))?;
-    map.serialize_entry("cacheRead", &number(t.cache_read))?;
-    map.serialize_entry("cacheWrite", &number(t.cache_write))?;
-    map.serialize_entry("totalTokens", &number(t.total_tokens))?;
-    map.serialize_entry("cost", &number(t.cost.total))?;
+    for (column, n) in super::TOKEN_COLUMNS.iter().zip(t.tokens()) {
+        map.serialize_entry(column, &number(n))?;
+    }
+    map.serialize_entry(super::COST, &number(t.cost.total))?;
     map.serialize_entry("calls", &calls)
 }
 

@@ -6,7 +6,7 @@ use crate::cli::session_arg::{open_session, open_tip, warn_cycle};
 use anyhow::Result;
 use pi_session::dates::{self, When};
 use pi_session::ops::log::{LogQuery, Since, select};
-use pi_session::session::Session;
+use pi_session::session::{EntryKind, Role, Session};
 
 /// Show a branch, newest entry first.
 ///
@@ -27,11 +27,11 @@ pub struct Args {
     pub reverse: bool,
 
     /// Only entries of these types (repeat or separate with commas).
-    #[arg(long = "type", value_name = "TYPE", value_delimiter = ',', value_parser = TYPES)]
+    #[arg(long = "type", value_name = "TYPE", value_delimiter = ',', value_parser = EntryKind::NAMES)]
     pub types: Vec<String>,
 
     /// Only messages with these roles (repeat or separate with commas).
-    #[arg(long, value_name = "ROLE", value_delimiter = ',', value_parser = ROLES)]
+    #[arg(long, value_name = "ROLE", value_delimiter = ',', value_parser = Role::NAMES)]
     pub role: Vec<String>,
 
     /// Show each entry in full: text, thinking, tool calls with arguments, tool results.
@@ -98,33 +98,6 @@ pub struct Args {
     #[arg(long, requires = "follow")]
     pub wait: bool,
 }
-
-/// The entry types `--type` takes: every type a session holds.
-const TYPES: [&str; 11] = [
-    "message",
-    "model_change",
-    "thinking_level_change",
-    "compaction",
-    "branch_summary",
-    "custom",
-    "custom_message",
-    "label",
-    "session_info",
-    "context_edit",
-    "usage",
-];
-
-/// The message roles `--role` takes.
-const ROLES: [&str; 8] = [
-    "user",
-    "assistant",
-    "toolResult",
-    "bashExecution",
-    "custom",
-    "system",
-    "branchSummary",
-    "compactionSummary",
-];
 
 /// `--until`'s parser: one of the forms of [`pi_session::dates`].
 fn date(s: &str) -> Result<When, String> {
