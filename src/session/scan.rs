@@ -310,6 +310,39 @@ fn string_in<const CHECK: bool>(b: &[u8], pos: usize) -> Scan<(RawStr<'_>, usize
     Ok((body, end + 1))
 }
 
+/// [`string`] of a text known to be UTF-8, decoded: borrowed from `text` when it has no
+/// escapes. Declines as [`RawStr::decode`] does.
+pub fn text_string(text: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
+    let (s, end) = string(text.as_bytes(), pos)?;
+    if !s.escaped {
+        // Cut next to the quotes, which are ASCII: whole characters.
+        return Ok((Cow::Borrowed(&text[pos + 1..end - 1]), end));
+    }
+    Ok((s.decode()?, end))
+}
+
+/// A key's name as `JSON.parse` reads it: the bytes as written when it has no escapes. A key
+/// that does not decode (a lone surrogate) is none of the names a reader looks for.
+pub fn key_name(key: RawStr<'_>) -> Cow<'_, [u8]> {
+    if !key.escaped {
+        return Cow::Borrowed(key.bytes);
+    }
+    match key.decode() {
+        Ok(s) => Cow::Owned(s.into_owned().into_bytes()),
+        Err(_) => Cow::Borrowed(b""),
+    }
+}
+
+/// Whether a number is written as serde_json prints the value JavaScript reads from it: a
+/// small integer, and not `-0`.
+pub fn plain_integer(raw: &[u8]) -> bool {
+    let digits = raw.strip_prefix(b"-").unwrap_or(raw);
+    !digits.is_empty()
+        && digits.len() <= 15
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits[0] != b'0' || raw == b"0")
+}
+
 /// Checks the escape at `b[i]` (a backslash) and returns its length.
 #[inline]
 fn escape_len(b: &[u8], i: usize) -> Scan<usize> {

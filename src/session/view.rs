@@ -200,6 +200,11 @@ pub enum Kind {
 }
 
 impl<'a, 'v> Val<'a, 'v> {
+    /// A view of a parsed value.
+    pub fn of_value(v: &'v Value) -> Val<'a, 'v> {
+        Val(Repr::Value(v))
+    }
+
     /// What kind of value this is.
     pub fn kind(&self) -> Kind {
         match self.0 {
