@@ -456,7 +456,7 @@ fn call_args<'a>(name: &str, args: Option<Val<'a, '_>>) -> Scan<CallArgs<'a>> {
 /// One element of a content array as a part: what
 /// [`crate::session::content::Block::of`] reads.
 fn block_part<'a>(b: Val<'a, '_>) -> Scan<Part<'a>> {
-    let Some(b) = b.obj()? else {
+    let Some(b) = b.obj() else {
         return Ok(Part::Note("[untyped block]".into()));
     };
     Ok(match b.str("type")?.as_deref() {
@@ -500,7 +500,7 @@ fn content_parts_of<'a>(content: Option<Val<'a, '_>>) -> Scan<Vec<Part<'a>>> {
         None => Vec::new(),
         Some(c) => match c.str()? {
             Some(t) => vec![Part::Text(t)],
-            None => match c.arr()? {
+            None => match c.arr() {
                 Some(blocks) => blocks.into_iter().map(block_part).collect::<Scan<_>>()?,
                 None => Vec::new(),
             },
@@ -519,7 +519,7 @@ fn result_parts_of<'a>(content: Option<Val<'a, '_>>) -> Scan<(Cow<'a, str>, Vec<
     if let Some(t) = c.str()? {
         return Ok((t, Vec::new()));
     }
-    let Some(blocks) = c.arr()? else {
+    let Some(blocks) = c.arr() else {
         return Ok((Cow::Borrowed(""), Vec::new()));
     };
     let mut texts = Vec::new();
@@ -909,7 +909,7 @@ mod tests {
                 shown += 1;
             }
             if section_kind(s, i)
-                && let Ok(by_bytes) = Obj::of_line(s.raw(i)).and_then(|o| section_of(s, i, &o))
+                && let Ok(by_bytes) = view::Tape::of_line(s.raw(i)).and_then(|t| section_of(s, i, &t.root()))
             {
                 from_bytes += 1;
                 assert_eq!(Some(by_bytes), by_value, "line {}", s.entries[i].line);

@@ -182,33 +182,27 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
     // Escapes are ASCII, so the body is valid UTF-8 exactly when its text is. A whole value is
     // checked once; a prefix only as far as it goes (a long text need not be read for its
     // start).
-    let whole = if max_chars == usize::MAX { Some(utf8(b)?) } else { None };
+    if max_chars == usize::MAX {
+        return decode_whole(utf8(b)?);
+    }
     let mut out = String::with_capacity(b.len().min(max_chars.saturating_mul(4)));
     let mut chars = 0usize;
     let mut i = 0;
     while i < b.len() && chars < max_chars {
         // A prefix needs at most 4 bytes a character: the run to the next escape is looked
         // for (and checked) no further, however long the text.
-        let limit = if whole.is_some() {
-            b.len()
-        } else {
-            b.len().min(i.saturating_add((max_chars - chars).saturating_mul(4)))
-        };
+        let limit = b.len().min(i.saturating_add((max_chars - chars).saturating_mul(4)));
         let run_end = memchr::memchr(b'\\', &b[i..limit]).map_or(limit, |p| i + p);
         if run_end > i {
-            if let Some(text) = whole {
-                out.push_str(&text[i..run_end]);
-            } else {
-                // Cut first, then check: a window cut by `limit` may end inside a
-                // character, never before the `max_chars`th one ends.
-                let raw = &b[i..run_end];
-                let cut = char_cut(raw, max_chars - chars);
-                let run = utf8(&raw[..cut])?;
-                out.push_str(run);
-                chars += run.chars().count();
-                if cut < raw.len() {
-                    return Ok(out);
-                }
+            // Cut first, then check: a window cut by `limit` may end inside a character,
+            // never before the `max_chars`th one ends.
+            let raw = &b[i..run_end];
+            let cut = char_cut(raw, max_chars - chars);
+            let run = utf8(&raw[..cut])?;
+            out.push_str(run);
+            chars += run.chars().count();
+            if cut < raw.len() {
+                return Ok(out);
             }
             i = run_end;
             continue;
@@ -219,6 +213,56 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
         chars += 1;
     }
     Ok(out)
+}
+
+/// The value of a whole string body (UTF-8) with escapes. Texts with many escapes (a
+/// tool's output, a `\n` every line) are common: the backslashes are found 64 bytes at a
+/// time ([`masks64`]), not with a search per run between two of them.
+fn decode_whole(text: &str) -> Scan<String> {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(b.len());
+    // The text up to `run` is in `out`; `base` is the block whose backslashes `mask` holds
+    // (those at or after `run`).
+    let mut run = 0;
+    let mut base = 0;
+    let mut mask = backslashes(b, 0);
+    loop {
+        while mask == 0 {
+            base += 64;
+            if base >= b.len() {
+                out.push_str(&text[run..]);
+                return Ok(out);
+            }
+            mask = backslashes(b, base);
+        }
+        let at = base + mask.trailing_zeros() as usize;
+        // Cut next to a backslash, which is ASCII: whole characters.
+        out.push_str(&text[run..at]);
+        let (c, len) = escape_at(b, at)?;
+        out.push(c);
+        run = at + len;
+        // Drop the backslashes the escape covered, in this block or the next.
+        while run >= base + 64 {
+            base += 64;
+            if base >= b.len() {
+                return Ok(out);
+            }
+            mask = backslashes(b, base);
+        }
+        mask &= u64::MAX << (run - base);
+    }
+}
+
+/// A bit per backslash of the (up to) 64 bytes of `b` from `base`.
+#[inline]
+fn backslashes(b: &[u8], base: usize) -> u64 {
+    match b.get(base..base + 64) {
+        Some(block) => masks64(block).1,
+        None => b[base.min(b.len())..]
+            .iter()
+            .enumerate()
+            .fold(0, |m, (k, &c)| m | (u64::from(c == b'\\') << k)),
+    }
 }
 
 /// The character the escape at `b[i]` (a backslash) stands for, and the escape's length

@@ -3,10 +3,10 @@
 //! answers are `JSON.parse`'s.
 //!
 //! The view has two backends. Usually it reads the line's bytes as they are: a line the
-//! loader accepted is walked without being checked again ([`scan::trusted`]), only the
-//! members of the objects asked for are located, and texts are borrowed from the line where
-//! they hold no escapes — building a `serde_json::Value` of every entry shown costs several
-//! times as much. What the bytes backend does not hold exactly (lone surrogates, invalid
+//! loader accepted is walked once, without being checked again ([`scan::trusted`]), into a
+//! [`Tape`] that locates each value; nothing is decoded until it is asked for, and texts
+//! are borrowed from the line where they hold no escapes — building a `serde_json::Value`
+//! of every entry shown costs several times as much. What the bytes backend does not hold exactly (lone surrogates, invalid
 //! UTF-8, which Node reads as U+FFFD, numbers whose double is `-0` or infinite, very deep
 //! nesting) it declines with [`Bail`]; [`read`] then runs the same reading again over the
 //! value [`jsparse`] gives, which never declines. A reader is written once, against
@@ -26,22 +26,133 @@ pub struct Val<'a, 'v>(Repr<'a, 'v>);
 
 #[derive(Debug, Clone, Copy)]
 enum Repr<'a, 'v> {
-    /// A string token: its body, and the whole token with its quotes.
-    Str(RawStr<'a>, &'a [u8]),
-    /// Any other value's text.
-    Text(&'a [u8]),
+    /// Node `1` of a line's tape.
+    Node(&'v [Node<'a>], usize),
     Value(&'v Value),
 }
 
-/// An object of an entry: its members located in the line's bytes, or a parsed object.
-#[derive(Debug, Clone)]
+/// An object of an entry: in the line's bytes, or a parsed object.
+#[derive(Debug, Clone, Copy)]
 pub struct Obj<'a, 'v>(ObjRepr<'a, 'v>);
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 enum ObjRepr<'a, 'v> {
-    /// The members in the order written, duplicates included.
-    Bytes(Vec<(RawStr<'a>, Val<'a, 'v>)>),
+    /// Node `1` of a line's tape (an object).
+    Node(&'v [Node<'a>], usize),
     Value(&'v Map<String, Value>),
+    Empty,
+}
+
+/// A value of a line located in one walk of it: the line is walked once, whatever is asked
+/// of it afterwards, and nothing is decoded until asked for.
+#[derive(Debug, Clone, Copy)]
+struct Node<'a> {
+    /// The member's key (empty for an array's element and for the line's object).
+    key: RawStr<'a>,
+    item: Item<'a>,
+    /// The index of the node after this one and all it holds.
+    next: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Item<'a> {
+    /// A string: its body, and its whole token with the quotes.
+    Str(RawStr<'a>, &'a [u8]),
+    /// A number, `true`, `false` or `null`: its text.
+    Scalar(&'a [u8]),
+    Obj(&'a [u8]),
+    Arr(&'a [u8]),
+}
+
+/// A line's values, located ([`Node`]s in the order written, each before what it holds).
+#[derive(Debug)]
+pub struct Tape<'a>(Vec<Node<'a>>);
+
+/// Nesting deeper than this is left to the parsed value.
+const MAX_DEPTH: u32 = 256;
+
+const NO_KEY: RawStr<'static> = RawStr {
+    bytes: b"",
+    escaped: false,
+};
+
+impl<'a> Tape<'a> {
+    /// The tape of the object a whole line holds (declined when it holds anything else).
+    pub fn of_line(line: &'a [u8]) -> Scan<Tape<'a>> {
+        let p = scan::ws(line, 0);
+        if line.get(p) != Some(&b'{') {
+            return Err(Bail);
+        }
+        let mut tape = Vec::with_capacity(32);
+        let end = push(line, p, NO_KEY, &mut tape, 0)?;
+        if !scan::at_end(line, end) {
+            return Err(Bail);
+        }
+        Ok(Tape(tape))
+    }
+
+    /// The line's object.
+    pub fn root(&self) -> Obj<'a, '_> {
+        Obj(ObjRepr::Node(&self.0, 0))
+    }
+}
+
+/// Adds the value at `p` of `b` (member `key`) and all it holds to `tape`; returns the
+/// position after it.
+fn push<'a>(b: &'a [u8], p: usize, key: RawStr<'a>, tape: &mut Vec<Node<'a>>, depth: u32) -> Scan<usize> {
+    let me = tape.len();
+    let (item, end) = match b.get(p) {
+        Some(b'"') => {
+            let (s, end) = trusted::string(b, p)?;
+            (Item::Str(s, &b[p..end]), end)
+        }
+        Some(b'{' | b'[') if depth >= MAX_DEPTH => return Err(Bail),
+        Some(b'{') => {
+            tape.push(Node {
+                key,
+                item: Item::Obj(b""),
+                next: 0,
+            });
+            let end = trusted::object(b, p, |k, b, q| push(b, q, k, tape, depth + 1))?;
+            tape[me].item = Item::Obj(&b[p..end]);
+            tape[me].next = tape.len();
+            return Ok(end);
+        }
+        Some(b'[') => {
+            tape.push(Node {
+                key,
+                item: Item::Arr(b""),
+                next: 0,
+            });
+            let end = trusted::array(b, p, |b, q| push(b, q, NO_KEY, tape, depth + 1))?;
+            tape[me].item = Item::Arr(&b[p..end]);
+            tape[me].next = tape.len();
+            return Ok(end);
+        }
+        _ => {
+            let end = trusted::skip(b, p)?;
+            (Item::Scalar(&b[p..end]), end)
+        }
+    };
+    tape.push(Node {
+        key,
+        item,
+        next: me + 1,
+    });
+    Ok(end)
+}
+
+/// The indexes of the nodes that node `i` of `tape` holds directly.
+fn children<'a>(tape: &[Node<'a>], i: usize) -> impl Iterator<Item = usize> {
+    let end = tape[i].next;
+    let mut k = i + 1;
+    std::iter::from_fn(move || {
+        (k < end).then(|| {
+            let here = k;
+            k = tape[here].next;
+            here
+        })
+    })
 }
 
 /// Reads an entry once through the view: `f` runs over the line's bytes when there are
@@ -54,7 +165,8 @@ pub fn read<'a, T>(
     f: impl for<'v> Fn(Obj<'a, 'v>) -> Scan<T>,
 ) -> Option<T> {
     if let Some(line) = line
-        && let Ok(t) = Obj::of_line(line).and_then(&f)
+        && let Ok(tape) = Tape::of_line(line)
+        && let Ok(t) = f(tape.root())
     {
         return Some(t);
     }
@@ -62,33 +174,7 @@ pub fn read<'a, T>(
     f(Obj::of_value(&v)?).ok()
 }
 
-/// The value of a member, read in the bytes: a string is located with its escapes known,
-/// anything else only bounded.
-#[inline]
-fn val_at(b: &[u8], p: usize) -> Scan<(Val<'_, 'static>, usize)> {
-    if b.get(p) == Some(&b'"') {
-        let (s, end) = trusted::string(b, p)?;
-        Ok((Val(Repr::Str(s, &b[p..end])), end))
-    } else {
-        let end = trusted::skip(b, p)?;
-        Ok((Val(Repr::Text(&b[p..end])), end))
-    }
-}
-
 impl<'a, 'v> Obj<'a, 'v> {
-    /// The object a whole line holds (declined when the line holds anything else).
-    pub fn of_line(line: &'a [u8]) -> Scan<Obj<'a, 'v>> {
-        let p = scan::ws(line, 0);
-        if line.get(p) != Some(&b'{') {
-            return Err(Bail);
-        }
-        let (obj, end) = Self::walk(line, p)?;
-        if !scan::at_end(line, end) {
-            return Err(Bail);
-        }
-        Ok(obj)
-    }
-
     /// The object of a parsed value; `None` when it is not an object.
     pub fn of_value(v: &'v Value) -> Option<Obj<'a, 'v>> {
         v.as_object().map(|m| Obj(ObjRepr::Value(m)))
@@ -96,32 +182,23 @@ impl<'a, 'v> Obj<'a, 'v> {
 
     /// An object without members.
     pub fn empty() -> Obj<'a, 'v> {
-        Obj(ObjRepr::Bytes(Vec::new()))
-    }
-
-    /// The members of the object whose `{` is at `p` of `b`, and the position after it.
-    fn walk(b: &'a [u8], p: usize) -> Scan<(Obj<'a, 'v>, usize)> {
-        let mut members = Vec::with_capacity(12);
-        let end = trusted::object(b, p, |key, b, p| {
-            let (v, end) = val_at(b, p)?;
-            members.push((key, v));
-            Ok(end)
-        })?;
-        Ok((Obj(ObjRepr::Bytes(members)), end))
+        Obj(ObjRepr::Empty)
     }
 
     /// The value of member `key` (its last, when written twice).
     pub fn get(&self, key: &str) -> Scan<Option<Val<'a, 'v>>> {
-        match &self.0 {
-            ObjRepr::Bytes(members) => {
-                for (k, v) in members.iter().rev() {
-                    if same_key(k, key)? {
-                        return Ok(Some(*v));
+        match self.0 {
+            ObjRepr::Node(tape, i) => {
+                let mut found = None;
+                for k in children(tape, i) {
+                    if same_key(&tape[k].key, key)? {
+                        found = Some(Val(Repr::Node(tape, k)));
                     }
                 }
-                Ok(None)
+                Ok(found)
             }
             ObjRepr::Value(m) => Ok(m.get(key).map(|v| Val(Repr::Value(v)))),
+            ObjRepr::Empty => Ok(None),
         }
     }
 
@@ -147,25 +224,26 @@ impl<'a, 'v> Obj<'a, 'v> {
 
     /// The object at `key`; `None` when absent or not an object.
     pub fn obj(&self, key: &str) -> Scan<Option<Obj<'a, 'v>>> {
-        self.get(key)?.map_or(Ok(None), |v| v.obj())
+        Ok(self.get(key)?.and_then(|v| v.obj()))
     }
 
     /// The elements of the array at `key`; `None` when absent or not an array.
     pub fn arr(&self, key: &str) -> Scan<Option<Vec<Val<'a, 'v>>>> {
-        self.get(key)?.map_or(Ok(None), |v| v.arr())
+        Ok(self.get(key)?.and_then(|v| v.arr()))
     }
 
     /// The members as `JSON.parse` holds them: each key once, at the place it was first
     /// written, with the value it was last given.
     pub fn members(&self) -> Scan<Vec<(Cow<'a, str>, Val<'a, 'v>)>> {
-        match &self.0 {
-            ObjRepr::Bytes(members) => {
-                let mut out: Vec<(Cow<'a, str>, Val<'a, 'v>)> = Vec::with_capacity(members.len());
-                for (k, v) in members {
-                    let k = k.decode()?;
-                    match out.iter_mut().find(|(seen, _)| *seen == k) {
-                        Some(slot) => slot.1 = *v,
-                        None => out.push((k, *v)),
+        match self.0 {
+            ObjRepr::Node(tape, i) => {
+                let mut out: Vec<(Cow<'a, str>, Val<'a, 'v>)> = Vec::new();
+                for k in children(tape, i) {
+                    let key = tape[k].key.decode()?;
+                    let v = Val(Repr::Node(tape, k));
+                    match out.iter_mut().find(|(seen, _)| *seen == key) {
+                        Some(slot) => slot.1 = v,
+                        None => out.push((key, v)),
                     }
                 }
                 Ok(out)
@@ -174,6 +252,7 @@ impl<'a, 'v> Obj<'a, 'v> {
                 .iter()
                 .map(|(k, v)| (Cow::Owned(k.clone()), Val(Repr::Value(v))))
                 .collect()),
+            ObjRepr::Empty => Ok(Vec::new()),
         }
     }
 }
@@ -208,13 +287,15 @@ impl<'a, 'v> Val<'a, 'v> {
     /// What kind of value this is.
     pub fn kind(&self) -> Kind {
         match self.0 {
-            Repr::Str(..) => Kind::Str,
-            Repr::Text(t) => match t.first() {
-                Some(b'{') => Kind::Obj,
-                Some(b'[') => Kind::Arr,
-                Some(b't' | b'f') => Kind::Bool,
-                Some(b'n') => Kind::Null,
-                _ => Kind::Num,
+            Repr::Node(tape, i) => match tape[i].item {
+                Item::Str(..) => Kind::Str,
+                Item::Obj(_) => Kind::Obj,
+                Item::Arr(_) => Kind::Arr,
+                Item::Scalar(t) => match t.first() {
+                    Some(b't' | b'f') => Kind::Bool,
+                    Some(b'n') => Kind::Null,
+                    _ => Kind::Num,
+                },
             },
             Repr::Value(v) => match v {
                 Value::Null => Kind::Null,
@@ -231,8 +312,10 @@ impl<'a, 'v> Val<'a, 'v> {
     #[inline]
     pub fn str(&self) -> Scan<Option<Cow<'a, str>>> {
         match self.0 {
-            Repr::Str(s, _) => s.decode().map(Some),
-            Repr::Text(_) => Ok(None),
+            Repr::Node(tape, i) => match tape[i].item {
+                Item::Str(s, _) => s.decode().map(Some),
+                _ => Ok(None),
+            },
             Repr::Value(v) => Ok(v.as_str().map(|s| Cow::Owned(s.to_owned()))),
         }
     }
@@ -240,25 +323,29 @@ impl<'a, 'v> Val<'a, 'v> {
     /// The number as JavaScript holds it; `None` for any other value.
     pub fn num(&self) -> Scan<Option<f64>> {
         match self.0 {
-            Repr::Text(t) if self.kind() == Kind::Num => {
-                let (n, end) = scan::number(t, 0)?;
-                if end != t.len() {
-                    return Err(Bail);
+            Repr::Node(tape, i) => match tape[i].item {
+                Item::Scalar(t) if self.kind() == Kind::Num => {
+                    let (n, end) = scan::number(t, 0)?;
+                    if end != t.len() {
+                        return Err(Bail);
+                    }
+                    Ok(Some(n))
                 }
-                Ok(Some(n))
-            }
+                _ => Ok(None),
+            },
             Repr::Value(v) => Ok(v.as_f64()),
-            _ => Ok(None),
         }
     }
 
     /// The boolean; `None` for any other value.
     pub fn bool(&self) -> Option<bool> {
         match self.0 {
-            Repr::Text(b"true") => Some(true),
-            Repr::Text(b"false") => Some(false),
+            Repr::Node(tape, i) => match tape[i].item {
+                Item::Scalar(b"true") => Some(true),
+                Item::Scalar(b"false") => Some(false),
+                _ => None,
+            },
             Repr::Value(v) => v.as_bool(),
-            _ => None,
         }
     }
 
@@ -268,45 +355,46 @@ impl<'a, 'v> Val<'a, 'v> {
     }
 
     /// The object; `None` for any other value.
-    pub fn obj(&self) -> Scan<Option<Obj<'a, 'v>>> {
+    pub fn obj(&self) -> Option<Obj<'a, 'v>> {
         match self.0 {
-            Repr::Text(t) if t.first() == Some(&b'{') => Obj::walk(t, 0).map(|(o, _)| Some(o)),
-            Repr::Value(Value::Object(m)) => Ok(Some(Obj(ObjRepr::Value(m)))),
-            _ => Ok(None),
+            Repr::Node(tape, i) if matches!(tape[i].item, Item::Obj(_)) => Some(Obj(ObjRepr::Node(tape, i))),
+            Repr::Value(Value::Object(m)) => Some(Obj(ObjRepr::Value(m))),
+            _ => None,
         }
     }
 
     /// The array's elements; `None` for any other value.
-    pub fn arr(&self) -> Scan<Option<Vec<Val<'a, 'v>>>> {
+    pub fn arr(&self) -> Option<Vec<Val<'a, 'v>>> {
         match self.0 {
-            Repr::Text(t) if t.first() == Some(&b'[') => {
-                let mut items = Vec::new();
-                trusted::array(t, 0, |b, p| {
-                    let (v, end) = val_at(b, p)?;
-                    items.push(v);
-                    Ok(end)
-                })?;
-                Ok(Some(items))
+            Repr::Node(tape, i) if matches!(tape[i].item, Item::Arr(_)) => {
+                Some(children(tape, i).map(|k| Val(Repr::Node(tape, k))).collect())
             }
-            Repr::Value(Value::Array(a)) => Ok(Some(a.iter().map(|v| Val(Repr::Value(v))).collect())),
-            _ => Ok(None),
+            Repr::Value(Value::Array(a)) => Some(a.iter().map(|v| Val(Repr::Value(v))).collect()),
+            _ => None,
+        }
+    }
+
+    /// The value's JSON text as the line writes it.
+    fn token(&self) -> Option<&'a [u8]> {
+        match self.0 {
+            Repr::Node(tape, i) => Some(match tape[i].item {
+                Item::Str(_, t) | Item::Scalar(t) | Item::Obj(t) | Item::Arr(t) => t,
+            }),
+            Repr::Value(_) => None,
         }
     }
 
     /// The value's JSON text as the line writes it; `None` over a parsed value (which has
     /// no text), and declined when the text is not UTF-8.
     pub fn text(&self) -> Scan<Option<&'a str>> {
-        match self.0 {
-            Repr::Str(_, t) | Repr::Text(t) => scan::utf8(t).map(Some),
-            Repr::Value(_) => Ok(None),
-        }
+        self.token().map(scan::utf8).transpose()
     }
 
     /// The value as `JSON.parse` builds it.
     pub fn to_value(&self) -> Scan<Cow<'v, Value>> {
-        match self.0 {
-            Repr::Str(_, t) | Repr::Text(t) => jsparse::parse(t).map(Cow::Owned).map_err(|_| Bail),
-            Repr::Value(v) => Ok(Cow::Borrowed(v)),
+        match (self.0, self.token()) {
+            (Repr::Value(v), _) => Ok(Cow::Borrowed(v)),
+            (_, t) => jsparse::parse(t.unwrap_or_default()).map(Cow::Owned).map_err(|_| Bail),
         }
     }
 }
@@ -331,15 +419,15 @@ mod tests {
             return Ok(());
         };
         prop_assert_eq!(s, value.str().unwrap());
-        if let Some(items) = bytes.arr().unwrap() {
-            let want = value.arr().unwrap().unwrap();
+        if let Some(items) = bytes.arr() {
+            let want = value.arr().unwrap();
             prop_assert_eq!(items.len(), want.len());
             for (a, b) in items.into_iter().zip(want) {
                 same(a, b)?;
             }
         }
-        if let Some(obj) = bytes.obj().unwrap() {
-            same_obj(&obj, &value.obj().unwrap().unwrap())?;
+        if let Some(obj) = bytes.obj() {
+            same_obj(&obj, &value.obj().unwrap())?;
         }
         Ok(())
     }
@@ -451,7 +539,8 @@ mod tests {
             line.extend_from_slice(b"}");
             let value = jsparse::parse(&line).expect("valid JSON");
             let by_value = Obj::of_value(&value).unwrap();
-            if let Ok(by_bytes) = Obj::of_line(&line) {
+            if let Ok(tape) = Tape::of_line(&line) {
+                let by_bytes = tape.root();
                 same_obj(&by_bytes, &by_value)?;
                 if let Ok(Some(k)) = by_bytes.get("k") {
                     same(k, by_value.get("k").unwrap().unwrap())?;
@@ -468,7 +557,8 @@ mod tests {
     #[test]
     fn the_last_duplicate_wins_at_the_first_place() {
         let line = br#"{"a":1,"b":"x","\u0061":2}"#;
-        let o = Obj::of_line(line).unwrap();
+        let tape = Tape::of_line(line).unwrap();
+        let o = tape.root();
         assert_eq!(o.num("a"), Ok(Some(2.0)));
         let keys: Vec<_> = o.members().unwrap().into_iter().map(|(k, _)| k).collect();
         assert_eq!(keys, ["a", "b"]);
@@ -479,7 +569,8 @@ mod tests {
     #[test]
     fn what_the_bytes_cannot_hold_is_declined_and_read_from_the_value() {
         let line = br#"{"t":"\ud83d","n":-0}"#;
-        let o = Obj::of_line(line).unwrap();
+        let tape = Tape::of_line(line).unwrap();
+        let o = tape.root();
         assert_eq!(o.str("t"), Err(Bail));
         assert_eq!(o.num("n"), Err(Bail));
         let v = jsparse::parse(line).unwrap();
@@ -495,7 +586,7 @@ mod tests {
     fn deep_nesting_is_read_from_the_value() {
         let deep = format!("{{\"k\":{}1{}}}", "[".repeat(1000), "]".repeat(1000));
         let v = jsparse::parse(deep.as_bytes()).unwrap();
-        assert!(Obj::of_line(deep.as_bytes()).is_err());
+        assert!(Tape::of_line(deep.as_bytes()).is_err());
         let got = read(
             Some(deep.as_bytes()),
             || v.clone(),
