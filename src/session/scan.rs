@@ -218,10 +218,12 @@ fn decode_escaped(b: &[u8], max_chars: usize) -> Scan<String> {
 /// The value of a whole string body with escapes (declined when it is not UTF-8). Texts
 /// with many escapes (a tool's output, a `\n` every line) are common: the backslashes are
 /// found 64 bytes at a time ([`masks64`]), not with a search per run between two of them,
-/// and a short run is copied as a fixed 32 bytes (then cut), not with a call per run.
+/// and the two-byte escapes are looked up in a table.
 fn decode_whole(b: &[u8]) -> Scan<String> {
-    // Escapes only shorten the text: with the slack of one copy, `out` never grows.
-    let mut out: Vec<u8> = Vec::with_capacity(b.len() + 32);
+    // Escapes are ASCII: the body is UTF-8 exactly when its text is, and it is cut next to
+    // them, at whole characters.
+    let text = utf8(b)?;
+    let mut out = String::with_capacity(b.len());
     // The text up to `run` is in `out`; `base` is the block whose backslashes `mask` holds
     // (those at or after `run`).
     let mut run = 0;
@@ -231,47 +233,31 @@ fn decode_whole(b: &[u8]) -> Scan<String> {
         while mask == 0 {
             base += 64;
             if base >= b.len() {
-                out.extend_from_slice(&b[run..]);
-                return String::from_utf8(out).map_err(|_| Bail);
+                out.push_str(&text[run..]);
+                return Ok(out);
             }
             mask = backslashes(b, base);
         }
         let at = base + mask.trailing_zeros() as usize;
-        copy_run(&mut out, b, run, at);
+        out.push_str(&text[run..at]);
         let short = b.get(at + 1).map_or(0, |&c| SHORT_ESCAPE[usize::from(c)]);
         if short != 0 {
-            out.push(short);
+            out.push(char::from(short));
             run = at + 2;
         } else {
             let (c, len) = escape_at(b, at)?;
-            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            out.push(c);
             run = at + len;
         }
         // Drop the backslashes the escape covered, in this block or the next.
         while run >= base + 64 {
             base += 64;
             if base >= b.len() {
-                return String::from_utf8(out).map_err(|_| Bail);
+                return Ok(out);
             }
             mask = backslashes(b, base);
         }
         mask &= u64::MAX << (run - base);
-    }
-}
-
-/// Appends `b[from..to]` to `out`.
-#[inline(always)]
-fn copy_run(out: &mut Vec<u8>, b: &[u8], from: usize, to: usize) {
-    let len = to - from;
-    if len <= 32
-        && let Some(chunk) = b.get(from..from + 32)
-    {
-        let kept = out.len() + len;
-        let chunk: &[u8; 32] = chunk.try_into().expect("32 bytes");
-        out.extend_from_slice(chunk);
-        out.truncate(kept);
-    } else {
-        out.extend_from_slice(&b[from..to]);
     }
 }
 
