@@ -7,15 +7,13 @@
 
 use crate::session::text::short_tokens;
 
-#[cfg(test)]
-mod fast_agrees;
 pub mod highlight;
-mod lean;
 pub mod markdown;
 pub mod outline;
-mod raw;
 pub mod tools;
-use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsstr, revision};
+use crate::session::scan::{Bail, Scan};
+use crate::session::view::{self, Obj, Val};
+use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsparse, jsstr, revision};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::ops::Range;
@@ -62,7 +60,7 @@ pub enum Part<'a> {
     Note(Cow<'a, str>),
 }
 
-/// A tool call's arguments: as pretty-printed JSON, or, read lean, already understood as
+/// A tool call's arguments: as pretty-printed JSON, or, read from the line's text, already understood as
 /// the call of a built-in tool (what printers show of it), with their JSON text as written.
 /// Two are equal when their JSON is.
 #[derive(Debug, Clone)]
@@ -79,7 +77,9 @@ impl<'a> CallArgs<'a> {
         match self {
             CallArgs::Json(j) => Cow::Borrowed(j),
             // The text was accepted by JSON.parse when the session was loaded.
-            CallArgs::View(_, raw) => Cow::Owned(lean::pretty(Some(raw)).unwrap_or_default()),
+            CallArgs::View(_, raw) => {
+                Cow::Owned(jsparse::parse(raw.as_bytes()).map_or_else(|_| String::new(), |v| pretty(&v)))
+            }
         }
     }
 
@@ -426,61 +426,56 @@ pub fn render_in_order<E>(
     )
 }
 
-fn str_ref<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
 /// Content blocks (or a string) as parts; blank text and thinking left out.
 pub fn content_parts(content: Option<&Value>) -> Vec<Part<'static>> {
-    content_parts_of(content.cloned().unwrap_or(Value::Null))
+    // Over a parsed value the view never declines.
+    content_parts_of(content.map(Val::of_value)).unwrap_or_default()
 }
 
-/// The value at `key` of an object, taken out of it (`Null` when absent).
-fn take(v: &mut Value, key: &str) -> Value {
-    v.get_mut(key).map_or(Value::Null, Value::take)
+/// A tool call's arguments (their JSON text) as `serde_json::to_string_pretty` prints them
+/// once `JSON.parse` has read them.
+fn pretty(args: &Value) -> String {
+    serde_json::to_string_pretty(args).unwrap_or_default()
 }
 
-/// The string at `key` of an object, taken out of it (empty when absent or not a string).
-fn take_str(v: &mut Value, key: &str) -> Cow<'static, str> {
-    match v.get_mut(key) {
-        Some(Value::String(s)) => Cow::Owned(std::mem::take(s)),
-        _ => Cow::Borrowed(""),
-    }
-}
-
-/// One element of a content array as a part, its strings moved out of it: what
-/// [`crate::session::content::Block::of`] reads, owned.
-fn block_part(mut b: Value) -> Part<'static> {
-    enum Kind {
-        Text,
-        Thinking,
-        ToolCall,
-        Image,
-    }
-    let kind = match b.get("type").and_then(Value::as_str) {
-        Some("text") => Kind::Text,
-        Some("thinking") => Kind::Thinking,
-        Some("toolCall") => Kind::ToolCall,
-        Some("image") => Kind::Image,
-        other => return Part::Note(format!("[{} block]", other.unwrap_or("untyped")).into()),
+/// A tool call's arguments. Read from the line's text, a built-in tool's call is kept as
+/// what it does (printers show that), with the text; otherwise they are printed as JSON.
+fn call_args<'a>(name: &str, args: Option<Val<'a, '_>>) -> Scan<CallArgs<'a>> {
+    let Some(args) = args else {
+        return Ok(CallArgs::Json("null".into()));
     };
-    match kind {
-        Kind::Text => Part::Text(take_str(&mut b, "text")),
-        Kind::Thinking => Part::Thinking(take_str(&mut b, "thinking")),
-        Kind::ToolCall => Part::ToolCall {
-            name: take_str(&mut b, "name"),
-            id: take_str(&mut b, "id"),
-            args: CallArgs::Json(
-                serde_json::to_string_pretty(b.get("arguments").unwrap_or(&Value::Null))
-                    .unwrap_or_default()
-                    .into(),
-            ),
-        },
-        Kind::Image => Part::Image {
-            mime: take_str(&mut b, "mimeType"),
-            data: take_str(&mut b, "data"),
-        },
+    if let Some(text) = args.text()?
+        && let Some(view) = ToolView::of_json(name, text)
+        && !matches!(view, ToolView::Other)
+    {
+        return Ok(CallArgs::View(Box::new(view), text));
     }
+    Ok(CallArgs::Json(pretty(&*args.to_value()?).into()))
+}
+
+/// One element of a content array as a part: what
+/// [`crate::session::content::Block::of`] reads.
+fn block_part<'a>(b: Val<'a, '_>) -> Scan<Part<'a>> {
+    let Some(b) = b.obj() else {
+        return Ok(Part::Note("[untyped block]".into()));
+    };
+    Ok(match b.str("type")?.as_deref() {
+        Some("text") => Part::Text(b.str_or_empty("text")?),
+        Some("thinking") => Part::Thinking(b.str_or_empty("thinking")?),
+        Some("toolCall") => {
+            let name = b.str_or_empty("name")?;
+            Part::ToolCall {
+                id: b.str_or_empty("id")?,
+                args: call_args(&name, b.get("arguments")?)?,
+                name,
+            }
+        }
+        Some("image") => Part::Image {
+            mime: b.str_or_empty("mimeType")?,
+            data: b.str_or_empty("data")?,
+        },
+        other => Part::Note(format!("[{} block]", other.unwrap_or("untyped")).into()),
+    })
 }
 
 /// The note of an assistant message that did not end as usual: its stop reason, and its
@@ -499,40 +494,49 @@ fn stop_note<'a>(reason: &str, message: &str) -> Option<Part<'a>> {
     ))
 }
 
-/// [`content_parts`] of a content value given up: its strings are moved, not copied.
-fn content_parts_of(content: Value) -> Vec<Part<'static>> {
-    let mut parts: Vec<Part> = match content {
-        Value::String(s) => vec![Part::Text(s.into())],
-        Value::Array(blocks) => blocks.into_iter().map(block_part).collect(),
-        _ => Vec::new(),
+/// [`content_parts`] of a content value.
+fn content_parts_of<'a>(content: Option<Val<'a, '_>>) -> Scan<Vec<Part<'a>>> {
+    let mut parts = match content {
+        None => Vec::new(),
+        Some(c) => match c.str()? {
+            Some(t) => vec![Part::Text(t)],
+            None => match c.arr() {
+                Some(blocks) => blocks.into_iter().map(block_part).collect::<Scan<_>>()?,
+                None => Vec::new(),
+            },
+        },
     };
     parts.retain(|p| !matches!(p, Part::Text(t) | Part::Thinking(t) if jsstr::trim(t).is_empty()));
-    parts
+    Ok(parts)
 }
 
-/// A tool result's content given up: its text ([`crate::session::text::content_text`] with `\n`) and its images.
-fn result_parts_of(content: Value) -> (Cow<'static, str>, Vec<Part<'static>>) {
-    match content {
-        Value::String(s) => (s.into(), Vec::new()),
-        Value::Array(blocks) => {
-            let mut texts = Vec::new();
-            let mut images = Vec::new();
-            for b in blocks {
-                match block_part(b) {
-                    Part::Text(t) => texts.push(t),
-                    p @ Part::Image { .. } => images.push(p),
-                    _ => {}
-                }
-            }
-            let text = if texts.len() == 1 {
-                texts.pop().unwrap_or_default()
-            } else {
-                texts.join("\n").into()
-            };
-            (text, images)
-        }
-        _ => (Cow::Borrowed(""), Vec::new()),
+/// A tool result's content: its text ([`crate::session::text::content_text`] with `\n`)
+/// and its images.
+fn result_parts_of<'a>(content: Option<Val<'a, '_>>) -> Scan<(Cow<'a, str>, Vec<Part<'a>>)> {
+    let Some(c) = content else {
+        return Ok((Cow::Borrowed(""), Vec::new()));
+    };
+    if let Some(t) = c.str()? {
+        return Ok((t, Vec::new()));
     }
+    let Some(blocks) = c.arr() else {
+        return Ok((Cow::Borrowed(""), Vec::new()));
+    };
+    let mut texts = Vec::new();
+    let mut images = Vec::new();
+    for b in blocks {
+        match block_part(b)? {
+            Part::Text(t) => texts.push(t),
+            p @ Part::Image { .. } => images.push(p),
+            _ => {}
+        }
+    }
+    let text = if texts.len() == 1 {
+        texts.pop().unwrap_or_default()
+    } else {
+        Cow::Owned(texts.join("\n"))
+    };
+    Ok((text, images))
 }
 
 /// The section of one entry; `None` for entries a transcript leaves out.
@@ -540,12 +544,9 @@ pub fn section(session: &Session, idx: EntryIdx) -> Option<Section<'_>> {
     if !section_kind(session, idx) {
         return None;
     }
-    if session.header.format() >= 3
-        && let Ok(s) = lean::section(session, idx)
-    {
-        return Some(s);
-    }
-    section_in_full(session, idx)
+    // A file of an older format is read as Pi migrates it, from the parsed value.
+    let line = (session.header.format() >= 3).then(|| session.raw(idx));
+    view::read(line, || session.value(idx), |v| section_of(session, idx, &v))
 }
 
 /// Whether entry `idx` is of a kind a transcript shows.
@@ -561,49 +562,50 @@ fn section_kind(session: &Session, idx: EntryIdx) -> bool {
     )
 }
 
-/// [`section`] from the entry parsed whole, as `JSON.parse` reads it.
-fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section<'_>> {
+/// [`section`] of the entry `v` (entry `idx`).
+fn section_of<'a>(session: &'a Session, idx: EntryIdx, v: &Obj<'a, '_>) -> Scan<Section<'a>> {
     let e = &session.entries[idx];
-    let mut v = session.value(idx);
     let mut s = Section::blank(session, idx);
     match &e.kind {
         EntryKind::Message => {
-            let mut m = take(&mut v, "message");
-            let m = &mut m;
-            let role = str_ref(m, "role").to_owned();
-            match role.as_str() {
+            let m = v.obj("message")?.unwrap_or_else(Obj::empty);
+            let role = m.str_or_empty("role")?;
+            match &*role {
                 "user" => {
                     s.class = Class::User;
                     s.title = "User".into();
-                    s.parts = content_parts_of(take(m, "content"));
+                    s.parts = content_parts_of(m.get("content")?)?;
                 }
                 "assistant" => {
                     s.class = Class::Assistant;
                     s.title = "Assistant".into();
-                    let model = m.get("responseModel").or(m.get("model")).and_then(Value::as_str);
+                    // The response model when the field is there, whatever it holds.
+                    let model = match m.get("responseModel")? {
+                        Some(r) => r.str()?,
+                        None => m.str("model")?,
+                    };
                     if let Some(model) = model {
-                        let provider = str_ref(m, "provider");
-                        s.meta.push(
-                            if provider.is_empty() {
-                                model.to_owned()
-                            } else {
-                                format!("{provider}/{model}")
-                            }
-                            .into(),
-                        );
+                        let provider = m.str_or_empty("provider")?;
+                        s.meta.push(if provider.is_empty() {
+                            model
+                        } else {
+                            Cow::Owned([&*provider, "/", &*model].concat())
+                        });
                     }
-                    s.parts = content_parts_of(take(m, "content"));
-                    s.parts
-                        .extend(stop_note(str_ref(m, "stopReason"), str_ref(m, "errorMessage")));
+                    s.parts = content_parts_of(m.get("content")?)?;
+                    s.parts.extend(stop_note(
+                        &m.str_or_empty("stopReason")?,
+                        &m.str_or_empty("errorMessage")?,
+                    ));
                 }
                 "toolResult" => {
                     s.class = Class::Tool;
                     s.title = "Tool result".into();
-                    let (text, images) = result_parts_of(take(m, "content"));
+                    let (text, images) = result_parts_of(m.get("content")?)?;
                     s.parts.push(Part::ToolResult {
-                        name: take_str(m, "toolName"),
-                        id: take_str(m, "toolCallId"),
-                        error: m.get("isError").and_then(Value::as_bool) == Some(true),
+                        name: m.str_or_empty("toolName")?,
+                        id: m.str_or_empty("toolCallId")?,
+                        error: m.bool("isError")? == Some(true),
                         text,
                     });
                     s.parts.extend(images);
@@ -611,10 +613,14 @@ fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section<'_>> {
                 "bashExecution" => {
                     s.class = Class::Bash;
                     s.title = "Bash".into();
+                    let exit = match m.get("exitCode")? {
+                        Some(c) if !c.is_null() => Some(Cow::Owned(c.to_value()?.to_string())),
+                        _ => None,
+                    };
                     s.parts.push(Part::Bash {
-                        command: take_str(m, "command"),
-                        output: take_str(m, "output"),
-                        exit: m.get("exitCode").filter(|c| !c.is_null()).map(|c| c.to_string().into()),
+                        command: m.str_or_empty("command")?,
+                        output: m.str_or_empty("output")?,
+                        exit,
                     });
                 }
                 "system" => {
@@ -622,69 +628,69 @@ fn section_in_full(session: &Session, idx: EntryIdx) -> Option<Section<'_>> {
                     s.title = "System prompt".into();
                     s.parts.push(Part::Folded {
                         title: "System prompt".into(),
-                        text: take_str(m, "content"),
+                        text: m.str_or_empty("content")?,
                     });
                 }
                 "compactionSummary" | "branchSummary" => {
                     s.class = Class::Summary;
-                    s.title = if role == "branchSummary" {
+                    s.title = if &*role == "branchSummary" {
                         "Branch summary".into()
                     } else {
                         "Compaction summary".into()
                     };
-                    s.parts.push(Part::Text(take_str(m, "summary")));
+                    s.parts.push(Part::Text(m.str_or_empty("summary")?));
                 }
-                other => {
+                _ => {
                     s.class = Class::Custom;
-                    s.title = match m.get("customType").and_then(Value::as_str) {
-                        Some(t) => t.to_owned().into(),
-                        None if other == "custom" => "Custom message".into(),
-                        None => other.to_owned().into(),
+                    s.title = match m.str("customType")? {
+                        Some(t) => t,
+                        None if &*role == "custom" => "Custom message".into(),
+                        None => role,
                     };
-                    s.parts = content_parts_of(take(m, "content"));
+                    s.parts = content_parts_of(m.get("content")?)?;
                 }
             }
         }
         EntryKind::CustomMessage => {
             s.class = Class::Custom;
-            s.title = take_str(&mut v, "customType");
+            s.title = v.str_or_empty("customType")?;
             if s.title.is_empty() {
                 s.title = "Custom message".into();
             }
-            s.parts = content_parts_of(take(&mut v, "content"));
+            s.parts = content_parts_of(v.get("content")?)?;
         }
         EntryKind::Compaction => {
             s.class = Class::Summary;
             s.title = "Compaction".into();
-            if let Some(t) = v.get("tokensBefore").and_then(Value::as_f64) {
+            if let Some(t) = v.num("tokensBefore")? {
                 s.meta.push(format!("{} tokens before", short_tokens(t)).into());
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the earlier conversation".into(),
-                text: take_str(&mut v, "summary"),
+                text: v.str_or_empty("summary")?,
             });
         }
         EntryKind::BranchSummary => {
             s.class = Class::Summary;
             s.title = "Branch summary".into();
-            let from = str_ref(&v, "fromId");
+            let from = v.str_or_empty("fromId")?;
             if !from.is_empty() {
                 s.meta.push(format!("from {from}").into());
             }
             s.parts.push(Part::Folded {
                 title: "Summary of the branch left behind".into(),
-                text: take_str(&mut v, "summary"),
+                text: v.str_or_empty("summary")?,
             });
         }
         EntryKind::ModelChange => {
-            s.title = format!("Model: {}/{}", str_ref(&v, "provider"), str_ref(&v, "modelId")).into();
+            s.title = format!("Model: {}/{}", v.str_or_empty("provider")?, v.str_or_empty("modelId")?).into();
         }
         EntryKind::ThinkingLevelChange => {
-            s.title = format!("Thinking level: {}", str_ref(&v, "thinkingLevel")).into();
+            s.title = format!("Thinking level: {}", v.str_or_empty("thinkingLevel")?).into();
         }
-        _ => return None,
+        _ => return Err(Bail),
     }
-    Some(s)
+    Ok(s)
 }
 
 #[cfg(test)]
@@ -880,7 +886,7 @@ mod tests {
             json!(null),
         ];
         for c in contents {
-            let (text, images) = result_parts_of(c.clone());
+            let (text, images) = result_parts_of(Some(Val::of_value(&c))).unwrap();
             assert_eq!(text, crate::session::text::content_text(Some(&c), "\n"), "{c}");
             let want: Vec<Part> = content_parts(Some(&c))
                 .into_iter()
@@ -890,25 +896,31 @@ mod tests {
         }
     }
 
-    /// The lean read gives every section the full parse gives, or gives up.
-    fn lean_agrees(s: &Session) -> (usize, usize) {
-        let (mut lean_read, mut shown) = (0, 0);
+    /// Every section read from the line's bytes is the one read from the parsed value, or
+    /// the bytes are declined (and the value is read): returns how many of the sections
+    /// shown the bytes gave.
+    fn bytes_agree(s: &Session) -> (usize, usize) {
+        let (mut from_bytes, mut shown) = (0, 0);
         for i in 0..s.entries.len() {
-            let full = section_in_full(s, i);
-            if full.is_some() {
+            let by_value = section_kind(s, i)
+                .then(|| view::read(None, || s.value(i), |v| section_of(s, i, &v)))
+                .flatten();
+            if by_value.is_some() {
                 shown += 1;
             }
-            if let Ok(lean) = lean::section(s, i) {
-                lean_read += 1;
-                assert_eq!(Some(lean), full, "line {}", s.entries[i].line);
+            if section_kind(s, i)
+                && let Ok(by_bytes) = view::Tape::of_line(s.raw(i)).and_then(|t| section_of(s, i, &t.root()))
+            {
+                from_bytes += 1;
+                assert_eq!(Some(by_bytes), by_value, "line {}", s.entries[i].line);
             }
-            assert_eq!(section(s, i), full, "line {}", s.entries[i].line);
+            assert_eq!(section(s, i), by_value, "line {}", s.entries[i].line);
         }
-        (lean_read, shown)
+        (from_bytes, shown)
     }
 
     #[test]
-    fn the_lean_read_agrees_with_the_full_parse() {
+    fn sections_from_the_bytes_are_those_from_the_value() {
         let lines = [
             r#"{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"assistant","responseModel":null,"model":"m","provider":"p","content":"x"}}"#,
             r#"{"type":"message","id":"b","parentId":"a","timestamp":"t","message":{"role":"assistant","model":"m","provider":7,"stopReason":"length","errorMessage":null,"content":[{"type":"text","text":"a\n\u00e9\"q\""},{"type":"thinking","thinking":null},{"type":"toolCall","id":"c","name":"n","arguments":{"b":[1,2.50,-0,1e2],"a":"\u2028"}},{"type":"toolCall"},5,null,{"type":7},{"kind":"x"},{"type":"audio","data":"x"},{"type":"image","mimeType":"image/png","data":"AA=="}]}}"#,
@@ -941,10 +953,10 @@ mod tests {
             "{\"type\":\"message\",\"id\":\"z4\",\"parentId\":\"z3\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"crlf\"}}\r",
         ];
         let s = session(&lines);
-        let (lean_read, shown) = lean_agrees(&s);
+        let (from_bytes, shown) = bytes_agree(&s);
         assert_eq!(shown, 28);
         // Duplicates and the lone surrogate are read in full; so is what is not an object.
-        assert!(lean_read >= 22, "{lean_read} of {shown} read lean");
+        assert!(from_bytes >= 22, "{from_bytes} of {shown} read from the bytes");
         let mut with_invalid = lines.map(str::to_owned).to_vec();
         with_invalid.push(r#"{"type":"message","id":"z5","parentId":"z4","timestamp":"t","message":{"role":"user","content":"bad XX"}}"#.into());
         let mut data = br#"{"type":"session","version":3,"id":"s1","timestamp":"t","cwd":"/w"}"#.to_vec();
@@ -959,18 +971,18 @@ mod tests {
         }
         data.push(b'\n');
         let s = Session::from_bytes(PathBuf::from("/t.jsonl"), data).unwrap();
-        lean_agrees(&s);
+        bytes_agree(&s);
     }
 
     #[test]
-    fn the_lean_read_agrees_on_the_corpus() {
+    fn sections_from_the_bytes_are_those_from_the_value_on_the_corpus() {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
         let mut total = (0, 0);
         for f in std::fs::read_dir(dir).unwrap() {
             let path = f.unwrap().path();
             if path.extension().is_some_and(|e| e == "jsonl") {
                 let s = Session::open(&path).unwrap();
-                let (l, n) = lean_agrees(&s);
+                let (l, n) = bytes_agree(&s);
                 total = (total.0 + l, total.1 + n);
             }
         }

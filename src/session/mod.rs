@@ -28,6 +28,7 @@ pub(crate) mod testing;
 pub mod text;
 pub mod tip;
 pub mod tree;
+pub mod view;
 pub mod write;
 
 pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, MessageAt, Role, Sym, Tools};

@@ -126,7 +126,7 @@ fn arg_at<'a>(raw: &'a str, p: usize, edits: bool) -> Scan<(Arg<'a>, usize)> {
     let b = raw.as_bytes();
     match b.get(p) {
         Some(b'"') => {
-            let (s, end) = super::raw::string_in(raw, p)?;
+            let (s, end) = scan::text_string(raw, p)?;
             Ok((Arg::Str(s), end))
         }
         Some(b'[') if edits => {
@@ -138,7 +138,7 @@ fn arg_at<'a>(raw: &'a str, p: usize, edits: bool) -> Scan<(Arg<'a>, usize)> {
                 }
                 let (mut old, mut new) = (Arg::Absent, Arg::Absent);
                 let end = trusted::object(b, q, |key, _, v| {
-                    let slot = match &*super::raw::key_name(key) {
+                    let slot = match &*scan::key_name(key) {
                         b"oldText" => &mut old,
                         b"newText" => &mut new,
                         _ => return trusted::skip(b, v),
@@ -157,7 +157,7 @@ fn arg_at<'a>(raw: &'a str, p: usize, edits: bool) -> Scan<(Arg<'a>, usize)> {
             let arg = match c {
                 b'n' => Arg::Null,
                 b't' => Arg::True,
-                b'-' | b'0'..=b'9' if super::raw::plain_integer(&b[p..end]) => Arg::Int(&raw[p..end]),
+                b'-' | b'0'..=b'9' if scan::plain_integer(&b[p..end]) => Arg::Int(&raw[p..end]),
                 b'-' | b'0'..=b'9' => return Err(Bail),
                 _ => Arg::Other,
             };
@@ -202,7 +202,7 @@ impl<'a> ToolView<'a> {
         }
         let mut f = Fields::default();
         trusted::object(b, p, |key, _, v| {
-            let slot = match &*super::raw::key_name(key) {
+            let slot = match &*scan::key_name(key) {
                 b"path" => &mut f.path,
                 b"file_path" => &mut f.file_path,
                 b"offset" => &mut f.offset,
