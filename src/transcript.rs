@@ -9,9 +9,7 @@ use crate::session::text::short_tokens;
 
 #[cfg(test)]
 mod fast_agrees;
-pub mod highlight;
 mod lean;
-pub mod markdown;
 pub mod outline;
 mod raw;
 pub mod tools;
