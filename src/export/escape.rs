@@ -26,15 +26,17 @@ const SUSPECT: [bool; 256] = {
     t
 };
 
-/// Whether a block has a byte in [`SUSPECT`] (`\n` and `\t` not counted with `lines`).
+/// Whether a block has a byte in [`SUSPECT`] (`\n` and `\t` not counted with `lines`), and
+/// whether it has a backtick.
 #[inline(always)]
-fn has_suspect(block: &[u8; 32], lines: bool) -> bool {
-    let mut any = 0u8;
+fn block_marks(block: &[u8; 32], lines: bool) -> (bool, bool) {
+    let (mut suspect, mut tick) = (0u8, 0u8);
     for &b in block {
         let control = b < 0x20 && !(lines && (b == b'\n' || b == b'\t'));
-        any |= u8::from(control) | u8::from(b == 0x7f) | u8::from(b == 0xc2) | u8::from(b == 0xe2) | u8::from(b == 0xf4);
+        suspect |= u8::from(control) | u8::from(b == 0x7f) | u8::from(b == 0xc2) | u8::from(b == 0xe2) | u8::from(b == 0xf4);
+        tick |= u8::from(b == b'`');
     }
-    any != 0
+    (suspect != 0, tick != 0)
 }
 
 /// Whether the suspect byte at `i` of `b` starts a character `escape_line` (with `lines`:
@@ -55,18 +57,30 @@ fn changed_at(b: &[u8], i: usize, lines: bool) -> bool {
 }
 
 /// Whether `s` has no character that `escape_line` (with `lines`: `escape_block`) changes,
-/// and no `\r`.
-pub(super) fn is_plain(s: &str, lines: bool) -> bool {
+/// and no `\r`; if so, whether it has a backtick.
+fn scan(s: &str, lines: bool) -> Option<bool> {
     let b = s.as_bytes();
     let changed = |from: usize, to: usize| (from..to).any(|i| SUSPECT[usize::from(b[i])] && changed_at(b, i, lines));
+    let mut ticks = false;
     let mut at = 0;
     while let Some(block) = b.get(at..at + 32) {
-        if has_suspect(block.try_into().expect("32 bytes"), lines) && changed(at, at + 32) {
-            return false;
+        let (suspect, tick) = block_marks(block.try_into().expect("32 bytes"), lines);
+        if suspect && changed(at, at + 32) {
+            return None;
         }
+        ticks |= tick;
         at += 32;
     }
-    !changed(at, b.len())
+    if changed(at, b.len()) {
+        return None;
+    }
+    Some(ticks || b[at..].contains(&b'`'))
+}
+
+/// Whether `s` has no character that `escape_line` (with `lines`: `escape_block`) changes,
+/// and no `\r`.
+pub(super) fn is_plain(s: &str, lines: bool) -> bool {
+    scan(s, lines).is_some()
 }
 
 /// The backticks of a text, as far as a fence around it cares.
@@ -80,27 +94,20 @@ pub(super) enum Ticks {
     Long,
 }
 
-/// The [`Ticks`] of `s`.
-fn ticks_of(s: &str) -> Ticks {
-    let b = s.as_bytes();
-    if memchr::memchr(b'`', b).is_none() {
-        Ticks::None
-    } else if memchr::memmem::find(b, b"```").is_none() {
-        Ticks::Short
-    } else {
-        Ticks::Long
-    }
-}
 
 /// Appends `s` to `out` when [`clean`] (with `lines`; else [`line`]) would leave it as it
 /// is, and tells its [`Ticks`]; `None`, with nothing appended, when it would change it.
 #[inline]
 fn push_if_plain(out: &mut String, s: &str, lines: bool) -> Option<Ticks> {
-    if !is_plain(s, lines) {
-        return None;
-    }
+    let ticks = scan(s, lines)?;
     out.push_str(s);
-    Some(ticks_of(s))
+    Some(if !ticks {
+        Ticks::None
+    } else if memchr::memmem::find(s.as_bytes(), b"```").is_none() {
+        Ticks::Short
+    } else {
+        Ticks::Long
+    })
 }
 
 /// Appends `s` to `out` when [`clean`] would leave it as it is, and tells its [`Ticks`];
@@ -138,54 +145,83 @@ pub(super) fn line(s: &str) -> Cow<'_, str> {
     escape_line(s).into()
 }
 
-/// What HTML escaping writes for byte `b`, if it replaces it.
+/// What HTML escaping writes for each byte it replaces (empty for the others).
+static HTML_REPLACEMENT: [&str; 256] = {
+    let mut t = [""; 256];
+    t[b'&' as usize] = "&amp;";
+    t[b'<' as usize] = "&lt;";
+    t[b'>' as usize] = "&gt;";
+    t[b'"' as usize] = "&quot;";
+    t[b'\'' as usize] = "&#39;";
+    t
+};
+
+/// Whether HTML escaping replaces `b`.
 #[inline(always)]
-fn html_replacement(b: u8) -> Option<&'static str> {
-    match b {
-        b'&' => Some("&amp;"),
-        b'<' => Some("&lt;"),
-        b'>' => Some("&gt;"),
-        b'"' => Some("&quot;"),
-        b'\'' => Some("&#39;"),
-        _ => None,
-    }
+fn is_html_special(b: u8) -> bool {
+    (b == b'&') | (b == b'<') | (b == b'>') | (b == b'"') | (b == b'\'')
 }
 
-/// Whether a block has a byte that HTML escaping replaces.
+/// A bit per byte of a block that HTML escaping replaces.
 #[inline(always)]
-fn has_html_special(block: &[u8; 32]) -> bool {
+fn html_specials(block: &[u8; 32]) -> u32 {
     let mut any = 0u8;
     for &b in block {
-        any |= u8::from(b == b'&') | u8::from(b == b'<') | u8::from(b == b'>') | u8::from(b == b'"') | u8::from(b == b'\'');
+        any |= u8::from(is_html_special(b));
     }
-    any != 0
+    if any == 0 {
+        return 0;
+    }
+    let mut mask = 0;
+    for (k, &b) in block.iter().enumerate() {
+        mask |= u32::from(is_html_special(b)) << k;
+    }
+    mask
 }
 
 /// `s` HTML-escaped (`& < > " '`) into `out`: safe in element content and in quoted
 /// attribute values. The one HTML escaper of the export: the page, the Markdown and the
 /// highlighter's tokens all go through it.
+#[inline]
 pub(crate) fn push_escaped_html(out: &mut String, s: &str) {
+    // Most highlighted tokens and the text between them are short, with nothing to replace.
+    if s.len() <= 32 && !s.bytes().fold(false, |any, c| any | is_html_special(c)) {
+        out.push_str(s);
+        return;
+    }
+    push_escaped_html_long(out, s);
+}
+
+/// [`push_escaped_html`] a block of 32 bytes at a time.
+fn push_escaped_html_long(out: &mut String, s: &str) {
     let b = s.as_bytes();
     // `s[done..]` is not written yet; the bytes replaced are ASCII, so every cut is at a
     // character boundary.
     let mut done = 0;
-    let replace = |out: &mut String, from: usize, to: usize, done: &mut usize| {
-        for i in from..to {
-            if let Some(r) = html_replacement(b[i]) {
-                out.push_str(&s[*done..i]);
-                out.push_str(r);
-                *done = i + 1;
-            }
-        }
+    let mut replace = |out: &mut String, i: usize| {
+        out.push_str(&s[done..i]);
+        out.push_str(HTML_REPLACEMENT[usize::from(b[i])]);
+        done = i + 1;
     };
     let mut at = 0;
     while let Some(block) = b.get(at..at + 32) {
-        if has_html_special(block.try_into().expect("32 bytes")) {
-            replace(out, at, at + 32, &mut done);
+        let mut mask = html_specials(block.try_into().expect("32 bytes"));
+        while mask != 0 {
+            replace(out, at + mask.trailing_zeros() as usize);
+            mask &= mask - 1;
         }
         at += 32;
     }
-    replace(out, at, b.len(), &mut done);
+    // The rest (most highlighted tokens are all rest): looked at closer only when it has
+    // something to replace.
+    let rest = &b[at..];
+    if rest.iter().fold(false, |any, &c| any | is_html_special(c)) {
+        for i in at..b.len() {
+            if is_html_special(b[i]) {
+                replace(out, i);
+            }
+        }
+    }
     out.push_str(&s[done..]);
 }
 
