@@ -280,8 +280,8 @@ pub fn advise_for(text: &str, path: &std::path::Path) -> String {
     with_option(text, &session_option(&path.to_string_lossy()))
 }
 
-pub use pi_session::human::{escape_block, escape_line};
 use pi_session::human::terminal::{is_unsafe, push_escaped};
+pub use pi_session::human::{escape_block, escape_line};
 
 /// Flattens whitespace runs (newlines included) to single spaces, then escapes: for previews.
 pub fn one_line(s: &str) -> String {

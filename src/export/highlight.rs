@@ -8,7 +8,7 @@
 //! sequence), and unterminated strings or comments run to the end of the line or text.
 //! Spans never nest: stripping them and unescaping gives the code back exactly.
 
-use super::escape::push_escaped_html;
+use super::escape::{escape_into, escape_room, push_escaped_html};
 
 /// A language the highlighter knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -196,7 +196,7 @@ enum Class {
 }
 
 impl Class {
-    /// The opening tag.
+    /// The opening tag, whole (padded in [`OPEN`] for the writer's fixed-size copies).
     const fn open(self) -> &'static str {
         match self {
             Class::Keyword => "<span class=\"hl-keyword\">",
@@ -221,19 +221,46 @@ impl Class {
     }
 }
 
-/// Appends `class`'s opening tag. Each arm copies a constant, which compiles to a few moves
-/// instead of a call: a tag is written for every token.
-#[inline(always)]
-fn push_open(out: &mut String, class: Class) {
-    macro_rules! each {
-        ($($c:ident),*) => {
-            match class {
-                $(Class::$c => out.push_str(Class::$c.open()),)*
-            }
-        };
+/// Every class, in declaration order (the index of [`OPEN`]).
+const CLASSES: [Class; 18] = [
+    Class::Keyword,
+    Class::Literal,
+    Class::String,
+    Class::Comment,
+    Class::Number,
+    Class::Function,
+    Class::Type,
+    Class::Meta,
+    Class::Variable,
+    Class::Key,
+    Class::Tag,
+    Class::Attr,
+    Class::Added,
+    Class::Removed,
+    Class::Hunk,
+    Class::Prompt,
+    Class::Heading,
+    Class::Code,
+];
+
+/// Each class's opening tag padded to 32 bytes, and its length: the writer copies all 32
+/// bytes (one fixed-size copy, no call) and moves on by the length.
+static OPEN: [([u8; 32], usize); 18] = {
+    let mut t = [([0u8; 32], 0usize); 18];
+    let mut k = 0;
+    while k < CLASSES.len() {
+        let tag = CLASSES[k].open().as_bytes();
+        assert!(tag.len() <= 32 && CLASSES[k] as usize == k);
+        let mut j = 0;
+        while j < tag.len() {
+            t[k].0[j] = tag[j];
+            j += 1;
+        }
+        t[k].1 = tag.len();
+        k += 1;
     }
-    each!(Keyword, Literal, String, Comment, Number, Function, Type, Meta, Variable, Key, Tag, Attr, Added, Removed, Hunk, Prompt, Heading, Code);
-}
+    t
+};
 
 /// The CSS for the `hl-*` classes: a light palette, a dark one under
 /// `prefers-color-scheme: dark`, and for print the light one with bold keywords so it
@@ -455,23 +482,43 @@ impl<'o, 's> Lexer<'o, 's> {
         self.write(class, end, false);
     }
 
-    /// [`Lexer::emit`]'s writing: the pending plain text escaped, then the token in its
-    /// tags; with `raw_word`, the token copied as it is (it holds nothing to escape). Tokens
-    /// start and end at ASCII bytes or the ends of the text, so the slices are whole
-    /// characters.
+    /// [`Lexer::emit`]'s writing, in one reservation and one length update: the pending
+    /// plain text escaped, then the token in its tags. With `raw_word` (a token with nothing
+    /// to escape), a token of at most 16 bytes with 16 bytes of `src` from its start is
+    /// copied as 16 bytes instead of escaped.
+    ///
+    /// This writer is what the `unsafe` buys: a token is a few bytes, and written with a
+    /// `push_str` per piece (the text before it, the tag, the token, the closing tag) the
+    /// whole `export --format html` took a fifth longer (measured against this).
     #[inline(always)]
     fn write(&mut self, class: Option<Class>, end: usize, raw_word: bool) {
         let (plain, pos) = (self.plain, self.pos);
-        let out = &mut *self.out;
-        push_escaped_html(out, &self.src[plain..pos]);
-        if let Some(class) = class {
-            push_open(out, class);
-            if raw_word {
-                out.push_str(&self.src[pos..end]);
-            } else {
-                push_escaped_html(out, &self.src[pos..end]);
+        debug_assert!(plain <= pos && pos <= end && end <= self.b.len());
+        let raw_word = raw_word && end - pos <= 16 && pos + 16 <= self.b.len();
+        // SAFETY: `escape_into` and the tag copies write only source bytes, in order, and
+        // ASCII, within the room reserved (each escape its `escape_room`, the tags 32 and
+        // 8 bytes, a raw word 16, which lie in `src` as just checked); tokens start and end
+        // at ASCII bytes or the ends of `src`, and the length is set to the end of what was
+        // written, so `out` stays UTF-8.
+        unsafe {
+            let out = self.out.as_mut_vec();
+            out.reserve(escape_room(end - plain) + 64);
+            let start = out.as_mut_ptr().add(out.len());
+            let mut dst = escape_into(start, self.b, plain, pos);
+            if let Some(class) = class {
+                let (tag, len) = &OPEN[class as usize];
+                std::ptr::copy_nonoverlapping(tag.as_ptr(), dst, 32);
+                dst = dst.add(*len);
+                dst = if raw_word {
+                    std::ptr::copy_nonoverlapping(self.b.as_ptr().add(pos), dst, 16);
+                    dst.add(end - pos)
+                } else {
+                    escape_into(dst, self.b, pos, end)
+                };
+                std::ptr::copy_nonoverlapping(b"</span> ".as_ptr(), dst, 8);
+                dst = dst.add(7);
             }
-            out.push_str("</span>");
+            out.set_len(out.len() + dst.offset_from(start) as usize);
         }
         self.pos = end;
         self.plain = end;

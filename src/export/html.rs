@@ -6,9 +6,9 @@
 //! branches, each an anchor, with links from each branch point.
 
 use super::escape::{clean, push_html, push_html_line};
-use super::{Doc, take_result};
 use super::highlight::{self, Language};
 use super::markdown;
+use super::{Doc, take_result};
 use crate::human::{dollars, local_time, local_time_into, tokens};
 use crate::transcript::tools::{ToolView, count_lines};
 use crate::transcript::{CallArgs, Class, Part, Section};

@@ -4,9 +4,9 @@
 //! other arguments as pretty-printed JSON — each followed by its result.
 
 use super::escape::{Ticks, clean, line, push_if_clean, push_if_line, push_line};
-use super::{Doc, take_result};
 use super::highlight;
 use super::markdown::shift_headings;
+use super::{Doc, take_result};
 use crate::human::{dollars, local_time, local_time_into, tokens};
 use crate::transcript::tools::{ToolView, count_lines};
 use crate::transcript::{CallArgs, Class, Part, Section};

@@ -52,7 +52,12 @@ impl<'s> Export<'s> {
     /// Plans the export of `session` as `options` say; fails when the revision does not
     /// resolve. Nothing is read beyond the index yet.
     pub fn new(session: &'s Session, options: &Options) -> Result<Export<'s>, SessionError> {
-        let plan = transcript::plan(session, &transcript::Options { rev: options.rev.clone() })?;
+        let plan = transcript::plan(
+            session,
+            &transcript::Options {
+                rev: options.rev.clone(),
+            },
+        )?;
         Ok(Export {
             doc: Doc::new(session, plan.head, plan.path, plan.pairing, options.all_branches),
             format: options.format,
