@@ -2,15 +2,18 @@
 //!
 //! The library knows sessions: reading them as Pi 1.6.0 does ([`session`]), compaction and
 //! branch summaries ([`compaction`]) with summaries from providers ([`llm`]), repair
-//! ([`repair`]), what a session paid for ([`usage`]), two branches compared ([`compare`]), searching session text ([`search`]) and
-//! the transcript model behind `export` ([`transcript`]). It never prints, draws progress or
+//! ([`repair`]), what a session paid for ([`usage`]), two branches compared ([`compare`]), searching session text ([`search`]),
+//! the transcript model ([`transcript`]) and its export as Markdown or HTML ([`export`]), and
+//! values as people read them ([`human`]). It never prints, draws progress or
 //! exits: the `pi-session` binary
 //! (`src/main.rs`, `src/cli/`) parses the command line, calls it and renders what it returns.
 
 pub mod compaction;
 pub mod compare;
 pub mod dates;
+pub mod export;
 pub(crate) mod file_cache;
+pub mod human;
 pub mod listing;
 pub mod llm;
 pub mod ops;

@@ -7,8 +7,6 @@
 
 use crate::session::text::short_tokens;
 
-pub mod highlight;
-pub mod markdown;
 pub mod outline;
 pub mod tools;
 use crate::session::scan::{Bail, Scan};

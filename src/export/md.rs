@@ -4,14 +4,13 @@
 //! other arguments as pretty-printed JSON — each followed by its result.
 
 use super::escape::{Ticks, clean, line, push_if_clean, push_if_line, push_line};
+use super::highlight;
+use super::markdown::shift_headings;
 use super::{Doc, take_result};
-use crate::cli::amounts::{dollars, tokens};
-use crate::cli::output::{local_time, local_time_into};
-use pi_session::transcript::highlight;
-use pi_session::transcript::markdown::shift_headings;
-use pi_session::transcript::tools::{ToolView, count_lines};
-use pi_session::transcript::{CallArgs, Class, Part, Section};
-use pi_session::usage::Stats;
+use crate::human::{dollars, local_time, local_time_into, tokens};
+use crate::transcript::tools::{ToolView, count_lines};
+use crate::transcript::{CallArgs, Class, Part, Section};
+use crate::usage::Stats;
 use std::borrow::Cow;
 use std::ops::Range;
 

@@ -7,7 +7,8 @@
 //! schemes that cannot run script. Rendering walks the event stream with explicit state
 //! (no recursion), so deeply nested input cannot exhaust the stack.
 
-use super::highlight::{self, Language, push_escaped};
+use super::escape::push_escaped_html;
+use super::highlight::{self, Language};
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
 use std::borrow::Cow;
 use std::ops::Range;
@@ -102,9 +103,9 @@ impl<'a> Renderer<'_, 'a> {
                     self.write_image(image);
                 }
                 Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
-                    push_escaped(&mut image.alt, &t)
+                    push_escaped_html(&mut image.alt, &t)
                 }
-                Event::Html(t) | Event::InlineHtml(t) => push_escaped(&mut image.alt, &t),
+                Event::Html(t) | Event::InlineHtml(t) => push_escaped_html(&mut image.alt, &t),
                 Event::SoftBreak | Event::HardBreak => image.alt.push(' '),
                 _ => {}
             }
@@ -145,22 +146,22 @@ impl<'a> Renderer<'_, 'a> {
         match event {
             Event::Start(tag) => self.start(tag),
             Event::End(tag) => self.end(tag),
-            Event::Text(t) => push_escaped(self.out, &t),
+            Event::Text(t) => push_escaped_html(self.out, &t),
             Event::Code(t) => {
                 self.out.push_str("<code>");
-                push_escaped(self.out, &t);
+                push_escaped_html(self.out, &t);
                 self.out.push_str("</code>");
             }
             Event::InlineMath(t) | Event::DisplayMath(t) => {
                 self.out.push_str("<code class=\"md-math\">");
-                push_escaped(self.out, &t);
+                push_escaped_html(self.out, &t);
                 self.out.push_str("</code>");
             }
             // Raw HTML is shown, never obeyed.
-            Event::Html(t) | Event::InlineHtml(t) => push_escaped(self.out, &t),
+            Event::Html(t) | Event::InlineHtml(t) => push_escaped_html(self.out, &t),
             Event::FootnoteReference(t) => {
                 self.out.push_str("[^");
-                push_escaped(self.out, &t);
+                push_escaped_html(self.out, &t);
                 self.out.push(']');
             }
             Event::SoftBreak => self.out.push('\n'),
@@ -203,7 +204,7 @@ impl<'a> Renderer<'_, 'a> {
             Tag::Item => out.push_str("<li>"),
             Tag::FootnoteDefinition(name) => {
                 out.push_str("<div class=\"md-footnote\">[^");
-                push_escaped(out, &name);
+                push_escaped_html(out, &name);
                 out.push_str("]: ");
             }
             Tag::DefinitionList => out.push_str("<dl>\n"),
@@ -258,11 +259,11 @@ impl<'a> Renderer<'_, 'a> {
                 match dest {
                     Some(dest) => {
                         out.push_str("<a href=\"");
-                        push_escaped(out, &dest);
+                        push_escaped_html(out, &dest);
                         out.push('"');
                         if !title.is_empty() {
                             out.push_str(" title=\"");
-                            push_escaped(out, &title);
+                            push_escaped_html(out, &title);
                             out.push('"');
                         }
                         out.push_str(" rel=\"nofollow\">");
@@ -345,14 +346,14 @@ impl<'a> Renderer<'_, 'a> {
         let title = |out: &mut String| {
             if !image.title.is_empty() {
                 out.push_str(" title=\"");
-                push_escaped(out, &image.title);
+                push_escaped_html(out, &image.title);
                 out.push('"');
             }
         };
         match &image.kind {
             ImageKind::Inline(src) => {
                 out.push_str("<img src=\"");
-                push_escaped(out, src);
+                push_escaped_html(out, src);
                 out.push_str("\" alt=\"");
                 out.push_str(&image.alt);
                 out.push('"');
@@ -361,12 +362,12 @@ impl<'a> Renderer<'_, 'a> {
             }
             ImageKind::Link(url) => {
                 out.push_str("<a class=\"md-image\" href=\"");
-                push_escaped(out, url);
+                push_escaped_html(out, url);
                 out.push('"');
                 title(out);
                 out.push_str(" rel=\"nofollow\">");
                 if image.alt.is_empty() {
-                    push_escaped(out, url);
+                    push_escaped_html(out, url);
                 } else {
                     out.push_str(&image.alt);
                 }

@@ -8,6 +8,8 @@
 //! sequence), and unterminated strings or comments run to the end of the line or text.
 //! Spans never nest: stripping them and unescaping gives the code back exactly.
 
+use super::escape::{escape_into, escape_room, push_escaped_html};
+
 /// A language the highlighter knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Language {
@@ -320,241 +322,6 @@ pub const CSS: &str = "\
 }
 ";
 
-/// `text` HTML-escaped (`& < > " '`) into `out`: safe in element content and in quoted
-/// attribute values.
-pub fn push_escaped(out: &mut String, text: &str) {
-    let bytes = text.as_bytes();
-    // SAFETY: `escape_into` writes only the text's bytes, in order, and ASCII replacements
-    // of ASCII bytes, within the room reserved; the length covers exactly what it wrote, so
-    // `out` stays UTF-8.
-    unsafe {
-        let out = out.as_mut_vec();
-        out.reserve(escape_room(bytes.len()));
-        let start = out.as_mut_ptr().add(out.len());
-        let end = escape_text(start, bytes);
-        out.set_len(out.len() + end.offset_from(start) as usize);
-    }
-}
-
-/// [`escape_into`] for a whole text: 32 bytes at a time where the CPU has AVX2 and the text
-/// is long enough for it to pay (whole code blocks and tool outputs are escaped here).
-///
-/// # Safety
-/// As for [`escape_into`] with the whole of `src`.
-unsafe fn escape_text(dst: *mut u8, src: &[u8]) -> *mut u8 {
-    #[cfg(target_arch = "x86_64")]
-    if src.len() >= 64 && std::is_x86_feature_detected!("avx2") {
-        // SAFETY: AVX2 is there; the rest as the caller promised.
-        return unsafe { escape_text_avx2(dst, src) };
-    }
-    // SAFETY: as the caller promised.
-    unsafe { escape_into(dst, src, 0, src.len()) }
-}
-
-/// [`escape_text`] with AVX2: the blocks of 32 with 32 bytes after them in `src`, the rest
-/// as [`escape_into`] does it.
-///
-/// # Safety
-/// The CPU has AVX2; the rest as for [`escape_into`] with the whole of `src`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn escape_text_avx2(mut dst: *mut u8, src: &[u8]) -> *mut u8 {
-    use std::arch::x86_64::*;
-    let n = src.len();
-    let mut i = 0;
-    let eq = |v: __m256i, c: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8));
-    while i + 64 <= n {
-        // SAFETY: every read is within the 64 bytes from `i` (a copy starts at most 32 in
-        // and is 32 long); every write within the room promised (six bytes out per byte
-        // taken, and 32 past the end).
-        unsafe {
-            let block = src.as_ptr().add(i);
-            let v = _mm256_loadu_si256(block.cast::<__m256i>());
-            let hit = _mm256_or_si256(
-                _mm256_or_si256(
-                    _mm256_or_si256(eq(v, b'&'), eq(v, b'<')),
-                    _mm256_or_si256(eq(v, b'>'), eq(v, b'"')),
-                ),
-                eq(v, b'\''),
-            );
-            let found = _mm256_movemask_epi8(hit) as u32;
-            dst = escape_block::<32>(dst, block, found, 32);
-        }
-        i += 32;
-    }
-    // SAFETY: as the caller promised, for what is left.
-    unsafe { escape_into(dst, src, i, n) }
-}
-
-/// The room [`escape_into`] needs for `len` bytes: at most six bytes out per byte in, and
-/// what its fixed-size copies write past the end.
-const fn escape_room(len: usize) -> usize {
-    len * 6 + 32
-}
-
-/// Writes `src[from..to]` HTML-escaped at `dst`; returns the end of what it wrote.
-///
-/// Sixteen bytes at a time, short pieces too (a token is a few bytes; a byte loop for them
-/// was most of the escaping's cost): each block is copied whole, then the bytes to replace
-/// are replaced a piece at a time with fixed-size copies (no call per piece). A block may
-/// reach past `to` (the bytes after it are read but not kept); only within 32 bytes of the
-/// end of `src` is it copied short, out of line.
-///
-/// # Safety
-/// `from <= to <= src.len()`, and `dst` has room for [`escape_room`]`(to - from)` bytes:
-/// up to 32 bytes past the escaped text are written over (left out of the length, or
-/// written again by what follows).
-#[inline(always)]
-unsafe fn escape_into(mut dst: *mut u8, src: &[u8], from: usize, to: usize) -> *mut u8 {
-    debug_assert!(from <= to && to <= src.len());
-    let mut i = from;
-    // Blocks with sixteen bytes after them in `src`: every copy reads within those 32.
-    while i < to && i + 32 <= src.len() {
-        let take = (to - i).min(16);
-        // SAFETY: `i + 32 <= src.len()`; the writes as the caller promised.
-        unsafe {
-            let block = src.as_ptr().add(i);
-            let found = escaped16(block) & (u32::MAX >> (32 - take));
-            dst = escape_block::<16>(dst, block, found, take);
-        }
-        i += 16;
-    }
-    if i < to {
-        // SAFETY: as the caller promised.
-        dst = unsafe { escape_tail(dst, src, i, to) };
-    }
-    dst
-}
-
-/// [`escape_into`] for what is left within 32 bytes of the end of `src`, from a padded copy.
-///
-/// # Safety
-/// As for [`escape_into`].
-#[inline(never)]
-unsafe fn escape_tail(mut dst: *mut u8, src: &[u8], i: usize, to: usize) -> *mut u8 {
-    // The rest of `src` (under 32 bytes) copied once, with room for every block's reads;
-    // bytes past it are neither kept nor looked at.
-    let mut padded = [0u8; 64];
-    copy_short(&src[i..], &mut padded);
-    let mut k = 0;
-    while k < to - i {
-        let take = (to - i - k).min(16);
-        // SAFETY: the block's 32 bytes lie within `padded` (`k` is under 32); the writes as
-        // the caller promised.
-        unsafe {
-            let block = padded.as_ptr().add(k);
-            let found = escaped16(block) & (u32::MAX >> (32 - take));
-            dst = escape_block::<16>(dst, block, found, take);
-        }
-        k += 16;
-    }
-    dst
-}
-
-/// Copies `src` (under 32 bytes) to the start of `dst` with two overlapping copies of a
-/// power-of-two size (a `memcpy` call cost as much as the escaping of a short text).
-#[inline(always)]
-fn copy_short(src: &[u8], dst: &mut [u8; 64]) {
-    let n = src.len();
-    debug_assert!(n < 32);
-    if n >= 16 {
-        dst[..16].copy_from_slice(&src[..16]);
-        dst[n - 16..n].copy_from_slice(&src[n - 16..]);
-    } else if n >= 8 {
-        dst[..8].copy_from_slice(&src[..8]);
-        dst[n - 8..n].copy_from_slice(&src[n - 8..]);
-    } else if n >= 4 {
-        dst[..4].copy_from_slice(&src[..4]);
-        dst[n - 4..n].copy_from_slice(&src[n - 4..]);
-    } else {
-        for (d, s) in dst.iter_mut().zip(src) {
-            *d = *s;
-        }
-    }
-}
-
-/// Writes the first `take` (1 to `W`) bytes of the block of `W` (16 or 32) at `block`
-/// escaped, the bytes to replace being the bits of `found`: whole copies of `W` bytes, each
-/// cut short by the next replacement.
-///
-/// # Safety
-/// `2 * W` bytes readable at `block`; room at `dst` for six bytes per byte taken and `W` more.
-#[inline(always)]
-unsafe fn escape_block<const W: usize>(mut dst: *mut u8, block: *const u8, mut found: u32, take: usize) -> *mut u8 {
-    // SAFETY: every read is within the `2 * W` bytes at `block` (`at` is at most `W`), every
-    // write within the room promised.
-    unsafe {
-        let mut at = 0;
-        while found != 0 {
-            let k = found.trailing_zeros() as usize;
-            std::ptr::copy_nonoverlapping(block.add(at), dst, W);
-            dst = dst.add(k - at);
-            let (rep, len) = &REPLACEMENTS[usize::from(REPLACE[usize::from(*block.add(k))])];
-            std::ptr::copy_nonoverlapping(rep.as_ptr(), dst, 8);
-            dst = dst.add(*len);
-            at = k + 1;
-            found &= found - 1;
-        }
-        std::ptr::copy_nonoverlapping(block.add(at), dst, W);
-        dst.add(take - at)
-    }
-}
-
-/// Each replacement, padded to eight bytes, and its length; indexed by [`REPLACE`].
-const REPLACEMENTS: [([u8; 8], usize); 5] = [
-    (*b"&amp;\0\0\0", 5),
-    (*b"&lt;\0\0\0\0", 4),
-    (*b"&gt;\0\0\0\0", 4),
-    (*b"&quot;\0\0", 6),
-    (*b"&#39;\0\0\0", 5),
-];
-
-/// For each byte [`push_escaped`] replaces, its replacement's index (0 for the others,
-/// which are never looked up).
-static REPLACE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'<' as usize] = 1;
-    t[b'>' as usize] = 2;
-    t[b'"' as usize] = 3;
-    t[b'\'' as usize] = 4;
-    t
-};
-
-/// For the 16 bytes at `block`: a bit per byte [`push_escaped`] replaces.
-///
-/// # Safety
-/// 16 bytes readable at `block`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn escaped16(block: *const u8) -> u32 {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the 16 bytes at `block`.
-    unsafe {
-        let v = _mm_loadu_si128(block.cast::<__m128i>());
-        let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-        let hit = _mm_or_si128(
-            _mm_or_si128(_mm_or_si128(eq(b'&'), eq(b'<')), _mm_or_si128(eq(b'>'), eq(b'"'))),
-            eq(b'\''),
-        );
-        _mm_movemask_epi8(hit) as u32
-    }
-}
-
-/// For the 16 bytes at `block`: a bit per byte [`push_escaped`] replaces.
-///
-/// # Safety
-/// 16 bytes readable at `block`.
-#[cfg(not(target_arch = "x86_64"))]
-unsafe fn escaped16(block: *const u8) -> u32 {
-    // SAFETY: as the caller promised.
-    let block = unsafe { std::slice::from_raw_parts(block, 16) };
-    block
-        .iter()
-        .enumerate()
-        .filter(|&(_, &c)| matches!(c, b'&' | b'<' | b'>' | b'"' | b'\''))
-        .fold(0, |m, (k, _)| m | 1 << k)
-}
-
 /// Identifier bytes: ASCII letters, digits, `_`, and every byte of a non-ASCII character.
 static IDENT: [bool; 256] = {
     let mut t = [false; 256];
@@ -579,7 +346,7 @@ pub fn push_highlighted(out: &mut String, lang: Option<Language>, code: &str) {
 #[cfg_attr(not(test), allow(unused_variables))]
 fn highlight(out: &mut String, lang: Option<Language>, code: &str, reference: bool) {
     let Some(lang) = lang else {
-        push_escaped(out, code);
+        push_escaped_html(out, code);
         return;
     };
     out.reserve(code.len() + code.len() / 2);
@@ -670,74 +437,69 @@ impl<'o, 's> Lexer<'o, 's> {
     }
 
     /// [`Lexer::token`] for a token known not to be empty and to need no escaping
-    /// (identifiers and numbers: most tokens). Inlined: a call's saving and restoring of
-    /// registers was a fifth of its cost.
+    /// (identifiers and numbers: most tokens), copied as it is.
     #[inline(always)]
     fn word(&mut self, class: Class, end: usize) {
         debug_assert!(end > self.pos);
         debug_assert!(!self.b[self.pos..end].iter().any(|c| b"&<>\"'".contains(c)));
-        let pos = self.pos;
-        if self.reference() || end - pos > 16 || pos + 16 > self.b.len() {
+        if self.reference() {
             self.emit(Some(class), end);
             return;
         }
-        // SAFETY: the word's 16 bytes lie within `src` (checked just above), and it is at
-        // most 16 long and needs no escaping.
-        unsafe { self.write(Some(class), end, true) };
+        self.write(Some(class), end, true);
     }
 
     /// Writes the pending plain text, then `src[pos..end]` as a token of `class` (none:
-    /// `end` is `pos`), in one reservation and one length update: escaped a block at a
-    /// time, the tags copied whole.
+    /// `end` is `pos`).
     #[inline]
     fn emit(&mut self, class: Option<Class>, end: usize) {
         #[cfg(test)]
         if self.reference {
             let (plain, pos) = (self.plain, self.pos);
-            // Byte by byte, the tags as strings.
-            let escape = |out: &mut String, bytes: &[u8]| {
-                for &c in bytes {
-                    // SAFETY: ASCII is pushed for ASCII bytes, other bytes as they are and
-                    // in order; the pieces written are the text's, so the whole is UTF-8.
-                    let v = unsafe { out.as_mut_vec() };
+            // Character by character, the tags as strings.
+            let escape = |out: &mut String, text: &str| {
+                for c in text.chars() {
                     match c {
-                        b'&' => v.extend_from_slice(b"&amp;"),
-                        b'<' => v.extend_from_slice(b"&lt;"),
-                        b'>' => v.extend_from_slice(b"&gt;"),
-                        b'"' => v.extend_from_slice(b"&quot;"),
-                        b'\'' => v.extend_from_slice(b"&#39;"),
-                        _ => v.push(c),
+                        '&' => out.push_str("&amp;"),
+                        '<' => out.push_str("&lt;"),
+                        '>' => out.push_str("&gt;"),
+                        '"' => out.push_str("&quot;"),
+                        '\'' => out.push_str("&#39;"),
+                        _ => out.push(c),
                     }
                 }
             };
-            escape(self.out, &self.b[plain..pos]);
+            escape(self.out, &self.src[plain..pos]);
             if let Some(class) = class {
                 self.out.push_str(class.open());
-                escape(self.out, &self.b[pos..end]);
+                escape(self.out, &self.src[pos..end]);
                 self.out.push_str("</span>");
             }
             self.pos = end;
             self.plain = end;
             return;
         }
-        // SAFETY: the token is escaped as it is written.
-        unsafe { self.write(class, end, false) };
+        self.write(class, end, false);
     }
 
     /// [`Lexer::emit`]'s writing, in one reservation and one length update: the pending
-    /// plain text escaped, then the token in its tags. With `raw_word`, the token's bytes
-    /// are copied as they are, 16 at a time, instead of escaped.
+    /// plain text escaped, then the token in its tags. With `raw_word` (a token with nothing
+    /// to escape), a token of at most 16 bytes with 16 bytes of `src` from its start is
+    /// copied as 16 bytes instead of escaped.
     ///
-    /// # Safety
-    /// With `raw_word`: `end - pos` is at most 16, 16 bytes from `pos` lie within `src`,
-    /// and the token holds no byte that escaping replaces.
+    /// This writer is what the `unsafe` buys: a token is a few bytes, and written with a
+    /// `push_str` per piece (the text before it, the tag, the token, the closing tag) the
+    /// whole `export --format html` took a fifth longer (measured against this).
     #[inline(always)]
-    unsafe fn write(&mut self, class: Option<Class>, end: usize, raw_word: bool) {
+    fn write(&mut self, class: Option<Class>, end: usize, raw_word: bool) {
         let (plain, pos) = (self.plain, self.pos);
+        debug_assert!(plain <= pos && pos <= end && end <= self.b.len());
+        let raw_word = raw_word && end - pos <= 16 && pos + 16 <= self.b.len();
         // SAFETY: `escape_into` and the tag copies write only source bytes, in order, and
         // ASCII, within the room reserved (each escape its `escape_room`, the tags 32 and
-        // 8 bytes, a raw word 16); the length is set to the end of what was written, so
-        // `out` stays UTF-8.
+        // 8 bytes, a raw word 16, which lie in `src` as just checked); tokens start and end
+        // at ASCII bytes or the ends of `src`, and the length is set to the end of what was
+        // written, so `out` stays UTF-8.
         unsafe {
             let out = self.out.as_mut_vec();
             out.reserve(escape_room(end - plain) + 64);
@@ -869,39 +631,9 @@ fn is_ident(c: u8) -> bool {
     IDENT[usize::from(c)]
 }
 
-/// The end of the run of identifier bytes (and `$` when `dollar`) from `i`: sixteen
-/// bytes at a time where there are sixteen.
+/// The end of the run of identifier bytes (and `$` when `dollar`) from `i`.
 #[inline]
 fn ident_run(b: &[u8], mut i: usize, dollar: bool) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    while let Some(block) = b.get(i..i + 16) {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the 16 bytes of `block`.
-        let word = unsafe {
-            let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
-            // `lo <= x <= hi` for bytes below 0x80, as a signed compare after a shift
-            // that maps `lo` to -128.
-            let range = |x: __m128i, lo: u8, hi: u8| {
-                let shifted = _mm_add_epi8(x, _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8));
-                _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80u8.wrapping_add(hi - lo + 1)) as i8))
-            };
-            let letter = range(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', b'z');
-            let digit = range(v, b'0', b'9');
-            let mut hit = _mm_or_si128(
-                _mm_or_si128(letter, digit),
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8)),
-            );
-            if dollar {
-                hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'$' as i8)));
-            }
-            // Bytes from 0x80 (every byte of a non-ASCII character) by their high bit.
-            (_mm_movemask_epi8(hit) | _mm_movemask_epi8(v)) as u32
-        };
-        if word != 0xffff {
-            return i + (!word).trailing_zeros() as usize;
-        }
-        i += 16;
-    }
     while i < b.len() && (is_ident(b[i]) || (dollar && b[i] == b'$')) {
         i += 1;
     }
@@ -2710,61 +2442,6 @@ mod tests {
     }
 
     proptest! {
-        #[test]
-        fn escaping_agrees_with_a_plain_replace(text in "[a-z&<>\"' é]{0,300}") {
-            let mut out = String::new();
-            push_escaped(&mut out, &text);
-            let want = text
-                .replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-                .replace('"', "&quot;")
-                .replace('\'', "&#39;");
-            prop_assert_eq!(out, want);
-        }
-    }
-
-    fn replaced(text: &str) -> String {
-        text.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-            .replace('\'', "&#39;")
-    }
-
-    proptest! {
-        #[test]
-        fn escaping_a_piece_agrees_with_a_plain_replace(
-            text in "[a-z&<>\"' é😀\n]{0,80}",
-            cut in any::<(prop::sample::Index, prop::sample::Index)>(),
-        ) {
-            // A piece anywhere in the text, its blocks reaching past its end or not.
-            let bounds: Vec<usize> = (0..=text.len()).filter(|&k| text.is_char_boundary(k)).collect();
-            let (a, b) = (cut.0.get(&bounds), cut.1.get(&bounds));
-            let (from, to) = (*a.min(b), *a.max(b));
-            let mut out = String::from("x");
-            // SAFETY: the room is reserved, the length set to what was written, which is
-            // UTF-8 (the piece is cut at character boundaries).
-            unsafe {
-                let v = out.as_mut_vec();
-                v.reserve(escape_room(to - from));
-                let start = v.as_mut_ptr().add(v.len());
-                let end = escape_into(start, text.as_bytes(), from, to);
-                v.set_len(v.len() + end.offset_from(start) as usize);
-            }
-            prop_assert_eq!(out, format!("x{}", replaced(&text[from..to])));
-        }
-
-        #[test]
-        fn identifier_runs_agree_with_a_byte_loop(bytes in prop::collection::vec(any::<u8>(), 0..70), from in 0usize..70, dollar in any::<bool>()) {
-            let from = from.min(bytes.len());
-            let mut want = from;
-            while want < bytes.len() && (is_ident(bytes[want]) || (dollar && bytes[want] == b'$')) {
-                want += 1;
-            }
-            prop_assert_eq!(ident_run(&bytes, from, dollar), want);
-        }
-
         #[test]
         fn word_look_ups_agree_with_the_lists(word in "[a-zA-Z_0-9?~]{1,12}", pad in "[a-z ]{0,9}") {
             for cfg in ALL_CONFIGS {

@@ -6,14 +6,13 @@
 //! branches, each an anchor, with links from each branch point.
 
 use super::escape::{clean, push_html, push_html_line};
+use super::highlight::{self, Language};
+use super::markdown;
 use super::{Doc, take_result};
-use crate::cli::amounts::{dollars, tokens};
-use crate::cli::output::{local_time, local_time_into};
-use pi_session::transcript::highlight::{self, Language};
-use pi_session::transcript::markdown;
-use pi_session::transcript::tools::{ToolView, count_lines};
-use pi_session::transcript::{CallArgs, Class, Part, Section};
-use pi_session::usage::Stats;
+use crate::human::{dollars, local_time, local_time_into, tokens};
+use crate::transcript::tools::{ToolView, count_lines};
+use crate::transcript::{CallArgs, Class, Part, Section};
+use crate::usage::Stats;
 use std::ops::Range;
 
 const CSS: &str = include_str!("page.css");
@@ -104,7 +103,7 @@ fn totals(s: &Stats, h: &mut String) {
         "<table class=\"totals\">\n<tr><th>Model</th><th>Input</th><th>Output</th><th>Cache read</th>\
          <th>Cache write</th><th>Cost</th></tr>\n",
     );
-    let mut row = |name: &str, t: &pi_session::usage::Totals, bold: bool| {
+    let mut row = |name: &str, t: &crate::usage::Totals, bold: bool| {
         h.push_str(if bold { "<tr><th>" } else { "<tr><td>" });
         push_html_line(h, name);
         h.push_str(if bold { "</th>" } else { "</td>" });
@@ -159,9 +158,9 @@ fn outline(doc: &Doc<'_>, h: &mut String) {
         if let Some(&first) = c
             .path
             .iter()
-            .find(|&&i| pi_session::transcript::section(doc.session, i).is_some())
+            .find(|&&i| crate::transcript::section(doc.session, i).is_some())
         {
-            let p = pi_session::session::text::preview_start(doc.session, first, 80);
+            let p = crate::session::text::preview_start(doc.session, first, 80);
             let text: String = p.text.split_whitespace().collect::<Vec<_>>().join(" ");
             let text: String = text.chars().take(80).collect();
             h.push_str(" <span class=\"preview\">");

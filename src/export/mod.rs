@@ -1,64 +1,85 @@
-use crate::cli::GlobalArgs;
-use crate::cli::output::{Output, local_time};
-use crate::cli::session_arg::{open_session_redacted, warn_cycle};
-use anyhow::Result;
-use pi_session::session::{EntryIdx, Session, write};
-use pi_session::transcript::outline::{self, Chain};
-use pi_session::transcript::{self, Head, Pairing, Section};
-use pi_session::usage::{Scope, Stats, session_stats};
+//! `export`: a branch, or the whole tree, written as a readable transcript, Markdown or one
+//! self-contained HTML page, to a writer the caller hands in (a file, stdout, a buffer).
+//!
+//! The sections come from [`crate::transcript`]; this module lays them out: [`md`] and
+//! [`html`] each write a head, the entries piece by piece, and a foot, with the escaping of
+//! [`escape`], Markdown rendered by [`markdown`] and code coloured by [`highlight`]. Pieces
+//! are rendered on every core and written in order, so a large session streams out with
+//! bounded memory. Like the rest of the library it prints nothing of its own: the caller
+//! decides where the bytes go and what to say about a parent cycle.
+
+use crate::session::{EntryIdx, Session, SessionError};
+use crate::transcript::outline::{self, Chain};
+use crate::transcript::{self, Head, Pairing, Section};
+use crate::usage::{Scope, Stats, session_stats};
 use std::io::Write;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
 
 mod escape;
+pub mod highlight;
 mod html;
+mod markdown;
 mod md;
 
-/// Export a branch as a readable transcript: Markdown, or one self-contained HTML file.
-///
-/// The transcript follows the branch ending at REV from its root: messages with their text,
-/// thinking, tool calls with their results, bash commands, custom messages, compaction and
-/// branch summaries, labels, and model changes. Calls of Pi's built-in tools show what they
-/// did: the path and lines a `read` read, an `edit` as a diff, the file a `write` wrote, the
-/// command a `bash` ran. The HTML file renders each message's Markdown, highlights code, has
-/// its CSS inline (light and dark), loads nothing and runs no script: long outputs, thinking
-/// and written files fold into sections that open on a click. `--all-branches` adds every
-/// other branch of the tree, with an outline to move between them.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// Export the branch ending at this revision [default: @].
-    #[arg(value_name = "REV")]
+/// What an export writes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Markdown: a heading per entry, each message's own Markdown nested under it.
+    #[default]
+    Md,
+    /// One HTML page with its CSS inline, no script, nothing loaded.
+    Html,
+}
+
+/// How to export.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub format: Format,
+    /// The revision whose branch is exported; `None` is `@`.
     pub rev: Option<String>,
-
-    /// md or html [default: html when FILE ends in .html or .htm, else md].
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
-
-    /// Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp
-    /// file linked into place) and never replaces an existing file without --force.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: Option<PathBuf>,
-
-    /// Replace the -o file if it exists (atomically: the new file is renamed over it).
-    #[arg(long, short = 'f')]
-    pub force: bool,
-
-    /// Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own
-    /// keys) out of what is written, as `redact` would; the session file is not changed.
-    #[arg(long)]
-    pub redact: bool,
-
-    /// Export the whole tree: the branch of REV (@) first, then every other branch from the
-    /// entry it leaves, each entry once, with an outline of them all and links at each
-    /// branch point.
-    #[arg(long)]
+    /// The whole tree: the branch of `rev` first, then every other branch from the entry it
+    /// leaves, each entry once, with an outline of them all.
     pub all_branches: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Md,
-    Html,
+/// An export planned: the branch (or branches) chosen and paired, ready to be written.
+pub struct Export<'s> {
+    doc: Doc<'s>,
+    format: Format,
+}
+
+impl<'s> Export<'s> {
+    /// Plans the export of `session` as `options` say; fails when the revision does not
+    /// resolve. Nothing is read beyond the index yet.
+    pub fn new(session: &'s Session, options: &Options) -> Result<Export<'s>, SessionError> {
+        let plan = transcript::plan(
+            session,
+            &transcript::Options {
+                rev: options.rev.clone(),
+            },
+        )?;
+        Ok(Export {
+            doc: Doc::new(session, plan.head, plan.path, plan.pairing, options.all_branches),
+            format: options.format,
+        })
+    }
+
+    /// The entry where the branch's walk to its root met a parent cycle and stopped, if it
+    /// did (Pi hangs on such a file: worth a warning).
+    pub fn cycle_at(&self) -> Option<EntryIdx> {
+        self.doc.head.cycle_at
+    }
+
+    /// Writes the export to `out`. The session's totals, shown in the head, are counted on
+    /// the side while the first pieces are rendered.
+    pub fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let session = self.doc.session;
+        std::thread::scope(|scope| {
+            let stats = scope.spawn(|| session_stats(session, Scope::File).0);
+            let stats = || stats.join().expect("counting the totals panicked");
+            render(&self.doc, self.format, CHUNK_BYTES, stats, |b| out.write_all(b))
+        })
+    }
 }
 
 /// What an export shows: the head, the totals, and the chains of entries (one for a branch,
@@ -221,52 +242,6 @@ fn render(
 /// (two per core, and their buffers kept for reuse) hold a few megabytes, not tens: on the
 /// benchmark machines memory touched for the first time costs more than rendering it.
 const CHUNK_BYTES: usize = 512 << 10;
-
-fn format_of(args: &Args) -> Format {
-    if let Some(f) = args.format {
-        return f;
-    }
-    let ext = args
-        .output
-        .as_deref()
-        .and_then(Path::extension)
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("html" | "htm") => Format::Html,
-        _ => Format::Md,
-    }
-}
-
-pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
-    // The head's times need the system's time zone, whose lookup walks the zone database:
-    // done on the side while the session loads, not after it.
-    std::thread::spawn(|| local_time(Some("1970-01-01T00:00:00.000Z")));
-    let session = open_session_redacted(global, args.redact)?;
-    let format = format_of(args);
-    std::thread::scope(|scope| -> Result<()> {
-        // The totals (for the head) are counted on the side while the branch is planned
-        // and its first pieces rendered: they take a whole read of the file's messages.
-        let stats = scope.spawn(|| session_stats(&session, Scope::File).0);
-        let stats = || stats.join().expect("counting the totals panicked");
-        let options = transcript::Options { rev: args.rev.clone() };
-        let plan = transcript::plan(&session, &options)?;
-        warn_cycle(&session, plan.head.cycle_at);
-        let doc = Doc::new(&session, plan.head, plan.path, plan.pairing, args.all_branches);
-        match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
-            Some(path) => write::write_file_with(path, args.force, |f| {
-                render(&doc, format, CHUNK_BYTES, stats, |b| f.write_all(b))
-            })?,
-            None => render(&doc, format, CHUNK_BYTES, stats, |b| out.raw(b))?,
-        }
-        // The process ends next, and takes the branch's index with it faster than
-        // freeing it piece by piece would.
-        std::mem::forget(doc);
-        Ok(())
-    })?;
-    // Likewise the session's index and mapping.
-    std::mem::forget(session);
-    Ok(())
-}
 
 #[cfg(test)]
 mod tests {
