@@ -6,9 +6,10 @@ use crate::cli::render::entry_line;
 use crate::cli::summary_args::{SummaryArgs, choose, compaction_settings};
 use crate::cli::write_args::{WriteArgs, append, reopen_for_summary};
 use anyhow::Result;
+use pi_session::compaction::branch::Leave;
 use pi_session::compaction::{branch, branch_model, branch_request, branch_summary_entry, summarize_branch};
 use pi_session::session::append::{SessionWriter, now_timestamp};
-use pi_session::session::{Session, SessionError, revision};
+use pi_session::session::{Session, revision};
 
 /// Shared with `checkout --summarize`. As Pi's `/tree` does, this starts from Pi's leaf (the
 /// file's last entry, even a label or a checkout record, not `@`).
@@ -25,7 +26,6 @@ pub fn summarize_to(
     let plan = branch::plan(session, target)?;
     let branch::BranchPlan {
         target_id,
-        from,
         from_id,
         position,
         position_id,
@@ -91,40 +91,29 @@ pub fn summarize_to(
         ))?;
         return Ok(());
     }
-    if from_id.as_deref() == Some(target_id.as_str()) {
-        Output::say("already there: nothing to do");
-        return Ok(());
-    }
-    if entries.is_empty() {
-        // Nothing is left behind (Pi's leaf is on the way to TARGET): Pi only moves.
-        if position == from {
+    match plan.leave() {
+        Leave::AlreadyThere => {
             Output::say("already there: nothing to do");
             return Ok(());
         }
-        Output::say("nothing on the branch being left to summarize: checking out instead");
-        let mut writer = SessionWriter::open_if_leaf(&session.path, write.expect_leaf.as_deref())?;
-        let line = pi_session::session::append::checkout_record(
-            &writer.new_id_beside(session),
-            position_id.as_deref(),
-            session.at().and_then(|a| session.id_str(a)),
-        );
-        append(&mut writer, &line)?;
-        match position {
-            Some(p) => out.line(&format!("@ is now {}", entry_line(out, session, p, false, true)))?,
-            None => out.line("@ is now empty: the next message starts a new root")?,
+        Leave::MoveOnly => {
+            Output::say("nothing on the branch being left to summarize: checking out instead");
+            let mut writer = SessionWriter::open_if_leaf(&session.path, write.expect_leaf.as_deref())?;
+            let line = pi_session::session::append::checkout_record(
+                &writer.new_id_beside(session),
+                position_id.as_deref(),
+                session.at().and_then(|a| session.id_str(a)),
+            );
+            append(&mut writer, &line)?;
+            match position {
+                Some(p) => out.line(&format!("@ is now {}", entry_line(out, session, p, false, true)))?,
+                None => out.line("@ is now empty: the next message starts a new root")?,
+            }
+            return Ok(());
         }
-        return Ok(());
+        Leave::Summarize => plan.check_leaf(write.expect_leaf.as_deref())?,
     }
     let planned_leaf = from_id.clone();
-    if let Some(expected) = &write.expect_leaf
-        && planned_leaf.as_deref() != Some(expected.as_str())
-    {
-        return Err(SessionError::LeafMismatch {
-            expected: expected.clone(),
-            actual: planned_leaf.unwrap_or_else(|| "(none)".into()),
-        }
-        .into());
-    }
     let choice = choose(summary_args, model)?;
     let budget = choice.context_window.saturating_sub(reserve);
     let prep = branch::prepare(session, &entries, budget);

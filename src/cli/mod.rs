@@ -168,7 +168,9 @@ fn run() -> Exit {
         Command::Usage(_) | Command::Secrets(_) | Command::Redact(_)
     );
     if cli.global.sessions.len() > 1 && !takes_several {
-        output::Output::error("-s/--session names one session here (only `usage`, `secrets` and `redact` take several)");
+        output::Output::error(
+            "-s/--session names one session here (only `usage`, `secrets` and `redact` take several)",
+        );
         return Exit::Usage;
     }
     output::set_session_arg(cli.global.session());

@@ -46,6 +46,43 @@ pub struct BranchPlan {
     pub from_path: Vec<EntryIdx>,
 }
 
+/// What leaving Pi's leaf for the target takes, as Pi's `/tree` decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leave {
+    /// Pi's leaf is the target, or the position the target stands for: nothing to do.
+    AlreadyThere,
+    /// Nothing is left behind (Pi's leaf is on the way to the target): Pi only moves.
+    MoveOnly,
+    /// The entries left behind are summarized under the position.
+    Summarize,
+}
+
+impl BranchPlan {
+    /// What this plan takes.
+    pub fn leave(&self) -> Leave {
+        if self.from_id.as_deref() == Some(self.target_id.as_str()) {
+            Leave::AlreadyThere
+        } else if !self.entries.is_empty() {
+            Leave::Summarize
+        } else if self.position == self.from {
+            Leave::AlreadyThere
+        } else {
+            Leave::MoveOnly
+        }
+    }
+
+    /// Refuses to go on unless Pi's leaf is `expected` (`--expect-leaf`), when given.
+    pub fn check_leaf(&self, expected: Option<&str>) -> Result<(), SessionError> {
+        match expected {
+            Some(expected) if self.from_id.as_deref() != Some(expected) => Err(SessionError::LeafMismatch {
+                expected: expected.to_owned(),
+                actual: self.from_id.clone().unwrap_or_else(|| "(none)".into()),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Plans leaving Pi's leaf for `target`. Refuses a target inside a parent cycle (Pi,
 /// walking up from it, never reaches a root: nothing may be attached there) and one
 /// without an id.
