@@ -18,6 +18,12 @@ shift 2
 export TZ=UTC COLUMNS=120 NO_COLOR=1 PI_SESSION_PAGER=
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
+# Both run as `pi-session`: clap names the program in usage errors by how it was called.
+mkdir -p "$scratch/old" "$scratch/new"
+cp "$old" "$scratch/old/pi-session"
+cp "$new" "$scratch/new/pi-session"
+old="$scratch/old/pi-session"
+new="$scratch/new/pi-session"
 # Sessions looked up without -s (ls, usage) come from an agent dir of our own.
 export PI_CODING_AGENT_DIR="$scratch/agent" XDG_CACHE_HOME="$scratch/cache"
 mkdir -p "$PI_CODING_AGENT_DIR/sessions/--tmp--"
