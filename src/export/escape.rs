@@ -4,7 +4,10 @@
 //!
 //! Most session text needs no change, so each check reads the text in blocks of 32 bytes
 //! with a test that has no branch per byte (the compiler makes it SIMD) and looks closer
-//! only at a block that has a byte that may matter.
+//! only at a block that has a byte that may matter. The HTML escaper alone writes with raw
+//! fixed-size copies ([`escape_into`], which the highlighter's writer calls too): a page is
+//! mostly highlighted tokens of a few bytes, and escaping them with a `push_str` per piece
+//! made the whole `export --format html` of a 256 MiB session take 15–20 % more CPU.
 
 use crate::human::{escape_block, escape_line};
 use std::borrow::Cow;
