@@ -384,6 +384,37 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A piece anywhere in a text, escaped where it lies (as the highlighter escapes its
+        /// tokens), its blocks reaching past its end or not, is the piece replaced.
+        #[test]
+        fn escaping_a_piece_agrees_with_a_plain_replace(
+            text in "[a-z&<>\"' é😀\n]{0,80}",
+            cut in proptest::prelude::any::<(proptest::sample::Index, proptest::sample::Index)>(),
+        ) {
+            let bounds: Vec<usize> = (0..=text.len()).filter(|&k| text.is_char_boundary(k)).collect();
+            let (a, b) = (cut.0.get(&bounds), cut.1.get(&bounds));
+            let (from, to) = (*a.min(b), *a.max(b));
+            let mut out = String::from("x");
+            // SAFETY: the room is reserved, the length set to what was written, which is
+            // UTF-8 (the piece is cut at character boundaries).
+            unsafe {
+                let v = out.as_mut_vec();
+                v.reserve(escape_room(to - from));
+                let start = v.as_mut_ptr().add(v.len());
+                let end = escape_into(start, text.as_bytes(), from, to);
+                v.set_len(v.len() + end.offset_from(start) as usize);
+            }
+            let want = text[from..to]
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('"', "&quot;")
+                .replace('\'', "&#39;");
+            proptest::prop_assert_eq!(out, format!("x{want}"));
+        }
+    }
+
+    proptest::proptest! {
         /// HTML escaping, read in blocks copied whole, agrees with escaping character by
         /// character on text of any shape.
         #[test]
