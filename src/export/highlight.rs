@@ -6,7 +6,9 @@
 //! no backtracking. Tokens only ever start and end at ASCII bytes or at the ends of the
 //! text (every scanner treats all bytes ≥ 0x80 alike, so it never stops inside a UTF-8
 //! sequence), and unterminated strings or comments run to the end of the line or text.
-//! Spans never nest: stripping them and unescaping gives the code back exactly.
+//! Spans never nest: stripping them and unescaping gives the code back exactly. The
+//! escaping is the export's one HTML escaper (`export::escape`); the lexer's writer puts
+//! each token and its tags down in one reservation with it.
 
 use super::escape::{escape_into, escape_room, push_escaped_html};
 
