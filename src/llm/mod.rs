@@ -8,7 +8,6 @@
 
 mod api;
 pub mod auth;
-mod builtin;
 pub mod client;
 pub mod models;
 pub mod select;

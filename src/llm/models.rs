@@ -1,6 +1,13 @@
-//! Models and providers: a small built-in table of well-known models (limits and prices from
-//! Pi's catalog), the base URL and key variables of each built-in provider, and the custom
-//! providers and models of Pi's `models.json`.
+//! Models and providers: the built-in table of providers and well-known models, and the
+//! custom providers and models of Pi's `models.json`, both read by one reader.
+//!
+//! The built-in table is data, `builtin-models.json`: the providers pi-session knows without
+//! configuration (endpoint and wire format) and the limits, prices (USD per million tokens)
+//! and thinking levels of well-known models, as Pi 1.6.0's catalog
+//! (`pi-ai/dist/providers/data/*.json`) gives them. OpenRouter models are reached through
+//! OpenRouter's chat completions endpoint, Mistral through its OpenAI-compatible one. It has
+//! the shape of the user's file and is read like it, once per process: whatever the table
+//! says, a user can say in their `models.json` too.
 //!
 //! `models.json` (in the agent directory) has the shape
 //! `{"providers": {"<id>": {baseUrl, api, apiKey, headers, authHeader, compat, models: [{id,
@@ -13,10 +20,10 @@
 use super::LlmError;
 use super::Usage;
 pub use super::api::Api;
-use super::builtin;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Context window and output limit of a model that neither the built-in table nor
 /// `models.json` describes (Pi's defaults for custom models).
@@ -209,9 +216,55 @@ pub const UNSUPPORTED_PROVIDERS: &[&str] = &[
     "cloudflare-ai-gateway",
 ];
 
+/// The built-in providers and models, in the file's order.
+struct BuiltinTable {
+    providers: Vec<BuiltinProvider>,
+    models: Vec<ModelInfo>,
+}
+
+/// The parsed built-in table; the file is part of the binary, so a fault in it is a bug that
+/// every test run shows.
+fn builtin_table() -> &'static BuiltinTable {
+    static TABLE: OnceLock<BuiltinTable> = OnceLock::new();
+    fn bad(msg: &str) -> ! {
+        panic!("src/llm/builtin-models.json: {msg}")
+    }
+    TABLE.get_or_init(|| {
+        let mut table = BuiltinTable {
+            providers: Vec::new(),
+            models: Vec::new(),
+        };
+        for (id, config) in parse_providers(include_str!("builtin-models.json")).unwrap_or_else(|msg| bad(&msg)) {
+            let base_url = config
+                .base_url
+                .clone()
+                .unwrap_or_else(|| bad(&format!("{id}: no baseUrl")));
+            let api = config.api.as_deref().and_then(Api::from_pi_name);
+            let api = api.unwrap_or_else(|| bad(&format!("{id}: no known api")));
+            table
+                .models
+                .extend(config.defined_models(&id).unwrap_or_else(|msg| bad(&msg)));
+            table.providers.push(BuiltinProvider {
+                needs_key: !is_local(&base_url),
+                id,
+                api,
+                base_url,
+            });
+        }
+        table
+    })
+}
+
+/// Whether an endpoint is on this machine (a local server such as Ollama's takes no key).
+fn is_local(base_url: &str) -> bool {
+    let rest = base_url.split_once("://").map_or(base_url, |(_, rest)| rest);
+    let host = rest.split(['/', ':']).next().unwrap_or_default();
+    matches!(host, "localhost" | "127.0.0.1")
+}
+
 /// The built-in providers and their default endpoints, in the table's order.
 pub fn builtin_providers() -> &'static [BuiltinProvider] {
-    &builtin::table().providers
+    &builtin_table().providers
 }
 
 pub fn builtin_provider(id: &str) -> Option<&'static BuiltinProvider> {
@@ -220,7 +273,7 @@ pub fn builtin_provider(id: &str) -> Option<&'static BuiltinProvider> {
 
 /// A model of the built-in table.
 pub fn builtin_model(provider: &str, id: &str) -> Option<ModelInfo> {
-    builtin::table()
+    builtin_table()
         .models
         .iter()
         .find(|m| m.provider == provider && m.id == id)
@@ -229,7 +282,7 @@ pub fn builtin_model(provider: &str, id: &str) -> Option<ModelInfo> {
 
 /// Every model of the built-in table.
 pub fn builtin_models() -> Vec<ModelInfo> {
-    builtin::table().models.clone()
+    builtin_table().models.clone()
 }
 
 pub(crate) fn trim_base_url(url: &str) -> String {
@@ -292,7 +345,7 @@ impl ProviderConfig {
     }
 
     /// Every model this provider defines, in order.
-    pub(crate) fn defined_models(&self, provider: &str) -> Result<Vec<ModelInfo>, String> {
+    fn defined_models(&self, provider: &str) -> Result<Vec<ModelInfo>, String> {
         self.models
             .iter()
             .map(|def| self.define(provider, def, None, None))
@@ -411,7 +464,7 @@ impl ModelRegistry {
 
     /// Providers whose built-in or `models.json` models have this exact id.
     pub fn providers_with_model(&self, id: &str) -> Vec<String> {
-        let mut found: Vec<String> = builtin::table()
+        let mut found: Vec<String> = builtin_table()
             .models
             .iter()
             .filter(|m| m.id == id)
@@ -428,7 +481,7 @@ impl ModelRegistry {
 
 /// The providers of a `models.json` text, in the file's order (the user's file and the
 /// built-in table are read by this one reader).
-pub(crate) fn parse_providers(text: &str) -> Result<Vec<(String, ProviderConfig)>, String> {
+fn parse_providers(text: &str) -> Result<Vec<(String, ProviderConfig)>, String> {
     let cleaned = strip_json_comments(text.strip_prefix('\u{feff}').unwrap_or(text));
     let root: Value = serde_json::from_str(&cleaned).map_err(|e| e.to_string())?;
     let providers = root
@@ -647,6 +700,15 @@ mod tests {
         let v: Value = serde_json::from_str(&strip_json_comments(text)).unwrap();
         assert_eq!(v["a"], "x // not a comment");
         assert_eq!(v["b"], serde_json::json!([1, 2]));
+    }
+
+    #[test]
+    fn the_builtin_table_loads() {
+        let t = builtin_table();
+        assert_eq!((t.providers.len(), t.models.len()), (18, 51));
+        let needs_key = |id: &str| builtin_provider(id).map(|p| p.needs_key);
+        assert_eq!((needs_key("anthropic"), needs_key("ollama")), (Some(true), Some(false)));
+        assert!(t.models.iter().all(|m| builtin_provider(&m.provider).is_some()));
     }
 
     #[test]
