@@ -190,35 +190,9 @@ fn message_of(session: &Session, i: EntryIdx, edit: Option<&Value>) -> Option<Va
             .map(Value::from)
             .unwrap_or(Value::Null)
     };
-    let edited = |m: Value| -> Option<Value> {
-        let Some(edit) = edit else { return Some(m) };
-        match edit.get("replacement") {
-            Some(Value::Null) => None,
-            r => {
-                let mut m = m;
-                let role = m.get("role").and_then(Value::as_str).unwrap_or("").to_owned();
-                if matches!(role.as_str(), "user" | "assistant" | "toolResult" | "custom") {
-                    let c = r.and_then(|r| r.get("content")).cloned();
-                    let c = match (c, role.as_str()) {
-                        (Some(Value::String(t)), "assistant" | "toolResult") => {
-                            Some(json!([{"type": "text", "text": t}]))
-                        }
-                        (c, _) => c,
-                    };
-                    if let Some(o) = m.as_object_mut() {
-                        match c {
-                            Some(c) => {
-                                o.insert("content".into(), c);
-                            }
-                            None => {
-                                o.shift_remove("content");
-                            }
-                        }
-                    }
-                }
-                Some(m)
-            }
-        }
+    let edited = |m: Value| match edit {
+        Some(edit) => crate::session::context::apply_edit(m, edit),
+        None => Some(m),
     };
     match e.kind {
         EntryKind::Message if e.is_role(&Role::ToolResult) => None,

@@ -198,39 +198,42 @@ pub fn context_entries(session: &Session, path: &[EntryIdx]) -> Vec<EntryIdx> {
 /// Pi's `projectContextEntry`: the messages one entry contributes, with an edit applied.
 fn project(session: &Session, idx: EntryIdx, edit: Option<&Value>) -> Vec<Value> {
     let messages = entry_messages(session, idx);
-    let Some(edit) = edit else { return messages };
-    let replacement = edit.get("replacement");
-    let replacement = match replacement {
-        Some(Value::Null) => return Vec::new(),
-        // Pi dereferences `replacement.content` here and would throw; treat it as absent.
-        None => &Value::Null,
-        Some(r) => r,
+    match edit {
+        Some(edit) => messages.into_iter().filter_map(|m| apply_edit(m, edit)).collect(),
+        None => messages,
+    }
+}
+
+/// A context edit applied to one message, as Pi applies it: a `null` replacement drops the
+/// message (`None`); otherwise a user, assistant, tool-result or custom message takes the
+/// replacement's `content` (a string as one text block for assistant and tool results; no
+/// `content` key when the replacement has none, as `{...message, content: undefined}`
+/// serializes). Pi dereferences a missing `replacement` and would throw; it reads here as a
+/// replacement without content.
+pub(crate) fn apply_edit(mut m: Value, edit: &Value) -> Option<Value> {
+    let content = match edit.get("replacement") {
+        Some(Value::Null) => return None,
+        r => r.and_then(|r| r.get("content")).cloned(),
     };
-    let content = replacement.get("content").cloned();
-    messages
-        .into_iter()
-        .map(|mut m| {
-            let role = m.get("role").and_then(Value::as_str).unwrap_or("").to_owned();
-            if !matches!(role.as_str(), "user" | "assistant" | "toolResult" | "custom") {
-                return m;
+    let role = m.get("role").and_then(Value::as_str).unwrap_or("").to_owned();
+    if !matches!(role.as_str(), "user" | "assistant" | "toolResult" | "custom") {
+        return Some(m);
+    }
+    let content = match (content, role.as_str()) {
+        (Some(Value::String(text)), "assistant" | "toolResult") => Some(json!([{"type": "text", "text": text}])),
+        (c, _) => c,
+    };
+    if let Some(o) = m.as_object_mut() {
+        match content {
+            Some(c) => {
+                o.insert("content".into(), c);
             }
-            let new_content = match (&content, role.as_str()) {
-                (Some(Value::String(text)), "assistant" | "toolResult") => json!([{"type": "text", "text": text}]),
-                (Some(c), _) => c.clone(),
-                // `{...message, content: undefined}`: JSON.stringify drops the key.
-                (None, _) => {
-                    if let Some(o) = m.as_object_mut() {
-                        o.shift_remove("content");
-                    }
-                    return m;
-                }
-            };
-            if let Some(o) = m.as_object_mut() {
-                o.insert("content".into(), new_content);
+            None => {
+                o.shift_remove("content");
             }
-            m
-        })
-        .collect()
+        }
+    }
+    Some(m)
 }
 
 /// Pi's `sessionEntryToContextMessages`.
