@@ -27,7 +27,7 @@ pub struct Val<'a, 'v>(Repr<'a, 'v>);
 #[derive(Debug, Clone, Copy)]
 enum Repr<'a, 'v> {
     /// Node `1` of a line's tape.
-    Node(&'v [Node<'a>], usize),
+    Node(&'v Tape<'a>, usize),
     Value(&'v Value),
 }
 
@@ -38,121 +38,152 @@ pub struct Obj<'a, 'v>(ObjRepr<'a, 'v>);
 #[derive(Debug, Clone, Copy)]
 enum ObjRepr<'a, 'v> {
     /// Node `1` of a line's tape (an object).
-    Node(&'v [Node<'a>], usize),
+    Node(&'v Tape<'a>, usize),
     Value(&'v Map<String, Value>),
     Empty,
 }
 
 /// A value of a line located in one walk of it: the line is walked once, whatever is asked
-/// of it afterwards, and nothing is decoded until asked for.
+/// of it afterwards, and nothing is decoded until asked for. Offsets are into the line.
 #[derive(Debug, Clone, Copy)]
-struct Node<'a> {
-    /// The member's key (empty for an array's element and for the line's object).
-    key: RawStr<'a>,
-    item: Item<'a>,
+struct Node {
+    /// The member's key as written, without quotes (empty for an array's element and for
+    /// the line's object).
+    key: (u32, u32),
+    key_escaped: bool,
+    item: Item,
+    /// Whether a string holds an escape.
+    escaped: bool,
+    /// The value's text.
+    start: u32,
+    end: u32,
     /// The index of the node after this one and all it holds.
-    next: usize,
+    next: u32,
 }
 
-#[derive(Debug, Clone, Copy)]
-enum Item<'a> {
-    /// A string: its body, and its whole token with the quotes.
-    Str(RawStr<'a>, &'a [u8]),
-    /// A number, `true`, `false` or `null`: its text.
-    Scalar(&'a [u8]),
-    Obj(&'a [u8]),
-    Arr(&'a [u8]),
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Item {
+    Str,
+    /// A number, `true`, `false` or `null`.
+    Scalar,
+    Obj,
+    Arr,
 }
 
 /// A line's values, located ([`Node`]s in the order written, each before what it holds).
 #[derive(Debug)]
-pub struct Tape<'a>(Vec<Node<'a>>);
+pub struct Tape<'a> {
+    line: &'a [u8],
+    nodes: Vec<Node>,
+}
 
 /// Nesting deeper than this is left to the parsed value.
 const MAX_DEPTH: u32 = 256;
 
-const NO_KEY: RawStr<'static> = RawStr {
-    bytes: b"",
-    escaped: false,
-};
+thread_local! {
+    /// A tape's nodes, kept for the next line read on this thread.
+    static NODES: std::cell::Cell<Vec<Node>> = const { std::cell::Cell::new(Vec::new()) };
+}
 
 impl<'a> Tape<'a> {
     /// The tape of the object a whole line holds (declined when it holds anything else).
     pub fn of_line(line: &'a [u8]) -> Scan<Tape<'a>> {
+        Self::of_line_in(line, Vec::with_capacity(32))
+    }
+
+    fn of_line_in(line: &'a [u8], mut nodes: Vec<Node>) -> Scan<Tape<'a>> {
+        nodes.clear();
         let p = scan::ws(line, 0);
-        if line.get(p) != Some(&b'{') {
+        if line.get(p) != Some(&b'{') || u32::try_from(line.len()).is_err() {
             return Err(Bail);
         }
-        let mut tape = Vec::with_capacity(32);
-        let end = push(line, p, NO_KEY, &mut tape, 0)?;
+        let end = push(line, p, (0, 0), false, &mut nodes, 0)?;
         if !scan::at_end(line, end) {
             return Err(Bail);
         }
-        Ok(Tape(tape))
+        Ok(Tape { line, nodes })
     }
 
     /// The line's object.
     pub fn root(&self) -> Obj<'a, '_> {
-        Obj(ObjRepr::Node(&self.0, 0))
+        Obj(ObjRepr::Node(self, 0))
+    }
+
+    fn key(&self, i: usize) -> RawStr<'a> {
+        let n = &self.nodes[i];
+        RawStr {
+            bytes: &self.line[n.key.0 as usize..n.key.1 as usize],
+            escaped: n.key_escaped,
+        }
+    }
+
+    fn token(&self, i: usize) -> &'a [u8] {
+        let n = &self.nodes[i];
+        &self.line[n.start as usize..n.end as usize]
+    }
+
+    /// The indexes of the nodes that node `i` holds directly.
+    fn children(&self, i: usize) -> impl Iterator<Item = usize> {
+        let end = self.nodes[i].next as usize;
+        let mut k = i + 1;
+        std::iter::from_fn(move || {
+            (k < end).then(|| {
+                let here = k;
+                k = self.nodes[here].next as usize;
+                here
+            })
+        })
     }
 }
 
-/// Adds the value at `p` of `b` (member `key`) and all it holds to `tape`; returns the
-/// position after it.
-fn push<'a>(b: &'a [u8], p: usize, key: RawStr<'a>, tape: &mut Vec<Node<'a>>, depth: u32) -> Scan<usize> {
-    let me = tape.len();
-    let (item, end) = match b.get(p) {
+/// Adds the value at `p` of `b` (member `key`, offsets of its text) and all it holds to
+/// `nodes`; returns the position after it. Offsets fit: the line's length does.
+fn push(b: &[u8], p: usize, key: (u32, u32), key_escaped: bool, nodes: &mut Vec<Node>, depth: u32) -> Scan<usize> {
+    let me = nodes.len();
+    let mut node = Node {
+        key,
+        key_escaped,
+        item: Item::Scalar,
+        escaped: false,
+        start: p as u32,
+        end: 0,
+        next: 0,
+    };
+    let end = match b.get(p) {
         Some(b'"') => {
             let (s, end) = trusted::string(b, p)?;
-            (Item::Str(s, &b[p..end]), end)
+            node.item = Item::Str;
+            node.escaped = s.escaped;
+            end
         }
         Some(b'{' | b'[') if depth >= MAX_DEPTH => return Err(Bail),
         Some(b'{') => {
-            tape.push(Node {
-                key,
-                item: Item::Obj(b""),
-                next: 0,
-            });
-            let end = trusted::object(b, p, |k, b, q| push(b, q, k, tape, depth + 1))?;
-            tape[me].item = Item::Obj(&b[p..end]);
-            tape[me].next = tape.len();
-            return Ok(end);
+            node.item = Item::Obj;
+            nodes.push(node);
+            trusted::object(b, p, |k, b, q| {
+                let from = k.bytes.as_ptr().addr() - b.as_ptr().addr();
+                let key = (from as u32, (from + k.bytes.len()) as u32);
+                push(b, q, key, k.escaped, nodes, depth + 1)
+            })?
         }
         Some(b'[') => {
-            tape.push(Node {
-                key,
-                item: Item::Arr(b""),
-                next: 0,
-            });
-            let end = trusted::array(b, p, |b, q| push(b, q, NO_KEY, tape, depth + 1))?;
-            tape[me].item = Item::Arr(&b[p..end]);
-            tape[me].next = tape.len();
-            return Ok(end);
+            node.item = Item::Arr;
+            nodes.push(node);
+            trusted::array(b, p, |b, q| push(b, q, (0, 0), false, nodes, depth + 1))?
         }
-        _ => {
-            let end = trusted::skip(b, p)?;
-            (Item::Scalar(&b[p..end]), end)
-        }
+        _ => trusted::skip(b, p)?,
     };
-    tape.push(Node {
-        key,
-        item,
-        next: me + 1,
-    });
+    if matches!(node.item, Item::Obj | Item::Arr) {
+        let n = &mut nodes[me];
+        n.end = end as u32;
+        n.next = 0;
+    } else {
+        node.end = end as u32;
+        nodes.push(node);
+    }
+    let next = nodes.len() as u32;
+    nodes[me].next = next;
     Ok(end)
-}
-
-/// The indexes of the nodes that node `i` of `tape` holds directly.
-fn children<'a>(tape: &[Node<'a>], i: usize) -> impl Iterator<Item = usize> {
-    let end = tape[i].next;
-    let mut k = i + 1;
-    std::iter::from_fn(move || {
-        (k < end).then(|| {
-            let here = k;
-            k = tape[here].next;
-            here
-        })
-    })
 }
 
 /// Reads an entry once through the view: `f` runs over the line's bytes when there are
@@ -164,11 +195,20 @@ pub fn read<'a, T>(
     value: impl FnOnce() -> Value,
     f: impl for<'v> Fn(Obj<'a, 'v>) -> Scan<T>,
 ) -> Option<T> {
-    if let Some(line) = line
-        && let Ok(tape) = Tape::of_line(line)
-        && let Ok(t) = f(tape.root())
-    {
-        return Some(t);
+    if let Some(line) = line {
+        // The nodes of the thread's last line are reused: a line's allocation, not one per
+        // line read.
+        let (done, nodes) = match Tape::of_line_in(line, NODES.take()) {
+            Ok(tape) => {
+                let done = f(tape.root()).ok();
+                (done, tape.nodes)
+            }
+            Err(_) => (None, Vec::new()),
+        };
+        NODES.set(nodes);
+        if done.is_some() {
+            return done;
+        }
     }
     let v = value();
     f(Obj::of_value(&v)?).ok()
@@ -190,8 +230,8 @@ impl<'a, 'v> Obj<'a, 'v> {
         match self.0 {
             ObjRepr::Node(tape, i) => {
                 let mut found = None;
-                for k in children(tape, i) {
-                    if same_key(&tape[k].key, key)? {
+                for k in tape.children(i) {
+                    if same_key(&tape.key(k), key)? {
                         found = Some(Val(Repr::Node(tape, k)));
                     }
                 }
@@ -238,8 +278,8 @@ impl<'a, 'v> Obj<'a, 'v> {
         match self.0 {
             ObjRepr::Node(tape, i) => {
                 let mut out: Vec<(Cow<'a, str>, Val<'a, 'v>)> = Vec::new();
-                for k in children(tape, i) {
-                    let key = tape[k].key.decode()?;
+                for k in tape.children(i) {
+                    let key = tape.key(k).decode()?;
                     let v = Val(Repr::Node(tape, k));
                     match out.iter_mut().find(|(seen, _)| *seen == key) {
                         Some(slot) => slot.1 = v,
@@ -287,13 +327,13 @@ impl<'a, 'v> Val<'a, 'v> {
     /// What kind of value this is.
     pub fn kind(&self) -> Kind {
         match self.0 {
-            Repr::Node(tape, i) => match tape[i].item {
-                Item::Str(..) => Kind::Str,
-                Item::Obj(_) => Kind::Obj,
-                Item::Arr(_) => Kind::Arr,
-                Item::Scalar(t) => match t.first() {
-                    Some(b't' | b'f') => Kind::Bool,
-                    Some(b'n') => Kind::Null,
+            Repr::Node(tape, i) => match tape.nodes[i].item {
+                Item::Str => Kind::Str,
+                Item::Obj => Kind::Obj,
+                Item::Arr => Kind::Arr,
+                Item::Scalar => match tape.line[tape.nodes[i].start as usize] {
+                    b't' | b'f' => Kind::Bool,
+                    b'n' => Kind::Null,
                     _ => Kind::Num,
                 },
             },
@@ -312,10 +352,15 @@ impl<'a, 'v> Val<'a, 'v> {
     #[inline]
     pub fn str(&self) -> Scan<Option<Cow<'a, str>>> {
         match self.0 {
-            Repr::Node(tape, i) => match tape[i].item {
-                Item::Str(s, _) => s.decode().map(Some),
-                _ => Ok(None),
-            },
+            Repr::Node(tape, i) if tape.nodes[i].item == Item::Str => {
+                let t = tape.token(i);
+                let body = RawStr {
+                    bytes: &t[1..t.len() - 1],
+                    escaped: tape.nodes[i].escaped,
+                };
+                body.decode().map(Some)
+            }
+            Repr::Node(..) => Ok(None),
             Repr::Value(v) => Ok(v.as_str().map(|s| Cow::Owned(s.to_owned()))),
         }
     }
@@ -323,16 +368,15 @@ impl<'a, 'v> Val<'a, 'v> {
     /// The number as JavaScript holds it; `None` for any other value.
     pub fn num(&self) -> Scan<Option<f64>> {
         match self.0 {
-            Repr::Node(tape, i) => match tape[i].item {
-                Item::Scalar(t) if self.kind() == Kind::Num => {
-                    let (n, end) = scan::number(t, 0)?;
-                    if end != t.len() {
-                        return Err(Bail);
-                    }
-                    Ok(Some(n))
+            Repr::Node(tape, i) if self.kind() == Kind::Num => {
+                let t = tape.token(i);
+                let (n, end) = scan::number(t, 0)?;
+                if end != t.len() {
+                    return Err(Bail);
                 }
-                _ => Ok(None),
-            },
+                Ok(Some(n))
+            }
+            Repr::Node(..) => Ok(None),
             Repr::Value(v) => Ok(v.as_f64()),
         }
     }
@@ -340,9 +384,9 @@ impl<'a, 'v> Val<'a, 'v> {
     /// The boolean; `None` for any other value.
     pub fn bool(&self) -> Option<bool> {
         match self.0 {
-            Repr::Node(tape, i) => match tape[i].item {
-                Item::Scalar(b"true") => Some(true),
-                Item::Scalar(b"false") => Some(false),
+            Repr::Node(tape, i) => match tape.token(i) {
+                b"true" => Some(true),
+                b"false" => Some(false),
                 _ => None,
             },
             Repr::Value(v) => v.as_bool(),
@@ -357,7 +401,7 @@ impl<'a, 'v> Val<'a, 'v> {
     /// The object; `None` for any other value.
     pub fn obj(&self) -> Option<Obj<'a, 'v>> {
         match self.0 {
-            Repr::Node(tape, i) if matches!(tape[i].item, Item::Obj(_)) => Some(Obj(ObjRepr::Node(tape, i))),
+            Repr::Node(tape, i) if tape.nodes[i].item == Item::Obj => Some(Obj(ObjRepr::Node(tape, i))),
             Repr::Value(Value::Object(m)) => Some(Obj(ObjRepr::Value(m))),
             _ => None,
         }
@@ -366,8 +410,8 @@ impl<'a, 'v> Val<'a, 'v> {
     /// The array's elements; `None` for any other value.
     pub fn arr(&self) -> Option<Vec<Val<'a, 'v>>> {
         match self.0 {
-            Repr::Node(tape, i) if matches!(tape[i].item, Item::Arr(_)) => {
-                Some(children(tape, i).map(|k| Val(Repr::Node(tape, k))).collect())
+            Repr::Node(tape, i) if tape.nodes[i].item == Item::Arr => {
+                Some(tape.children(i).map(|k| Val(Repr::Node(tape, k))).collect())
             }
             Repr::Value(Value::Array(a)) => Some(a.iter().map(|v| Val(Repr::Value(v))).collect()),
             _ => None,
@@ -377,9 +421,7 @@ impl<'a, 'v> Val<'a, 'v> {
     /// The value's JSON text as the line writes it.
     fn token(&self) -> Option<&'a [u8]> {
         match self.0 {
-            Repr::Node(tape, i) => Some(match tape[i].item {
-                Item::Str(_, t) | Item::Scalar(t) | Item::Obj(t) | Item::Arr(t) => t,
-            }),
+            Repr::Node(tape, i) => Some(tape.token(i)),
             Repr::Value(_) => None,
         }
     }
