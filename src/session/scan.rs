@@ -713,8 +713,15 @@ fn digits_end(b: &[u8], mut p: usize) -> usize {
 /// whose double is not finite or is a negative zero (the exact reader decides those).
 pub fn number(b: &[u8], pos: usize) -> Scan<(f64, usize)> {
     let end = number_end(b, pos)?;
+    let digits = &b[pos..end];
+    // Most numbers in a session are counts: whole, unsigned, and short enough (15 digits at
+    // most, below 2^53) that every one is a double exactly, so no float parsing is needed.
+    if digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        let n = digits.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+        return Ok((n as f64, end));
+    }
     // The token is ASCII digits, sign, point and exponent only.
-    let text = std::str::from_utf8(&b[pos..end]).map_err(|_| Bail)?;
+    let text = std::str::from_utf8(digits).map_err(|_| Bail)?;
     let v: f64 = text.parse().map_err(|_| Bail)?;
     if !v.is_finite() || (v == 0.0 && v.is_sign_negative()) {
         return Err(Bail);
