@@ -4,6 +4,7 @@
 
 use super::{Key, KeyValue, Report};
 use crate::session::jsjson::js_number;
+use crate::usage::{COST, TOKEN_COLUMNS};
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.
 fn csv_field(s: &str) -> String {
@@ -25,29 +26,16 @@ impl Report {
                 head.push("path");
             }
         }
-        head.extend([
-            "input",
-            "output",
-            "cacheRead",
-            "cacheWrite",
-            "totalTokens",
-            "cost",
-            "calls",
-        ]);
+        head.extend(TOKEN_COLUMNS);
+        head.extend([COST, "calls"]);
         let mut rows = vec![head.join(",")];
         let counters = |t: &crate::usage::Totals, calls: u64| {
-            [
-                t.input,
-                t.output,
-                t.cache_read,
-                t.cache_write,
-                t.total_tokens,
-                t.cost.total,
-            ]
-            .iter()
-            .map(|&n| js_number(n))
-            .chain([calls.to_string()])
-            .collect::<Vec<_>>()
+            t.tokens()
+                .iter()
+                .chain([&t.cost.total])
+                .map(|&n| js_number(n))
+                .chain([calls.to_string()])
+                .collect::<Vec<_>>()
         };
         for g in &self.groups {
             let mut row = Vec::new();
