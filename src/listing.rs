@@ -11,7 +11,7 @@ use crate::progress::Progress;
 use crate::session::jsdate::{date_value_ms, parse_date_ms};
 use crate::session::jsjson::js_number;
 use crate::session::locate::Locations;
-use crate::session::scan::{self, Bail, Scan as Walk};
+use crate::session::scan::{Bail, Scan as Walk};
 use crate::session::view::{Kind, Obj, Tape, Val};
 use crate::session::{jsparse, jsstr};
 use serde::Serialize;
@@ -263,9 +263,7 @@ fn read_line<'a, T>(line: &'a [u8], f: impl for<'v> Fn(Obj<'a, 'v>) -> Walk<T>) 
 /// The tape of a line that is a JSON object, checked as `JSON.parse` checks it; `None`
 /// when the walker declines it.
 fn checked_tape(line: &[u8]) -> Option<Tape<'_>> {
-    let start = scan::ws(line, 0);
-    let valid = line.get(start) == Some(&b'{') && scan::skip(line, start).is_ok_and(|end| scan::at_end(line, end));
-    valid.then(|| Tape::of_line(line).ok()).flatten()
+    Tape::of_checked_line(line).ok()
 }
 
 /// The running state of Pi's `buildSessionInfo` over one file.

@@ -88,16 +88,22 @@ thread_local! {
 impl<'a> Tape<'a> {
     /// The tape of the object a whole line holds (declined when it holds anything else).
     pub fn of_line(line: &'a [u8]) -> Scan<Tape<'a>> {
-        Self::of_line_in(line, Vec::with_capacity(32))
+        Self::of_line_in::<false>(line, Vec::with_capacity(32))
     }
 
-    fn of_line_in(line: &'a [u8], mut nodes: Vec<Node>) -> Scan<Tape<'a>> {
+    /// [`Tape::of_line`] of a line not known to be JSON, checked as `JSON.parse` checks it
+    /// while it is walked (the listing reads files the loader has not).
+    pub fn of_checked_line(line: &'a [u8]) -> Scan<Tape<'a>> {
+        Self::of_line_in::<true>(line, Vec::with_capacity(32))
+    }
+
+    fn of_line_in<const CHECK: bool>(line: &'a [u8], mut nodes: Vec<Node>) -> Scan<Tape<'a>> {
         nodes.clear();
         let p = scan::ws(line, 0);
         if line.get(p) != Some(&b'{') || u32::try_from(line.len()).is_err() {
             return Err(Bail);
         }
-        let end = push(line, p, (0, 0), false, &mut nodes, 0)?;
+        let end = push::<CHECK>(line, p, (0, 0), false, &mut nodes, 0)?;
         if !scan::at_end(line, end) {
             return Err(Bail);
         }
@@ -137,8 +143,16 @@ impl<'a> Tape<'a> {
 }
 
 /// Adds the value at `p` of `b` (member `key`, offsets of its text) and all it holds to
-/// `nodes`; returns the position after it. Offsets fit: the line's length does.
-fn push(b: &[u8], p: usize, key: (u32, u32), key_escaped: bool, nodes: &mut Vec<Node>, depth: u32) -> Scan<usize> {
+/// `nodes`; returns the position after it. Offsets fit: the line's length does. With
+/// `CHECK`, the walk checks the text as `JSON.parse` does (a line not loaded yet).
+fn push<const CHECK: bool>(
+    b: &[u8],
+    p: usize,
+    key: (u32, u32),
+    key_escaped: bool,
+    nodes: &mut Vec<Node>,
+    depth: u32,
+) -> Scan<usize> {
     let me = nodes.len();
     let mut node = Node {
         key,
@@ -151,7 +165,11 @@ fn push(b: &[u8], p: usize, key: (u32, u32), key_escaped: bool, nodes: &mut Vec<
     };
     let end = match b.get(p) {
         Some(b'"') => {
-            let (s, end) = trusted::string(b, p)?;
+            let (s, end) = if CHECK {
+                scan::string(b, p)?
+            } else {
+                trusted::string(b, p)?
+            };
             node.item = Item::Str;
             node.escaped = s.escaped;
             end
@@ -160,17 +178,28 @@ fn push(b: &[u8], p: usize, key: (u32, u32), key_escaped: bool, nodes: &mut Vec<
         Some(b'{') => {
             node.item = Item::Obj;
             nodes.push(node);
-            trusted::object(b, p, |k, b, q| {
+            let member = |k: RawStr<'_>, b: &[u8], q| {
                 let from = k.bytes.as_ptr().addr() - b.as_ptr().addr();
                 let key = (from as u32, (from + k.bytes.len()) as u32);
-                push(b, q, key, k.escaped, nodes, depth + 1)
-            })?
+                push::<CHECK>(b, q, key, k.escaped, nodes, depth + 1)
+            };
+            if CHECK {
+                scan::object(b, p, member)?
+            } else {
+                trusted::object(b, p, member)?
+            }
         }
         Some(b'[') => {
             node.item = Item::Arr;
             nodes.push(node);
-            trusted::array(b, p, |b, q| push(b, q, (0, 0), false, nodes, depth + 1))?
+            let element = |b, q| push::<CHECK>(b, q, (0, 0), false, nodes, depth + 1);
+            if CHECK {
+                scan::array(b, p, element)?
+            } else {
+                trusted::array(b, p, element)?
+            }
         }
+        _ if CHECK => scan::skip(b, p)?,
         _ => trusted::skip(b, p)?,
     };
     if matches!(node.item, Item::Obj | Item::Arr) {
@@ -198,7 +227,7 @@ pub fn read<'a, T>(
     if let Some(line) = line {
         // The nodes of the thread's last line are reused: a line's allocation, not one per
         // line read.
-        let (done, nodes) = match Tape::of_line_in(line, NODES.take()) {
+        let (done, nodes) = match Tape::of_line_in::<false>(line, NODES.take()) {
             Ok(tape) => {
                 let done = f(tape.root()).ok();
                 (done, tape.nodes)
@@ -593,6 +622,27 @@ mod tests {
             });
             let read_back = read_back.flatten().and_then(Result::ok);
             prop_assert_eq!(read_back.as_ref(), value.get("k"));
+        }
+
+        /// A line checked while it is taped is taken exactly when `JSON.parse` takes it
+        /// (or declined), and then answers as the trusted tape does.
+        #[test]
+        fn a_checked_tape_takes_what_json_parse_takes(body in json(), cut in any::<prop::sample::Index>(), byte in any::<u8>()) {
+            let mut line = b"{\"k\":".to_vec();
+            line.extend_from_slice(&body);
+            line.extend_from_slice(b"}");
+            let whole = Tape::of_checked_line(&line);
+            if let (Ok(checked), Ok(trusted)) = (&whole, Tape::of_line(&line)) {
+                same_obj(&checked.root(), &trusted.root())?;
+            }
+            // One byte changed: a line that may no longer be JSON.
+            let at = cut.index(line.len());
+            line[at] = byte;
+            // As Pi reads a file: invalid UTF-8 as U+FFFD, then `JSON.parse`.
+            let parsed = jsparse::parse(&line).ok();
+            if Tape::of_checked_line(&line).is_ok() {
+                prop_assert!(parsed.is_some_and(|v| v.is_object()), "{}", String::from_utf8_lossy(&line));
+            }
         }
     }
 
