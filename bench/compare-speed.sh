@@ -7,7 +7,7 @@
 #   bench/compare-speed.sh OLD_BINARY NEW_BINARY        # realistic 256 MiB session, 7 rounds
 #   SIZE=1G ROUNDS=5 BENCH_DIR=/tmp/pb bench/compare-speed.sh OLD NEW
 #
-# Needs: cargo (for the session generator), python3.
+# Needs: cargo (bench/common.sh builds the session generator), python3.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -15,12 +15,10 @@ old="${1:?usage: bench/compare-speed.sh OLD NEW}"
 new="${2:?usage: bench/compare-speed.sh OLD NEW}"
 SIZE="${SIZE:-256M}"
 ROUNDS="${ROUNDS:-7}"
-BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/pi-session-bench}"
-mkdir -p "$BENCH_DIR"
+# shellcheck source=bench/common.sh
+. bench/common.sh
 f="$BENCH_DIR/session-realistic-$SIZE.jsonl"
-if [ ! -f "$f" ]; then
-  cargo run --release --quiet --example gen_session -- --shape realistic --size "$SIZE" --out "$f" 2>/dev/null
-fi
+[ -f "$f" ] || "$GEN" --shape realistic --size "$SIZE" --out "$f" 2>/dev/null
 export PI_SESSION_PAGER=cat TZ=UTC
 
 commands=(
