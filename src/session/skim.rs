@@ -3,34 +3,16 @@
 //!
 //! Pi parses lines with `JSON.parse` and never validates types, so the skim is lenient:
 //! a field of an unexpected JSON type reads as absent instead of failing the line.
+//!
+//! The skim is written once, as a walk of a line's bytes ([`fast`]). A line that walk
+//! declines (a lone surrogate or invalid UTF-8 in a field it keeps, a `-0`, nesting deeper
+//! than the walker goes) is parsed exactly ([`jsparse`]), written back as plain JSON
+//! (each key once, no escape the walker declines, nothing deeper than the skim reads) and
+//! walked again: the rare line gets the same rule, not a second reader of its own.
 
 use super::jsparse;
-use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::fmt;
-
-/// In a lenient visitor: booleans, numbers and null read as the default (absent) value.
-macro_rules! scalars_read_as_default {
-    () => {
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(Default::default())
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(Default::default())
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(Default::default())
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(Default::default())
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(Default::default())
-        }
-    };
-}
 
 /// What a line is, once read.
 #[derive(Debug)]
@@ -45,129 +27,56 @@ pub enum LineRead<'a> {
 
 /// The fields of an entry line that the index uses. Strings borrow from the line when
 /// they contain no escapes.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Default)]
 pub struct Skim<'a> {
-    #[serde(rename = "type", borrow, default, deserialize_with = "lenient_str")]
     pub kind: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub id: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub parent_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub timestamp: Option<Cow<'a, str>>,
     // label and context_edit
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub target_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub label: Option<Cow<'a, str>>,
     // session_info
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub name: Option<Cow<'a, str>>,
     // custom and custom_message
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub custom_type: Option<Cow<'a, str>>,
     // compaction
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub first_kept_entry_id: Option<Cow<'a, str>>,
-    #[serde(default, deserialize_with = "lenient_f64")]
     pub first_kept_entry_index: Option<f64>,
-    #[serde(default, deserialize_with = "lenient_f64")]
     pub tokens_before: Option<f64>,
     // branch_summary
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub from_id: Option<Cow<'a, str>>,
     // model_change and thinking_level_change
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub provider: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub model_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub thinking_level: Option<Cow<'a, str>>,
-    // header
-    #[serde(default, deserialize_with = "lenient_version")]
+    // header: `version` as JavaScript compares it (`"2" < 3` is true: a numeric string counts)
     pub version: Option<f64>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub cwd: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub parent_session: Option<Cow<'a, str>>,
-    // message
-    #[serde(borrow, default, deserialize_with = "lenient_message")]
     pub message: Option<MessageSkim<'a>>,
     /// The line was not valid UTF-8 and was read with U+FFFD replacements, as Node reads it.
-    #[serde(skip)]
     pub lossy: bool,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Default)]
 pub struct MessageSkim<'a> {
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub role: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub provider: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub model: Option<Cow<'a, str>>,
     /// A tool result's call id.
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub tool_call_id: Option<Cow<'a, str>>,
     /// The ids of an assistant message's tool calls (other blocks are skipped).
-    #[serde(rename = "content", default, deserialize_with = "tool_call_ids")]
     pub tool_calls: Vec<String>,
-    #[serde(borrow, default, deserialize_with = "lenient_str")]
     pub response_model: Option<Cow<'a, str>>,
-    /// Where the message's values are in the line (only the fast scanner records it).
-    #[serde(skip)]
+    /// Where the message's values are in the line (`None` for a line read through its
+    /// parsed value, whose offsets are not the line's).
     pub at: Option<super::entry::MessageAt>,
-}
-
-/// The `id`s of `toolCall` blocks in a content array; any other shape reads as none.
-fn tool_call_ids<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    struct Block<'a> {
-        #[serde(rename = "type", borrow, default, deserialize_with = "lenient_str")]
-        kind: Option<Cow<'a, str>>,
-        #[serde(borrow, default, deserialize_with = "lenient_str")]
-        id: Option<Cow<'a, str>>,
-    }
-    struct V;
-    impl<'de> Visitor<'de> for V {
-        type Value = Vec<String>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("any JSON value")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-            let mut ids = Vec::new();
-            while let Some(b) = a.next_element::<Option<Block<'de>>>()? {
-                if let Some(Block {
-                    kind: Some(k),
-                    id: Some(id),
-                }) = b
-                    && k == "toolCall"
-                {
-                    ids.push(id.into_owned());
-                }
-            }
-            Ok(ids)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-            while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(Vec::new())
-        }
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(Vec::new())
-        }
-        scalars_read_as_default!();
-    }
-    d.deserialize_any(V)
 }
 
 /// Reads one line (without its `\n`). Invalid UTF-8 is replaced by U+FFFD first, as
 /// Node's decoder does before `JSON.parse` sees the text.
 pub fn read_line(line: &[u8]) -> LineRead<'_> {
-    // Fast path: parse the bytes as they are. Strings the skim keeps are checked for UTF-8
-    // by the parser; skipped ones are not, which is right: Node reads invalid bytes as
-    // U+FFFD and JSON.parse accepts the line all the same.
     if let Ok(skim) = fast::skim(line) {
         return LineRead::Object(Box::new(skim));
     }
@@ -182,46 +91,41 @@ pub fn read_line_fast<'a>(line: &'a [u8], skim: &mut Skim<'a>) -> bool {
     fast::skim_into(line, skim).is_ok()
 }
 
-/// [`read_line`] without trying the fast scanner (which declined the line).
-pub fn read_line_slowly(line: &[u8]) -> LineRead<'_> {
-    if line.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')) == Some(&b'{')
-        && let Ok(skim) = serde_json::from_slice::<Skim>(line)
-    {
-        return LineRead::Object(Box::new(skim));
+/// [`read_line`] of a line the walk declined: parsed as `JSON.parse` parses it, then the
+/// plain JSON of what the skim reads of that value is walked.
+pub fn read_line_slowly(line: &[u8]) -> LineRead<'static> {
+    let value = match jsparse::parse(line) {
+        Ok(v @ Value::Object(_)) => v,
+        Ok(_) => return LineRead::NotAnObject,
+        Err(_) => return LineRead::Malformed,
+    };
+    let plain = serde_json::to_vec(&plain(&value, 0)).unwrap_or_default();
+    // The plain text holds nothing the walk declines (a property test keeps it so).
+    let mut skim = fast::skim(&plain).map(Skim::into_owned).unwrap_or_default();
+    if let Some(m) = &mut skim.message {
+        m.at = None;
     }
-    match simdutf8::basic::from_utf8(line) {
-        Ok(text) => read_text(text),
-        Err(_) => {
-            let text = String::from_utf8_lossy(line).into_owned();
-            match read_text(&text) {
-                LineRead::Object(skim) => {
-                    let mut skim = skim.into_owned();
-                    skim.lossy = true;
-                    LineRead::Object(Box::new(skim))
-                }
-                LineRead::NotAnObject => LineRead::NotAnObject,
-                LineRead::Malformed => LineRead::Malformed,
-            }
-        }
-    }
+    skim.lossy = simdutf8::basic::from_utf8(line).is_err();
+    LineRead::Object(Box::new(skim))
 }
 
-fn read_text(text: &str) -> LineRead<'_> {
-    let trimmed = text.trim_start_matches(is_json_whitespace);
-    if !trimmed.starts_with('{') {
-        return match jsparse::parse(text.as_bytes()) {
-            Ok(_) => LineRead::NotAnObject,
-            Err(_) => LineRead::Malformed,
-        };
-    }
-    match serde_json::from_str::<Skim>(text) {
-        Ok(skim) => LineRead::Object(Box::new(skim)),
-        // The derived reader rejects what JSON.parse accepts: duplicate keys (last one
-        // wins), lone surrogate escapes, numbers out of range. Read the line exactly.
-        Err(_) => match jsparse::parse(text.as_bytes()) {
-            Ok(value) if value.is_object() => LineRead::Object(Box::new(Skim::from_value(&value).into_owned())),
-            _ => LineRead::Malformed,
-        },
+/// Values deeper than this are never read by the skim (an assistant's content block's
+/// members are four levels down).
+const SKIM_DEPTH: usize = 6;
+
+/// `v` as the walk can read it: each key once (a map has no duplicates), `-0` as `0` (the
+/// two compare alike in Pi), and containers below what the skim reads left out.
+fn plain(v: &Value, depth: usize) -> Value {
+    match v {
+        Value::Object(m) if depth < SKIM_DEPTH => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), plain(v, depth + 1)))
+                .collect::<Map<_, _>>(),
+        ),
+        Value::Array(a) if depth < SKIM_DEPTH => Value::Array(a.iter().map(|v| plain(v, depth + 1)).collect()),
+        Value::Object(_) | Value::Array(_) => Value::Null,
+        Value::Number(n) if n.as_f64() == Some(0.0) => Value::from(0),
+        other => other.clone(),
     }
 }
 
@@ -244,56 +148,7 @@ fn is_json_whitespace(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r')
 }
 
-impl<'a> Skim<'a> {
-    fn from_value(v: &Value) -> Skim<'static> {
-        let s = |key: &str| v.get(key).and_then(Value::as_str).map(|s| Cow::Owned(s.to_owned()));
-        let n = |key: &str| v.get(key).and_then(Value::as_f64);
-        let message = v.get("message").filter(|m| m.is_object()).map(|m| {
-            let ms = |key: &str| m.get(key).and_then(Value::as_str).map(|s| Cow::Owned(s.to_owned()));
-            MessageSkim {
-                role: ms("role"),
-                provider: ms("provider"),
-                model: ms("model"),
-                tool_call_id: ms("toolCallId"),
-                response_model: ms("responseModel"),
-                at: None,
-                tool_calls: m
-                    .get("content")
-                    .and_then(Value::as_array)
-                    .map(|blocks| {
-                        blocks
-                            .iter()
-                            .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
-                            .filter_map(|b| b.get("id").and_then(Value::as_str).map(str::to_owned))
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            }
-        });
-        Skim {
-            kind: s("type"),
-            id: s("id"),
-            parent_id: s("parentId"),
-            timestamp: s("timestamp"),
-            target_id: s("targetId"),
-            label: s("label"),
-            name: s("name"),
-            custom_type: s("customType"),
-            first_kept_entry_id: s("firstKeptEntryId"),
-            first_kept_entry_index: n("firstKeptEntryIndex"),
-            tokens_before: n("tokensBefore"),
-            from_id: s("fromId"),
-            provider: s("provider"),
-            model_id: s("modelId"),
-            thinking_level: s("thinkingLevel"),
-            version: v.get("version").and_then(version_of),
-            cwd: s("cwd"),
-            parent_session: s("parentSession"),
-            lossy: false,
-            message,
-        }
-    }
-
+impl Skim<'_> {
     fn into_owned(self) -> Skim<'static> {
         fn o(c: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
             c.map(|c| Cow::Owned(c.into_owned()))
@@ -329,85 +184,6 @@ impl<'a> Skim<'a> {
             }),
         }
     }
-}
-
-/// JavaScript compares `version` numerically (`"2" < 3` is true), so numeric strings count.
-fn version_of(v: &Value) -> Option<f64> {
-    match v {
-        Value::Number(n) => n.as_f64().map(|f| f + 0.0),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
-/// Any JSON value; strings are kept, every other type reads as absent.
-fn lenient_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
-    struct V;
-    impl<'de> Visitor<'de> for V {
-        type Value = Option<Cow<'de, str>>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("any JSON value")
-        }
-        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-            Ok(Some(Cow::Borrowed(v)))
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-            Ok(Some(Cow::Owned(v.to_owned())))
-        }
-        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-            Ok(Some(Cow::Owned(v)))
-        }
-        scalars_read_as_default!();
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
-            d.deserialize_any(V)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-            while a.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(None)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-            while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(None)
-        }
-    }
-    d.deserialize_any(V)
-}
-
-fn lenient_f64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        // `+ 0.0` reads -0 as 0, as the exact reader holds it (the two compare alike in Pi).
-        Value::Number(n) => n.as_f64().map(|f| f + 0.0),
-        _ => None,
-    })
-}
-
-fn lenient_version<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    Ok(version_of(&Value::deserialize(d)?))
-}
-
-fn lenient_message<'de, D: Deserializer<'de>>(d: D) -> Result<Option<MessageSkim<'de>>, D::Error> {
-    struct V;
-    impl<'de> Visitor<'de> for V {
-        type Value = Option<MessageSkim<'de>>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("any JSON value")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
-            MessageSkim::deserialize(de::value::MapAccessDeserializer::new(a)).map(Some)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-            while a.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(None)
-        }
-        scalars_read_as_default!();
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-    }
-    d.deserialize_any(V)
 }
 
 #[cfg(test)]
@@ -457,6 +233,28 @@ mod tests {
     }
 
     #[test]
+    fn lines_the_walk_declines_are_read_in_their_plain_form() {
+        let deep = format!(
+            r#"{{"type":"message","id":"d","\u0070arentId":"p","message":{{"role":"user","content":{}1{}}},"tokensBefore":-0,"version":" 2 "}}"#,
+            "[".repeat(400),
+            "]".repeat(400)
+        );
+        let LineRead::Object(s) = read_line(deep.as_bytes()) else {
+            panic!()
+        };
+        assert_eq!(s.id.as_deref(), Some("d"));
+        assert_eq!(s.parent_id.as_deref(), Some("p"));
+        assert_eq!(s.tokens_before, Some(0.0));
+        assert_eq!(s.version, Some(2.0));
+        assert_eq!(s.message.unwrap().role.as_deref(), Some("user"));
+        let LineRead::Object(s) = read_line(br#"{"type":"label","label":"\ud800x","id":"a","id":"b"}"#) else {
+            panic!()
+        };
+        assert_eq!(s.id.as_deref(), Some("b"));
+        assert_eq!(s.label.as_deref().map(jsparse::display), Some("\u{fffd}x".into()));
+    }
+
+    #[test]
     fn invalid_utf8_is_replaced() {
         let LineRead::Object(s) = read_line(b"{\"type\":\"m\xffx\",\"id\":\"a\"}") else {
             panic!()
@@ -465,8 +263,8 @@ mod tests {
     }
 }
 
-/// The skim by the fast scanner ([`super::scan`]), which declines unusual lines; the derived
-/// reader and then the exact parser take those.
+/// The skim, as a walk of a line's bytes ([`super::scan`]); it declines what it does not
+/// hold exactly, and [`super::read_line_slowly`] hands it a plain form of those lines.
 mod fast {
     use super::super::entry::MessageAt;
     use super::super::scan::{self, Bail, Scan, lenient_number, lenient_str};
@@ -485,11 +283,7 @@ mod fast {
         let mut calls = s.message.take().map(|m| m.tool_calls).unwrap_or_default();
         *s = Skim::default();
         let end = scan::object(line, 0, |key, b, p| {
-            let k = key.bytes;
-            if key.escaped {
-                // Keys written with escapes are rare enough to leave to the other readers.
-                return Err(Bail);
-            }
+            let k = scan::key_name(key);
             macro_rules! str_field {
                 ($f:ident) => {{
                     let (v, end) = lenient_str(b, p)?;
@@ -504,7 +298,7 @@ mod fast {
                     Ok(end)
                 }};
             }
-            match k {
+            match &*k {
                 b"type" => str_field!(kind),
                 b"id" => str_field!(id),
                 b"parentId" => str_field!(parent_id),
@@ -522,11 +316,18 @@ mod fast {
                 b"thinkingLevel" => str_field!(thinking_level),
                 b"cwd" => str_field!(cwd),
                 b"parentSession" => str_field!(parent_session),
-                // A header's version may be a numeric string; the other readers decide those.
-                b"version" => match b.get(p) {
-                    Some(b'-' | b'0'..=b'9') => num_field!(version),
-                    _ => Err(Bail),
-                },
+                b"version" => {
+                    let (v, end) = match b.get(p) {
+                        Some(b'"') => {
+                            let (v, end) = lenient_str(b, p)?;
+                            (v.and_then(|v| v.trim().parse().ok()), end)
+                        }
+                        _ => lenient_number(b, p)?,
+                    };
+                    // `+ 0.0`: a `-0` version is 0.
+                    s.version = v.map(|v| v + 0.0);
+                    Ok(end)
+                }
                 b"message" => {
                     if let Some(m) = s.message.take() {
                         calls = m.tool_calls;
@@ -557,131 +358,121 @@ mod fast {
         let mut at = MessageAt::default();
         // A value's offset in the line (never 0: the line starts with `{`).
         let offset = |p: usize| u32::try_from(p).ok().and_then(NonZeroU32::new).ok_or(Bail);
-        let end = scan::object(b, pos, |key, b, p| {
-            if key.escaped {
-                return Err(Bail);
+        let end = scan::object(b, pos, |key, b, p| match &*scan::key_name(key) {
+            b"toolName" => {
+                at.tool_name = Some(offset(p)?);
+                scan::skip(b, p)
             }
-            match key.bytes {
-                b"toolName" => {
-                    at.tool_name = Some(offset(p)?);
-                    scan::skip(b, p)
+            b"stopReason" => {
+                at.stop_reason = Some(offset(p)?);
+                scan::skip(b, p)
+            }
+            b"command" => {
+                at.command = Some(offset(p)?);
+                scan::skip(b, p)
+            }
+            b"isError" => {
+                let end = scan::skip(b, p)?;
+                at.is_error = &b[p..end] == b"true";
+                Ok(end)
+            }
+            b"role" => lenient_str(b, p).map(|(v, end)| {
+                m.role = v;
+                end
+            }),
+            b"provider" => lenient_str(b, p).map(|(v, end)| {
+                m.provider = v;
+                end
+            }),
+            b"model" => lenient_str(b, p).map(|(v, end)| {
+                m.model = v;
+                end
+            }),
+            b"toolCallId" => lenient_str(b, p).map(|(v, end)| {
+                m.tool_call_id = v;
+                end
+            }),
+            b"responseModel" => lenient_str(b, p).map(|(v, end)| {
+                m.response_model = v;
+                end
+            }),
+            b"usage" => {
+                let end = match scan::usage_end(b, p) {
+                    Some(end) => end,
+                    None => scan::skip(b, p)?,
+                };
+                at.usage = Some((offset(p)?.get(), u32::try_from(end - p).map_err(|_| Bail)?));
+                Ok(end)
+            }
+            b"content" => {
+                at.content = Some(offset(p)?);
+                m.tool_calls.clear();
+                at.plain_blocks = false;
+                at.plain_calls = false;
+                if b.get(p) != Some(&b'[') {
+                    return scan::skip(b, p);
                 }
-                b"stopReason" => {
-                    at.stop_reason = Some(offset(p)?);
-                    scan::skip(b, p)
-                }
-                b"command" => {
-                    at.command = Some(offset(p)?);
-                    scan::skip(b, p)
-                }
-                b"isError" => {
-                    let end = scan::skip(b, p)?;
-                    at.is_error = &b[p..end] == b"true";
-                    Ok(end)
-                }
-                b"role" => lenient_str(b, p).map(|(v, end)| {
-                    m.role = v;
-                    end
-                }),
-                b"provider" => lenient_str(b, p).map(|(v, end)| {
-                    m.provider = v;
-                    end
-                }),
-                b"model" => lenient_str(b, p).map(|(v, end)| {
-                    m.model = v;
-                    end
-                }),
-                b"toolCallId" => lenient_str(b, p).map(|(v, end)| {
-                    m.tool_call_id = v;
-                    end
-                }),
-                b"responseModel" => lenient_str(b, p).map(|(v, end)| {
-                    m.response_model = v;
-                    end
-                }),
-                b"usage" => {
-                    let end = match scan::usage_end(b, p) {
-                        Some(end) => end,
-                        None => scan::skip(b, p)?,
-                    };
-                    at.usage = Some((offset(p)?.get(), u32::try_from(end - p).map_err(|_| Bail)?));
-                    Ok(end)
-                }
-                b"content" => {
-                    at.content = Some(offset(p)?);
-                    m.tool_calls.clear();
-                    at.plain_blocks = false;
-                    at.plain_calls = false;
-                    if b.get(p) != Some(&b'[') {
+                let calls = &mut m.tool_calls;
+                let mut plain = true;
+                let mut plain_calls = true;
+                let mut after_call = false;
+                let end = scan::array(b, p, |b, p| {
+                    if b.get(p) != Some(&b'{') {
                         return scan::skip(b, p);
                     }
-                    let calls = &mut m.tool_calls;
-                    let mut plain = true;
-                    let mut plain_calls = true;
-                    let mut after_call = false;
-                    let end = scan::array(b, p, |b, p| {
-                        if b.get(p) != Some(&b'{') {
-                            return scan::skip(b, p);
+                    let (mut kind, mut id) = (None, None);
+                    let mut texts = 0u32;
+                    let mut kinds = 0u32;
+                    let mut names = 0u32;
+                    let mut arguments = 0u32;
+                    let end = scan::object(b, p, |key, b, p| match &*scan::key_name(key) {
+                        b"type" => lenient_str(b, p).map(|(v, end)| {
+                            kinds += 1;
+                            kind = v;
+                            end
+                        }),
+                        b"text" => {
+                            texts += 1;
+                            scan::skip(b, p)
                         }
-                        let (mut kind, mut id) = (None, None);
-                        let mut texts = 0u32;
-                        let mut kinds = 0u32;
-                        let mut names = 0u32;
-                        let mut arguments = 0u32;
-                        let end = scan::object(b, p, |key, b, p| {
-                            if key.escaped {
-                                return Err(Bail);
-                            }
-                            match key.bytes {
-                                b"type" => lenient_str(b, p).map(|(v, end)| {
-                                    kinds += 1;
-                                    kind = v;
-                                    end
-                                }),
-                                b"text" => {
-                                    texts += 1;
-                                    scan::skip(b, p)
-                                }
-                                b"id" => lenient_str(b, p).map(|(v, end)| {
-                                    id = v;
-                                    end
-                                }),
-                                b"name" => {
-                                    names += 1;
-                                    scan::skip(b, p)
-                                }
-                                b"arguments" => {
-                                    arguments += 1;
-                                    if b.get(p) != Some(&b'{') {
-                                        return scan::skip(b, p);
-                                    }
-                                    let (end, distinct) = distinct_keys(b, p)?;
-                                    plain_calls &= distinct;
-                                    Ok(end)
-                                }
-                                _ => scan::skip(b, p),
-                            }
-                        })?;
-                        match kind.as_deref() {
-                            Some("toolCall") => {
-                                after_call = true;
-                                if let Some(id) = id {
-                                    calls.push(id.into_owned());
-                                }
-                            }
-                            Some("text") => plain_calls &= !after_call,
-                            _ => {}
+                        b"id" => lenient_str(b, p).map(|(v, end)| {
+                            id = v;
+                            end
+                        }),
+                        b"name" => {
+                            names += 1;
+                            scan::skip(b, p)
                         }
-                        plain &= texts <= 1 && kinds <= 1;
-                        plain_calls &= names <= 1 && arguments <= 1;
-                        Ok(end)
+                        b"arguments" => {
+                            arguments += 1;
+                            if b.get(p) != Some(&b'{') {
+                                return scan::skip(b, p);
+                            }
+                            let (end, distinct) = distinct_keys(b, p)?;
+                            plain_calls &= distinct;
+                            Ok(end)
+                        }
+                        _ => scan::skip(b, p),
                     })?;
-                    at.plain_blocks = plain;
-                    at.plain_calls = plain && plain_calls;
+                    match kind.as_deref() {
+                        Some("toolCall") => {
+                            after_call = true;
+                            if let Some(id) = id {
+                                calls.push(id.into_owned());
+                            }
+                        }
+                        Some("text") => plain_calls &= !after_call,
+                        _ => {}
+                    }
+                    plain &= texts <= 1 && kinds <= 1;
+                    plain_calls &= names <= 1 && arguments <= 1;
                     Ok(end)
-                }
-                _ => scan::skip(b, p),
+                })?;
+                at.plain_blocks = plain;
+                at.plain_calls = plain && plain_calls;
+                Ok(end)
             }
+            _ => scan::skip(b, p),
         })?;
         m.at = Some(at);
         Ok(end)
@@ -710,7 +501,7 @@ mod fast {
 }
 
 #[cfg(test)]
-mod fast_agrees {
+mod properties {
     use super::*;
     use crate::session::scan;
     use proptest::prelude::*;
@@ -793,8 +584,9 @@ mod fast_agrees {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
-        /// Whenever the fast scanner accepts a line, JSON.parse (our exact reader) accepts it
-        /// and the skim equals the one read from the parsed value.
+        /// Whenever the walk accepts a line, JSON.parse (our exact reader) accepts it, the
+        /// offsets it records are those of the message's values, and the skim is the one of
+        /// the line's plain form.
         #[test]
         fn fast_skim_matches_exact_reading(
             line in value(4),
@@ -858,15 +650,19 @@ mod fast_agrees {
                     }
                 }
                 prop_assert!(v.is_object());
-                prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(v)));
+                // The walk keeps `JSON.parse`'s rules: it reads the line as it reads the plain
+                // form of the line's value (each key once, no escapes).
+                let LineRead::Object(slow) = read_line_slowly(line.as_bytes()) else {
+                    return Err(TestCaseError::fail("a line the walk took is an object"));
+                };
+                prop_assert_eq!(format!("{s:?}"), format!("{slow:?}"));
             }
-            // And whatever path reads it, the result agrees with the exact reading.
-            match (read_line(line.as_bytes()), exact) {
-                (LineRead::Object(mut s), Ok(v)) => {
-                    if let Some(m) = &mut s.message {
-                        m.at = None;
-                    }
-                    prop_assert_eq!(format!("{s:?}"), format!("{:?}", Skim::from_value(&v)))
+            // Whatever path reads it, it is an entry exactly when JSON.parse gives an object,
+            // and the plain form of any object is walked without a decline.
+            match (read_line(line.as_bytes()), &exact) {
+                (LineRead::Object(_), Ok(v)) => {
+                    prop_assert!(v.is_object());
+                    prop_assert!(fast::skim(&serde_json::to_vec(&plain(v, 0)).unwrap()).is_ok());
                 }
                 (LineRead::Object(_), Err(_)) => prop_assert!(false, "accepted a malformed line"),
                 (_, Ok(v)) => prop_assert!(!v.is_object()),
