@@ -77,17 +77,22 @@ pub fn side_stat(session: &Session, entries: &[EntryIdx]) -> SideStat {
         stat.messages += 1;
         count(&mut stat.roles, e.role().map_or("?", |r| r.as_str()));
         if e.is_role(&Role::Assistant) {
-            let v = session.preview_value(i);
-            let content = v.get("message").and_then(|m| m.get("content"));
-            if let Some(serde_json::Value::Array(blocks)) = content {
-                for b in blocks {
-                    if b.get("type").and_then(serde_json::Value::as_str) == Some("toolCall") {
-                        count(
-                            &mut stat.tools,
-                            b.get("name").and_then(serde_json::Value::as_str).unwrap_or("?"),
-                        );
+            let names = crate::session::view::read(
+                Some(session.raw(i)),
+                || session.value(i),
+                |entry| {
+                    let mut names = Vec::new();
+                    let blocks = entry.obj("message")?.map(|m| m.arr("content")).transpose()?.flatten();
+                    for block in blocks.unwrap_or_default().iter().filter_map(|b| b.obj()) {
+                        if block.str("type")?.as_deref() == Some("toolCall") {
+                            names.push(block.str("name")?.map(|n| n.into_owned()));
+                        }
                     }
-                }
+                    Ok(names)
+                },
+            );
+            for name in names.unwrap_or_default() {
+                count(&mut stat.tools, name.as_deref().unwrap_or("?"));
             }
         }
     }

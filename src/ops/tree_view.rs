@@ -2,10 +2,8 @@
 //! entries and assistant messages holding only tool calls), the cut at a fork depth, the
 //! marks of `@`'s branch, and the `--json` record of a row.
 
-use crate::session::content::Content;
 use crate::session::tree::{Tree, TreeRecord, TreeRow};
 use crate::session::{EntryIdx, EntryKind, Role, Session, jsjson, preview};
-use serde_json::Value;
 use std::fmt::Write as _;
 
 /// Which entries the view shows.
@@ -91,15 +89,7 @@ fn default_visible(session: &Session, i: EntryIdx, leaf: Option<EntryIdx>) -> bo
         | EntryKind::SessionInfo => false,
         EntryKind::Message if e.is_role(&Role::Assistant) && Some(i) != leaf => {
             // Assistant messages with only tool calls are hidden unless they ended badly.
-            let (has_text, stop) = match preview::assistant_visibility(session.raw(i), e.message_at()) {
-                Ok(read) => read,
-                Err(_) => {
-                    let mut v = session.preview_value(i);
-                    let m = v.get_mut("message").map(Value::take).unwrap_or(Value::Null);
-                    let stop = m.get("stopReason").and_then(Value::as_str).map(str::to_owned);
-                    (Content::of_message(&m).has_text(), stop)
-                }
-            };
+            let (has_text, stop) = preview::assistant_visibility(session.raw(i), e.message_at());
             has_text || stop.is_some_and(|s| s != "stop" && s != "toolUse")
         }
         _ => true,

@@ -153,11 +153,14 @@ pub struct MessageAt {
     /// reader of a block can take the first occurrence of either as the last, and stop once
     /// it has what it needs (a preview reads the start of a long text, not to its end).
     pub plain_blocks: bool,
-    /// Besides [`Self::plain_blocks`]: no block writes its `name` or `arguments` twice, no
-    /// `arguments` object writes a key twice (each key written without escapes), and no
-    /// text block comes after a tool call block. A preview of tool calls can then show them
-    /// as they come, and stop once it is full (a `write`'s long content is not walked).
+    /// Besides [`Self::plain_blocks`]: no block writes its `name` or `arguments` twice, and
+    /// no `arguments` object writes a key twice (each key written without escapes). A
+    /// preview of tool calls can then show them as they come, and stop once it is full (a
+    /// `write`'s long content is not walked).
     pub plain_calls: bool,
+    /// A text block comes after a tool call block (a preview, which shows the text before
+    /// the calls, then reads the blocks twice).
+    pub text_after_call: bool,
 }
 
 /// Per-type fields the index keeps.

@@ -50,29 +50,26 @@ pub fn parse(bytes: &[u8]) -> Result<Value, ParseError> {
     Parser {
         s: text.as_bytes(),
         pos: 0,
-        cut: false,
     }
     .document()
 }
 
-/// Parses one JSON text as [`parse`] does, except that the text an entry's one-line preview
-/// reads only up to its first line is cut short: string values of `summary` and `content`,
-/// of `message.content`, and of `text`/`thinking` in the blocks of either `content` stop
-/// after the first line break that follows a character neither JavaScript nor Rust counts as
-/// whitespace. Everything else, including whether the text parses at all, is as [`parse`]
-/// gives it, so the first non-blank line of any of those texts (and of their blocks joined)
-/// reads the same.
-pub fn parse_for_preview(bytes: &[u8]) -> Result<Value, ParseError> {
-    let text: Cow<'_, str> = match simdutf8::basic::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(bytes),
-    };
-    Parser {
-        s: text.as_bytes(),
-        pos: 0,
-        cut: true,
+/// The value of `bytes` (an object; `None` for any other text) written back as plain JSON
+/// text: each key once (`JSON.parse`'s last value, at its first place), strings as UTF-8
+/// with only the escapes JSON requires (a lone surrogate as its stand-in), numbers as
+/// doubles print. Containers nested deeper than `max_depth` are written as `null`. A reader
+/// of lines that declines an unusual line reads this form of it instead, with the same rule.
+pub fn plain_object(bytes: &[u8], max_depth: usize) -> Option<Vec<u8>> {
+    fn cut(v: &Value, depth: usize) -> Value {
+        match v {
+            Value::Object(_) | Value::Array(_) if depth == 0 => Value::Null,
+            Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), cut(v, depth - 1))).collect()),
+            Value::Array(a) => Value::Array(a.iter().map(|v| cut(v, depth - 1)).collect()),
+            other => other.clone(),
+        }
     }
-    .document()
+    let v = parse(bytes).ok().filter(Value::is_object)?;
+    serde_json::to_vec(&cut(&v, max_depth)).ok()
 }
 
 /// Length of the leading run of `s` that holds no quote, backslash or control character,
@@ -98,26 +95,6 @@ fn plain_run(s: &[u8]) -> usize {
         .iter()
         .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
         .unwrap_or(s.len() - i)
-}
-
-/// A character that ends leading whitespace both for JavaScript's `trim` and Rust's.
-fn is_solid(c: char) -> bool {
-    !c.is_whitespace() && !super::jsstr::is_whitespace(c)
-}
-
-/// Whether a string read inside `stack` is one [`parse_for_preview`] cuts at its first line.
-fn cut_here(stack: &[Frame]) -> bool {
-    let key = |f: &Frame, want: &[&str]| matches!(f, Frame::Object(_, k) if want.contains(&k.as_str()));
-    let is_array = |f: &Frame| matches!(f, Frame::Array(_));
-    match stack {
-        [root] => key(root, &["summary", "content"]),
-        [root, msg] => key(root, &["message"]) && key(msg, &["content"]),
-        [root, list, block] => key(root, &["content"]) && is_array(list) && key(block, &["text", "thinking"]),
-        [root, msg, list, block] => {
-            key(root, &["message"]) && key(msg, &["content"]) && is_array(list) && key(block, &["text", "thinking"])
-        }
-        _ => false,
-    }
 }
 
 /// Whether `c` is the stand-in for a lone surrogate.
@@ -158,8 +135,6 @@ enum Frame {
 struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
-    /// Cut preview texts at their first line ([`parse_for_preview`]).
-    cut: bool,
 }
 
 impl Parser<'_> {
@@ -224,10 +199,7 @@ impl Parser<'_> {
                         continue 'value;
                     }
                 }
-                Some(b'"') => {
-                    let cut = self.cut && cut_here(&stack);
-                    Value::String(self.string_cut(cut)?)
-                }
+                Some(b'"') => Value::String(self.string()?),
                 Some(b't') => self.literal("true", Value::Bool(true))?,
                 Some(b'f') => self.literal("false", Value::Bool(false))?,
                 Some(b'n') => self.literal("null", Value::Null)?,
@@ -346,44 +318,16 @@ impl Parser<'_> {
     }
 
     fn string(&mut self) -> Result<String, ParseError> {
-        self.string_cut(false)
-    }
-
-    /// A string; with `cut`, what follows the first line break after a solid character is
-    /// read (and checked) but not kept.
-    fn string_cut(&mut self, cut: bool) -> Result<String, ParseError> {
         debug_assert_eq!(self.peek(), Some(b'"'));
         self.pos += 1;
         let mut out = String::new();
-        // A solid character has been kept; whether to keep what is read.
-        let mut solid = false;
-        let mut keep = true;
-        let push = |out: &mut String, c: char, solid: &mut bool, keep: &mut bool| {
-            if *keep {
-                out.push(c);
-                if cut {
-                    if c == '\n' && *solid {
-                        *keep = false;
-                    } else if !*solid && is_solid(c) {
-                        *solid = true;
-                    }
-                }
-            }
-        };
         loop {
             // Copy the run up to the next quote, backslash or control character at once.
             let run = plain_run(&self.s[self.pos..]);
             let bytes = &self.s[self.pos..self.pos + run];
             // SAFETY: `self.s` is the bytes of a `str`, and the run starts and ends next to
             // ASCII bytes (or at the text's ends), so it is whole UTF-8 characters.
-            let text = unsafe { std::str::from_utf8_unchecked(bytes) };
-            if !cut {
-                out.push_str(text);
-            } else if keep {
-                // A run holds no control characters, so no line break.
-                solid = solid || text.chars().any(is_solid);
-                out.push_str(text);
-            }
+            out.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
             self.pos += run;
             match self.peek() {
                 Some(b'"') => {
@@ -404,14 +348,13 @@ impl Parser<'_> {
                         Some(b'u') => {
                             self.pos += 1;
                             let unit = self.hex4()?;
-                            let c = self.code_point(unit)?;
-                            push(&mut out, c, &mut solid, &mut keep);
+                            out.push(self.code_point(unit)?);
                             continue;
                         }
                         _ => return self.err("invalid escape"),
                     };
                     self.pos += 1;
-                    push(&mut out, c, &mut solid, &mut keep);
+                    out.push(c);
                 }
                 Some(_) => return self.err("control character in a string"),
                 None => return self.err("unterminated string"),
@@ -562,26 +505,5 @@ mod tests {
     #[test]
     fn invalid_utf8_reads_as_replacement() {
         assert_eq!(parse(b"\"a\xffb\"").unwrap(), json!("a\u{fffd}b"));
-    }
-
-    #[test]
-    fn preview_parse_cuts_only_preview_texts_after_their_first_line() {
-        let line = r#"{"type":"message","summary":" \n x\ny","message":{"role":"user","content":[{"type":"text","text":"\u2028\u0085\n\ud800a\r\nrest\u0000"},{"type":"toolCall","arguments":{"text":"a\nb"}}],"command":"a\nb"},"content":"\ufeff\nq\u000aw","data":{"summary":"a\nb"}}"#;
-        let full = parse(line.as_bytes()).unwrap();
-        let cut = parse_for_preview(line.as_bytes()).unwrap();
-        assert_eq!(cut["summary"], " \n x\n");
-        assert_eq!(cut["content"], "\u{feff}\nq\n");
-        let stand_in = char::from_u32(LONE_SURROGATE_BASE).unwrap();
-        // U+0085 is whitespace to Rust (not to JavaScript), U+2028 to both: neither is solid.
-        assert_eq!(
-            cut["message"]["content"][0]["text"],
-            format!("\u{2028}\u{85}\n{stand_in}a\r\n")
-        );
-        assert_eq!(cut["message"]["content"][1], full["message"]["content"][1]);
-        assert_eq!(cut["message"]["command"], full["message"]["command"]);
-        assert_eq!(cut["data"], full["data"]);
-        // Text after the cut is still checked: what JSON.parse rejects stays rejected.
-        assert!(parse_for_preview(b"{\"content\":\"a\\nb\\q\"}").is_err());
-        assert!(parse_for_preview(b"{\"content\":\"a\\nb\x01\"}").is_err());
     }
 }

@@ -201,12 +201,6 @@ impl Session {
         self.migrated(idx, jsparse::parse(self.raw(idx)).unwrap_or(Value::Null))
     }
 
-    /// [`Session::value`] with the texts a one-line preview reads only the first line of
-    /// cut short there ([`jsparse::parse_for_preview`]): for previews of many entries.
-    pub fn preview_value(&self, idx: EntryIdx) -> Value {
-        self.migrated(idx, jsparse::parse_for_preview(self.raw(idx)).unwrap_or(Value::Null))
-    }
-
     fn migrated(&self, idx: EntryIdx, mut v: Value) -> Value {
         if self.header.format() < 3
             && let Some(role) = v.pointer_mut("/message/role")

@@ -1,17 +1,21 @@
-//! One-line previews of entries read straight from their line's bytes with [`super::scan`],
+//! One-line previews of entries, read straight from their line's bytes with [`super::scan`]
 //! without building a JSON value: only the fields a preview shows are decoded, and texts only
 //! as far as their first line (or a caller's character budget) reaches. Lines are those of
 //! loaded entries, which `JSON.parse` accepted, so they are walked without being validated
 //! again ([`scan::trusted`]).
 //!
-//! Whatever the scanner declines ([`Bail`]) is left to the value-based preview
-//! ([`super::text::preview`] falls back to it), so a preview read here is always the one the
-//! value gives. As `JSON.parse`, a key written twice counts with its last value (and an
-//! object's members keep the place of a key's first occurrence).
+//! The preview is written once, as that walk. A message's values are read where the loader
+//! saw them ([`MessageAt`]), so a long text (a tool's output, a `write`'s content) is read
+//! only as far as it shows. What the walk cannot read as it goes (a key of a block written
+//! twice, a lone surrogate, invalid UTF-8) it declines ([`Bail`]), and the line's plain form
+//! is read instead ([`jsparse::plain_object`]: `JSON.parse`'s value written back with each
+//! key once), by the same walk.
 
 use super::entry::{EntryKind, MessageAt, Role};
 use super::scan::{self, Bail, RawStr, Scan, trusted};
+use super::{jsparse, skim};
 use std::borrow::Cow;
+use std::num::NonZeroU32;
 
 /// Tokens in a compact `42k` form.
 pub fn short_tokens(n: f64) -> String {
@@ -27,7 +31,7 @@ pub fn short_tokens(n: f64) -> String {
 /// A preview read from a line: its text and whether it was cut at the budget (then `text`
 /// is the start of the whole preview, and fitting it is only exact when it is already wider
 /// than the room it is fitted to).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Preview {
     pub text: String,
     pub cut: bool,
@@ -40,6 +44,249 @@ pub struct Shape<'a> {
     pub checkout: bool,
     /// Where the loader saw the message's values, when it recorded them.
     pub at: Option<&'a MessageAt>,
+}
+
+/// The preview of an entry read from its line. `budget` caps the characters produced
+/// (`None`: the whole preview). A line that holds nothing a preview can show (nesting
+/// deeper than the walk goes around what it shows) previews as nothing.
+pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Preview {
+    read(line, shape, budget, false)
+        .or_else(|_| {
+            let plain = jsparse::plain_object(line, jsparse::MAX_DEPTH).ok_or(Bail)?;
+            let at = located(&plain);
+            let shape = Shape {
+                at: at.as_ref(),
+                ..*shape
+            };
+            read(&plain, &shape, budget, true)
+        })
+        .unwrap_or_default()
+}
+
+/// [`preview`] of the plain form of `line`, as a test compares it with the line's.
+#[cfg(test)]
+pub(crate) fn preview_of_plain_form(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Option<Preview> {
+    let plain = jsparse::plain_object(line, jsparse::MAX_DEPTH)?;
+    let at = located(&plain);
+    let shape = Shape {
+        at: at.as_ref(),
+        ..*shape
+    };
+    Some(read(&plain, &shape, budget, true).unwrap_or_default())
+}
+
+/// Where the values of a plain line's message are.
+fn located(plain: &[u8]) -> Option<MessageAt> {
+    match skim::read_line(plain) {
+        skim::LineRead::Object(s) => s.message.and_then(|m| m.at),
+        _ => None,
+    }
+}
+
+/// [`preview`] of `line`; `plain` when it is a plain form (each key written once).
+fn read(line: &[u8], shape: &Shape<'_>, budget: Option<usize>, plain: bool) -> Scan<Preview> {
+    let mut out = Out::new(budget);
+    match shape.kind {
+        EntryKind::Message => message(&mut out, line, shape.role, shape.at.ok_or(Bail)?, plain)?,
+        EntryKind::Compaction => {
+            let [tokens, summary] = fields(line, ["tokensBefore", "summary"])?;
+            let tokens = number_of(tokens)?.map(short_tokens);
+            out.push("[compaction: ");
+            out.push(tokens.as_deref().unwrap_or("?"));
+            out.push(" tokens] ");
+            string_first_line(&mut out, summary)?;
+        }
+        EntryKind::BranchSummary => {
+            let [from, summary] = fields(line, ["fromId", "summary"])?;
+            out.push("from ");
+            out.push(&str_or_empty(from)?);
+            out.push(": ");
+            string_first_line(&mut out, summary)?;
+        }
+        EntryKind::Label => {
+            let [target, label] = fields(line, ["targetId", "label"])?;
+            out.push(&str_or_empty(target)?);
+            let label = str_or_empty(label)?;
+            if label.is_empty() {
+                out.push(" (label cleared)");
+            } else {
+                out.push(" ← ");
+                out.push(&label);
+            }
+        }
+        EntryKind::ModelChange => {
+            let [provider, model] = fields(line, ["provider", "modelId"])?;
+            out.push(&str_or_empty(provider)?);
+            out.push("/");
+            out.push(&str_or_empty(model)?);
+        }
+        EntryKind::ThinkingLevelChange => {
+            let [level] = fields(line, ["thinkingLevel"])?;
+            out.push("thinking ");
+            out.push(&str_or_empty(level)?);
+        }
+        EntryKind::SessionInfo => {
+            let [name] = fields(line, ["name"])?;
+            out.push("name: ");
+            out.push(&str_or_empty(name)?);
+        }
+        EntryKind::Custom if shape.checkout => {
+            let [data] = fields(line, ["data"])?;
+            let from = match member(data, "from")? {
+                Some(raw) if raw.first() == Some(&b'"') => str_or_empty(Some(raw))?,
+                _ => Cow::Borrowed("?"),
+            };
+            out.push("checkout (from ");
+            out.push(&from);
+            out.push(")");
+        }
+        EntryKind::Custom => {
+            let [kind] = fields(line, ["customType"])?;
+            out.push(&str_or_empty(kind)?);
+        }
+        EntryKind::CustomMessage => {
+            let [kind, content] = fields(line, ["customType", "content"])?;
+            out.push(&str_or_empty(kind)?);
+            out.push(": ");
+            // The content's blocks are known to write their keys once only in a plain line.
+            let at = MessageAt {
+                content: content.map(|c| offset(line, c)).transpose()?,
+                plain_blocks: plain,
+                ..MessageAt::default()
+            };
+            message(&mut out, line, None, &at, plain)?;
+        }
+        EntryKind::ContextEdit => {
+            let [replacement, target] = fields(line, ["replacement", "targetId"])?;
+            let omit = replacement.is_none_or(|r| r == b"null");
+            out.push(if omit { "omit " } else { "replace " });
+            out.push(&str_or_empty(target)?);
+            out.push(if omit { " from context" } else { " in context" });
+        }
+        EntryKind::Usage => {
+            let [kind, provider, model, usage] = fields(line, ["kind", "provider", "model", "usage"])?;
+            let tokens = number_of(member(usage, "totalTokens")?)?.map(short_tokens);
+            out.push(&str_or_empty(kind)?);
+            out.push(" ");
+            out.push(&str_or_empty(provider)?);
+            out.push("/");
+            out.push(&str_or_empty(model)?);
+            out.push(" ");
+            out.push(tokens.as_deref().unwrap_or(""));
+            out.push(" tokens");
+        }
+        EntryKind::Other(_) => {}
+    }
+    out.finish()
+}
+
+/// The offset in `line` of `value`, a slice of it (never 0: a line starts with `{`).
+fn offset(line: &[u8], value: &[u8]) -> Scan<NonZeroU32> {
+    let at = value.as_ptr().addr() - line.as_ptr().addr();
+    u32::try_from(at).ok().and_then(NonZeroU32::new).ok_or(Bail)
+}
+
+/// The preview of a message (or a custom message's content) whose values are where `at`
+/// says: the first line of its content's text (its string, or its text blocks joined by a
+/// space), after a tool result's head, and an assistant's tool calls after `→`.
+fn message(out: &mut Out, line: &[u8], role: Option<&Role>, at: &MessageAt, plain: bool) -> Scan<()> {
+    let string = |p: Option<NonZeroU32>| match p {
+        Some(p) => Ok(str_at(line, p.get() as usize)?.0),
+        None => Ok(None),
+    };
+    let assistant = match role {
+        Some(Role::BashExecution) => {
+            out.push("$ ");
+            if let Some(command) = string(at.command)? {
+                out.push_value(&command)?;
+            }
+            return Ok(());
+        }
+        Some(Role::System) => {
+            out.push("system prompt");
+            return Ok(());
+        }
+        Some(Role::ToolResult) => {
+            push_result_head(out, string(at.tool_name)?.as_ref(), at.is_error)?;
+            false
+        }
+        Some(Role::Assistant) => true,
+        _ => false,
+    };
+    if let Some(content) = at.content.map(|p| p.get() as usize) {
+        let mut reader = Reader {
+            line,
+            out: &mut *out,
+            text: FirstLine::new(),
+            first: true,
+            calls: assistant.then_some(0),
+        };
+        match line.get(content) {
+            Some(b'"') => {
+                reader.feed_text(content)?;
+            }
+            Some(b'[') if !(plain || at.plain_blocks) => return Err(Bail),
+            Some(b'[') if assistant && !(plain || at.plain_calls) => return Err(Bail),
+            Some(b'[') if assistant && at.text_after_call => {
+                // The text shows before the calls: the blocks are read for it first.
+                reader.calls = None;
+                reader.blocks(content)?;
+                reader.text.finish(reader.out);
+                reader.text.done = true;
+                reader.calls = Some(0);
+                reader.blocks(content)?;
+            }
+            Some(b'[') => {
+                reader.blocks(content)?;
+            }
+            _ => {}
+        }
+        reader.text.finish(reader.out);
+    }
+    if assistant && out.s.is_empty() {
+        push_stop_note(out, string(at.stop_reason)?.as_ref())?;
+    }
+    Ok(())
+}
+
+/// A string value (`Some`), or any other value skipped (`None`).
+fn str_at(b: &[u8], p: usize) -> Scan<(Option<RawStr<'_>>, usize)> {
+    if b.get(p) == Some(&b'"') {
+        let (s, end) = trusted::string(b, p)?;
+        Ok((Some(s), end))
+    } else {
+        Ok((None, trusted::skip(b, p)?))
+    }
+}
+
+/// A string's whole value (declining lone surrogates and invalid UTF-8).
+fn whole<'a>(s: &RawStr<'a>) -> Scan<Cow<'a, str>> {
+    s.decode()
+}
+
+/// What a tool result's preview starts with: the tool's name (`tool` when it has none that
+/// is a string) and whether it failed.
+fn push_result_head(out: &mut Out, name: Option<&RawStr<'_>>, is_error: bool) -> Scan<()> {
+    match name {
+        Some(name) => out.push(&whole(name)?),
+        None => out.push("tool"),
+    }
+    out.push(if is_error { " error: " } else { ": " });
+    Ok(())
+}
+
+/// An assistant message that shows nothing else shows why it stopped, unless it simply
+/// stopped (`stop`).
+fn push_stop_note(out: &mut Out, reason: Option<&RawStr<'_>>) -> Scan<()> {
+    if let Some(reason) = reason.filter(|_| out.s.is_empty()) {
+        let reason = whole(reason)?;
+        if reason != "stop" {
+            out.push("(");
+            out.push(&reason);
+            out.push(")");
+        }
+    }
+    Ok(())
 }
 
 /// The preview text with a budget of characters.
@@ -174,45 +421,6 @@ impl Out {
     }
 }
 
-/// A message's or custom message's `content`, as far as previews read it.
-#[derive(Default, Clone, Copy)]
-enum ContentParts<'a> {
-    #[default]
-    None,
-    Text(RawStr<'a>),
-    /// The content array: the line from its `[` on (its blocks are read as they are
-    /// needed, and no further than they are).
-    Blocks(&'a [u8]),
-}
-
-/// One content block: its `type`, `text`, `name` (string values only) and `arguments`.
-#[derive(Default)]
-struct BlockParts<'a> {
-    kind: Option<RawStr<'a>>,
-    text: Option<RawStr<'a>>,
-    name: Option<RawStr<'a>>,
-    arguments: Option<&'a [u8]>,
-}
-
-#[derive(Default)]
-struct MessageParts<'a> {
-    content: ContentParts<'a>,
-    stop_reason: Option<RawStr<'a>>,
-    tool_name: Option<RawStr<'a>>,
-    is_error: bool,
-    command: Option<RawStr<'a>>,
-}
-
-/// A string value (`Some`), or any other value skipped (`None`).
-fn str_at(b: &[u8], p: usize) -> Scan<(Option<RawStr<'_>>, usize)> {
-    if b.get(p) == Some(&b'"') {
-        let (s, end) = trusted::string(b, p)?;
-        Ok((Some(s), end))
-    } else {
-        Ok((None, trusted::skip(b, p)?))
-    }
-}
-
 /// A run of a string's text ([`text_run`]).
 #[derive(Debug, PartialEq, Eq)]
 struct Run {
@@ -294,142 +502,6 @@ fn text_run(b: &[u8], i: usize, mut left: usize) -> Run {
         left,
         cut: false,
     }
-}
-
-fn block_at(b: &[u8], p: usize) -> Scan<(Option<BlockParts<'_>>, usize)> {
-    if b.get(p) != Some(&b'{') {
-        return Ok((None, trusted::skip(b, p)?));
-    }
-    let mut block = BlockParts::default();
-    let end = trusted::object(b, p, |key, b, p| {
-        let slot = if key.is("type") {
-            &mut block.kind
-        } else if key.is("text") {
-            &mut block.text
-        } else if key.is("name") {
-            &mut block.name
-        } else if key.is("arguments") {
-            let (raw, end) = trusted::raw_value(b, p)?;
-            block.arguments = Some(raw);
-            return Ok(end);
-        } else {
-            return trusted::skip(b, p);
-        };
-        let (s, end) = str_at(b, p)?;
-        *slot = s;
-        Ok(end)
-    })?;
-    Ok((Some(block), end))
-}
-
-/// Walks the blocks of a content array in order until `each` says it has seen enough
-/// (returns false): the rest of the array is not read.
-fn each_block<'a>(raw: &'a [u8], mut each: impl FnMut(BlockParts<'a>) -> Scan<bool>) -> Scan<()> {
-    let mut enough = false;
-    let walked = trusted::array(raw, 0, |b, p| {
-        let (block, end) = block_at(b, p)?;
-        if let Some(block) = block
-            && !each(block)?
-        {
-            // Not a decline: the walk stops here.
-            enough = true;
-            return Err(Bail);
-        }
-        Ok(end)
-    });
-    match walked {
-        Err(_) if enough => Ok(()),
-        other => other.map(|_| ()),
-    }
-}
-
-fn content_at(b: &[u8], p: usize) -> Scan<(ContentParts<'_>, usize)> {
-    match b.get(p) {
-        Some(b'"') => {
-            let (s, end) = trusted::string(b, p)?;
-            Ok((ContentParts::Text(s), end))
-        }
-        Some(b'[') => {
-            let end = trusted::skip(b, p)?;
-            Ok((ContentParts::Blocks(&b[p..end]), end))
-        }
-        _ => Ok((ContentParts::None, trusted::skip(b, p)?)),
-    }
-}
-
-/// [`content_at`] for a content whose end is not needed: an array is not walked here.
-fn content_from(b: &[u8], p: usize) -> Scan<ContentParts<'_>> {
-    match b.get(p) {
-        Some(b'[') => Ok(ContentParts::Blocks(&b[p..])),
-        _ => Ok(content_at(b, p)?.0),
-    }
-}
-
-fn message_at(b: &[u8], p: usize) -> Scan<(MessageParts<'_>, usize)> {
-    let mut m = MessageParts::default();
-    if b.get(p) != Some(&b'{') {
-        return Ok((m, trusted::skip(b, p)?));
-    }
-    let end = trusted::object(b, p, |key, b, p| {
-        if key.is("content") {
-            let (c, end) = content_at(b, p)?;
-            m.content = c;
-            return Ok(end);
-        }
-        if key.is("isError") {
-            let end = trusted::skip(b, p)?;
-            m.is_error = &b[p..end] == b"true";
-            return Ok(end);
-        }
-        let slot = if key.is("stopReason") {
-            &mut m.stop_reason
-        } else if key.is("toolName") {
-            &mut m.tool_name
-        } else if key.is("command") {
-            &mut m.command
-        } else {
-            return trusted::skip(b, p);
-        };
-        let (s, end) = str_at(b, p)?;
-        *slot = s;
-        Ok(end)
-    })?;
-    Ok((m, end))
-}
-
-/// The first `max` characters of a string's value (all of it when shorter).
-fn prefix<'a>(s: &RawStr<'a>, max: usize) -> Scan<Cow<'a, str>> {
-    s.decode_prefix(max)
-}
-
-/// A string's whole value (declining lone surrogates and invalid UTF-8).
-fn whole<'a>(s: &RawStr<'a>) -> Scan<Cow<'a, str>> {
-    s.decode()
-}
-
-/// What a tool result's preview starts with: the tool's name (`tool` when it has none that
-/// is a string) and whether it failed.
-fn push_result_head(out: &mut Out, name: Option<&RawStr<'_>>, is_error: bool) -> Scan<()> {
-    match name {
-        Some(name) => out.push(&whole(name)?),
-        None => out.push("tool"),
-    }
-    out.push(if is_error { " error: " } else { ": " });
-    Ok(())
-}
-
-/// An assistant message that shows nothing else shows why it stopped, unless it simply
-/// stopped (`stop`).
-fn push_stop_note(out: &mut Out, reason: Option<&RawStr<'_>>) -> Scan<()> {
-    if let Some(reason) = reason.filter(|_| out.s.is_empty()) {
-        let reason = whole(reason)?;
-        if reason != "stop" {
-            out.push("(");
-            out.push(&reason);
-            out.push(")");
-        }
-    }
-    Ok(())
 }
 
 /// Feeds texts (joined by separators) to `out` as `first_line` of the whole would read:
@@ -526,47 +598,6 @@ impl FirstLine {
     }
 }
 
-/// The first line of a content's text (its string, or its text blocks joined by a space).
-/// `calls` collects the tool call blocks of an array when asked for, until `out` is full.
-fn content_first_line<'a>(
-    out: &mut Out,
-    content: &ContentParts<'a>,
-    mut calls: Option<&mut Vec<BlockParts<'a>>>,
-) -> Scan<()> {
-    let mut line = FirstLine::new();
-    match content {
-        ContentParts::None => {}
-        ContentParts::Text(s) => {
-            line.feed_raw(out, s.bytes)?;
-        }
-        ContentParts::Blocks(raw) => {
-            let mut first = true;
-            each_block(raw, |block| {
-                let kind = block.kind;
-                if kind.is_some_and(|k| k.is("text")) {
-                    if !line.full(out) {
-                        if !first {
-                            line.feed_char(out, ' ');
-                        }
-                        first = false;
-                        if let Some(text) = &block.text {
-                            line.feed_raw(out, text.bytes)?;
-                        }
-                    }
-                } else if let Some(calls) = calls.as_deref_mut()
-                    && kind.is_some_and(|k| k.is("toolCall"))
-                {
-                    calls.push(block);
-                }
-                // Once `out` is full nothing more shows; once the line is, only tool calls.
-                Ok(!(out.done() || (line.done && calls.is_none())))
-            })?;
-        }
-    }
-    line.finish(out);
-    Ok(())
-}
-
 /// A non-string JSON value as `serde_json` prints the value `JSON.parse` reads.
 fn value_text(raw: &[u8]) -> Scan<String> {
     let v = super::jsparse::parse(raw).map_err(|_| Bail)?;
@@ -574,63 +605,6 @@ fn value_text(raw: &[u8]) -> Scan<String> {
         serde_json::Value::String(s) => s,
         other => other.to_string(),
     })
-}
-
-/// A tool call argument value in a preview: a string as it is, anything else as JSON.
-fn push_compact(out: &mut Out, raw: &[u8]) -> Scan<()> {
-    if raw.len() >= 2 && raw[0] == b'"' {
-        out.push_body(&raw[1..raw.len() - 1])?;
-    } else {
-        out.push(&value_text(raw)?);
-    }
-    Ok(())
-}
-
-/// `name(arg=value, …)` of each tool call, joined by `, `.
-fn push_calls(out: &mut Out, calls: &[BlockParts<'_>]) -> Scan<()> {
-    for (n, call) in calls.iter().enumerate() {
-        if out.done() {
-            return Ok(());
-        }
-        if n > 0 {
-            out.push(", ");
-        }
-        match &call.name {
-            Some(name) => out.push(&whole(name)?),
-            None => out.push("?"),
-        }
-        out.push("(");
-        match call.arguments {
-            Some(raw) if raw.first() == Some(&b'{') => {
-                // Members in first-occurrence order, each with its last value.
-                let mut members: Vec<(Cow<'_, str>, &[u8])> = Vec::new();
-                trusted::object(raw, 0, |key, b, p| {
-                    let (value, end) = trusted::raw_value(b, p)?;
-                    let key = whole(&key)?;
-                    match members.iter_mut().find(|(k, _)| *k == key) {
-                        Some(member) => member.1 = value,
-                        None => members.push((key, value)),
-                    }
-                    Ok(end)
-                })?;
-                for (i, (key, value)) in members.iter().enumerate() {
-                    if out.done() {
-                        break;
-                    }
-                    if i > 0 {
-                        out.push(", ");
-                    }
-                    out.push(key);
-                    out.push("=");
-                    push_compact(out, value)?;
-                }
-            }
-            Some(raw) => push_compact(out, raw)?,
-            None => {}
-        }
-        out.push(")");
-    }
-    Ok(())
 }
 
 /// A number value as JavaScript reads it, `None` for any other value.
@@ -682,50 +656,15 @@ fn fields<'a, const N: usize>(line: &'a [u8], keys: [&str; N]) -> Scan<[Option<&
     Ok(found)
 }
 
-/// The parts of the line's `message` (its last occurrence; none when there is none), the
-/// whole line checked to its end.
-fn line_message(line: &[u8]) -> Scan<MessageParts<'_>> {
-    let mut message = MessageParts::default();
-    let end = trusted::object(line, 0, |k, b, p| {
-        if k.is("message") {
-            let (m, end) = message_at(b, p)?;
-            message = m;
-            Ok(end)
-        } else {
-            trusted::skip(b, p)
-        }
-    })?;
-    if !scan::at_end(line, end) {
-        return Err(Bail);
+/// The first line of the string `raw` (nothing for any other value or none).
+fn string_first_line(out: &mut Out, raw: Option<&[u8]>) -> Scan<()> {
+    if let Some(raw) = raw.filter(|r| r.first() == Some(&b'"')) {
+        let (s, _) = trusted::string(raw, 0)?;
+        let mut line = FirstLine::new();
+        line.feed_raw(out, s.bytes)?;
+        line.finish(out);
     }
-    Ok(message)
-}
-
-/// The parts of a message whose values the loader located: each read where it is, without
-/// walking the rest of the line.
-fn message_located<'a>(line: &'a [u8], at: &MessageAt) -> Scan<MessageParts<'a>> {
-    let string = |offset: Option<std::num::NonZeroU32>| match offset {
-        Some(p) => Ok(str_at(line, p.get() as usize)?.0),
-        None => Ok(None),
-    };
-    Ok(MessageParts {
-        content: match at.content {
-            Some(p) => content_from(line, p.get() as usize)?,
-            None => ContentParts::None,
-        },
-        stop_reason: string(at.stop_reason)?,
-        tool_name: string(at.tool_name)?,
-        is_error: at.is_error,
-        command: string(at.command)?,
-    })
-}
-
-/// The parts of the line's message: where the loader saw them, or read from the line.
-fn message_parts<'a>(line: &'a [u8], at: Option<&MessageAt>) -> Scan<MessageParts<'a>> {
-    match at {
-        Some(at) => message_located(line, at),
-        None => line_message(line),
-    }
+    Ok(())
 }
 
 /// How far reading a value as far as it shows went.
@@ -785,11 +724,11 @@ impl Kind {
     }
 }
 
-/// A message's preview read no further than it shows ([`short_preview`]): the reader's
-/// state as it walks the line.
-struct Short<'a> {
+/// A message's content read no further than it shows: the reader's state as it walks the
+/// line.
+struct Reader<'a, 'o> {
     line: &'a [u8],
-    out: Out,
+    out: &'o mut Out,
     text: FirstLine,
     /// No text block was met yet (text blocks are joined by a space).
     first: bool,
@@ -797,7 +736,7 @@ struct Short<'a> {
     calls: Option<usize>,
 }
 
-impl<'a> Short<'a> {
+impl<'a> Reader<'a, '_> {
     /// Whether nothing more can show.
     fn full(&self) -> bool {
         self.out.done() || (self.text.done && self.calls.is_none())
@@ -805,59 +744,59 @@ impl<'a> Short<'a> {
 
     /// Feeds the text string whose opening quote is at `p` to the first line, a piece at
     /// a time, no further than the line and the budget need.
-    fn feed_text(&mut self, p: usize) -> Option<Next> {
+    fn feed_text(&mut self, p: usize) -> Scan<Next> {
         let line = self.line;
-        let stop = p + 1 + self.text.feed_raw(&mut self.out, &line[p + 1..]).ok()?;
+        let stop = p + 1 + self.text.feed_raw(self.out, &line[p + 1..])?;
         if line.get(stop) == Some(&b'"') {
-            Some(Next::At(stop + 1))
+            Ok(Next::At(stop + 1))
         } else if self.full() {
-            Some(Next::Done)
+            Ok(Next::Done)
         } else {
             // The line is whole and tool calls may follow: the text's end is looked for.
-            Some(Next::At(trusted::body_end(line, stop).ok()? + 1))
+            Ok(Next::At(trusted::body_end(line, stop)? + 1))
         }
     }
 
     /// Starts a text block: text blocks are joined by a space.
     fn join(&mut self) {
         if !self.first {
-            self.text.feed_char(&mut self.out, ' ');
+            self.text.feed_char(self.out, ' ');
         }
         self.first = false;
     }
 
     /// The blocks of the content array whose `[` is at `p`, in order, as
-    /// [`content_first_line`] and [`push_calls`] read them: each block writes its `type` and
+    /// the preview shows them: each block writes its `type` and
     /// `text` once (and, with tool calls shown, [`MessageAt::plain_calls`] holds).
-    fn blocks(&mut self, p: usize) -> Option<Next> {
+    fn blocks(&mut self, p: usize) -> Scan<Next> {
         let line = self.line;
         let mut p = scan::ws(line, p + 1);
         if line.get(p) == Some(&b']') {
-            return Some(Next::At(p + 1));
+            return Ok(Next::At(p + 1));
         }
         loop {
             if self.full() {
-                return Some(Next::Done);
+                return Ok(Next::Done);
             }
             if line.get(p) == Some(&b'{') {
                 match self.block(p)? {
                     Next::At(end) => p = end,
-                    Next::Done => return Some(Next::Done),
+                    Next::Done => return Ok(Next::Done),
                 }
             } else {
-                p = trusted::skip(line, p).ok()?;
+                p = trusted::skip(line, p)?;
             }
             p = scan::ws(line, p);
             match line.get(p) {
                 Some(b',') => p = scan::ws(line, p + 1),
-                Some(b']') => return Some(Next::At(p + 1)),
-                _ => return None,
+                Some(b']') => return Ok(Next::At(p + 1)),
+                _ => return Err(Bail),
             }
         }
     }
 
     /// The block whose `{` is at `p`.
-    fn block(&mut self, p: usize) -> Option<Next> {
+    fn block(&mut self, p: usize) -> Scan<Next> {
         let line = self.line;
         let mut kind = Kind::Other;
         // The text's opening quote, when it came before the type.
@@ -870,42 +809,42 @@ impl<'a> Short<'a> {
         let mut shown = false;
         let mut q = scan::ws(line, p + 1);
         if line.get(q) == Some(&b'}') {
-            return Some(Next::At(q + 1));
+            return Ok(Next::At(q + 1));
         }
         loop {
             if line.get(q) != Some(&b'"') {
-                return None;
+                return Err(Bail);
             }
-            let (key, after) = trusted::string(line, q).ok()?;
+            let (key, after) = trusted::string(line, q)?;
             q = scan::ws(line, after);
             if line.get(q) != Some(&b':') {
-                return None;
+                return Err(Bail);
             }
             q = scan::ws(line, q + 1);
             match (Key::of(&key), line.get(q)) {
                 (Key::Type, _) => {
-                    let (k, end) = str_at(line, q).ok()?;
+                    let (k, end) = str_at(line, q)?;
                     kind = Kind::of(k);
                     q = end;
                 }
                 (Key::Text, Some(b'"')) => {
-                    if kind == Kind::Text && !self.text.full(&self.out) {
+                    if kind == Kind::Text && !self.text.full(self.out) {
                         // A text block's only text: fed as far as it shows.
                         fed = true;
                         self.join();
                         match self.feed_text(q)? {
                             Next::At(end) => q = end,
-                            Next::Done => return Some(Next::Done),
+                            Next::Done => return Ok(Next::Done),
                         }
                     } else {
                         if kind != Kind::Text {
                             text_at = Some(q);
                         }
-                        q = trusted::skip(line, q).ok()?;
+                        q = trusted::skip(line, q)?;
                     }
                 }
                 (Key::Name, _) if self.calls.is_some() => {
-                    let (n, end) = str_at(line, q).ok()?;
+                    let (n, end) = str_at(line, q)?;
                     name = Some(n);
                     q = end;
                 }
@@ -917,368 +856,193 @@ impl<'a> Short<'a> {
                         // show.
                         shown = true;
                         if self.call_head(n)? {
-                            return Some(Next::Done);
+                            return Ok(Next::Done);
                         }
                         match self.arguments(q)? {
                             Next::At(end) => q = end,
-                            Next::Done => return Some(Next::Done),
+                            Next::Done => return Ok(Next::Done),
                         }
                         self.out.push(")");
                     } else {
                         arguments_at = Some(q);
-                        q = trusted::skip(line, q).ok()?;
+                        q = trusted::skip(line, q)?;
                     }
                 }
-                _ => q = trusted::skip(line, q).ok()?,
+                _ => q = trusted::skip(line, q)?,
             }
             q = scan::ws(line, q);
             match line.get(q) {
                 Some(b',') => q = scan::ws(line, q + 1),
                 Some(b'}') => break,
-                _ => return None,
+                _ => return Err(Bail),
             }
         }
         let end = q + 1;
         if kind == Kind::Text {
-            if !fed && !self.text.full(&self.out) {
+            if !fed && !self.text.full(self.out) {
                 // A text block whose text came before its type, or has none.
                 self.join();
                 if let Some(t) = text_at
                     && let Next::Done = self.feed_text(t)?
                 {
-                    return Some(Next::Done);
+                    return Ok(Next::Done);
                 }
             }
         } else if self.calls.is_some() && !shown && kind == Kind::ToolCall {
             // A tool call whose name or type came after its arguments, or that has none.
             if self.call_head(name.flatten())? {
-                return Some(Next::Done);
+                return Ok(Next::Done);
             }
             if let Some(a) = arguments_at
                 && let Next::Done = self.arguments(a)?
             {
-                return Some(Next::Done);
+                return Ok(Next::Done);
             }
             self.out.push(")");
         }
-        Some(Next::At(end))
+        Ok(Next::At(end))
     }
 
     /// What comes before a tool call's arguments: ` → ` before the first (no text block
     /// follows a tool call: the line is whole), `, ` before the others, then `name(`.
     /// `Some(true)` when nothing more shows.
-    fn call_head(&mut self, name: Option<RawStr<'_>>) -> Option<bool> {
-        let shown = self.calls.as_mut()?;
+    fn call_head(&mut self, name: Option<RawStr<'_>>) -> Scan<bool> {
+        let shown = self.calls.as_mut().ok_or(Bail)?;
         let first = *shown == 0;
         *shown += 1;
         if first {
-            self.text.finish(&mut self.out);
+            self.text.finish(self.out);
             if !self.out.s.is_empty() {
                 self.out.push(" ");
             }
             self.out.push("→ ");
         }
         if self.out.done() {
-            return Some(true);
+            return Ok(true);
         }
         if !first {
             self.out.push(", ");
         }
         match &name {
-            Some(name) => self.out.push(&whole(name).ok()?),
+            Some(name) => self.out.push(&whole(name)?),
             None => self.out.push("?"),
         }
         self.out.push("(");
-        Some(false)
+        Ok(false)
     }
 
     /// A tool call's arguments at `p`: an object's members in the order written (each key
     /// written once), each value as far as it shows.
-    fn arguments(&mut self, p: usize) -> Option<Next> {
+    fn arguments(&mut self, p: usize) -> Scan<Next> {
         let line = self.line;
         if line.get(p) != Some(&b'{') {
             return self.argument_value(p);
         }
         let mut p = scan::ws(line, p + 1);
         if line.get(p) == Some(&b'}') {
-            return Some(Next::At(p + 1));
+            return Ok(Next::At(p + 1));
         }
         let mut first = true;
         loop {
             if self.out.done() {
-                return Some(Next::Done);
+                return Ok(Next::Done);
             }
             if line.get(p) != Some(&b'"') {
-                return None;
+                return Err(Bail);
             }
-            let (key, after) = trusted::string(line, p).ok()?;
+            let (key, after) = trusted::string(line, p)?;
             p = scan::ws(line, after);
             if line.get(p) != Some(&b':') {
-                return None;
+                return Err(Bail);
             }
             p = scan::ws(line, p + 1);
             if !first {
                 self.out.push(", ");
             }
             first = false;
-            self.out.push(&whole(&key).ok()?);
+            self.out.push(&whole(&key)?);
             self.out.push("=");
             match self.argument_value(p)? {
                 Next::At(end) => p = scan::ws(line, end),
-                Next::Done => return Some(Next::Done),
+                Next::Done => return Ok(Next::Done),
             }
             match line.get(p) {
                 Some(b',') => p = scan::ws(line, p + 1),
-                Some(b'}') => return Some(Next::At(p + 1)),
-                _ => return None,
+                Some(b'}') => return Ok(Next::At(p + 1)),
+                _ => return Err(Bail),
             }
         }
     }
 
-    /// An argument's value ([`push_compact`]): a string read as far as it shows.
-    fn argument_value(&mut self, p: usize) -> Option<Next> {
+    /// An argument's value: a string as it is, read as far as it shows; anything else as JSON.
+    fn argument_value(&mut self, p: usize) -> Scan<Next> {
         let line = self.line;
         if line.get(p) != Some(&b'"') {
-            let (raw, end) = trusted::raw_value(line, p).ok()?;
-            self.out.push(&value_text(raw).ok()?);
-            return Some(Next::At(end));
+            let (raw, end) = trusted::raw_value(line, p)?;
+            self.out.push(&value_text(raw)?);
+            return Ok(Next::At(end));
         }
-        let stop = p + 1 + self.out.push_body(&line[p + 1..]).ok()?;
+        let stop = p + 1 + self.out.push_body(&line[p + 1..])?;
         if line.get(stop) == Some(&b'"') {
-            Some(Next::At(stop + 1))
+            Ok(Next::At(stop + 1))
         } else {
             // The budget ran out.
-            Some(Next::Done)
+            Ok(Next::Done)
         }
     }
-}
-
-/// The preview of a message that shows the first line of its content, and an assistant's
-/// tool calls, read no further than the line, the calls or the budget reach: a long text (a
-/// tool's output, a `write`'s content) is not walked to its end, as it must be when a key
-/// could be written again after it. `None` when that cannot be told without reading on
-/// (the general reading then decides); else what the general reading gives.
-fn short_preview(line: &[u8], shape: &Shape<'_>, budget: usize) -> Option<Preview> {
-    let at = shape.at?;
-    let content = at.content?.get() as usize;
-    let mut out = Out::new(Some(budget));
-    let calls = match shape.role {
-        Some(Role::BashExecution | Role::System) => return None,
-        Some(Role::Assistant) => {
-            if line.get(content) == Some(&b'[') && !at.plain_calls {
-                return None;
-            }
-            Some(0)
-        }
-        Some(Role::ToolResult) => {
-            let name = match at.tool_name {
-                Some(p) => str_at(line, p.get() as usize).ok()?.0,
-                None => None,
-            };
-            push_result_head(&mut out, name.as_ref(), at.is_error).ok()?;
-            None
-        }
-        _ => None,
-    };
-    let mut short = Short {
-        line,
-        out,
-        text: FirstLine::new(),
-        first: true,
-        calls,
-    };
-    match line.get(content) {
-        Some(b'"') => {
-            short.feed_text(content)?;
-        }
-        Some(b'[') if at.plain_blocks => {
-            short.blocks(content)?;
-        }
-        _ => return None,
-    }
-    let Short { mut out, mut text, .. } = short;
-    text.finish(&mut out);
-    if calls.is_some()
-        && out.s.is_empty()
-        && let Some(p) = at.stop_reason
-    {
-        let reason = str_at(line, p.get() as usize).ok()?.0;
-        push_stop_note(&mut out, reason.as_ref()).ok()?;
-    }
-    out.finish().ok()
-}
-
-/// The preview of an entry read from its line. `budget` caps the characters produced
-/// (`None`: the whole preview).
-pub fn preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Preview> {
-    if let Some(budget) = budget
-        && *shape.kind == EntryKind::Message
-        && let Some(p) = short_preview(line, shape, budget)
-    {
-        return Ok(p);
-    }
-    general_preview(line, shape, budget)
-}
-
-/// [`preview`] read by walking the values a preview shows to their ends.
-fn general_preview(line: &[u8], shape: &Shape<'_>, budget: Option<usize>) -> Scan<Preview> {
-    let mut out = Out::new(budget);
-    match shape.kind {
-        EntryKind::Message => {
-            let message = message_parts(line, shape.at)?;
-            message_preview(&mut out, &message, shape.role)?;
-        }
-        EntryKind::Compaction => {
-            let [tokens, summary] = fields(line, ["tokensBefore", "summary"])?;
-            let tokens = number_of(tokens)?.map(short_tokens);
-            out.push("[compaction: ");
-            out.push(tokens.as_deref().unwrap_or("?"));
-            out.push(" tokens] ");
-            string_first_line(&mut out, summary)?;
-        }
-        EntryKind::BranchSummary => {
-            let [from, summary] = fields(line, ["fromId", "summary"])?;
-            out.push("from ");
-            out.push(&str_or_empty(from)?);
-            out.push(": ");
-            string_first_line(&mut out, summary)?;
-        }
-        EntryKind::Label => {
-            let [target, label] = fields(line, ["targetId", "label"])?;
-            out.push(&str_or_empty(target)?);
-            let label = str_or_empty(label)?;
-            if label.is_empty() {
-                out.push(" (label cleared)");
-            } else {
-                out.push(" ← ");
-                out.push(&label);
-            }
-        }
-        EntryKind::ModelChange => {
-            let [provider, model] = fields(line, ["provider", "modelId"])?;
-            out.push(&str_or_empty(provider)?);
-            out.push("/");
-            out.push(&str_or_empty(model)?);
-        }
-        EntryKind::ThinkingLevelChange => {
-            let [level] = fields(line, ["thinkingLevel"])?;
-            out.push("thinking ");
-            out.push(&str_or_empty(level)?);
-        }
-        EntryKind::SessionInfo => {
-            let [name] = fields(line, ["name"])?;
-            out.push("name: ");
-            out.push(&str_or_empty(name)?);
-        }
-        EntryKind::Custom if shape.checkout => {
-            let [data] = fields(line, ["data"])?;
-            let from = match member(data, "from")? {
-                Some(raw) if raw.first() == Some(&b'"') => str_or_empty(Some(raw))?,
-                _ => Cow::Borrowed("?"),
-            };
-            out.push("checkout (from ");
-            out.push(&from);
-            out.push(")");
-        }
-        EntryKind::Custom => {
-            let [kind] = fields(line, ["customType"])?;
-            out.push(&str_or_empty(kind)?);
-        }
-        EntryKind::CustomMessage => {
-            let [kind, content] = fields(line, ["customType", "content"])?;
-            out.push(&str_or_empty(kind)?);
-            out.push(": ");
-            let content = match content {
-                Some(raw) => content_from(raw, 0)?,
-                None => ContentParts::None,
-            };
-            content_first_line(&mut out, &content, None)?;
-        }
-        EntryKind::ContextEdit => {
-            let [replacement, target] = fields(line, ["replacement", "targetId"])?;
-            let omit = replacement.is_none_or(|r| r == b"null");
-            out.push(if omit { "omit " } else { "replace " });
-            out.push(&str_or_empty(target)?);
-            out.push(if omit { " from context" } else { " in context" });
-        }
-        EntryKind::Usage => {
-            let [kind, provider, model, usage] = fields(line, ["kind", "provider", "model", "usage"])?;
-            let tokens = number_of(member(usage, "totalTokens")?)?.map(short_tokens);
-            out.push(&str_or_empty(kind)?);
-            out.push(" ");
-            out.push(&str_or_empty(provider)?);
-            out.push("/");
-            out.push(&str_or_empty(model)?);
-            out.push(" ");
-            out.push(tokens.as_deref().unwrap_or(""));
-            out.push(" tokens");
-        }
-        EntryKind::Other(_) => {}
-    }
-    out.finish()
-}
-
-fn string_first_line(out: &mut Out, raw: Option<&[u8]>) -> Scan<()> {
-    if let Some(raw) = raw.filter(|r| r.first() == Some(&b'"')) {
-        let (s, _) = trusted::string(raw, 0)?;
-        let mut line = FirstLine::new();
-        line.feed_raw(out, s.bytes)?;
-        line.finish(out);
-    }
-    Ok(())
-}
-
-fn message_preview(out: &mut Out, m: &MessageParts<'_>, role: Option<&Role>) -> Scan<()> {
-    match role {
-        Some(Role::Assistant) => {
-            let mut calls = Vec::new();
-            content_first_line(out, &m.content, Some(&mut calls))?;
-            if !calls.is_empty() {
-                if !out.s.is_empty() {
-                    out.push(" ");
-                }
-                out.push("→ ");
-                push_calls(out, &calls)?;
-            }
-            push_stop_note(out, m.stop_reason.as_ref())?;
-        }
-        Some(Role::ToolResult) => {
-            push_result_head(out, m.tool_name.as_ref(), m.is_error)?;
-            content_first_line(out, &m.content, None)?;
-        }
-        Some(Role::BashExecution) => {
-            out.push("$ ");
-            if let Some(command) = &m.command {
-                out.push_value(command)?;
-            }
-        }
-        Some(Role::System) => out.push("system prompt"),
-        _ => content_first_line(out, &m.content, None)?,
-    }
-    Ok(())
 }
 
 /// What Pi's default tree view reads of an assistant message: whether a text block holds
 /// more than JavaScript whitespace, and its `stopReason`.
-pub fn assistant_visibility(line: &[u8], at: Option<&MessageAt>) -> Scan<(bool, Option<String>)> {
-    let message = message_parts(line, at)?;
-    let mut has_text = false;
-    if let ContentParts::Blocks(raw) = message.content {
-        each_block(raw, |block| {
-            if block.kind.is_some_and(|k| k.is("text"))
-                && let Some(text) = &block.text
-                && !is_js_blank(text)?
-            {
-                has_text = true;
-            }
-            Ok(!has_text)
-        })?;
-    } else if let ContentParts::Text(text) = &message.content {
-        has_text = !is_js_blank(text)?;
-    }
-    let stop = match &message.stop_reason {
-        Some(s) => Some(whole(s)?.into_owned()),
+pub fn assistant_visibility(line: &[u8], at: Option<&MessageAt>) -> (bool, Option<String>) {
+    visibility(line, at)
+        .or_else(|_| {
+            let plain = jsparse::plain_object(line, jsparse::MAX_DEPTH).ok_or(Bail)?;
+            visibility(&plain, located(&plain).as_ref())
+        })
+        .unwrap_or_default()
+}
+
+fn visibility(line: &[u8], at: Option<&MessageAt>) -> Scan<(bool, Option<String>)> {
+    let at = at.ok_or(Bail)?;
+    let stop = match at.stop_reason {
+        Some(p) => str_at(line, p.get() as usize)?
+            .0
+            .map(|s| whole(&s).map(Cow::into_owned))
+            .transpose()?,
         None => None,
+    };
+    let has_text = match at.content.map(|p| p.get() as usize) {
+        Some(p) if line.get(p) == Some(&b'"') => !is_js_blank(&trusted::string(line, p)?.0)?,
+        Some(p) if line.get(p) == Some(&b'[') => {
+            let mut has_text = false;
+            trusted::array(line, p, |b, p| {
+                if has_text || b.get(p) != Some(&b'{') {
+                    return trusted::skip(b, p);
+                }
+                // A block's `type` and `text` as `JSON.parse` keeps them: their last values.
+                let (mut is_text, mut text) = (false, None);
+                let end = trusted::object(b, p, |key, b, p| {
+                    if key.is("type") {
+                        let (kind, end) = str_at(b, p)?;
+                        is_text = kind.is_some_and(|k| k.is("text"));
+                        Ok(end)
+                    } else if key.is("text") {
+                        let (t, end) = str_at(b, p)?;
+                        text = t;
+                        Ok(end)
+                    } else {
+                        trusted::skip(b, p)
+                    }
+                })?;
+                if is_text && let Some(t) = text {
+                    has_text = !is_js_blank(&t)?;
+                }
+                Ok(end)
+            })?;
+            has_text
+        }
+        _ => false,
     };
     Ok((has_text, stop))
 }
@@ -1286,7 +1050,7 @@ pub fn assistant_visibility(line: &[u8], at: Option<&MessageAt>) -> Scan<(bool, 
 /// Whether a string's value is all JavaScript whitespace (`trim() === ""`).
 fn is_js_blank(s: &RawStr<'_>) -> Scan<bool> {
     let blank = |t: &str| t.chars().all(super::jsstr::is_whitespace);
-    let head = prefix(s, 64)?;
+    let head = s.decode_prefix(64)?;
     if !blank(&head) {
         return Ok(false);
     }
@@ -1504,12 +1268,10 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
-        /// A preview read no further than it shows is the preview of the general reading, for
-        /// any budget from 0 on; where the general reading declined something the short one
-        /// did not read (past the budget), the short one is the start of the value's preview.
-        /// And it is given for plain lines.
+        /// A preview read from a line, no further than it shows, is the one the line's plain
+        /// form (each key written once) gives, for any budget from 0 on.
         #[test]
-        fn short_previews_equal_the_general_previews(
+        fn previews_read_as_the_plain_form_reads(
             role in prop::sample::select(vec!["user", "toolResult", "custom", "assistant", "assistant", "branchSummary"]),
             content in any_content(),
             budget in prop_oneof![0usize..20, 20usize..300],
@@ -1522,30 +1284,11 @@ mod tests {
             );
             let session = super::super::Session::from_bytes("t.jsonl".into(), format!("{header}\n{line}\n").into_bytes()).unwrap();
             let e = &session.entries[0];
-            let at = e.message_at();
-            prop_assert!(at.is_some(), "{}", line);
-            let at = at.unwrap();
-            let shape = Shape { kind: &e.kind, role: e.role(), checkout: false, at: Some(at) };
-            let general = general_preview(session.raw(0), &shape, Some(budget));
-            let short = short_preview(session.raw(0), &shape, budget);
-            let plain = match content.as_bytes()[0] {
-                b'"' => true,
-                b'[' => at.plain_blocks && (role != "assistant" || at.plain_calls),
-                _ => false,
-            };
-            prop_assert!(short.is_some() || !plain || general.is_err(), "{}", line);
-            match (short, general) {
-                (Some(short), Ok(general)) => prop_assert_eq!(short, general, "{}", line),
-                (Some(short), Err(_)) => {
-                    let want = super::super::text::preview_of_value(&session, 0);
-                    if short.cut {
-                        prop_assert_eq!(short.text.chars().count(), budget);
-                        prop_assert!(want.starts_with(&short.text), "{:?} / {:?}: {}", short.text, want, line);
-                    } else {
-                        prop_assert_eq!(&short.text, &want, "{}", line);
-                    }
-                }
-                (None, _) => {}
+            let shape = Shape { kind: &e.kind, role: e.role(), checkout: false, at: e.message_at() };
+            for budget in [None, Some(budget)] {
+                let got = preview(session.raw(0), &shape, budget);
+                let want = preview_of_plain_form(session.raw(0), &shape, budget);
+                prop_assert_eq!(Some(got), want, "{}", line);
             }
         }
 

@@ -6,12 +6,12 @@
 //!
 //! The skim is written once, as a walk of a line's bytes ([`fast`]). A line that walk
 //! declines (a lone surrogate or invalid UTF-8 in a field it keeps, a `-0`, nesting deeper
-//! than the walker goes) is parsed exactly ([`jsparse`]), written back as plain JSON
-//! (each key once, no escape the walker declines, nothing deeper than the skim reads) and
-//! walked again: the rare line gets the same rule, not a second reader of its own.
+//! than the walker goes) is parsed exactly and written back as plain JSON
+//! ([`jsparse::plain_object`], cut below what the skim reads), and that is walked: the rare
+//! line gets the same rule, not a second reader of its own.
 
 use super::jsparse;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 
 /// What a line is, once read.
@@ -94,12 +94,12 @@ pub fn read_line_fast<'a>(line: &'a [u8], skim: &mut Skim<'a>) -> bool {
 /// [`read_line`] of a line the walk declined: parsed as `JSON.parse` parses it, then the
 /// plain JSON of what the skim reads of that value is walked.
 pub fn read_line_slowly(line: &[u8]) -> LineRead<'static> {
-    let value = match jsparse::parse(line) {
-        Ok(v @ Value::Object(_)) => v,
-        Ok(_) => return LineRead::NotAnObject,
-        Err(_) => return LineRead::Malformed,
+    let Some(plain) = jsparse::plain_object(line, SKIM_DEPTH) else {
+        return match jsparse::parse(line) {
+            Ok(_) => LineRead::NotAnObject,
+            Err(_) => LineRead::Malformed,
+        };
     };
-    let plain = serde_json::to_vec(&plain(&value, 0)).unwrap_or_default();
     // The plain text holds nothing the walk declines (a property test keeps it so).
     let mut skim = fast::skim(&plain).map(Skim::into_owned).unwrap_or_default();
     if let Some(m) = &mut skim.message {
@@ -112,22 +112,6 @@ pub fn read_line_slowly(line: &[u8]) -> LineRead<'static> {
 /// Values deeper than this are never read by the skim (an assistant's content block's
 /// members are four levels down).
 const SKIM_DEPTH: usize = 6;
-
-/// `v` as the walk can read it: each key once (a map has no duplicates), `-0` as `0` (the
-/// two compare alike in Pi), and containers below what the skim reads left out.
-fn plain(v: &Value, depth: usize) -> Value {
-    match v {
-        Value::Object(m) if depth < SKIM_DEPTH => Value::Object(
-            m.iter()
-                .map(|(k, v)| (k.clone(), plain(v, depth + 1)))
-                .collect::<Map<_, _>>(),
-        ),
-        Value::Array(a) if depth < SKIM_DEPTH => Value::Array(a.iter().map(|v| plain(v, depth + 1)).collect()),
-        Value::Object(_) | Value::Array(_) => Value::Null,
-        Value::Number(n) if n.as_f64() == Some(0.0) => Value::from(0),
-        other => other.clone(),
-    }
-}
 
 /// For a line that is JSON but not an object: whether JavaScript holds its value true.
 /// Pi keeps such a line as an entry (and refuses the file when it comes before the
@@ -409,6 +393,7 @@ mod fast {
                 m.tool_calls.clear();
                 at.plain_blocks = false;
                 at.plain_calls = false;
+                at.text_after_call = false;
                 if b.get(p) != Some(&b'[') {
                     return scan::skip(b, p);
                 }
@@ -416,6 +401,7 @@ mod fast {
                 let mut plain = true;
                 let mut plain_calls = true;
                 let mut after_call = false;
+                let mut text_after_call = false;
                 let end = scan::array(b, p, |b, p| {
                     if b.get(p) != Some(&b'{') {
                         return scan::skip(b, p);
@@ -461,7 +447,7 @@ mod fast {
                                 calls.push(id.into_owned());
                             }
                         }
-                        Some("text") => plain_calls &= !after_call,
+                        Some("text") => text_after_call |= after_call,
                         _ => {}
                     }
                     plain &= texts <= 1 && kinds <= 1;
@@ -470,6 +456,7 @@ mod fast {
                 })?;
                 at.plain_blocks = plain;
                 at.plain_calls = plain && plain_calls;
+                at.text_after_call = text_after_call;
                 Ok(end)
             }
             _ => scan::skip(b, p),
@@ -662,7 +649,7 @@ mod properties {
             match (read_line(line.as_bytes()), &exact) {
                 (LineRead::Object(_), Ok(v)) => {
                     prop_assert!(v.is_object());
-                    prop_assert!(fast::skim(&serde_json::to_vec(&plain(v, 0)).unwrap()).is_ok());
+                    prop_assert!(fast::skim(&jsparse::plain_object(line.as_bytes(), SKIM_DEPTH).unwrap()).is_ok());
                 }
                 (LineRead::Object(_), Err(_)) => prop_assert!(false, "accepted a malformed line"),
                 (_, Ok(v)) => prop_assert!(!v.is_object()),
@@ -671,8 +658,8 @@ mod properties {
         }
 
         /// `plain_calls` says what it says: no block writes its `name` or `arguments` twice,
-        /// no `arguments` object a key twice (keys written plainly), no text block follows a
-        /// tool call, and `plain_blocks` holds.
+        /// no `arguments` object a key twice (keys written plainly), and `plain_blocks` holds;
+        /// `text_after_call`, whether a text block follows a tool call.
         #[test]
         fn plain_calls_are_told_from_the_blocks(blocks in prop::collection::vec(
             prop::collection::vec(prop_oneof![
@@ -697,6 +684,7 @@ mod properties {
             let b = line.as_bytes();
             let mut plain = true;
             let mut after_call = false;
+            let mut text_after_call = false;
             scan::array(b, at.content.expect("a content").get() as usize, |b, p| {
                 let mut count = std::collections::HashMap::<String, usize>::new();
                 let mut kind = None;
@@ -722,13 +710,14 @@ mod properties {
                 plain &= ["type", "text", "name", "arguments"].iter().all(|k| count.get(*k).is_none_or(|&n| n <= 1));
                 match kind.as_deref() {
                     Some("toolCall") => after_call = true,
-                    Some("text") => plain &= !after_call,
+                    Some("text") => text_after_call |= after_call,
                     _ => {}
                 }
                 Ok(end)
             })
             .expect("a content array");
             prop_assert_eq!(at.plain_calls, plain, "{}", line);
+            prop_assert_eq!(at.text_after_call, text_after_call, "{}", line);
         }
     }
 }
