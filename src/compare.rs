@@ -77,7 +77,7 @@ pub fn side_stat(session: &Session, entries: &[EntryIdx]) -> SideStat {
         stat.messages += 1;
         count(&mut stat.roles, e.role().map_or("?", |r| r.as_str()));
         if e.is_role(&Role::Assistant) {
-            let names = crate::session::view::read(
+            let names = crate::json::view::read(
                 Some(session.raw(i)),
                 || session.value(i),
                 |entry| {

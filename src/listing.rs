@@ -3,17 +3,17 @@
 //! candidate files of [`Locations`] in parallel and sorts them as Pi's `sortSessionInfos`.
 //! [`SessionRecord`] is a listed session as a JSON record (`ls --json`).
 //!
-//! Each line is read once, through the entry view ([`crate::session::view`]): the rule of
+//! Each line is read once, through the entry view ([`crate::json::view`]): the rule of
 //! what a line tells the listing is written against [`Obj`]/[`Val`], whether the view
 //! answers from the line's bytes or from the parsed value.
 
+use crate::json::jsdate::{date_value_ms, parse_date_ms};
+use crate::json::jsjson::js_number;
+use crate::json::scan::{Bail, Scan as Walk};
+use crate::json::view::{Kind, Obj, Tape, Val};
+use crate::json::{jsparse, jsstr};
 use crate::progress::Progress;
-use crate::session::jsdate::{date_value_ms, parse_date_ms};
-use crate::session::jsjson::js_number;
 use crate::session::locate::Locations;
-use crate::session::scan::{Bail, Scan as Walk};
-use crate::session::view::{Kind, Obj, Tape, Val};
-use crate::session::{jsparse, jsstr};
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;

@@ -9,9 +9,10 @@ use crate::session::text::short_tokens;
 
 pub mod outline;
 pub mod tools;
-use crate::session::scan::{Bail, Scan};
-use crate::session::view::{self, Obj, Val};
-use crate::session::{EntryIdx, EntryKind, Session, SessionError, jsparse, jsstr, revision};
+use crate::json::scan::{Bail, Scan};
+use crate::json::view::{self, Obj, Val};
+use crate::json::{jsparse, jsstr};
+use crate::session::{EntryIdx, EntryKind, Session, SessionError, revision};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::ops::Range;

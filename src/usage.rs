@@ -10,8 +10,8 @@
 mod read;
 pub mod report;
 
+use crate::json::jsjson::number;
 use crate::llm::Cost;
-use crate::session::jsjson::number;
 use crate::session::{Detail, EntryIdx, EntryKind, MessageAt, Role, Session};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -631,7 +631,7 @@ mod tests {
             #![proptest_config(ProptestConfig::with_cases(2000))]
             #[test]
             fn totals_of_the_bytes_are_the_values(usage in usage()) {
-                let value = crate::session::jsparse::parse(usage.as_bytes()).unwrap();
+                let value = crate::json::jsparse::parse(usage.as_bytes()).unwrap();
                 let of_value = read::totals(&value).unwrap().0;
                 if let Ok((of_bytes, _)) = read::totals(Bytes::whole(usage.as_bytes())) {
                     prop_assert_eq!(format!("{of_bytes:?}"), format!("{of_value:?}"));
@@ -641,7 +641,7 @@ mod tests {
 
             #[test]
             fn calls_of_the_bytes_are_the_values(line in entry(), source in prop::sample::select(Source::ALL.to_vec())) {
-                let value = crate::session::jsparse::parse(line.as_bytes()).unwrap();
+                let value = crate::json::jsparse::parse(line.as_bytes()).unwrap();
                 let of_value = format!("{:?}", read::call(source, &value).unwrap().0);
                 if let Ok((of_bytes, _)) = read::call(source, Bytes::whole(line.as_bytes())) {
                     prop_assert_eq!(format!("{of_bytes:?}"), of_value.clone());

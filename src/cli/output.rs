@@ -184,7 +184,7 @@ impl Output {
     /// One `--json` record, written as `JSON.stringify` would write it: numbers as
     /// JavaScript prints them, a lone surrogate from a session as its escape.
     pub fn json(&mut self, record: &serde_json::Value) -> std::io::Result<()> {
-        self.line(&pi_session::session::jsjson::stringify(record))
+        self.line(&pi_session::json::jsjson::stringify(record))
     }
 
     /// Bytes as they are, no newline added: for output written piece by piece.
@@ -642,7 +642,7 @@ fn shown_width(c: char) -> Option<usize> {
         // only combining accents are of no width.
         return Some(usize::from(!(0x300..0x370).contains(&u)));
     }
-    if (0x3001..0x10000).contains(&u) || (0x10000..pi_session::session::jsparse::LONE_SURROGATE_BASE).contains(&u) {
+    if (0x3001..0x10000).contains(&u) || (0x10000..pi_session::json::jsparse::LONE_SURROGATE_BASE).contains(&u) {
         // No whitespace, control, override or lone surrogate there.
         return Some(char_width(c));
     }
@@ -686,7 +686,7 @@ fn known_width(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
         };
     }
     let u = (u32::from(b & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3);
-    if u >= pi_session::session::jsparse::LONE_SURROGATE_BASE {
+    if u >= pi_session::json::jsparse::LONE_SURROGATE_BASE {
         return None;
     }
     let wide = (0x1f300..=0x1faff).contains(&u) || (0x20000..=0x3fffd).contains(&u);
@@ -893,7 +893,7 @@ mod tests {
             1 => "[\u{0}-\u{1f}\u{7f}-\u{9f}]",
             1 => "[!-~]{1,20}",
             1 => "[é日本語😀\u{301}\u{200b}\u{202e}\u{2067}\u{ff21}…]{1,3}",
-            1 => Just(char::from_u32(pi_session::session::jsparse::LONE_SURROGATE_BASE + 5).unwrap().to_string()),
+            1 => Just(char::from_u32(pi_session::json::jsparse::LONE_SURROGATE_BASE + 5).unwrap().to_string()),
             1 => "\\PC{1,4}",
             // Running text in other scripts, with what breaks it up (accents, no-break and
             // other spaces, zero-width characters, overrides, the last stand-ins).

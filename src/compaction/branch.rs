@@ -186,7 +186,7 @@ fn message_of(session: &Session, i: EntryIdx, edit: Option<&Value>) -> Option<Va
     let e = &session.entries[i];
     let v = session.value(i);
     let ms = |v: &Value| {
-        crate::session::jsdate::date_value_ms(v.get("timestamp"))
+        crate::json::jsdate::date_value_ms(v.get("timestamp"))
             .map(Value::from)
             .unwrap_or(Value::Null)
     };

@@ -9,9 +9,9 @@ pub mod prompts;
 pub mod serialize;
 pub mod system;
 
+use crate::json::jsjson::number;
 use crate::llm::{LlmError, Summarizer, SummaryRequest, SummaryResponse, Usage};
 use crate::session::append::entry_line;
-use crate::session::jsjson::number;
 use crate::session::{Detail, EntryIdx, Role, Session};
 use fileops::{FileOps, format_file_lists};
 use prepare::Preparation;
@@ -230,7 +230,7 @@ pub fn compaction_entry(
     rest.push(("fromHook", Value::Bool(false)));
     if let Some(mut sys) = system_message {
         if let Some(o) = sys.as_object_mut() {
-            let ms = crate::session::jsdate::parse_date_ms(timestamp)
+            let ms = crate::json::jsdate::parse_date_ms(timestamp)
                 .map(Value::from)
                 .unwrap_or(Value::Null);
             o.insert("timestamp".into(), ms);

@@ -291,7 +291,7 @@ pub fn projected_context_tokens(session: &Session, projected: &[ProjectedEntry],
 }
 
 fn js<S: serde::Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&crate::session::jsjson::number(*n), s)
+    serde::Serialize::serialize(&crate::json::jsjson::number(*n), s)
 }
 
 /// A compaction plan as `compact --dry-run --json` prints it.

@@ -2,7 +2,7 @@
 //! `serializeConversation`. Serialized text keeps the model from continuing the
 //! conversation instead of summarizing it.
 
-use crate::session::jsjson::{stringify, utf16_len};
+use crate::json::jsjson::{stringify, utf16_len};
 use crate::session::text::content_text;
 use serde_json::{Value, json};
 

@@ -438,7 +438,7 @@ mod tests {
     /// the others across its 32-byte blocks.
     fn scan_text() -> impl proptest::strategy::Strategy<Value = String> {
         use proptest::prelude::*;
-        let lone = char::from_u32(crate::session::jsparse::LONE_SURROGATE_BASE + 7)
+        let lone = char::from_u32(crate::json::jsparse::LONE_SURROGATE_BASE + 7)
             .unwrap()
             .to_string();
         let pieces: Vec<String> = [
@@ -530,7 +530,7 @@ mod tests {
                 assert_eq!(line(&s), escape_line(&s), "{:x}", c as u32);
             }
         }
-        let lone = char::from_u32(crate::session::jsparse::LONE_SURROGATE_BASE).unwrap();
+        let lone = char::from_u32(crate::json::jsparse::LONE_SURROGATE_BASE).unwrap();
         assert_eq!(line(&format!("x{lone}")), "x\u{fffd}");
         assert_eq!(clean("a\u{202e}b\r\nc\rd\t"), "a\\u{202e}b\nc\\rd\t");
     }
@@ -539,7 +539,7 @@ mod tests {
     /// of a long text, next to the characters whose first bytes are suspect.
     #[test]
     fn the_block_scan_agrees_with_the_escapes() {
-        let lone = char::from_u32(crate::session::jsparse::LONE_SURROGATE_BASE).unwrap();
+        let lone = char::from_u32(crate::json::jsparse::LONE_SURROGATE_BASE).unwrap();
         let chars = [
             '\n',
             '\t',

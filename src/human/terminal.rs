@@ -8,13 +8,13 @@ use std::fmt::Write as _;
 pub fn is_unsafe(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-        || crate::session::jsparse::is_lone_surrogate(c)
+        || crate::json::jsparse::is_lone_surrogate(c)
 }
 
 pub fn push_escaped(out: &mut String, c: char) {
     match c {
         // A lone surrogate shows as the replacement character, as a terminal shows one.
-        c if crate::session::jsparse::is_lone_surrogate(c) => out.push('\u{fffd}'),
+        c if crate::json::jsparse::is_lone_surrogate(c) => out.push('\u{fffd}'),
         '\x1b' => out.push_str("\\e"),
         '\r' => out.push_str("\\r"),
         '\t' => out.push_str("\\t"),

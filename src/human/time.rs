@@ -15,7 +15,7 @@ pub fn local_time_into(buf: &mut String, ts: Option<&str>) {
     thread_local! {
         static KEPT: std::cell::Cell<Option<KeptOffset>> = const { std::cell::Cell::new(None) };
     }
-    match ts.and_then(crate::session::jsdate::parse_date_ms) {
+    match ts.and_then(crate::json::jsdate::parse_date_ms) {
         Some(ms) => KEPT.with(|kept| format_into(buf, ms, system_zone(), kept)),
         None => buf.push_str(UNKNOWN),
     }

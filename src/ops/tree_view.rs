@@ -2,8 +2,9 @@
 //! entries and assistant messages holding only tool calls), the cut at a fork depth, the
 //! marks of `@`'s branch, and the `--json` record of a row.
 
+use crate::json::jsjson;
 use crate::session::tree::{Tree, TreeRecord, TreeRow};
-use crate::session::{EntryIdx, EntryKind, Role, Session, jsjson, preview};
+use crate::session::{EntryIdx, EntryKind, Role, Session, preview};
 use std::fmt::Write as _;
 
 /// Which entries the view shows.

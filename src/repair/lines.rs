@@ -3,7 +3,7 @@
 //! normalized; lines that cannot be read are dropped.
 
 use super::finding::Finding;
-use crate::session::jsparse;
+use crate::json::jsparse;
 use std::borrow::Cow;
 
 /// One physical line and what becomes of it. Borrows from the file's bytes: only a line

@@ -12,7 +12,7 @@
 
 use super::rules::{RuleSet, TokenPlan, mask, needles};
 use super::walk::{self, Step};
-use crate::session::scan as json;
+use crate::json::scan as json;
 use std::ops::Range;
 
 /// A credential found in a line.
@@ -311,7 +311,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
 
 /// The redacted thinking blocks and encrypted reasoning of a line's message.
 fn opaque_payloads(line: &[u8]) -> Vec<(String, &'static str)> {
-    let Ok(value) = crate::session::jsparse::parse(line) else {
+    let Ok(value) = crate::json::jsparse::parse(line) else {
         return Vec::new();
     };
     let Some(blocks) = value.pointer("/message/content").and_then(|c| c.as_array()) else {
@@ -515,8 +515,8 @@ mod tests {
                     continue;
                 }
                 // A line that was JSON still is, with the same shape.
-                if let Ok(old) = crate::session::jsparse::parse(b) {
-                    let new = crate::session::jsparse::parse(a);
+                if let Ok(old) = crate::json::jsparse::parse(b) {
+                    let new = crate::json::jsparse::parse(a);
                     prop_assert!(new.is_ok(), "{:?}", String::from_utf8_lossy(a));
                     let new = new.unwrap();
                     prop_assert_eq!(&old["type"], &new["type"]);

@@ -3,19 +3,19 @@
 //! Redaction must change only the string tokens that held a secret and leave every other
 //! byte of a line as it was, so nothing here builds a tree: [`for_each_string`] walks the
 //! raw text (validating it as `JSON.parse` does, with the scanner of
-//! [`crate::session::scan`] skipping string bodies), [`decode`] reads one token with a map
+//! [`crate::json::scan`] skipping string bodies), [`decode`] reads one token with a map
 //! back to its raw bytes, [`replace_in_token`] rewrites only the decoded ranges asked for,
 //! and [`splice`] puts the new tokens into the line.
 //!
-//! Decoded text follows [`crate::session::jsparse`] except in one respect: a lone surrogate
+//! Decoded text follows [`crate::json::jsparse`] except in one respect: a lone surrogate
 //! escape (`"\ud83d"`, which `JSON.parse` keeps) reads as U+FFFD rather than jsparse's
 //! stand-in character, so rules matching text see what a terminal shows; the map still
 //! points it at its six-byte escape, which is kept as written unless an edit covers it. (So a
 //! real character of U+10F800..U+10FFFF, the range jsparse borrows for its stand-ins, reads
 //! as itself here, where jsparse's display shows U+FFFD.)
 
-use crate::session::jsjson;
-use crate::session::scan;
+use crate::json::jsjson;
+use crate::json::scan;
 use std::ops::Range;
 
 /// One step of a JSON path.
@@ -89,7 +89,7 @@ impl std::error::Error for Malformed {}
 /// escapes checked, no raw control characters in strings; invalid UTF-8 inside a string is
 /// accepted, as Node reads it as U+FFFD), and returns `Err` on anything it rejects; `f` may
 /// have been called for tokens before the fault. The one difference: nesting is not limited
-/// (jsparse stops at [`crate::session::jsparse::MAX_DEPTH`]); the walk is iterative, its
+/// (jsparse stops at [`crate::json::jsparse::MAX_DEPTH`]); the walk is iterative, its
 /// stack is the path, so any depth costs heap, not stack.
 pub fn for_each_string(line: &[u8], f: impl FnMut(&[Step], Range<usize>, bool /* is_key */)) -> Result<(), Malformed> {
     Walker::default().walk(line, f)
@@ -463,7 +463,7 @@ pub fn splice(line: &[u8], edits: &[(Range<usize>, Vec<u8>)]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::jsparse;
+    use crate::json::jsparse;
     use proptest::prelude::*;
     use serde_json::Value;
 

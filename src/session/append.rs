@@ -1,9 +1,9 @@
 //! The append protocol every write command shares: lock the file, read it as it is under
 //! the lock, refuse what Pi would have to migrate, then add one whole line with one write.
 
-use super::rawjson::object_line;
 use super::write::{LOCK_WAIT, LockedFile};
 use super::{Session, SessionError};
+use crate::json::rawjson::object_line;
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -132,7 +132,7 @@ impl SessionWriter {
     /// Best effort: where it cannot be set (a file owned by another user, a file system
     /// with coarse times), the next write just warns as it would after any other change.
     pub fn stamp_own_write(&self, timestamp: &str) {
-        if let Some(t) = super::jsdate::parse_date_ms(timestamp).and_then(stamp_time) {
+        if let Some(t) = crate::json::jsdate::parse_date_ms(timestamp).and_then(stamp_time) {
             let _ = self.file.set_modified(t);
         }
     }

@@ -8,8 +8,8 @@
 //! Only the fields that change are rewritten; every other value keeps its bytes.
 
 use super::append::{new_entry_id, now_timestamp};
-use super::rawjson::{fields, object_line, with_fields};
 use super::{Detail, EntryIdx, EntryKind, Session, SessionError};
+use crate::json::rawjson::{fields, object_line, with_fields};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

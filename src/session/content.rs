@@ -135,7 +135,7 @@ impl<'a> Content<'a> {
 
     /// Whether any text block holds more than JavaScript whitespace.
     pub fn has_text(self) -> bool {
-        self.texts().flatten().any(|t| !super::jsstr::trim(t).is_empty())
+        self.texts().flatten().any(|t| !crate::json::jsstr::trim(t).is_empty())
     }
 }
 

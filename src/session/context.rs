@@ -1,8 +1,8 @@
 //! What Pi 1.6.0 sends to the model with the leaf at a given entry: `buildContextEntries`,
 //! `buildSessionProjection` and `buildSessionContext` of session-manager.js.
 
-use super::jsdate::date_value_ms;
 use super::{Detail, EntryIdx, EntryKind, Role, Session, Sym};
+use crate::json::jsdate::date_value_ms;
 use rustc_hash::FxHashMap;
 use serde_json::{Map, Value, json};
 

@@ -1,7 +1,7 @@
 //! Pi's token estimate (`estimateTokens` in compaction.js): characters / 4, rounded up,
 //! counting the way JavaScript counts string lengths.
 
-use super::jsjson::{stringify_len, utf16_len};
+use crate::json::jsjson::{stringify_len, utf16_len};
 use serde_json::Value;
 
 const IMAGE_CHARS: usize = 4800;

@@ -188,7 +188,7 @@ fn classify_range<'a>(data: &'a [u8], from: usize, to: usize, chunk: Option<Chun
     while pos < to {
         let end = memchr::memchr(b'\n', &data[pos..to]).map_or(to, |i| pos + i);
         let bytes = &data[pos..end];
-        let event = if super::jsstr::is_blank(bytes) {
+        let event = if crate::json::jsstr::is_blank(bytes) {
             Some(Event::Blank)
         } else if skim::read_line_fast(bytes, &mut skim) {
             // Most lines: the entry is built straight from the skim, never boxed.
@@ -517,7 +517,7 @@ fn load_sized(path: PathBuf, data: Data, first_line: u32, sizes: Sizes) -> Resul
             Detail::SessionInfo { name } => {
                 session_name = name
                     .as_deref()
-                    .map(super::jsstr::trim)
+                    .map(crate::json::jsstr::trim)
                     .filter(|n| !n.is_empty())
                     .map(Into::into);
             }

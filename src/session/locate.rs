@@ -54,7 +54,7 @@ pub fn encode_cwd(cwd: &Path) -> String {
 fn setting_in(path: &Path) -> Option<serde_json::Value> {
     let bytes = fs::read(path).ok()?;
     let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
-    match super::jsparse::parse(bytes).ok()? {
+    match crate::json::jsparse::parse(bytes).ok()? {
         serde_json::Value::Object(mut o) => o.remove("sessionDir"),
         _ => None,
     }

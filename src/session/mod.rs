@@ -11,30 +11,24 @@ pub mod entry;
 pub mod error;
 pub mod estimate;
 pub mod follow;
-pub mod jsdate;
-pub mod jsjson;
-pub mod jsparse;
-pub mod jsstr;
 pub mod line_search;
 mod load;
 pub mod locate;
 pub mod preview;
-pub mod rawjson;
 pub mod revision;
-pub mod scan;
 pub mod skim;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod text;
 pub mod tip;
 pub mod tree;
-pub mod view;
 pub mod write;
 
 pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, MessageAt, Role, Sym, Tools};
 pub use error::{Result, SessionError};
 pub use load::LoadReport;
 
+use crate::json::{jsdate, jsparse};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! One-line previews of entries, read straight from their line's bytes with [`super::scan`]
+//! One-line previews of entries, read straight from their line's bytes with [`crate::json::scan`]
 //! without building a JSON value: only the fields a preview shows are decoded, and texts only
 //! as far as their first line (or a caller's character budget) reaches. Lines are those of
 //! loaded entries, which `JSON.parse` accepted, so they are walked without being validated
@@ -12,8 +12,9 @@
 //! key once), by the same walk.
 
 use super::entry::{EntryKind, MessageAt, Role};
-use super::scan::{self, Bail, RawStr, Scan, trusted};
-use super::{jsparse, skim};
+use super::skim;
+use crate::json::jsparse;
+use crate::json::scan::{self, Bail, RawStr, Scan, trusted};
 use std::borrow::Cow;
 use std::num::NonZeroU32;
 
@@ -600,7 +601,7 @@ impl FirstLine {
 
 /// A non-string JSON value as `serde_json` prints the value `JSON.parse` reads.
 fn value_text(raw: &[u8]) -> Scan<String> {
-    let v = super::jsparse::parse(raw).map_err(|_| Bail)?;
+    let v = crate::json::jsparse::parse(raw).map_err(|_| Bail)?;
     Ok(match v {
         serde_json::Value::String(s) => s,
         other => other.to_string(),
@@ -1049,7 +1050,7 @@ fn visibility(line: &[u8], at: Option<&MessageAt>) -> Scan<(bool, Option<String>
 
 /// Whether a string's value is all JavaScript whitespace (`trim() === ""`).
 fn is_js_blank(s: &RawStr<'_>) -> Scan<bool> {
-    let blank = |t: &str| t.chars().all(super::jsstr::is_whitespace);
+    let blank = |t: &str| t.chars().all(crate::json::jsstr::is_whitespace);
     let head = s.decode_prefix(64)?;
     if !blank(&head) {
         return Ok(false);

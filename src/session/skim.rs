@@ -10,7 +10,7 @@
 //! ([`jsparse::plain_object`], cut below what the skim reads), and that is walked: the rare
 //! line gets the same rule, not a second reader of its own.
 
-use super::jsparse;
+use crate::json::jsparse;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -247,12 +247,12 @@ mod tests {
     }
 }
 
-/// The skim, as a walk of a line's bytes ([`super::scan`]); it declines what it does not
+/// The skim, as a walk of a line's bytes ([`crate::json::scan`]); it declines what it does not
 /// hold exactly, and [`super::read_line_slowly`] hands it a plain form of those lines.
 mod fast {
     use super::super::entry::MessageAt;
-    use super::super::scan::{self, Bail, Scan, lenient_number, lenient_str};
     use super::{MessageSkim, Skim};
+    use crate::json::scan::{self, Bail, Scan, lenient_number, lenient_str};
     use std::num::NonZeroU32;
 
     pub fn skim(line: &[u8]) -> Scan<Skim<'_>> {
@@ -490,7 +490,7 @@ mod fast {
 #[cfg(test)]
 mod properties {
     use super::*;
-    use crate::session::scan;
+    use crate::json::scan;
     use proptest::prelude::*;
 
     const KEYS: &[&str] = &[

@@ -9,7 +9,7 @@
 //! `literal`, `context`), with the older `file_path` and top-level `oldText`/`newText`
 //! that earlier sessions hold.
 
-use crate::session::scan::{self, Bail, Scan, trusted};
+use crate::json::scan::{self, Bail, Scan, trusted};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 

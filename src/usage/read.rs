@@ -1,16 +1,16 @@
 //! How a call is read from its entry, written once: which fields name the provider and the
 //! model, which hold the amounts, and what counts when a field is missing, repeated or of
 //! another type. The rule is written against [`Json`], which two backends provide: the
-//! line's bytes through the scanner ([`crate::session::scan`]), and the parsed value for the
+//! line's bytes through the scanner ([`crate::json::scan`]), and the parsed value for the
 //! lines the scanner declines (escaped keys, numbers it does not hold exactly…).
 //!
 //! JavaScript's reading holds throughout: of a repeated key the last counts, a number is a
 //! double, and a value of another type counts as absent (0 for an amount).
 
 use super::{COST, COST_COLUMNS, SUMMARIES, Source, TOKEN_COLUMNS, Totals, UNKNOWN_MODEL};
+use crate::json::jsparse;
+use crate::json::scan::{self, Bail, Scan};
 use crate::llm::Cost;
-use crate::session::jsparse;
-use crate::session::scan::{self, Bail, Scan};
 use serde_json::Value;
 use std::borrow::Cow;
 

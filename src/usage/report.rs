@@ -12,8 +12,9 @@
 //! copy of the file, a backup) is the same session and is read once.
 
 use super::{Source, Totals, call_of};
+use crate::json::jsdate;
 use crate::progress::Progress;
-use crate::session::{LoadReport, Session, jsdate};
+use crate::session::{LoadReport, Session};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -357,7 +358,7 @@ fn read_lean(path: &Path) -> Option<(Read, Option<Warning>)> {
                 at: m.at.as_ref()?,
             })
         });
-        let value = || crate::session::jsparse::parse(line).unwrap_or(serde_json::Value::Null);
+        let value = || crate::json::jsparse::parse(line).unwrap_or(serde_json::Value::Null);
         let Some((provider, model, totals)) = super::call_in_line(source, line, known, value) else {
             continue;
         };
@@ -657,7 +658,7 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
 /// The counters of a record, after its keys: `input`, `output`, `cacheRead`, `cacheWrite`,
 /// `totalTokens`, `cost` (the total) and `calls`, numbers as JavaScript prints them.
 fn serialize_counters<M: serde::ser::SerializeMap>(map: &mut M, t: &Totals, calls: u64) -> Result<(), M::Error> {
-    use crate::session::jsjson::number;
+    use crate::json::jsjson::number;
     for (column, n) in super::TOKEN_COLUMNS.iter().zip(t.tokens()) {
         map.serialize_entry(column, &number(n))?;
     }

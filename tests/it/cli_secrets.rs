@@ -159,8 +159,8 @@ fn redact_changes_only_the_strings_that_held_a_secret() {
             continue;
         }
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        strings(&pi_session::session::jsparse::parse(o).unwrap(), String::new(), &mut a);
-        strings(&pi_session::session::jsparse::parse(w).unwrap(), String::new(), &mut b);
+        strings(&pi_session::json::jsparse::parse(o).unwrap(), String::new(), &mut a);
+        strings(&pi_session::json::jsparse::parse(w).unwrap(), String::new(), &mut b);
         assert_eq!(a.len(), b.len(), "line {line}: the same strings");
         for ((pa, sa), (pb, sb)) in a.iter().zip(&b) {
             assert_eq!(pa, pb);
@@ -194,7 +194,7 @@ fn redact_changes_only_the_strings_that_held_a_secret() {
     );
     for f in thinking {
         let line = new[f["line"].as_u64().unwrap() as usize - 1];
-        let entry = pi_session::session::jsparse::parse(line).unwrap();
+        let entry = pi_session::json::jsparse::parse(line).unwrap();
         let block_path = f["path"].as_str().unwrap().trim_end_matches(".thinking");
         let index: usize = block_path
             .trim_start_matches("message.content[")

@@ -11,9 +11,10 @@
 
 use crate::common;
 
+use pi_session::json::jsparse;
 use pi_session::repair::plan::check_only;
 use pi_session::repair::{Plan, Severity, clean_plan, plan, plan_loaded};
-use pi_session::session::{Session, SessionError, jsparse};
+use pi_session::session::{Session, SessionError};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{Map, Value, json};

@@ -71,7 +71,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if args.json {
         for m in &ctx.messages {
             // What Pi sends, byte for byte: JSON.stringify of each message.
-            out.line(&pi_session::session::jsjson::stringify(&m.message))?;
+            out.line(&pi_session::json::jsjson::stringify(&m.message))?;
         }
         return Ok(());
     }

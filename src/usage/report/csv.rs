@@ -3,7 +3,7 @@
 //! a field may hold any character, and the caller escapes what a terminal must not get.
 
 use super::{Key, KeyValue, Report};
-use crate::session::jsjson::js_number;
+use crate::json::jsjson::js_number;
 use crate::usage::{COST, TOKEN_COLUMNS};
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.

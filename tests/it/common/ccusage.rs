@@ -116,7 +116,7 @@ pub fn daily(sessions: &Path, zone: &str) -> Option<Vec<Day>> {
     let what = format!("ccusage daily on {}", sessions.display());
     let out = run(command, &what);
     // Read as JSON.parse reads it, so costs are the very doubles ccusage summed.
-    let v = pi_session::session::jsparse::parse(out.as_bytes())
+    let v = pi_session::json::jsparse::parse(out.as_bytes())
         .unwrap_or_else(|e| panic!("{what}: output is not JSON ({e}): {out}"));
     // No usage at all prints `[]`.
     if v.as_array().is_some_and(Vec::is_empty) {

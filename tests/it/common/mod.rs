@@ -64,7 +64,7 @@ pub fn run_ok(file: &Path, args: &[&str]) -> String {
 /// Parses NDJSON output.
 pub fn ndjson(s: &str) -> Vec<serde_json::Value> {
     s.lines()
-        .map(|l| pi_session::session::jsparse::parse(l.as_bytes()).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .map(|l| pi_session::json::jsparse::parse(l.as_bytes()).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect()
 }
 

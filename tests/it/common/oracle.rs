@@ -231,7 +231,7 @@ fn run_node(mut command: Command, what: String) -> Option<serde_json::Value> {
     );
     // Read as JSON.parse reads it: the output holds what sessions hold (lone surrogates,
     // numbers serde_json would round differently).
-    match pi_session::session::jsparse::parse(&stdout) {
+    match pi_session::json::jsparse::parse(&stdout) {
         Ok(value) => Some(value),
         Err(e) => panic!(
             "{what}: output is not JSON ({e}); first bytes: {:?}\n{stderr}",

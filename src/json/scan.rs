@@ -980,7 +980,7 @@ mod tests {
                 for tail in [0, 1, 7, 70] {
                     let body = format!("{}{esc}{}", "a".repeat(at), "b".repeat(tail));
                     for text in [format!("\"{body}\""), format!("\"{body}")] {
-                        let exact = crate::session::jsparse::parse(text.as_bytes());
+                        let exact = crate::json::jsparse::parse(text.as_bytes());
                         match string(text.as_bytes(), 0) {
                             Ok((s, end)) => {
                                 assert_eq!(end, text.len(), "{text}");
@@ -1007,7 +1007,7 @@ mod tests {
             ][..]), 1..24)
         ) {
             let text = parts.concat();
-            let exact = crate::session::jsparse::parse(text.as_bytes()).is_ok();
+            let exact = crate::json::jsparse::parse(text.as_bytes()).is_ok();
             proptest::prop_assert_eq!(valid(&text), exact, "{}", text);
         }
     }
@@ -1125,12 +1125,12 @@ mod tests {
             let mut text = b"\"".to_vec();
             text.extend_from_slice(&body);
             text.push(b'"');
-            let exact = crate::session::jsparse::parse(&text).unwrap();
+            let exact = crate::json::jsparse::parse(&text).unwrap();
             let exact = exact.as_str().unwrap();
             match s.decode() {
                 Ok(got) => proptest::prop_assert_eq!(&*got, exact),
                 Err(_) => proptest::prop_assert!(
-                    std::str::from_utf8(&body).is_err() || crate::session::jsparse::has_lone_surrogate(exact)
+                    std::str::from_utf8(&body).is_err() || crate::json::jsparse::has_lone_surrogate(exact)
                 ),
             }
         }
