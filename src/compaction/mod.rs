@@ -13,7 +13,7 @@ use crate::json::jsjson::number;
 use crate::llm::{LlmError, Summarizer, SummaryRequest, SummaryResponse, Usage};
 use crate::session::append::entry_line;
 use crate::session::{Detail, EntryIdx, Role, Session};
-use fileops::{FileOps, format_file_lists};
+use fileops::format_file_lists;
 use prepare::Preparation;
 use serde_json::{Value, json};
 
@@ -261,9 +261,4 @@ pub fn branch_summary_entry(
     }
     rest.push(("fromHook", Value::Bool(false)));
     entry_line("branch_summary", id, parent, timestamp, rest)
-}
-
-/// Files read and modified, for the plan's report.
-pub fn file_lists(ops: &FileOps) -> (Vec<String>, Vec<String>) {
-    ops.lists()
 }

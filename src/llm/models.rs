@@ -280,11 +280,6 @@ pub fn builtin_model(provider: &str, id: &str) -> Option<ModelInfo> {
         .cloned()
 }
 
-/// Every model of the built-in table.
-pub fn builtin_models() -> Vec<ModelInfo> {
-    builtin_table().models.clone()
-}
-
 pub(crate) fn trim_base_url(url: &str) -> String {
     url.trim().trim_end_matches('/').to_string()
 }

@@ -202,11 +202,6 @@ impl Watch {
         Watch { events: None }
     }
 
-    /// Whether notifications are used (else the file is polled).
-    pub fn is_notified(&self) -> bool {
-        self.events.is_some()
-    }
-
     fn notified(path: &Path) -> notify::Result<(notify::RecommendedWatcher, mpsc::Receiver<()>)> {
         use notify::Watcher;
         let dir = match path.parent() {

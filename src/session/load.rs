@@ -44,13 +44,6 @@ impl LoadReport {
     }
 }
 
-impl LoadReport {
-    /// Lines Pi skips that a user should hear about.
-    pub fn skipped_lines(&self) -> &[u32] {
-        &self.malformed_lines
-    }
-}
-
 /// A line of a chunk that is not an entry, or a session line.
 enum Event<'a> {
     Blank,
