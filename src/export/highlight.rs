@@ -339,31 +339,12 @@ static IDENT: [bool; 256] = {
 /// `code` HTML-escaped into `out`, its tokens wrapped in `<span class="hl-…">…</span>`
 /// (never nested); with `lang` `None` it is only escaped.
 pub fn push_highlighted(out: &mut String, lang: Option<Language>, code: &str) {
-    highlight(out, lang, code, false);
-}
-
-/// [`push_highlighted`]; with `reference` (tests only) the generic lexer goes byte by byte
-/// and the output is written with a plain escape: the simple statement the fast ways are
-/// held to.
-#[cfg_attr(not(test), allow(unused_variables))]
-fn highlight(out: &mut String, lang: Option<Language>, code: &str, reference: bool) {
     let Some(lang) = lang else {
         push_escaped_html(out, code);
         return;
     };
     out.reserve(code.len() + code.len() / 2);
     let mut lx = Lexer::new(out, code);
-    #[cfg(test)]
-    {
-        lx.reference = reference;
-    }
-    let generic = |lx: &mut Lexer, cfg: &Config| {
-        if lx.reference() {
-            generic::<false>(lx, cfg);
-        } else {
-            generic::<true>(lx, cfg);
-        }
-    };
     match lang {
         Language::Rust => generic(&mut lx, &RUST),
         Language::C => generic(&mut lx, &C),
@@ -401,9 +382,6 @@ struct Lexer<'o, 's> {
     b: &'s [u8],
     pos: usize,
     plain: usize,
-    /// Tests only: see [`highlight`].
-    #[cfg(test)]
-    reference: bool,
 }
 
 impl<'o, 's> Lexer<'o, 's> {
@@ -414,18 +392,7 @@ impl<'o, 's> Lexer<'o, 's> {
             b: src.as_bytes(),
             pos: 0,
             plain: 0,
-            #[cfg(test)]
-            reference: false,
         }
-    }
-
-    /// Whether this is the tests' reference way (see [`highlight`]); never outside tests.
-    #[inline(always)]
-    fn reference(&self) -> bool {
-        #[cfg(test)]
-        return self.reference;
-        #[cfg(not(test))]
-        false
     }
 
     /// Writes `src[pos..end]` as a token of `class` (after the pending plain text) and
@@ -444,10 +411,6 @@ impl<'o, 's> Lexer<'o, 's> {
     fn word(&mut self, class: Class, end: usize) {
         debug_assert!(end > self.pos);
         debug_assert!(!self.b[self.pos..end].iter().any(|c| b"&<>\"'".contains(c)));
-        if self.reference() {
-            self.emit(Some(class), end);
-            return;
-        }
         self.write(Some(class), end, true);
     }
 
@@ -455,32 +418,6 @@ impl<'o, 's> Lexer<'o, 's> {
     /// `end` is `pos`).
     #[inline]
     fn emit(&mut self, class: Option<Class>, end: usize) {
-        #[cfg(test)]
-        if self.reference {
-            let (plain, pos) = (self.plain, self.pos);
-            // Character by character, the tags as strings.
-            let escape = |out: &mut String, text: &str| {
-                for c in text.chars() {
-                    match c {
-                        '&' => out.push_str("&amp;"),
-                        '<' => out.push_str("&lt;"),
-                        '>' => out.push_str("&gt;"),
-                        '"' => out.push_str("&quot;"),
-                        '\'' => out.push_str("&#39;"),
-                        _ => out.push(c),
-                    }
-                }
-            };
-            escape(self.out, &self.src[plain..pos]);
-            if let Some(class) = class {
-                self.out.push_str(class.open());
-                escape(self.out, &self.src[pos..end]);
-                self.out.push_str("</span>");
-            }
-            self.pos = end;
-            self.plain = end;
-            return;
-        }
         self.write(class, end, false);
     }
 
@@ -1202,11 +1139,10 @@ const SQL: Config = Config {
     ..BASE
 };
 
-/// Lexes C-like, scripting and data languages as configured. With `FAST`, bytes are
-/// dispatched by [`Words::kind`] (blanks and punctuation, words, the rest) and words in no
-/// list skip the look-up; without, every byte goes through each check in turn, which is
-/// what the tests hold the fast way to.
-fn generic<const FAST: bool>(lx: &mut Lexer, cfg: &Config) {
+/// Lexes C-like, scripting and data languages as configured. Bytes are dispatched by
+/// [`Words::kind`] (blanks and punctuation, words, the rest), and words in no list skip the
+/// look-up.
+fn generic(lx: &mut Lexer, cfg: &Config) {
     let n = lx.b.len();
     let words = words(cfg);
     // First bytes of comment openers: most bytes are neither, and skip the checks.
@@ -1236,7 +1172,7 @@ fn generic<const FAST: bool>(lx: &mut Lexer, cfg: &Config) {
             }
             continue;
         }
-        if FAST && words.kind[usize::from(c)] != Kind::Other {
+        if words.kind[usize::from(c)] != Kind::Other {
             words_and_blanks(lx, cfg, words, &mut next_word);
             continue;
         }
@@ -1305,7 +1241,7 @@ fn generic<const FAST: bool>(lx: &mut Lexer, cfg: &Config) {
             }
             c if is_ident_start(c) || (c == b'$' && cfg.dollar_ident) => {
                 let end = ident_run(lx.b, i + 1, cfg.dollar_ident);
-                generic_word::<FAST>(lx, cfg, words, end, &mut next_word);
+                generic_word(lx, cfg, words, end, &mut next_word);
             }
             _ => lx.pos += 1,
         }
@@ -1340,7 +1276,7 @@ fn words_and_blanks(lx: &mut Lexer, cfg: &Config, words: &Words, next_word: &mut
             continue;
         }
         lx.pos = i;
-        generic_word::<true>(lx, cfg, words, end, next_word);
+        generic_word(lx, cfg, words, end, next_word);
         i = lx.pos;
     }
     lx.pos = i;
@@ -1349,13 +1285,7 @@ fn words_and_blanks(lx: &mut Lexer, cfg: &Config, words: &Words, next_word: &mut
 /// The word from `lx.pos` to `end` (its identifier run; a string when it is a string's
 /// prefix), written and passed.
 #[inline(always)]
-fn generic_word<const FAST: bool>(
-    lx: &mut Lexer,
-    cfg: &Config,
-    words: &Words,
-    mut end: usize,
-    next_word: &mut Option<Class>,
-) {
+fn generic_word(lx: &mut Lexer, cfg: &Config, words: &Words, mut end: usize, next_word: &mut Option<Class>) {
     let i = lx.pos;
     if cfg.symbols && lx.at(end) == b'?' && &lx.b[i..end] == b"defined" {
         end += 1;
@@ -1368,7 +1298,7 @@ fn generic_word<const FAST: bool>(
         lx.token(Class::String, s_end);
         return;
     }
-    match classify::<FAST>(lx, cfg, words, i, end, next_word) {
+    match classify(lx, cfg, words, i, end, next_word) {
         Some(class) => lx.word(class, end),
         None => lx.pos = end,
     }
@@ -1393,10 +1323,10 @@ fn generic_comment(lx: &mut Lexer, cfg: &Config, i: usize) -> bool {
     false
 }
 
-/// The class of the word `b[start..end]`, and what it makes of the next word. With `FAST`,
-/// a word whose first byte and length no listed word has is in no list, unlooked-up.
+/// The class of the word `b[start..end]`, and what it makes of the next word. A word whose
+/// first byte and length no listed word has is in no list, unlooked-up.
 #[inline(always)]
-fn classify<const FAST: bool>(
+fn classify(
     lx: &Lexer,
     cfg: &Config,
     words: &Words,
@@ -1407,7 +1337,7 @@ fn classify<const FAST: bool>(
     let declared = next_word.take();
     let word = &lx.b[start..end];
     let len = word.len();
-    let found = if FAST && (words.lens[usize::from(word[0])] >> len.min(63)) & 1 == 0 {
+    let found = if (words.lens[usize::from(word[0])] >> len.min(63)) & 1 == 0 {
         None
     } else if cfg.case_insensitive && len <= 24 {
         let mut lower = [0u8; 24];
@@ -2001,8 +1931,7 @@ fn console(lx: &mut Lexer) {
             end = lx.line_end(end + 1);
         }
         lx.flush();
-        let reference = lx.reference();
-        highlight(lx.out, Some(Language::Shell), &lx.src[i + 1..end], reference);
+        push_highlighted(lx.out, Some(Language::Shell), &lx.src[i + 1..end]);
         lx.pos = end;
         lx.plain = end;
         if end < n {
@@ -2252,8 +2181,7 @@ fn markdown(lx: &mut Lexer) {
                     match lang {
                         Some(_) => {
                             lx.flush();
-                            let reference = lx.reference();
-                            highlight(lx.out, lang, &lx.src[body..body_end], reference);
+                            push_highlighted(lx.out, lang, &lx.src[body..body_end]);
                             lx.plain = body_end;
                             lx.pos = body_end;
                         }
@@ -2697,14 +2625,6 @@ mod tests {
         ]
     }
 
-    /// What [`highlight`]'s reference way writes: the generic lexer byte by byte, a plain
-    /// escape, the tags as strings.
-    fn reference(lang: Language, code: &str) -> String {
-        let mut out = String::new();
-        highlight(&mut out, Some(lang), code, true);
-        out
-    }
-
     /// Code that reaches the fast ways' every turn: listed words of every language next to
     /// ones that are not (same first letter and length, other case), declarations, calls,
     /// macros, string prefixes, capitalised and ALL_CAPS words, identifiers past 8, 16 and
@@ -2844,10 +2764,11 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1000))]
+        /// Code that reaches the lexers' every turn strips back to itself.
         #[test]
-        fn fast_ways_agree_with_the_reference(code in tricky_code()) {
+        fn tricky_code_strips_back_to_the_input(code in tricky_code()) {
             for lang in Language::ALL {
-                prop_assert_eq!(hl(lang, &code), reference(lang, &code), "{}", lang.name());
+                prop_assert_eq!(strip(&hl(lang, &code)), code.clone(), "{}", lang.name());
             }
         }
     }
