@@ -6,7 +6,7 @@
 //! arguments of tool calls (role `toolCall`), line by line, in every entry of the file.
 
 use crate::session::content::{Content, ToolCall};
-use crate::session::{EntryIdx, EntryKind, Session};
+use crate::session::{EntryIdx, EntryKind, Role, Session};
 use regex::{Regex, RegexBuilder};
 use serde::Serialize;
 use serde_json::Value;
@@ -322,10 +322,10 @@ pub fn texts(session: &Session, idx: EntryIdx, tools: bool) -> Vec<(String, Stri
                 return Vec::new();
             };
             let role = m.get("role").and_then(Value::as_str).unwrap_or("").to_owned();
-            match role.as_str() {
-                "bashExecution" => vec![(role.clone(), s(m, "command")), (role, s(m, "output"))],
-                "compactionSummary" => vec![("compaction".into(), s(m, "summary"))],
-                "branchSummary" => vec![(role, s(m, "summary"))],
+            match Role::parse(&role) {
+                Role::BashExecution => vec![(role.clone(), s(m, "command")), (role, s(m, "output"))],
+                Role::CompactionSummary => vec![("compaction".into(), s(m, "summary"))],
+                Role::BranchSummary => vec![(role, s(m, "summary"))],
                 _ => {
                     let content = Content::of_message(m);
                     let mut out = vec![(role, content.text("\n"))];

@@ -1,6 +1,8 @@
 //! Files the summarized conversation read and changed, tracked across compactions
 //! (`createFileOps`, `extractFileOpsFromMessage`, `computeFileLists` in Pi's utils.js).
 
+use crate::session::Role;
+use crate::session::content::role_of;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -15,15 +17,15 @@ pub struct FileOps {
 impl FileOps {
     /// Tool calls of an assistant message, or the nested calls recorded on a tool result.
     pub fn add_from_message(&mut self, m: &Value) {
-        match m.get("role").and_then(Value::as_str) {
-            Some("toolResult") => {
+        match role_of(m) {
+            Some(Role::ToolResult) => {
                 if let Some(calls) = m.pointer("/nestedCalls/calls").and_then(Value::as_array) {
                     for c in calls {
                         self.add(c.get("name"), c.get("arguments"));
                     }
                 }
             }
-            Some("assistant") => {
+            Some(Role::Assistant) => {
                 if let Some(blocks) = m.get("content").and_then(Value::as_array) {
                     for b in blocks
                         .iter()

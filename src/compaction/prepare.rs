@@ -5,9 +5,10 @@
 
 use super::fileops::FileOps;
 use super::system::current_system_message;
+use crate::session::content::role_of;
 use crate::session::context::{ProjectedEntry, entry_messages, projection};
 use crate::session::estimate::estimate_tokens;
-use crate::session::{EntryIdx, EntryKind, Session};
+use crate::session::{EntryIdx, EntryKind, Role, Session};
 use serde_json::Value;
 
 /// Why there is nothing to compact.
@@ -37,21 +38,14 @@ pub struct Preparation {
     pub file_ops: FileOps,
 }
 
-fn role(m: &Value) -> &str {
-    m.get("role").and_then(Value::as_str).unwrap_or("")
-}
-
 fn is_cut_point(m: &Value) -> bool {
-    matches!(
-        role(m),
-        "user" | "assistant" | "bashExecution" | "custom" | "branchSummary" | "compactionSummary"
-    )
+    is_turn_start(m) || role_of(m) == Some(Role::Assistant)
 }
 
 fn is_turn_start(m: &Value) -> bool {
     matches!(
-        role(m),
-        "user" | "bashExecution" | "custom" | "branchSummary" | "compactionSummary"
+        role_of(m),
+        Some(Role::User | Role::BashExecution | Role::Custom | Role::BranchSummary | Role::CompactionSummary)
     )
 }
 
@@ -110,7 +104,7 @@ pub fn prepare(session: &Session, path: &[EntryIdx], keep_recent_tokens: f64) ->
         projected[range]
             .iter()
             .filter(|p| !is_compaction(p))
-            .flat_map(|p| p.messages.iter().filter(|m| role(m) != "system").cloned())
+            .flat_map(|p| p.messages.iter().filter(|m| role_of(m) != Some(Role::System)).cloned())
             .collect()
     };
     let messages_to_summarize = summarizable(start..history_end.max(start));
@@ -240,7 +234,7 @@ fn context_tokens(usage: &Value) -> f64 {
 
 /// Usage of an assistant message that is trustworthy (not aborted, not an error, not zero).
 fn assistant_usage(m: &Value) -> Option<&Value> {
-    if role(m) != "assistant" {
+    if role_of(m) != Some(Role::Assistant) {
         return None;
     }
     let usage = m.get("usage").filter(|u| crate::session::context::truthy(Some(u)))?;
@@ -284,7 +278,7 @@ pub fn projected_context_tokens(session: &Session, projected: &[ProjectedEntry],
     let system = current_system_message(&owned).map(|s| estimate_tokens(&s)).unwrap_or(0);
     let rest: u64 = messages
         .iter()
-        .filter(|m| role(m) != "system")
+        .filter(|m| role_of(m) != Some(Role::System))
         .map(|m| estimate_tokens(m))
         .sum();
     (system + rest) as f64

@@ -3,6 +3,8 @@
 //! conversation instead of summarizing it.
 
 use crate::json::jsjson::{stringify, utf16_len};
+use crate::session::Role;
+use crate::session::content::role_of;
 use crate::session::text::content_text;
 use serde_json::{Value, json};
 
@@ -47,10 +49,10 @@ pub fn to_llm(messages: &[Value]) -> Vec<Value> {
     let text_msg = |text: String, m: &Value| json!({"role": "user", "content": [{"type": "text", "text": text}], "timestamp": m.get("timestamp")});
     messages
         .iter()
-        .filter_map(|m| match m.get("role").and_then(Value::as_str) {
-            Some("bashExecution") if m.get("excludeFromContext").and_then(Value::as_bool) == Some(true) => None,
-            Some("bashExecution") => Some(text_msg(bash_text(m), m)),
-            Some("custom") => {
+        .filter_map(|m| match role_of(m) {
+            Some(Role::BashExecution) if m.get("excludeFromContext").and_then(Value::as_bool) == Some(true) => None,
+            Some(Role::BashExecution) => Some(text_msg(bash_text(m), m)),
+            Some(Role::Custom) => {
                 let content = match m.get("content") {
                     Some(Value::String(s)) => json!([{"type": "text", "text": s}]),
                     Some(c) => c.clone(),
@@ -58,15 +60,15 @@ pub fn to_llm(messages: &[Value]) -> Vec<Value> {
                 };
                 Some(json!({"role": "user", "content": content, "timestamp": m.get("timestamp")}))
             }
-            Some("branchSummary") => {
+            Some(Role::BranchSummary) => {
                 let s = m.get("summary").and_then(Value::as_str).unwrap_or("");
                 Some(text_msg(format!("{BRANCH_PREFIX}{s}{BRANCH_SUFFIX}"), m))
             }
-            Some("compactionSummary") => {
+            Some(Role::CompactionSummary) => {
                 let s = m.get("summary").and_then(Value::as_str).unwrap_or("");
                 Some(text_msg(format!("{COMPACTION_PREFIX}{s}{COMPACTION_SUFFIX}"), m))
             }
-            Some("system" | "user" | "assistant" | "toolResult") => Some(m.clone()),
+            Some(Role::System | Role::User | Role::Assistant | Role::ToolResult) => Some(m.clone()),
             _ => None,
         })
         .collect()
@@ -101,14 +103,14 @@ fn truncate_for_summary(text: &str, max: usize) -> String {
 pub fn serialize(messages: &[Value], include_thinking: bool) -> String {
     let mut parts = Vec::new();
     for m in messages {
-        match m.get("role").and_then(Value::as_str) {
-            Some("user") => {
+        match role_of(m) {
+            Some(Role::User) => {
                 let c = content_text(m.get("content"), "");
                 if !c.is_empty() {
                     parts.push(format!("[User]: {c}"));
                 }
             }
-            Some("assistant") => {
+            Some(Role::Assistant) => {
                 let blocks = m.get("content").and_then(Value::as_array).cloned().unwrap_or_default();
                 let mut calls = Vec::new();
                 let mut thinking = Vec::new();
@@ -147,7 +149,7 @@ pub fn serialize(messages: &[Value], include_thinking: bool) -> String {
                     parts.push(format!("[Assistant tool calls]: {}", calls.join("; ")));
                 }
             }
-            Some("toolResult") => {
+            Some(Role::ToolResult) => {
                 let c = content_text(m.get("content"), "");
                 if !c.is_empty() {
                     parts.push(format!(

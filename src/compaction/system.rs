@@ -28,7 +28,7 @@ pub fn current_system_message(messages: &[Value]) -> Option<Value> {
     let mut timestamp: Option<Value> = None;
     for m in messages
         .iter()
-        .filter(|m| m.get("role").and_then(Value::as_str) == Some("system"))
+        .filter(|m| crate::session::content::role_of(m) == Some(crate::session::Role::System))
     {
         if timestamp.is_none() {
             timestamp = m.get("timestamp").filter(|t| !t.is_null()).cloned();

@@ -81,6 +81,12 @@ pub struct ToolCall<'a> {
     pub arguments: Option<&'a Value>,
 }
 
+/// The role of a message value, as the index names roles (`None` when `role` is not a
+/// string).
+pub fn role_of(message: &Value) -> Option<super::Role> {
+    message.get("role").and_then(Value::as_str).map(super::Role::parse)
+}
+
 impl<'a> Content<'a> {
     /// Reads a `content` value.
     pub fn of(content: Option<&'a Value>) -> Content<'a> {
