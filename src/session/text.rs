@@ -192,6 +192,9 @@ mod tests {
             ("usage", r#""kind":"summary","provider":"p","model":"m","usage":{"totalTokens":4200,"totalTokens":1500000}"#.to_owned()),
             ("usage", r#""kind":"summary","provider":"p","model":"m","usage":[]"#.to_owned()),
             ("mystery", r#""content":"x""#.to_owned()),
+            // Text after a tool call still comes first; blocks written with a key twice.
+            ("message", m("assistant", r#","content":[{"type":"toolCall","name":"ls","arguments":{}},{"type":"text","text":"after\nmore"},{"type":"toolCall","name":"cat","arguments":{"p":1}}]"#)),
+            ("message", m("user", r#","content":[{"type":"text","text":"old","text":"new"},{"type":"image"},{"type":"text","type":"text","text":"two"}]"#)),
         ];
         let s = session(&cases);
         let expected = [
@@ -245,6 +248,8 @@ mod tests {
             "summary p/m 1.5M tokens",
             "summary p/m  tokens",
             "",
+            "after → ls(), cat(p=1)",
+            "new two",
         ];
         let got: Vec<String> = (0..s.entries.len()).map(|i| preview(&s, i)).collect();
         assert_eq!(got, expected);
