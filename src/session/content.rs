@@ -138,11 +138,6 @@ impl<'a> Content<'a> {
             _ => None,
         })
     }
-
-    /// Whether any text block holds more than JavaScript whitespace.
-    pub fn has_text(self) -> bool {
-        self.texts().flatten().any(|t| !crate::json::jsstr::trim(t).is_empty())
-    }
 }
 
 #[cfg(test)]
@@ -159,7 +154,6 @@ mod tests {
             vec![Block::Text { text: Some("hello") }]
         );
         assert_eq!(c.text("\n"), "hello");
-        assert!(c.has_text());
     }
 
     #[test]
@@ -225,15 +219,5 @@ mod tests {
             assert_eq!(c.text("\n"), "");
         }
         assert_eq!(Content::of(None).blocks().count(), 0);
-    }
-
-    #[test]
-    fn has_text_uses_javascript_whitespace() {
-        let v = json!([{"type": "text", "text": " \u{feff}\n"}, {"type": "toolCall", "name": "x"}]);
-        assert!(!Content::of(Some(&v)).has_text());
-        let v = json!([{"type": "text", "text": "\u{85}"}]);
-        assert!(Content::of(Some(&v)).has_text());
-        let v = json!({"content": [{"type": "text", "text": "ok"}]});
-        assert!(Content::of_message(&v).has_text());
     }
 }

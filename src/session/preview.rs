@@ -1127,6 +1127,34 @@ mod tests {
             })
     }
 
+    /// An assistant message shows in Pi's default tree when a text block holds more than
+    /// JavaScript whitespace (U+FEFF is some, U+0085 is not), or when it stopped badly.
+    #[test]
+    fn visibility_reads_text_as_javascript_trims_it() {
+        let visible = |content: &str| {
+            let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#;
+            let line = format!(
+                r#"{{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{{"role":"assistant","content":{content},"stopReason":"toolUse"}}}}"#
+            );
+            let session =
+                super::super::Session::from_bytes("t.jsonl".into(), format!("{header}\n{line}\n").into_bytes())
+                    .unwrap();
+            assistant_visibility(session.raw(0), session.entries[0].message_at())
+        };
+        let stop = Some("toolUse".to_owned());
+        assert_eq!(
+            visible(r#"[{"type":"text","text":" \ufeff\n"},{"type":"toolCall","name":"x"}]"#),
+            (false, stop.clone())
+        );
+        assert_eq!(visible(r#"[{"type":"text","text":"\u0085"}]"#), (true, stop.clone()));
+        assert_eq!(
+            visible(r#"[{"type":"text","text":"ok","text":" "}]"#),
+            (false, stop.clone())
+        );
+        assert_eq!(visible(r#"" x ""#), (true, stop.clone()));
+        assert_eq!(visible(r#"[{"type":"text","text":"\ud800"}]"#), (true, stop));
+    }
+
     fn raw(b: &[u8]) -> RawStr<'_> {
         RawStr {
             bytes: b,

@@ -11,33 +11,6 @@ pub fn content_text(content: Option<&Value>, sep: &str) -> String {
     Content::of(content).text(sep)
 }
 
-/// Tool calls of an assistant message as `name(arg=value, …)`.
-pub fn tool_calls(message: &Value) -> Vec<String> {
-    Content::of_message(message)
-        .tool_calls()
-        .map(|call| {
-            let name = call.name.unwrap_or("?");
-            let args = match call.arguments {
-                Some(Value::Object(m)) => m
-                    .iter()
-                    .map(|(k, v)| format!("{k}={}", compact_value(v)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                Some(v) => compact_value(v),
-                None => String::new(),
-            };
-            format!("{name}({args})")
-        })
-        .collect()
-}
-
-fn compact_value(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// The user or assistant text of a message entry (what `:/TEXT` searches).
 pub fn conversation_text(session: &Session, idx: EntryIdx) -> Option<String> {
     let e = &session.entries[idx];
