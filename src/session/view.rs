@@ -128,6 +128,32 @@ impl<'a> Tape<'a> {
         &self.line[n.start as usize..n.end as usize]
     }
 
+    /// The node of member `key` of object node `i` (its last, when written twice).
+    ///
+    /// Readers ask for ASCII names, several of each object: a key written without escapes
+    /// is such a name exactly when its bytes are (a byte that is not UTF-8 reads as U+FFFD,
+    /// never as ASCII), so most keys cost a length compare and nothing is decoded.
+    #[inline]
+    fn member(&self, i: usize, key: &str) -> Scan<Option<usize>> {
+        let name = key.as_bytes();
+        let ascii = name.is_ascii();
+        let end = self.nodes[i].next as usize;
+        let mut k = i + 1;
+        let mut found = None;
+        while let Some(n) = self.nodes.get(k).filter(|_| k < end) {
+            let same = if ascii && !n.key_escaped {
+                (n.key.1 - n.key.0) as usize == name.len() && &self.line[n.key.0 as usize..n.key.1 as usize] == name
+            } else {
+                same_key(&self.key(k), key)?
+            };
+            if same {
+                found = Some(k);
+            }
+            k = n.next as usize;
+        }
+        Ok(found)
+    }
+
     /// The indexes of the nodes that node `i` holds directly.
     fn children(&self, i: usize) -> impl Iterator<Item = usize> {
         let end = self.nodes[i].next as usize;
@@ -255,17 +281,10 @@ impl<'a, 'v> Obj<'a, 'v> {
     }
 
     /// The value of member `key` (its last, when written twice).
+    #[inline]
     pub fn get(&self, key: &str) -> Scan<Option<Val<'a, 'v>>> {
         match self.0 {
-            ObjRepr::Node(tape, i) => {
-                let mut found = None;
-                for k in tape.children(i) {
-                    if same_key(&tape.key(k), key)? {
-                        found = Some(Val(Repr::Node(tape, k)));
-                    }
-                }
-                Ok(found)
-            }
+            ObjRepr::Node(tape, i) => Ok(tape.member(i, key)?.map(|k| Val(Repr::Node(tape, k)))),
             ObjRepr::Value(m) => Ok(m.get(key).map(|v| Val(Repr::Value(v)))),
             ObjRepr::Empty => Ok(None),
         }
