@@ -226,21 +226,10 @@ pub(crate) const fn escape_room(len: usize) -> usize {
 pub(crate) unsafe fn escape_into(mut dst: *mut u8, src: &[u8], from: usize, to: usize) -> *mut u8 {
     debug_assert!(from <= to && to <= src.len());
     let mut i = from;
-    // The rest of `src` from `tail_from`, copied once when the blocks come within 32 bytes
-    // of its end, with room for every block's reads; bytes past it are neither kept nor
-    // looked at.
-    let mut padded = [0u8; 64];
-    let mut tail_from = usize::MAX;
     while i < to {
-        let block = if i + 32 <= src.len() {
-            &src[i..i + 32]
-        } else {
-            if tail_from == usize::MAX {
-                copy_short(&src[i..], &mut padded);
-                tail_from = i;
-            }
-            // Less than 32 from `tail_from`, as `src` ends within 32 of it.
-            &padded[i - tail_from..i - tail_from + 32]
+        let Some(block) = src.get(i..i + 32) else {
+            // SAFETY: as the caller promised.
+            return unsafe { escape_tail(dst, src, i, to) };
         };
         let take = (to - i).min(16);
         let found = escaped16(block[..16].try_into().expect("16 bytes")) & (u32::MAX >> (32 - take));
@@ -248,6 +237,31 @@ pub(crate) unsafe fn escape_into(mut dst: *mut u8, src: &[u8], from: usize, to: 
         // within what the caller promised (six bytes per byte taken, and 16 more).
         dst = unsafe { escape_html_block(dst, block.as_ptr(), found, take) };
         i += 16;
+    }
+    dst
+}
+
+/// [`escape_into`] from `i`, within 32 bytes of the end of `src`: the rest of `src` is
+/// copied once, with room for every block's reads (bytes past it are neither kept nor
+/// looked at). Out of line, so that the escaping of a token far from the end (most of
+/// them: the highlighter escapes a page token by token) sets up no padded copy.
+///
+/// # Safety
+/// As for [`escape_into`], with `i < to`.
+#[inline(never)]
+unsafe fn escape_tail(mut dst: *mut u8, src: &[u8], i: usize, to: usize) -> *mut u8 {
+    let mut padded = [0u8; 64];
+    copy_short(&src[i..], &mut padded);
+    let mut k = 0;
+    while k < to - i {
+        // Less than 32 from the start of `padded`, as `src` ends within 32 of `i`.
+        let block = &padded[k..k + 32];
+        let take = (to - i - k).min(16);
+        let found = escaped16(block[..16].try_into().expect("16 bytes")) & (u32::MAX >> (32 - take));
+        // SAFETY: `block` has the 32 bytes `escape_block` reads; the room for its writes is
+        // within what the caller promised (six bytes per byte taken, and 16 more).
+        dst = unsafe { escape_html_block(dst, block.as_ptr(), found, take) };
+        k += 16;
     }
     dst
 }
