@@ -29,16 +29,19 @@ const SUSPECT: [bool; 256] = {
     t
 };
 
-/// Whether a block has a byte in [`SUSPECT`] (`\n` and `\t` not counted with `lines`), and
-/// whether it has a backtick.
+/// Whether a block has a byte in [`SUSPECT`] (`\n` and `\t` not counted with `LINES`), and
+/// (with `TICKS`) whether it has a backtick. Both are const: each caller's loop is compiled
+/// for what it asks, with no test of its own per block.
 #[inline(always)]
-fn block_marks(block: &[u8; 32], lines: bool) -> (bool, bool) {
+fn block_marks<const LINES: bool, const TICKS: bool>(block: &[u8; 32]) -> (bool, bool) {
     let (mut suspect, mut tick) = (0u8, 0u8);
     for &b in block {
-        let control = b < 0x20 && !(lines && (b == b'\n' || b == b'\t'));
+        let control = b < 0x20 && !(LINES && (b == b'\n' || b == b'\t'));
         suspect |=
             u8::from(control) | u8::from(b == 0x7f) | u8::from(b == 0xc2) | u8::from(b == 0xe2) | u8::from(b == 0xf4);
-        tick |= u8::from(b == b'`');
+        if TICKS {
+            tick |= u8::from(b == b'`');
+        }
     }
     (suspect != 0, tick != 0)
 }
@@ -60,31 +63,42 @@ fn changed_at(b: &[u8], i: usize, lines: bool) -> bool {
     }
 }
 
-/// Whether `s` has no character that `escape_line` (with `lines`: `escape_block`) changes,
-/// and no `\r`; if so, whether it has a backtick.
-fn scan(s: &str, lines: bool) -> Option<bool> {
+/// Whether `s` has no character that `escape_line` (with `LINES`: `escape_block`) changes,
+/// and no `\r`; if so, (with `TICKS`) whether it has a backtick. The last bytes (under 32)
+/// are read as a block too, padded with spaces (which are neither suspect nor backticks).
+fn scan<const LINES: bool, const TICKS: bool>(s: &str) -> Option<bool> {
     let b = s.as_bytes();
-    let changed = |from: usize, to: usize| (from..to).any(|i| SUSPECT[usize::from(b[i])] && changed_at(b, i, lines));
+    let changed = |from: usize, to: usize| (from..to).any(|i| SUSPECT[usize::from(b[i])] && changed_at(b, i, LINES));
     let mut ticks = false;
     let mut at = 0;
     while let Some(block) = b.get(at..at + 32) {
-        let (suspect, tick) = block_marks(block.try_into().expect("32 bytes"), lines);
+        let (suspect, tick) = block_marks::<LINES, TICKS>(block.try_into().expect("32 bytes"));
         if suspect && changed(at, at + 32) {
             return None;
         }
         ticks |= tick;
         at += 32;
     }
-    if changed(at, b.len()) {
-        return None;
+    if at < b.len() {
+        let mut last = [b' '; 32];
+        last[..b.len() - at].copy_from_slice(&b[at..]);
+        let (suspect, tick) = block_marks::<LINES, TICKS>(&last);
+        if suspect && changed(at, b.len()) {
+            return None;
+        }
+        ticks |= tick;
     }
-    Some(ticks || memchr::memchr(b'`', &b[at..]).is_some())
+    Some(ticks)
 }
 
 /// Whether `s` has no character that `escape_line` (with `lines`: `escape_block`) changes,
 /// and no `\r`.
 pub(super) fn is_plain(s: &str, lines: bool) -> bool {
-    scan(s, lines).is_some()
+    if lines {
+        scan::<true, false>(s).is_some()
+    } else {
+        scan::<false, false>(s).is_some()
+    }
 }
 
 /// The backticks of a text, as far as a fence around it cares.
@@ -101,8 +115,8 @@ pub(super) enum Ticks {
 /// Appends `s` to `out` when [`clean`] (with `lines`; else [`line`]) would leave it as it
 /// is, and tells its [`Ticks`]; `None`, with nothing appended, when it would change it.
 #[inline]
-fn push_if_plain(out: &mut String, s: &str, lines: bool) -> Option<Ticks> {
-    let ticks = scan(s, lines)?;
+fn push_if_plain<const LINES: bool>(out: &mut String, s: &str) -> Option<Ticks> {
+    let ticks = scan::<LINES, true>(s)?;
     out.push_str(s);
     Some(if !ticks {
         Ticks::None
@@ -116,13 +130,13 @@ fn push_if_plain(out: &mut String, s: &str, lines: bool) -> Option<Ticks> {
 /// Appends `s` to `out` when [`clean`] would leave it as it is, and tells its [`Ticks`];
 /// `None`, with nothing appended, when `clean` would change it.
 pub(super) fn push_if_clean(out: &mut String, s: &str) -> Option<Ticks> {
-    push_if_plain(out, s, true)
+    push_if_plain::<true>(out, s)
 }
 
 /// Appends `s` to `out` when [`line`] would leave it as it is, and tells its [`Ticks`];
 /// `None`, with nothing appended, when `line` would change it.
 pub(super) fn push_if_line(out: &mut String, s: &str) -> Option<Ticks> {
-    push_if_plain(out, s, false)
+    push_if_plain::<false>(out, s)
 }
 
 /// Appends `s` as [`line`] gives it.
@@ -212,21 +226,10 @@ pub(crate) const fn escape_room(len: usize) -> usize {
 pub(crate) unsafe fn escape_into(mut dst: *mut u8, src: &[u8], from: usize, to: usize) -> *mut u8 {
     debug_assert!(from <= to && to <= src.len());
     let mut i = from;
-    // The rest of `src` from `tail_from`, copied once when the blocks come within 32 bytes
-    // of its end, with room for every block's reads; bytes past it are neither kept nor
-    // looked at.
-    let mut padded = [0u8; 64];
-    let mut tail_from = usize::MAX;
     while i < to {
-        let block = if i + 32 <= src.len() {
-            &src[i..i + 32]
-        } else {
-            if tail_from == usize::MAX {
-                copy_short(&src[i..], &mut padded);
-                tail_from = i;
-            }
-            // Less than 32 from `tail_from`, as `src` ends within 32 of it.
-            &padded[i - tail_from..i - tail_from + 32]
+        let Some(block) = src.get(i..i + 32) else {
+            // SAFETY: as the caller promised.
+            return unsafe { escape_tail(dst, src, i, to) };
         };
         let take = (to - i).min(16);
         let found = escaped16(block[..16].try_into().expect("16 bytes")) & (u32::MAX >> (32 - take));
@@ -234,6 +237,31 @@ pub(crate) unsafe fn escape_into(mut dst: *mut u8, src: &[u8], from: usize, to: 
         // within what the caller promised (six bytes per byte taken, and 16 more).
         dst = unsafe { escape_html_block(dst, block.as_ptr(), found, take) };
         i += 16;
+    }
+    dst
+}
+
+/// [`escape_into`] from `i`, within 32 bytes of the end of `src`: the rest of `src` is
+/// copied once, with room for every block's reads (bytes past it are neither kept nor
+/// looked at). Out of line, so that the escaping of a token far from the end (most of
+/// them: the highlighter escapes a page token by token) sets up no padded copy.
+///
+/// # Safety
+/// As for [`escape_into`], with `i < to`.
+#[inline(never)]
+unsafe fn escape_tail(mut dst: *mut u8, src: &[u8], i: usize, to: usize) -> *mut u8 {
+    let mut padded = [0u8; 64];
+    copy_short(&src[i..], &mut padded);
+    let mut k = 0;
+    while k < to - i {
+        // Less than 32 from the start of `padded`, as `src` ends within 32 of `i`.
+        let block = &padded[k..k + 32];
+        let take = (to - i - k).min(16);
+        let found = escaped16(block[..16].try_into().expect("16 bytes")) & (u32::MAX >> (32 - take));
+        // SAFETY: `block` has the 32 bytes `escape_block` reads; the room for its writes is
+        // within what the caller promised (six bytes per byte taken, and 16 more).
+        dst = unsafe { escape_html_block(dst, block.as_ptr(), found, take) };
+        k += 16;
     }
     dst
 }

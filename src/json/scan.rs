@@ -769,8 +769,13 @@ fn skip_at<const CHECK: bool>(b: &[u8], pos: usize, depth: u32) -> Scan<usize> {
         Some(b'{' | b'[') if depth >= MAX_DEPTH => Err(Bail),
         Some(b'{') => object_at::<CHECK>(b, pos, |_, b, p| skip_at::<CHECK>(b, p, depth + 1)),
         Some(b'[') => array_at::<CHECK>(b, pos, |b, p| skip_at::<CHECK>(b, p, depth + 1)),
+        // A number of a valid line ends where its grammar says (its digits read eight at a
+        // time: timestamps, token counts and costs are long), a literal after its letters.
+        Some(b'-' | b'0'..=b'9') if !CHECK => number_end(b, pos),
+        Some(b't' | b'n') if !CHECK => Ok((pos + 4).min(b.len())),
+        Some(b'f') if !CHECK => Ok((pos + 5).min(b.len())),
         Some(_) if !CHECK => {
-            // A number, `true`, `false` or `null`: it runs to the next delimiter.
+            // Anything else (not JSON): it runs to the next delimiter.
             let len = b[pos..]
                 .iter()
                 .position(|&c| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))

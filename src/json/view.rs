@@ -128,6 +128,37 @@ impl<'a> Tape<'a> {
         &self.line[n.start as usize..n.end as usize]
     }
 
+    /// The node of member `key` of object node `i` (its last, when written twice).
+    #[inline(always)]
+    fn member(&self, i: usize, key: &str) -> Scan<Option<usize>> {
+        let ascii = key.is_ascii();
+        let end = self.nodes[i].next as usize;
+        let mut k = i + 1;
+        let mut found = None;
+        while let Some(n) = self.nodes.get(k).filter(|_| k < end) {
+            if self.key_is(k, key, ascii)? {
+                found = Some(k);
+            }
+            k = n.next as usize;
+        }
+        Ok(found)
+    }
+
+    /// Whether node `k`'s key is `name` (`ascii`: `name` is ASCII).
+    ///
+    /// Readers ask for ASCII names, several of each object: a key written without escapes
+    /// is such a name exactly when its bytes are (a byte that is not UTF-8 reads as U+FFFD,
+    /// never as ASCII), so most keys cost a length compare and nothing is decoded.
+    #[inline(always)]
+    fn key_is(&self, k: usize, name: &str, ascii: bool) -> Scan<bool> {
+        let n = &self.nodes[k];
+        if ascii && !n.key_escaped {
+            let (from, to) = (n.key.0 as usize, n.key.1 as usize);
+            return Ok(to - from == name.len() && &self.line[from..to] == name.as_bytes());
+        }
+        same_key(&self.key(k), name)
+    }
+
     /// The indexes of the nodes that node `i` holds directly.
     fn children(&self, i: usize) -> impl Iterator<Item = usize> {
         let end = self.nodes[i].next as usize;
@@ -255,48 +286,47 @@ impl<'a, 'v> Obj<'a, 'v> {
     }
 
     /// The value of member `key` (its last, when written twice).
+    #[inline(always)]
     pub fn get(&self, key: &str) -> Scan<Option<Val<'a, 'v>>> {
         match self.0 {
-            ObjRepr::Node(tape, i) => {
-                let mut found = None;
-                for k in tape.children(i) {
-                    if same_key(&tape.key(k), key)? {
-                        found = Some(Val(Repr::Node(tape, k)));
-                    }
-                }
-                Ok(found)
-            }
+            ObjRepr::Node(tape, i) => Ok(tape.member(i, key)?.map(|k| Val(Repr::Node(tape, k)))),
             ObjRepr::Value(m) => Ok(m.get(key).map(|v| Val(Repr::Value(v)))),
             ObjRepr::Empty => Ok(None),
         }
     }
 
     /// The string at `key`; `None` when absent or not a string.
+    #[inline(always)]
     pub fn str(&self, key: &str) -> Scan<Option<Cow<'a, str>>> {
         self.get(key)?.map_or(Ok(None), |v| v.str())
     }
 
     /// The string at `key`, or empty when absent or not a string.
+    #[inline(always)]
     pub fn str_or_empty(&self, key: &str) -> Scan<Cow<'a, str>> {
         Ok(self.str(key)?.unwrap_or_default())
     }
 
     /// The number at `key`; `None` when absent or not a number.
+    #[inline(always)]
     pub fn num(&self, key: &str) -> Scan<Option<f64>> {
         self.get(key)?.map_or(Ok(None), |v| v.num())
     }
 
     /// The boolean at `key`; `None` when absent or not a boolean.
+    #[inline(always)]
     pub fn bool(&self, key: &str) -> Scan<Option<bool>> {
         Ok(self.get(key)?.and_then(|v| v.bool()))
     }
 
     /// The object at `key`; `None` when absent or not an object.
+    #[inline(always)]
     pub fn obj(&self, key: &str) -> Scan<Option<Obj<'a, 'v>>> {
         Ok(self.get(key)?.and_then(|v| v.obj()))
     }
 
     /// The elements of the array at `key`; `None` when absent or not an array.
+    #[inline(always)]
     pub fn arr(&self, key: &str) -> Scan<Option<Vec<Val<'a, 'v>>>> {
         Ok(self.get(key)?.and_then(|v| v.arr()))
     }
