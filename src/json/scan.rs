@@ -387,15 +387,30 @@ pub fn text_string(text: &str, pos: usize) -> Scan<(Cow<'_, str>, usize)> {
     Ok((s.decode()?, end))
 }
 
-/// A key's name as `JSON.parse` reads it: the bytes as written when it has no escapes. A key
-/// that does not decode (a lone surrogate) is none of the names a reader looks for.
-pub fn key_name(key: RawStr<'_>) -> Cow<'_, [u8]> {
-    if !key.escaped {
-        return Cow::Borrowed(key.bytes);
+/// Keys' names as `JSON.parse` reads them, for a reader that tells keys apart by name: the
+/// bytes as written when a key has no escapes (nearly every key), else decoded into a buffer
+/// kept from key to key. A key that does not decode (a lone surrogate) is none of the names
+/// a reader looks for.
+#[derive(Debug, Default)]
+pub struct KeyNames(Vec<u8>);
+
+impl KeyNames {
+    #[inline]
+    pub fn of<'s>(&'s mut self, key: RawStr<'s>) -> &'s [u8] {
+        if !key.escaped {
+            return key.bytes;
+        }
+        self.decoded(key)
     }
-    match key.decode() {
-        Ok(s) => Cow::Owned(s.into_owned().into_bytes()),
-        Err(_) => Cow::Borrowed(b""),
+
+    #[cold]
+    #[inline(never)]
+    fn decoded<'s>(&'s mut self, key: RawStr<'_>) -> &'s [u8] {
+        self.0.clear();
+        if let Ok(name) = key.decode() {
+            self.0.extend_from_slice(name.as_bytes());
+        }
+        &self.0
     }
 }
 

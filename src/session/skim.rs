@@ -266,8 +266,9 @@ mod fast {
     pub fn skim_into<'a>(line: &'a [u8], s: &mut Skim<'a>) -> Scan<()> {
         let mut calls = s.message.take().map(|m| m.tool_calls).unwrap_or_default();
         *s = Skim::default();
+        let mut names = scan::KeyNames::default();
         let end = scan::object(line, 0, |key, b, p| {
-            let k = scan::key_name(key);
+            let k = names.of(key);
             macro_rules! str_field {
                 ($f:ident) => {{
                     let (v, end) = lenient_str(b, p)?;
@@ -282,7 +283,7 @@ mod fast {
                     Ok(end)
                 }};
             }
-            match &*k {
+            match k {
                 b"type" => str_field!(kind),
                 b"id" => str_field!(id),
                 b"parentId" => str_field!(parent_id),
@@ -342,7 +343,8 @@ mod fast {
         let mut at = MessageAt::default();
         // A value's offset in the line (never 0: the line starts with `{`).
         let offset = |p: usize| u32::try_from(p).ok().and_then(NonZeroU32::new).ok_or(Bail);
-        let end = scan::object(b, pos, |key, b, p| match &*scan::key_name(key) {
+        let mut names = scan::KeyNames::default();
+        let end = scan::object(b, pos, |key, b, p| match names.of(key) {
             b"toolName" => {
                 at.tool_name = Some(offset(p)?);
                 scan::skip(b, p)
@@ -402,6 +404,7 @@ mod fast {
                 let mut plain_calls = true;
                 let mut after_call = false;
                 let mut text_after_call = false;
+                let mut block_names = scan::KeyNames::default();
                 let end = scan::array(b, p, |b, p| {
                     if b.get(p) != Some(&b'{') {
                         return scan::skip(b, p);
@@ -411,7 +414,7 @@ mod fast {
                     let mut kinds = 0u32;
                     let mut names = 0u32;
                     let mut arguments = 0u32;
-                    let end = scan::object(b, p, |key, b, p| match &*scan::key_name(key) {
+                    let end = scan::object(b, p, |key, b, p| match block_names.of(key) {
                         b"type" => lenient_str(b, p).map(|(v, end)| {
                             kinds += 1;
                             kind = v;

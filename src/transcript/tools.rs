@@ -137,8 +137,9 @@ fn arg_at<'a>(raw: &'a str, p: usize, edits: bool) -> Scan<(Arg<'a>, usize)> {
                     return trusted::skip(b, q);
                 }
                 let (mut old, mut new) = (Arg::Absent, Arg::Absent);
+                let mut names = scan::KeyNames::default();
                 let end = trusted::object(b, q, |key, _, v| {
-                    let slot = match &*scan::key_name(key) {
+                    let slot = match names.of(key) {
                         b"oldText" => &mut old,
                         b"newText" => &mut new,
                         _ => return trusted::skip(b, v),
@@ -201,8 +202,9 @@ impl<'a> ToolView<'a> {
             pattern: Arg<'a>,
         }
         let mut f = Fields::default();
+        let mut names = scan::KeyNames::default();
         trusted::object(b, p, |key, _, v| {
-            let slot = match &*scan::key_name(key) {
+            let slot = match names.of(key) {
                 b"path" => &mut f.path,
                 b"file_path" => &mut f.file_path,
                 b"offset" => &mut f.offset,
