@@ -5,7 +5,7 @@
 //! output, custom and system messages), compaction and branch summaries, and optionally the
 //! arguments of tool calls (role `toolCall`), line by line, in every entry of the file.
 
-use crate::session::content::{Content, ToolCall};
+use crate::session::content::{Block, Content};
 use crate::session::{EntryIdx, EntryKind, Role, Session};
 use regex::{Regex, RegexBuilder};
 use serde::Serialize;
@@ -294,9 +294,9 @@ impl Hit {
 
 /// A tool call's name, then its arguments as lines of `key: value` (strings as they are,
 /// other values as JSON).
-pub fn tool_call_text(call: &ToolCall) -> String {
-    let mut lines = vec![call.name.unwrap_or("?").to_owned()];
-    match call.arguments {
+pub fn tool_call_text(name: Option<&str>, arguments: Option<&Value>) -> String {
+    let mut lines = vec![name.unwrap_or("?").to_owned()];
+    match arguments {
         Some(Value::Object(m)) => {
             for (k, v) in m {
                 match v {
@@ -327,15 +327,19 @@ pub fn texts(session: &Session, idx: EntryIdx, tools: bool) -> Vec<(String, Stri
                 Role::CompactionSummary => vec![("compaction".into(), s(m, "summary"))],
                 Role::BranchSummary => vec![(role, s(m, "summary"))],
                 _ => {
-                    let content = Content::of_message(m);
-                    let mut out = vec![(role, content.text("\n"))];
+                    let content = Content::of_value(m.get("content"));
+                    let mut out = vec![(role, content.text("\n").unwrap_or_default().into_owned())];
                     // Tool calls count only in block content.
                     if tools && let Content::Blocks(_) = content {
-                        out.extend(
-                            content
-                                .tool_calls()
-                                .map(|call| ("toolCall".to_owned(), tool_call_text(&call))),
-                        );
+                        for block in content.blocks().unwrap_or_default() {
+                            if let Block::ToolCall { name, arguments, .. } = block {
+                                let arguments = arguments.and_then(|a| a.to_value().ok());
+                                out.push((
+                                    "toolCall".to_owned(),
+                                    tool_call_text(name.as_deref(), arguments.as_deref()),
+                                ));
+                            }
+                        }
                     }
                     out
                 }
@@ -343,7 +347,8 @@ pub fn texts(session: &Session, idx: EntryIdx, tools: bool) -> Vec<(String, Stri
         }
         EntryKind::CustomMessage => {
             let v = session.value(idx);
-            vec![("custom".into(), Content::of(v.get("content")).text("\n"))]
+            let text = Content::of_value(v.get("content")).text("\n").unwrap_or_default();
+            vec![("custom".into(), text.into_owned())]
         }
         EntryKind::Compaction => vec![("compaction".into(), s(&session.value(idx), "summary"))],
         EntryKind::BranchSummary => vec![("branchSummary".into(), s(&session.value(idx), "summary"))],

@@ -12,6 +12,7 @@ pub mod tools;
 use crate::json::scan::{Bail, Scan};
 use crate::json::view::{self, Obj, Val};
 use crate::json::{jsparse, jsstr};
+use crate::session::content::{Block, Content, texts_joined};
 use crate::session::{EntryIdx, EntryKind, Session, SessionError, revision};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -452,28 +453,24 @@ fn call_args<'a>(name: &str, args: Option<Val<'a, '_>>) -> Scan<CallArgs<'a>> {
     Ok(CallArgs::Json(pretty(&*args.to_value()?).into()))
 }
 
-/// One element of a content array as a part: what
-/// [`crate::session::content::Block::of`] reads.
+/// One element of a content array as a part.
 fn block_part<'a>(b: Val<'a, '_>) -> Scan<Part<'a>> {
-    let Some(b) = b.obj() else {
-        return Ok(Part::Note("[untyped block]".into()));
-    };
-    Ok(match b.str("type")?.as_deref() {
-        Some("text") => Part::Text(b.str_or_empty("text")?),
-        Some("thinking") => Part::Thinking(b.str_or_empty("thinking")?),
-        Some("toolCall") => {
-            let name = b.str_or_empty("name")?;
+    Ok(match Block::of(b)? {
+        Block::Text { text } => Part::Text(text.unwrap_or_default()),
+        Block::Thinking { thinking } => Part::Thinking(thinking.unwrap_or_default()),
+        Block::ToolCall { id, name, arguments } => {
+            let name = name.unwrap_or_default();
             Part::ToolCall {
-                id: b.str_or_empty("id")?,
-                args: call_args(&name, b.get("arguments")?)?,
+                id: id.unwrap_or_default(),
+                args: call_args(&name, arguments)?,
                 name,
             }
         }
-        Some("image") => Part::Image {
-            mime: b.str_or_empty("mimeType")?,
-            data: b.str_or_empty("data")?,
+        Block::Image { mime_type, data } => Part::Image {
+            mime: mime_type.unwrap_or_default(),
+            data: data.unwrap_or_default(),
         },
-        other => Part::Note(format!("[{} block]", other.unwrap_or("untyped")).into()),
+        Block::Other { kind } => Part::Note(format!("[{} block]", kind.as_deref().unwrap_or("untyped")).into()),
     })
 }
 
@@ -495,47 +492,29 @@ fn stop_note<'a>(reason: &str, message: &str) -> Option<Part<'a>> {
 
 /// [`content_parts`] of a content value.
 fn content_parts_of<'a>(content: Option<Val<'a, '_>>) -> Scan<Vec<Part<'a>>> {
-    let mut parts = match content {
-        None => Vec::new(),
-        Some(c) => match c.str()? {
-            Some(t) => vec![Part::Text(t)],
-            None => match c.arr() {
-                Some(blocks) => blocks.into_iter().map(block_part).collect::<Scan<_>>()?,
-                None => Vec::new(),
-            },
-        },
+    let mut parts = match Content::of(content)? {
+        Content::None => Vec::new(),
+        Content::Text(t) => vec![Part::Text(t)],
+        Content::Blocks(blocks) => blocks.into_iter().map(block_part).collect::<Scan<_>>()?,
     };
     parts.retain(|p| !matches!(p, Part::Text(t) | Part::Thinking(t) if jsstr::trim(t).is_empty()));
     Ok(parts)
 }
 
-/// A tool result's content: its text ([`crate::session::text::content_text`] with `\n`)
-/// and its images.
+/// A tool result's content: its text (pi-ai's `contentText`, joined by `\n`) and its images.
 fn result_parts_of<'a>(content: Option<Val<'a, '_>>) -> Scan<(Cow<'a, str>, Vec<Part<'a>>)> {
-    let Some(c) = content else {
-        return Ok((Cow::Borrowed(""), Vec::new()));
-    };
-    if let Some(t) = c.str()? {
-        return Ok((t, Vec::new()));
-    }
-    let Some(blocks) = c.arr() else {
-        return Ok((Cow::Borrowed(""), Vec::new()));
-    };
-    let mut texts = Vec::new();
-    let mut images = Vec::new();
-    for b in blocks {
-        match block_part(b)? {
-            Part::Text(t) => texts.push(t),
-            p @ Part::Image { .. } => images.push(p),
-            _ => {}
-        }
-    }
-    let text = if texts.len() == 1 {
-        texts.pop().unwrap_or_default()
-    } else {
-        Cow::Owned(texts.join("\n"))
-    };
-    Ok((text, images))
+    let blocks = Content::of(content)?.blocks()?;
+    let images = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Image { mime_type, data } => Some(Part::Image {
+                mime: mime_type.clone().unwrap_or_default(),
+                data: data.clone().unwrap_or_default(),
+            }),
+            _ => None,
+        })
+        .collect();
+    Ok((texts_joined(blocks, "\n"), images))
 }
 
 /// The section of one entry; `None` for entries a transcript leaves out.
@@ -874,24 +853,28 @@ mod tests {
     }
 
     #[test]
-    fn tool_result_text_and_images_as_content_text_reads_them() {
+    fn tool_result_text_and_images() {
+        let image = Part::Image {
+            mime: "image/png".into(),
+            data: "AA==".into(),
+        };
         let contents = [
-            json!("plain"),
-            json!([]),
-            json!([{"type": "text", "text": "one"}]),
-            json!([{"type": "text", "text": "a"}, {"type": "text"}, {"type": "text", "text": 5},
-                   {"type": "image", "mimeType": "image/png", "data": "AA=="}, {"type": "text", "text": "b\n"}, 3]),
-            json!({"text": "an object"}),
-            json!(null),
+            (json!("plain"), "plain", vec![]),
+            (json!([]), "", vec![]),
+            (json!([{"type": "text", "text": "one"}]), "one", vec![]),
+            (
+                json!([{"type": "text", "text": "a"}, {"type": "text"}, {"type": "text", "text": 5},
+                       {"type": "image", "mimeType": "image/png", "data": "AA=="}, {"type": "text", "text": "b\n"}, 3]),
+                "a\n\n\nb\n",
+                vec![image],
+            ),
+            (json!({"text": "an object"}), "", vec![]),
+            (json!(null), "", vec![]),
         ];
-        for c in contents {
+        for (c, want_text, want_images) in contents {
             let (text, images) = result_parts_of(Some(Val::of_value(&c))).unwrap();
-            assert_eq!(text, crate::session::text::content_text(Some(&c), "\n"), "{c}");
-            let want: Vec<Part> = content_parts(Some(&c))
-                .into_iter()
-                .filter(|p| matches!(p, Part::Image { .. }))
-                .collect();
-            assert_eq!(images, want, "{c}");
+            assert_eq!(text, want_text, "{c}");
+            assert_eq!(images, want_images, "{c}");
         }
     }
 

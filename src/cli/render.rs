@@ -302,30 +302,31 @@ pub fn message_body(out: &Output, m: &Value, max_chars: Option<usize>) -> Vec<St
         }
         _ => {
             let max = if role == "toolResult" { max_chars } else { None };
-            for block in Content::of_message(m).blocks() {
+            for block in Content::of_value(m.get("content")).blocks().unwrap_or_default() {
                 match block {
-                    Block::Text { text } => push_text(&mut lines, text.unwrap_or(""), max),
+                    Block::Text { text } => push_text(&mut lines, text.as_deref().unwrap_or(""), max),
                     Block::Thinking { thinking } => {
-                        let t = thinking.unwrap_or("");
+                        let t = thinking.as_deref().unwrap_or("");
                         if !t.is_empty() {
                             lines.push(out.paint(Style::Dim, &indent(&escape_block(t), "│ ")));
                         }
                     }
                     Block::ToolCall { id, name, arguments } => {
-                        let (name, id) = (name.unwrap_or("?"), id.unwrap_or(""));
+                        let (name, id) = (name.as_deref().unwrap_or("?"), id.as_deref().unwrap_or(""));
                         lines.push(out.paint(Style::Tool, &format!("→ {} ({})", escape_line(name), escape_line(id))));
-                        let pretty =
-                            serde_json::to_string_pretty(arguments.unwrap_or(&Value::Null)).unwrap_or_default();
+                        let arguments = arguments.and_then(|a| a.to_value().ok());
+                        let pretty = serde_json::to_string_pretty(arguments.as_deref().unwrap_or(&Value::Null))
+                            .unwrap_or_default();
                         lines.push(indent(&escape_block(&pretty), "  "));
                     }
                     Block::Image { mime_type, .. } => {
-                        let mime = mime_type.unwrap_or("image");
+                        let mime = mime_type.as_deref().unwrap_or("image");
                         lines.push(out.paint(Style::Meta, &format!("[image {}]", escape_line(mime))));
                     }
-                    Block::Other { kind, .. } => {
+                    Block::Other { kind } => {
                         lines.push(out.paint(
                             Style::Meta,
-                            &format!("[{} block]", escape_line(kind.unwrap_or("untyped"))),
+                            &format!("[{} block]", escape_line(kind.as_deref().unwrap_or("untyped"))),
                         ));
                     }
                 }

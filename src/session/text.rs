@@ -8,7 +8,7 @@ use serde_json::Value;
 /// The text of a message's `content`: a string, or its text blocks joined by `sep` (pi-ai's
 /// `contentText`; a text block without text joins as an empty string, as in JavaScript).
 pub fn content_text(content: Option<&Value>, sep: &str) -> String {
-    Content::of(content).text(sep)
+    Content::of_value(content).text(sep).unwrap_or_default().into_owned()
 }
 
 /// The user or assistant text of a message entry (what `:/TEXT` searches).

@@ -4,7 +4,7 @@ use crate::cli::output::{Output, escape_block};
 use crate::cli::session_arg::open_session;
 use anyhow::Result;
 use pi_session::session::branch_copy::{branched_session, refuse_old_format};
-use pi_session::session::content::Content;
+use pi_session::session::content::{Block, Content};
 use pi_session::session::{Role, SessionError, revision};
 use serde_json::Value;
 
@@ -69,5 +69,12 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
 /// The text of a user message as Pi puts it back in the editor: a string, or the text
 /// parts joined with nothing between them.
 fn user_text(content: Option<&Value>) -> String {
-    Content::of(content).texts().flatten().collect()
+    let blocks = Content::of_value(content).blocks().unwrap_or_default();
+    blocks
+        .into_iter()
+        .filter_map(|b| match b {
+            Block::Text { text } => text,
+            _ => None,
+        })
+        .collect()
 }
