@@ -21,3 +21,13 @@ find_pi_oracle() {
   fi
   export PI_ORACLE_MODULE_DIR
 }
+
+# The realistic session of size $1 (`256M`, `1G`) in $BENCH_DIR, generated on first use (with
+# the generator's options that follow); prints its path.
+realistic_session() {
+  local size="$1"
+  shift
+  local f="$BENCH_DIR/session-realistic-$size.jsonl"
+  [ -f "$f" ] || "$GEN" --shape realistic --size "$size" --out "$f" "$@" 2>/dev/null
+  echo "$f"
+}

@@ -17,8 +17,7 @@ new="${2:?usage: bench/compare-instructions.sh OLD NEW}"
 SIZE="${SIZE:-32M}"
 # shellcheck source=bench/common.sh
 . bench/common.sh
-f="$BENCH_DIR/session-realistic-$SIZE.jsonl"
-[ -f "$f" ] || "$GEN" --shape realistic --size "$SIZE" --out "$f" 2>/dev/null
+f="$(realistic_session "$SIZE")"
 export PI_SESSION_PAGER=cat TZ=UTC
 
 commands=(

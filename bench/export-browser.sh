@@ -40,8 +40,7 @@ export CHROMIUM
 echo "| session | export | entries shown | HTML size | export s | chromium --dump-dom s |"
 echo "|---|---|---|---|---|---|"
 for size in $SIZES; do
-  f="$BENCH_DIR/session-realistic-$size.jsonl"
-  [ -f "$f" ] || "$GEN" --shape realistic --size "$size" --out "$f" --seed 5 2>/dev/null
+  f="$(realistic_session "$size" --seed 5)"
   for mode in "" "--all-branches"; do
     out="$BENCH_DIR/export-$size${mode:+-all}.html"
     export_s=$(median "rm -f '$out'; '$PS' -s '$f' export $mode -o '$out'")

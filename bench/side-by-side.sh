@@ -16,8 +16,7 @@ SIZE="${SIZE:-256M}"
 ROUNDS="${ROUNDS:-7}"
 # shellcheck source=bench/common.sh
 . bench/common.sh
-f="$BENCH_DIR/session-realistic-$SIZE.jsonl"
-[ -f "$f" ] || "$GEN" --shape realistic --size "$SIZE" --out "$f" 2>/dev/null
+f="$(realistic_session "$SIZE")"
 find_pi_oracle
 [ -n "$PI_ORACLE_MODULE_DIR" ] || { echo "Pi 1.6.0 is needed: run .ci/install-oracle" >&2; exit 1; }
 export PI_SESSION_PAGER=cat
