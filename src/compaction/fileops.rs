@@ -2,7 +2,7 @@
 //! (`createFileOps`, `extractFileOpsFromMessage`, `computeFileLists` in Pi's utils.js).
 
 use crate::session::Role;
-use crate::session::content::role_of;
+use crate::session::content::{Block, Content, role_of};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -21,19 +21,19 @@ impl FileOps {
             Some(Role::ToolResult) => {
                 if let Some(calls) = m.pointer("/nestedCalls/calls").and_then(Value::as_array) {
                     for c in calls {
-                        self.add(c.get("name"), c.get("arguments"));
+                        self.add(c.get("name").and_then(Value::as_str), c.get("arguments"));
                     }
                 }
             }
             Some(Role::Assistant) => {
-                if let Some(blocks) = m.get("content").and_then(Value::as_array) {
-                    for b in blocks
-                        .iter()
-                        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
+                for block in Content::of_value(m.get("content")).blocks().unwrap_or_default() {
+                    if let Block::ToolCall {
+                        name: Some(name),
+                        arguments: Some(arguments),
+                        ..
+                    } = block
                     {
-                        if b.get("arguments").is_some() && b.get("name").is_some() {
-                            self.add(b.get("name"), b.get("arguments"));
-                        }
+                        self.add(Some(&name), arguments.to_value().ok().as_deref());
                     }
                 }
             }
@@ -41,7 +41,7 @@ impl FileOps {
         }
     }
 
-    fn add(&mut self, name: Option<&Value>, args: Option<&Value>) {
+    fn add(&mut self, name: Option<&str>, args: Option<&Value>) {
         let Some(path) = args
             .and_then(|a| a.get("path"))
             .and_then(Value::as_str)
@@ -49,7 +49,7 @@ impl FileOps {
         else {
             return;
         };
-        match name.and_then(Value::as_str) {
+        match name {
             Some("read") => self.read.insert(path.to_owned()),
             Some("write") => self.written.insert(path.to_owned()),
             Some("edit") => self.edited.insert(path.to_owned()),

@@ -4,7 +4,7 @@
 
 use crate::json::jsjson::{stringify, utf16_len};
 use crate::session::Role;
-use crate::session::content::role_of;
+use crate::session::content::{Block, Content, role_of};
 use crate::session::text::content_text;
 use serde_json::{Value, json};
 
@@ -111,14 +111,18 @@ pub fn serialize(messages: &[Value], include_thinking: bool) -> String {
                 }
             }
             Some(Role::Assistant) => {
-                let blocks = m.get("content").and_then(Value::as_array).cloned().unwrap_or_default();
+                // Pi walks an assistant's blocks: content written as one string has none.
+                let content = Content::of_value(m.get("content"));
+                let blocks = match content {
+                    Content::Blocks(_) => content.blocks().unwrap_or_default(),
+                    _ => Vec::new(),
+                };
                 let mut calls = Vec::new();
                 let mut thinking = Vec::new();
                 for b in &blocks {
-                    match b.get("type").and_then(Value::as_str) {
-                        Some("toolCall") => {
-                            let name = b.get("name").and_then(Value::as_str).unwrap_or("");
-                            let args = match b.get("arguments") {
+                    match b {
+                        Block::ToolCall { name, arguments, .. } => {
+                            let args = match arguments.and_then(|a| a.to_value().ok()).as_deref() {
                                 Some(Value::Object(o)) => o
                                     .iter()
                                     .map(|(k, v)| format!("{k}={}", stringify(v)))
@@ -126,23 +130,16 @@ pub fn serialize(messages: &[Value], include_thinking: bool) -> String {
                                     .join(", "),
                                 _ => String::new(),
                             };
-                            calls.push(format!("{name}({args})"));
+                            calls.push(format!("{}({args})", name.as_deref().unwrap_or("")));
                         }
-                        Some("thinking") => {
-                            if let Some(t) = b.get("thinking").and_then(Value::as_str).filter(|t| !t.is_empty()) {
-                                thinking.push(t.to_owned());
-                            }
-                        }
+                        Block::Thinking { thinking: Some(t) } if !t.is_empty() => thinking.push(t.to_string()),
                         _ => {}
                     }
                 }
                 if include_thinking && !thinking.is_empty() {
                     parts.push(format!("[Assistant thinking]: {}", thinking.join("\n")));
                 }
-                if blocks
-                    .iter()
-                    .any(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-                {
+                if blocks.iter().any(|b| matches!(b, Block::Text { .. })) {
                     parts.push(format!("[Assistant]: {}", content_text(m.get("content"), "\n")));
                 }
                 if !calls.is_empty() {
