@@ -15,7 +15,7 @@
 //! that wrote it; then per record its length, checksum, and the record: the file's path and
 //! stamp, then what the user wrote.
 
-use crate::session::data::Data;
+use crate::session::io::data::Data;
 use rustc_hash::FxHashMap;
 use std::io::Write;
 use std::ops::Range;
@@ -194,7 +194,7 @@ impl FileCache {
         if let Some(dir) = self.file.parent() {
             std::fs::create_dir_all(dir).map_err(|e| crate::session::SessionError::write(dir, e))?;
         }
-        crate::session::write::write_file_with(&self.file, true, |file| {
+        crate::session::io::write::write_file_with(&self.file, true, |file| {
             owner_only(file)?;
             let mut out = std::io::BufWriter::new(file);
             out.write_all(&self.preamble)?;

@@ -13,7 +13,7 @@ use crate::json::scan::{Bail, Scan as Walk};
 use crate::json::view::{Kind, Obj, Tape, Val};
 use crate::json::{jsparse, jsstr};
 use crate::progress::Progress;
-use crate::session::locate::Locations;
+use crate::session::io::locate::Locations;
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -347,7 +347,7 @@ pub fn build_session_info(path: &Path) -> Option<SessionInfo> {
 /// readable next time) from one that is not a session (`Ok(None)`).
 fn read_session_info(path: &Path) -> std::io::Result<Option<SessionInfo>> {
     // Never opens a FIFO (the open would block) or a device (it never ends).
-    let file = crate::session::data::open_regular(path)?;
+    let file = crate::session::io::data::open_regular(path)?;
     let meta = file.metadata()?;
     let mtime = mtime_ms(&meta);
     // Small files are read into a buffer each thread reuses; large ones are mapped.
@@ -365,7 +365,7 @@ fn read_session_info(path: &Path) -> std::io::Result<Option<SessionInfo>> {
         }
         &buffer
     } else {
-        mapped = crate::session::data::Data::map_file(&file)?;
+        mapped = crate::session::io::data::Data::map_file(&file)?;
         &mapped
     };
     let mut reading = Reading::default();

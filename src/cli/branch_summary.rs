@@ -8,7 +8,7 @@ use crate::cli::write_args::{WriteArgs, append, reopen_for_summary};
 use anyhow::Result;
 use pi_session::compaction::branch::Leave;
 use pi_session::compaction::{branch, branch_model, branch_request, branch_summary_entry, summarize_branch};
-use pi_session::session::append::{SessionWriter, now_timestamp};
+use pi_session::session::io::append::{SessionWriter, now_timestamp};
 use pi_session::session::{Session, revision};
 
 /// Shared with `checkout --summarize`. As Pi's `/tree` does, this starts from Pi's leaf (the
@@ -99,7 +99,7 @@ pub fn summarize_to(
         Leave::MoveOnly => {
             Output::say("nothing on the branch being left to summarize: checking out instead");
             let mut writer = SessionWriter::open_if_leaf(&session.path, write.expect_leaf.as_deref())?;
-            let line = pi_session::session::append::checkout_record(
+            let line = pi_session::session::io::append::checkout_record(
                 &writer.new_id_beside(session),
                 position_id.as_deref(),
                 session.at().and_then(|a| session.id_str(a)),

@@ -9,8 +9,9 @@ use super::session_arg::{RawLines, warn_load_report};
 use anyhow::Result;
 use pi_session::ops::log::LogQuery;
 use pi_session::progress::Cancel;
-use pi_session::session::follow::{Change, Follower, Moved, POLL, Restart, Tracker, Update, Wait, Watch};
-use pi_session::session::{Session, SessionError, locate};
+use pi_session::session::io::follow::{Change, Follower, Moved, POLL, Restart, Tracker, Update, Wait, Watch};
+use pi_session::session::io::locate;
+use pi_session::session::{Session, SessionError};
 use std::path::PathBuf;
 
 /// What to follow and how to show it.
@@ -104,7 +105,7 @@ fn session_path(global: &GlobalArgs, args: &Follow, cancel: &Cancel) -> Result<O
         if cancel.is_cancelled() {
             return Ok(None);
         }
-        pi_session::session::follow::Watch::polling().wait(POLL);
+        pi_session::session::io::follow::Watch::polling().wait(POLL);
     }
 }
 

@@ -4,7 +4,7 @@ use super::output::Output;
 use anyhow::Result;
 use pi_session::session::Session;
 use pi_session::session::branch_copy::NewSession;
-use pi_session::session::write::write_file;
+use pi_session::session::io::write::write_file;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 use anyhow::{Context as _, Result};
 use pi_session::secrets::rules::RuleSet;
 use pi_session::secrets::{gitleaks, own};
-use pi_session::session::locate;
+use pi_session::session::io::locate;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, clap::Args)]

@@ -3,7 +3,8 @@
 use super::GlobalArgs;
 use crate::cli::output::Output;
 use anyhow::Result;
-use pi_session::session::{LoadReport, Session, locate, tip};
+use pi_session::session::io::{locate, tip};
+use pi_session::session::{LoadReport, Session};
 
 /// Finds and loads the session named by `-s` (or the current directory's most recent).
 pub fn open_session(global: &GlobalArgs) -> Result<Session> {
@@ -45,17 +46,17 @@ pub fn open_session_redacted(global: &GlobalArgs, redact: bool) -> Result<Sessio
     })?;
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session(), &cwd)?;
-    let data =
-        pi_session::session::data::Data::open(&path).map_err(|e| pi_session::session::SessionError::io(&path, e))?;
+    let data = pi_session::session::io::data::Data::open(&path)
+        .map_err(|e| pi_session::session::SessionError::io(&path, e))?;
     let session = match pi_session::secrets::redact::redacted_bytes(&data, &rules) {
-        Some(clean) => Session::from_data(path, pi_session::session::data::Data::Owned(clean))?,
+        Some(clean) => Session::from_data(path, pi_session::session::io::data::Data::Owned(clean))?,
         None => Session::from_data(path, data)?,
     };
     warn_load_report(&session);
     Ok(session)
 }
 
-/// The first read of a tip command ([`pi_session::session::tip::FIRST_READ`]);
+/// The first read of a tip command ([`pi_session::session::io::tip::FIRST_READ`]);
 /// `$PI_SESSION_TIP_BYTES` overrides it (the tests use a tiny one to exercise reading
 /// further back).
 pub fn tip_first_read() -> u64 {

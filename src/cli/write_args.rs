@@ -5,8 +5,8 @@ use super::GlobalArgs;
 use super::output::{Output, escape_line};
 use super::session_arg::warn_load_report;
 use anyhow::Result;
-use pi_session::session::append::{Appended, SessionWriter};
-use pi_session::session::{locate, tip};
+use pi_session::session::io::append::{Appended, SessionWriter};
+use pi_session::session::io::{locate, tip};
 use std::path::Path;
 
 #[derive(Debug, Clone, clap::Args)]

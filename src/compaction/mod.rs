@@ -11,7 +11,7 @@ pub mod system;
 
 use crate::json::jsjson::number;
 use crate::llm::{LlmError, Summarizer, SummaryRequest, SummaryResponse, Usage};
-use crate::session::append::entry_line;
+use crate::session::io::append::entry_line;
 use crate::session::{Detail, EntryIdx, Role, Session};
 use fileops::format_file_lists;
 use prepare::Preparation;

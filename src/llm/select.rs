@@ -47,7 +47,7 @@ pub fn resolve(
     max_output_tokens: Option<u64>,
 ) -> Result<(ModelInfo, ProviderSummarizer), LlmError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let agent_dir = crate::session::locate::agent_dir();
+    let agent_dir = crate::session::io::locate::agent_dir();
     let settings = Settings::load(&cwd);
     let request = ResolveRequest {
         model_spec,

@@ -80,7 +80,7 @@ pub struct Settings {
 impl Settings {
     /// Global settings of the agent directory, then the project's in `cwd`.
     pub fn load(cwd: &Path) -> Settings {
-        let agent = crate::session::locate::agent_dir();
+        let agent = crate::session::io::locate::agent_dir();
         Settings::load_from(&agent.join("settings.json"), &cwd.join(".pi").join("settings.json"))
     }
 

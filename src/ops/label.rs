@@ -8,8 +8,8 @@
 //! that start with the name) are found by a byte search ([`line_search`]) and loaded with
 //! the part read, so the loader's own rule answers for the whole file.
 
-use crate::session::append::{entry_line, new_entry_id};
-use crate::session::data::Data;
+use crate::session::io::append::{entry_line, new_entry_id};
+use crate::session::io::data::Data;
 use crate::session::{EntryIdx, Session, SessionError, line_search, revision, text};
 use serde_json::Value;
 use std::ops::Range;

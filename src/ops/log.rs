@@ -1,7 +1,7 @@
 //! Which entries `log` shows: a branch (newest first) or the whole file in append order,
 //! narrowed by type, role and date, and cut to a count. [`select`] works on a whole file or
 //! on its end: it answers [`SessionError::NeedMore`] when the part read cannot tell, so a
-//! caller reading from the end reads further back (see [`crate::session::tip`]).
+//! caller reading from the end reads further back (see [`crate::session::io::tip`]).
 
 use crate::dates::When;
 use crate::session::{EntryIdx, Session, SessionError, revision};

@@ -1,8 +1,8 @@
 //! Writing a repair: atomically, with a byte-identical backup and the rejects kept.
 
 use super::plan::Plan;
-use crate::session::append::lock_wait;
-use crate::session::write::{LockedFile, sync_dir};
+use crate::session::io::append::lock_wait;
+use crate::session::io::write::{LockedFile, sync_dir};
 use crate::session::{Session, SessionError};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -68,7 +68,7 @@ pub enum Original {
     /// It loaded as a session (which holds its bytes).
     Loaded(Box<Session>),
     /// It did not load; its bytes (mapped where it is large).
-    Read(crate::session::data::Data),
+    Read(crate::session::io::data::Data),
 }
 
 impl Original {

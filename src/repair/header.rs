@@ -3,7 +3,7 @@
 use super::finding::Finding;
 use super::lines::LineState;
 use crate::json::rawjson::{edit_object, fields, object_line};
-use crate::session::append::now_timestamp;
+use crate::session::io::append::now_timestamp;
 use crate::session::skim;
 use serde_json::Value;
 use std::path::Path;

@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::finding::Finding;
-use crate::session::append::new_entry_id;
+use crate::session::io::append::new_entry_id;
 use crate::session::{Detail, EntryIdx, EntryKind, Session, Tools};
 use rustc_hash::FxHashSet;
 

@@ -10,8 +10,8 @@ use super::scan::{FileScan, redact_all, scan};
 use crate::repair::apply::apply;
 use crate::repair::plan::Plan;
 use crate::session::SessionError;
-use crate::session::append::lock_wait;
-use crate::session::write::LockedFile;
+use crate::session::io::append::lock_wait;
+use crate::session::io::write::LockedFile;
 use std::path::{Path, PathBuf};
 
 /// What `redact` did to a file.

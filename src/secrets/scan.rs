@@ -440,7 +440,7 @@ fn redact_line(line: &[u8], findings: &[Finding]) -> Vec<u8> {
 
 /// Scans a session file (read as it is on disk, without a lock: nothing is written).
 pub fn scan_path(path: &std::path::Path, rules: &RuleSet) -> Result<FileScan, crate::session::SessionError> {
-    let data = crate::session::data::Data::open(path).map_err(|e| crate::session::SessionError::io(path, e))?;
+    let data = crate::session::io::data::Data::open(path).map_err(|e| crate::session::SessionError::io(path, e))?;
     Ok(scan(&data, rules))
 }
 

@@ -7,7 +7,7 @@
 //! apply to copied entries are then re-created at the end, with their original timestamps.
 //! Only the fields that change are rewritten; every other value keeps its bytes.
 
-use super::append::{new_entry_id, now_timestamp};
+use super::io::append::{new_entry_id, now_timestamp};
 use super::{Detail, EntryIdx, EntryKind, Session, SessionError};
 use crate::json::rawjson::{fields, object_line, with_fields};
 use rustc_hash::{FxHashMap, FxHashSet};

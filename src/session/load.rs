@@ -1,8 +1,8 @@
 //! Loading a file as Pi 1.6.0 does (`loadEntriesFromFile` and the in-memory migrations),
 //! while recording what Pi skips silently so commands can report it.
 
-use super::data::Data;
 use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Shared, Sym, Tools};
+use super::io::data::Data;
 use super::skim::{self, LineRead, Skim};
 use super::{Header, LabelState, Session, SessionError};
 use rustc_hash::FxHashMap;

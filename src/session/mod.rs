@@ -2,33 +2,29 @@
 //! bytes. Lines are never re-serialized; typed fields come from a skim of each line, and
 //! full JSON is parsed only for the entries a command shows.
 
-pub mod append;
 pub mod branch_copy;
 pub mod content;
 pub mod context;
-pub mod data;
 pub mod entry;
 pub mod error;
 pub mod estimate;
-pub mod follow;
+pub mod io;
 pub mod line_search;
 mod load;
-pub mod locate;
 pub mod preview;
 pub mod revision;
 pub mod skim;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod text;
-pub mod tip;
 pub mod tree;
-pub mod write;
 
 pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, MessageAt, Role, Sym, Tools};
 pub use error::{Result, SessionError};
 pub use load::LoadReport;
 
 use crate::json::{jsdate, jsparse};
+use io::{data, tip};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -287,7 +287,7 @@ fn read_loaded(path: &Path) -> Result<(Read, Option<Warning>), Warning> {
 fn read_lean(path: &Path) -> Option<(Read, Option<Warning>)> {
     use crate::session::skim::{LineRead, read_line};
     use crate::session::{EntryKind, Role};
-    let data = crate::session::data::Data::open(path).ok()?;
+    let data = crate::session::io::data::Data::open(path).ok()?;
     let bytes: &[u8] = &data;
     let first_end = memchr::memchr(b'\n', bytes).unwrap_or(bytes.len());
     let LineRead::Object(h) = read_line(&bytes[..first_end]) else {
@@ -494,7 +494,7 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
         |&i| {
             cached(cache.as_ref(), &stamps, i)
                 .and_then(|(c, key, stamp)| c.header(key, stamp))
-                .or_else(|| crate::session::locate::read_header(&paths[i]))
+                .or_else(|| crate::session::io::locate::read_header(&paths[i]))
         },
         || {},
     );

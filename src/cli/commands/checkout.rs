@@ -4,7 +4,7 @@ use crate::cli::render::entry_line;
 use crate::cli::write_args::{WriteArgs, append, open_writer_tip, show_dry_run};
 use anyhow::Result;
 use pi_session::ops::checkout::{self, CheckoutRecord, Plan, Target};
-use pi_session::session::append::checkout_record;
+use pi_session::session::io::append::checkout_record;
 use pi_session::session::{EntryIdx, Session, SessionError};
 
 /// Move @ to another entry, persistently, so Pi continues from there.

@@ -9,8 +9,8 @@ use pi_session::compaction::prepare::{NoCompaction, prepare, projected_context_t
 use pi_session::compaction::system::current_system_message;
 use pi_session::compaction::{branch_model, compaction_entry, compaction_requests, summarize_compaction};
 use pi_session::session::SessionError;
-use pi_session::session::append::now_timestamp;
 use pi_session::session::context::projection;
+use pi_session::session::io::append::now_timestamp;
 
 /// Compact the conversation: summarize old history, keep recent messages, as Pi's /compact.
 ///

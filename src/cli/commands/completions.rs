@@ -39,7 +39,7 @@ pub fn run_revs(global: &GlobalArgs, _args: &RevsArgs, out: &mut Output) -> Resu
     out.line("root")?;
     let Some(session) = std::env::current_dir()
         .ok()
-        .and_then(|cwd| pi_session::session::locate::find_session(global.session(), &cwd).ok())
+        .and_then(|cwd| pi_session::session::io::locate::find_session(global.session(), &cwd).ok())
         .and_then(|path| pi_session::session::Session::open(&path).ok())
     else {
         return Ok(());

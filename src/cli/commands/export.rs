@@ -6,7 +6,7 @@ use crate::cli::output::{Output, local_time};
 use crate::cli::session_arg::{open_session_redacted, warn_cycle};
 use anyhow::Result;
 use pi_session::export::{self, Export};
-use pi_session::session::write;
+use pi_session::session::io::write;
 use std::path::{Path, PathBuf};
 
 /// Export a branch as a readable transcript: Markdown, or one self-contained HTML file.

@@ -7,7 +7,7 @@ use crate::cli::session_arg::{open_session, warn_load_report_naming};
 use anyhow::{Result, bail};
 use pi_session::listing;
 use pi_session::search::{self, Hit, Query, SearchOptions};
-use pi_session::session::locate;
+use pi_session::session::io::locate;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 

@@ -4,7 +4,7 @@ use crate::cli::session_arg::open_session;
 use crate::cli::write_args::{WriteArgs, open_writer_tip, show_dry_run};
 use anyhow::Result;
 use pi_session::ops::label::{NameCheck, check_name, label_lines};
-use pi_session::session::append::now_timestamp;
+use pi_session::session::io::append::now_timestamp;
 use pi_session::session::tree::LabelRecord;
 use pi_session::session::{SessionError, revision, text};
 

@@ -5,7 +5,7 @@ use crate::cli::progress::Terminal;
 use anyhow::Result;
 use pi_session::listing::{self, ListOptions, SessionInfo};
 use pi_session::progress::Progress;
-use pi_session::session::locate::Locations;
+use pi_session::session::io::locate::Locations;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

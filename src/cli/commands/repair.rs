@@ -8,7 +8,7 @@ use pi_session::repair::apply::FileRecord;
 use pi_session::repair::apply::{apply, lock_and_plan};
 use pi_session::repair::finding::FindingRecord;
 use pi_session::repair::{Finding, Outcome, Plan, Severity};
-use pi_session::session::locate;
+use pi_session::session::io::locate;
 use std::path::{Path, PathBuf};
 
 /// Check a session file for defects and fix them in place, losing nothing.

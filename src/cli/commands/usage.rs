@@ -6,7 +6,7 @@ use crate::cli::progress::Terminal;
 use crate::cli::session_arg::warn_damaged;
 use crate::cli::table::Table;
 use anyhow::{Result, anyhow};
-use pi_session::session::locate::{self, Locations};
+use pi_session::session::io::locate::{self, Locations};
 use pi_session::usage::report::{self, DaySpec, GroupRecord, Key, KeyValue, Options, Report, TotalRecord, Warning};
 use std::path::PathBuf;
 

@@ -4,7 +4,7 @@
 
 use super::{CallRecord, Names, Read, identity};
 use crate::file_cache::{FileCache, Reader, Stamp, Writer};
-use crate::session::locate::HeaderInfo;
+use crate::session::io::locate::HeaderInfo;
 use crate::usage::{Cost, Source, Totals};
 use rustc_hash::FxHashMap;
 use std::path::Path;

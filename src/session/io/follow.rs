@@ -6,8 +6,8 @@
 //! is woken by the system's file notifications (inotify), and polls when those cannot be set
 //! up. Nothing here prints; the caller passes a [`Cancel`] to stop.
 
-use super::{EntryIdx, Result, Session};
 use crate::progress::Cancel;
+use crate::session::{EntryIdx, Result, Session};
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::{FileExt, MetadataExt};

@@ -4,8 +4,8 @@
 //! `sessionDir` setting; the most recent one by modification time among files whose header
 //! parses.
 
-use super::SessionError;
-use super::skim::{LineRead, read_line};
+use crate::session::SessionError;
+use crate::session::skim::{LineRead, read_line};
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -243,7 +243,7 @@ pub fn read_header(path: &Path) -> Option<HeaderInfo> {
             }
             // Pi refuses a file whose first truthy value before the header is not an
             // object (`42`); falsy ones (`null`, `0`) it skips.
-            _ if super::skim::truthy_non_object(body) => return None,
+            _ if crate::session::skim::truthy_non_object(body) => return None,
             _ => continue,
         }
     }

@@ -1,7 +1,7 @@
 //! Writing session files safely: appends of whole lines under a lock, and new files that
 //! appear complete or not at all.
 
-use super::SessionError;
+use crate::session::SessionError;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};

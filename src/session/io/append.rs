@@ -2,8 +2,8 @@
 //! the lock, refuse what Pi would have to migrate, then add one whole line with one write.
 
 use super::write::{LOCK_WAIT, LockedFile};
-use super::{Session, SessionError};
 use crate::json::rawjson::object_line;
+use crate::session::{Session, SessionError};
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -60,7 +60,7 @@ impl SessionWriter {
             session = load(&mut file)?;
         }
         let version = session.header.format();
-        if version < super::CURRENT_VERSION {
+        if version < crate::session::CURRENT_VERSION {
             return Err(SessionError::OldFormat {
                 path: path.to_path_buf(),
                 version,
@@ -254,7 +254,7 @@ pub fn checkout_record(id: &str, to: Option<&str>, from: Option<&str>) -> String
         to,
         &now_timestamp(),
         vec![
-            ("customType", super::entry::CHECKOUT_CUSTOM_TYPE.into()),
+            ("customType", crate::session::entry::CHECKOUT_CUSTOM_TYPE.into()),
             ("data", serde_json::json!({ "from": from })),
         ],
     )

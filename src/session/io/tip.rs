@@ -4,7 +4,7 @@
 //! ([`SessionError::NeedMore`]), so the cost follows the answer, not the file's size.
 
 use super::append::SessionWriter;
-use super::{Session, SessionError};
+use crate::session::{Session, SessionError};
 
 /// How much of the end of a file is read first, and the factor each further read grows by.
 pub const FIRST_READ: u64 = 4 << 20;
