@@ -38,13 +38,7 @@ pub struct ProjectedEntry {
 
 /// Pi's projection of a path: the selected entries, each with its messages.
 pub fn projection(session: &Session, path: &[EntryIdx]) -> Vec<ProjectedEntry> {
-    let selected = context_entries(session, path);
-    let mut edits: FxHashMap<Sym, EntryIdx> = FxHashMap::default();
-    for &i in &selected {
-        if let Detail::ContextEdit { target: Some(t) } = &session.entries[i].detail {
-            edits.insert(*t, i);
-        }
-    }
+    let (selected, edits) = selected_and_edits(session, path);
     selected
         .iter()
         .enumerate()
@@ -53,6 +47,19 @@ pub fn projection(session: &Session, path: &[EntryIdx]) -> Vec<ProjectedEntry> {
             messages: project_selected(session, &edits, pos, i),
         })
         .collect()
+}
+
+/// The entries of `path` the context takes, and the context edits among them by the entry
+/// each edits.
+fn selected_and_edits(session: &Session, path: &[EntryIdx]) -> (Vec<EntryIdx>, FxHashMap<Sym, EntryIdx>) {
+    let selected = context_entries(session, path);
+    let mut edits: FxHashMap<Sym, EntryIdx> = FxHashMap::default();
+    for &i in &selected {
+        if let Detail::ContextEdit { target: Some(t) } = &session.entries[i].detail {
+            edits.insert(*t, i);
+        }
+    }
+    (selected, edits)
 }
 
 /// The messages of the `pos`-th selected entry `i`.
@@ -72,13 +79,7 @@ fn project_selected(session: &Session, edits: &FxHashMap<Sym, EntryIdx>, pos: us
 pub fn message_count(session: &Session, leaf: Option<EntryIdx>) -> usize {
     let Some(leaf) = leaf else { return 0 };
     let path = session.branch(leaf).path;
-    let selected = context_entries(session, &path);
-    let mut edits: FxHashMap<Sym, EntryIdx> = FxHashMap::default();
-    for &i in &selected {
-        if let Detail::ContextEdit { target: Some(t) } = &session.entries[i].detail {
-            edits.insert(*t, i);
-        }
-    }
+    let (selected, edits) = selected_and_edits(session, &path);
     selected
         .iter()
         .enumerate()
