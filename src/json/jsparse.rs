@@ -337,21 +337,16 @@ impl Parser<'_> {
                 Some(b'\\') => {
                     self.pos += 1;
                     let c = match self.peek() {
-                        Some(b'"') => '"',
-                        Some(b'\\') => '\\',
-                        Some(b'/') => '/',
-                        Some(b'b') => '\u{8}',
-                        Some(b'f') => '\u{c}',
-                        Some(b'n') => '\n',
-                        Some(b'r') => '\r',
-                        Some(b't') => '\t',
                         Some(b'u') => {
                             self.pos += 1;
                             let unit = self.hex4()?;
                             out.push(self.code_point(unit)?);
                             continue;
                         }
-                        _ => return self.err("invalid escape"),
+                        c => match c.and_then(super::scan::short_escape) {
+                            Some(c) => c,
+                            None => return self.err("invalid escape"),
+                        },
                     };
                     self.pos += 1;
                     out.push(c);

@@ -293,14 +293,6 @@ fn backslashes(b: &[u8], base: usize) -> u64 {
 #[inline]
 pub(crate) fn escape_at(b: &[u8], i: usize) -> Scan<(char, usize)> {
     let c = match b.get(i + 1) {
-        Some(b'"') => '"',
-        Some(b'\\') => '\\',
-        Some(b'/') => '/',
-        Some(b'b') => '\u{8}',
-        Some(b'f') => '\u{c}',
-        Some(b'n') => '\n',
-        Some(b'r') => '\r',
-        Some(b't') => '\t',
         Some(b'u') => {
             let unit = hex4(&b[i + 2..])?;
             return match unit {
@@ -319,9 +311,26 @@ pub(crate) fn escape_at(b: &[u8], i: usize) -> Scan<(char, usize)> {
                 _ => Ok((char::from_u32(u32::from(unit)).ok_or(Bail)?, 6)),
             };
         }
-        _ => return Err(Bail),
+        c => c.copied().and_then(short_escape).ok_or(Bail)?,
     };
     Ok((c, 2))
+}
+
+/// The character a two-byte escape (`\n`, `\"`, …) stands for, by the byte after its
+/// backslash; `None` for `u` and for what is no escape.
+#[inline]
+pub(crate) fn short_escape(c: u8) -> Option<char> {
+    Some(match c {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
 }
 
 /// The offset of the first `"`, `\` or control byte (< 0x20) in `s`.
