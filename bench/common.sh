@@ -22,6 +22,13 @@ find_pi_oracle() {
   export PI_ORACLE_MODULE_DIR
 }
 
+# The full-file commands every comparison runs, in this order (the tables follow it).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+FULL_FILE_COMMANDS=(
+  "log --all --json" "tree --all --json" "tree --all" "log" "log --json" "repair --check"
+  "stats" "grep zzqqxxyy" "export --format md -o -" "export --format html -o -" "secrets"
+)
+
 # The realistic session of size $1 (`256M`, `1G`) in $BENCH_DIR, generated on first use (with
 # the generator's options that follow); prints its path.
 realistic_session() {

@@ -20,10 +20,7 @@ SIZE="${SIZE:-32M}"
 f="$(realistic_session "$SIZE")"
 export PI_SESSION_PAGER=cat TZ=UTC
 
-commands=(
-  "log --all --json" "tree --all --json" "tree --all" "log" "log --json" "repair --check"
-  "stats" "grep zzqqxxyy" "export --format md -o -" "export --format html -o -" "secrets"
-)
+commands=("${FULL_FILE_COMMANDS[@]}")
 count() { # binary, then the command's words
   local bin="$1" out
   shift

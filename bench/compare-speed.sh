@@ -20,11 +20,7 @@ ROUNDS="${ROUNDS:-7}"
 f="$(realistic_session "$SIZE")"
 export PI_SESSION_PAGER=cat TZ=UTC
 
-commands=(
-  "log --all --json" "tree --all --json" "tree --all" "log" "log --json" "repair --check"
-  "stats" "grep zzqqxxyy" "export --format md -o -" "export --format html -o -" "secrets"
-  "log -n 20" "show @" "context --json"
-)
+commands=("${FULL_FILE_COMMANDS[@]}" "log -n 20" "show @" "context --json")
 times="$BENCH_DIR/compare-speed.times"
 : >"$times"
 run() { # build label, command

@@ -29,10 +29,7 @@ seconds() {
   echo "$e - $s" | bc
 }
 
-commands=(
-  "log --all --json" "tree --all --json" "tree --all" "log" "log --json" "repair --check"
-  "stats" "grep zzqqxxyy" "export --format md -o -" "export --format html -o -" "secrets"
-)
+commands=("${FULL_FILE_COMMANDS[@]}")
 times="$BENCH_DIR/side-by-side.times"
 : >"$times"
 # One warm-up of each, so that the first round is not the one reading the file from disk.
