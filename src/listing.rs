@@ -8,9 +8,8 @@
 //! answers from the line's bytes or from the parsed value.
 
 use crate::json::jsdate::{date_value_ms, parse_date_ms};
-use crate::json::jsjson::js_number;
 use crate::json::scan::{Bail, Scan as Walk};
-use crate::json::view::{Kind, Obj, Tape, Val};
+use crate::json::view::{Kind, Obj, Tape, Val, js_string};
 use crate::json::{jsparse, jsstr};
 use crate::progress::Progress;
 use crate::session::io::locate::Locations;
@@ -80,24 +79,6 @@ pub fn iso_ms(ms: i64) -> String {
         rem / 1000 % 60,
         rem % 1000
     )
-}
-
-/// `String(value)` for the values `Array.prototype.join` meets (`null` joins as empty).
-fn js_string(v: Val<'_, '_>) -> Walk<String> {
-    Ok(match v.kind() {
-        Kind::Null => String::new(),
-        Kind::Str => v.str()?.unwrap_or_default().into_owned(),
-        Kind::Bool => v.bool().unwrap_or_default().to_string(),
-        Kind::Num => js_number(v.num()?.unwrap_or(f64::NAN)),
-        Kind::Arr => v
-            .arr()
-            .unwrap_or_default()
-            .into_iter()
-            .map(js_string)
-            .collect::<Walk<Vec<_>>>()?
-            .join(","),
-        Kind::Obj => "[object Object]".into(),
-    })
 }
 
 /// `new Date(value)` in ms ([`date_value_ms`]); a string, the usual timestamp, is read

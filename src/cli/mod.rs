@@ -308,7 +308,10 @@ fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
         E::AmbiguousRevision { candidates, .. } => format!("candidates: {}", candidates.join(", ")),
         E::InvalidRevision { .. } => "see `pi-session --help` for the revision syntax".into(),
         E::PastRoot { .. } => "`pi-session log REV` shows how far back the branch goes".into(),
-        E::EmptyPosition(_) => "the session has no entry there yet; the next message starts a new root".into(),
+        E::EmptyPosition { leaf: None, .. } => "the next message starts a new root".into(),
+        E::EmptyPosition { leaf: Some(leaf), .. } => {
+            format!("Pi appends the next message under {leaf}, where a new branch starts")
+        }
         E::NoSession(_) => "pass a session file or id with -s (`pi-session ls --all` lists every session), or run in a directory where Pi has sessions".into(),
         E::Locked { .. } => "another pi-session command is writing to it; try again in a moment".into(),
         E::OldFormat { .. } => "run `pi-session repair` to migrate it to v3 first (Pi would rewrite it on open)".into(),

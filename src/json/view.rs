@@ -500,6 +500,25 @@ impl<'a, 'v> Val<'a, 'v> {
     }
 }
 
+/// `String(value)` in JavaScript, as `Array.prototype.join` and template strings write a
+/// value (`null` written as empty, as `join` writes it).
+pub fn js_string(v: Val<'_, '_>) -> Scan<String> {
+    Ok(match v.kind() {
+        Kind::Null => String::new(),
+        Kind::Str => v.str()?.unwrap_or_default().into_owned(),
+        Kind::Bool => v.bool().unwrap_or_default().to_string(),
+        Kind::Num => super::jsjson::js_number(v.num()?.unwrap_or(f64::NAN)),
+        Kind::Arr => v
+            .arr()
+            .unwrap_or_default()
+            .into_iter()
+            .map(js_string)
+            .collect::<Scan<Vec<_>>>()?
+            .join(","),
+        Kind::Obj => "[object Object]".into(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

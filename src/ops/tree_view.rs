@@ -1,4 +1,4 @@
-//! The tree as `tree` shows it: Pi's `/tree` filters (the default view hides bookkeeping
+//! The tree as `tree` shows it: Pi's `/tree` order (the branch holding the leaf first), its filters (the default view hides bookkeeping
 //! entries and assistant messages holding only tool calls), the cut at a fork depth, the
 //! marks of `@`'s branch, and the `--json` record of a row.
 
@@ -26,11 +26,16 @@ pub struct View {
     pub cut: Vec<usize>,
     /// The tree holds a parent cycle (through duplicate ids).
     pub cycle: bool,
+    /// The rows stopped at the tree's row limit (duplicate lines repeating subtrees).
+    pub truncated: bool,
+    /// Entries no root leads to (on a parent cycle, or below one), which Pi shows nowhere.
+    pub unreachable: usize,
 }
 
 /// The rows `filter` shows, cut at `depth` forks.
 pub fn view(session: &Session, filter: Filter, depth: Option<usize>) -> View {
     let mut tree = Tree::build(session);
+    tree.leaf_branch_first(session, session.leaf());
     let rows = match filter {
         Filter::All => tree.rows(|_| true),
         Filter::User => tree.rows(|i| session.entries[i].is_role(&Role::User)),
@@ -47,6 +52,8 @@ pub fn view(session: &Session, filter: Filter, depth: Option<usize>) -> View {
         rows,
         cut,
         cycle: tree.cycle,
+        truncated: tree.truncated,
+        unreachable: tree.unreachable,
     }
 }
 
@@ -141,7 +148,13 @@ pub fn write_record(buf: &mut String, session: &Session, row: &TreeRow, at: Opti
     string(buf, ",\"type\":", r.kind);
     string(buf, ",\"role\":", r.role);
     string(buf, ",\"label\":", r.label);
-    string(buf, ",\"timestamp\":", r.timestamp);
+    match (r.timestamp, session.timestamp_not_string(row.entry)) {
+        (None, Some(other)) => {
+            buf.push_str(",\"timestamp\":");
+            buf.push_str(&jsjson::stringify(&other));
+        }
+        (ts, _) => string(buf, ",\"timestamp\":", ts),
+    }
     let _ = write!(buf, ",\"current\":{},\"children\":{}}}", r.current, r.children);
 }
 

@@ -47,8 +47,11 @@ pub enum SessionError {
     #[error("'{rev}' goes past the root of its branch ({available} ancestors available)")]
     PastRoot { rev: String, available: usize },
 
-    #[error("the session is empty: '{0}' names no entry")]
-    EmptyPosition(String),
+    /// `rev` names no entry: the session has none, or `@` steps back over bookkeeping
+    /// (labels, checkout records) to an entry with no parent. `leaf` is then Pi's leaf
+    /// (`"label 9c0a258a"`), the entry Pi hangs its next message under.
+    #[error("{}", empty_position(rev, leaf.as_deref()))]
+    EmptyPosition { rev: String, leaf: Option<String> },
 
     #[error("no session found: {0}")]
     NoSession(String),
@@ -95,3 +98,10 @@ impl SessionError {
 }
 
 pub type Result<T, E = SessionError> = std::result::Result<T, E>;
+
+fn empty_position(rev: &str, leaf: Option<&str>) -> String {
+    match leaf {
+        None => format!("the session is empty: '{rev}' names no entry"),
+        Some(leaf) => format!("'{rev}' names an empty position: Pi's leaf is {leaf}, which has no parent"),
+    }
+}

@@ -226,6 +226,15 @@ impl Session {
     }
 
     /// The entry's id, or a placeholder for entries without one.
+    /// The error for `rev` naming no entry, with Pi's leaf when there is one.
+    pub fn empty_position(&self, rev: &str) -> SessionError {
+        let leaf = self.leaf().map(|i| {
+            let kind = self.entries[i].kind.as_str().unwrap_or("entry");
+            format!("{kind} {}", self.id_or_line(i))
+        });
+        SessionError::EmptyPosition { rev: rev.to_owned(), leaf }
+    }
+
     pub fn id_or_line(&self, idx: EntryIdx) -> String {
         match self.id_str(idx) {
             Some(id) => id.to_owned(),
@@ -370,7 +379,22 @@ impl Session {
 
     /// Milliseconds of the entry's ISO `timestamp`, as JavaScript reads it.
     pub fn timestamp_ms(&self, idx: EntryIdx) -> Option<i64> {
-        self.entries[idx].timestamp.as_deref().and_then(jsdate::parse_date_ms)
+        match self.entries[idx].timestamp.as_deref() {
+            Some(s) => jsdate::parse_date_ms(s),
+            None => jsdate::date_value_ms(self.timestamp_not_string(idx).as_ref()),
+        }
+    }
+
+    /// The entry's `timestamp` when it is there but not a string (a number, `null`, …),
+    /// which the index does not keep: Pi's `new Date(…)` still makes a time of most.
+    pub fn timestamp_not_string(&self, idx: EntryIdx) -> Option<Value> {
+        if self.entries[idx].timestamp.is_some() {
+            return None;
+        }
+        // Most lines have a string timestamp: the line is looked at first, parsed only when
+        // the key is in it.
+        memchr::memmem::find(self.raw(idx), b"timestamp")?;
+        self.value(idx).get("timestamp").cloned()
     }
 
     /// Whether the file is empty or ends with `\n` (a last line without one is torn or unfinished).

@@ -38,7 +38,7 @@ pub fn resolve(session: &Session, rev: &str) -> Result<Option<EntryIdx>, Session
         return Ok(start);
     }
     let Some(start) = start else {
-        return Err(SessionError::EmptyPosition(rev.to_owned()));
+        return Err(session.empty_position(rev));
     };
     session.ancestor(start, steps).map(Some).map_err(|available| {
         // Read from the end, the walk may only have reached the edge of what was read.
@@ -69,7 +69,7 @@ fn need_whole(session: &Session) -> Result<(), SessionError> {
 
 /// Like [`resolve`], but the empty position is an error.
 pub fn resolve_entry(session: &Session, rev: &str) -> Result<EntryIdx, SessionError> {
-    resolve(session, rev)?.ok_or_else(|| SessionError::EmptyPosition(rev.to_owned()))
+    resolve(session, rev)?.ok_or_else(|| session.empty_position(rev))
 }
 
 fn invalid(rev: &str, reason: &str) -> SessionError {
@@ -130,7 +130,7 @@ fn base_entry(session: &Session, rev: &str, base: &str) -> Result<Option<EntryId
     }
     if base == "root" {
         let Some(at) = session.at_checked()? else {
-            return Err(SessionError::EmptyPosition(rev.to_owned()));
+            return Err(session.empty_position(rev));
         };
         let branch = session.branch(at);
         session.check_edge(&branch)?;
@@ -202,7 +202,7 @@ fn search_text(session: &Session, rev: &str, needle: &str) -> Result<EntryIdx, S
     }
     let at = session
         .at_checked()?
-        .ok_or_else(|| SessionError::EmptyPosition(rev.to_owned()))?;
+        .ok_or_else(|| session.empty_position(rev))?;
     let branch = session.branch(at);
     let found = branch
         .path

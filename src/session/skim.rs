@@ -289,7 +289,17 @@ mod fast {
                 b"parentId" => str_field!(parent_id),
                 b"timestamp" => str_field!(timestamp),
                 b"targetId" => str_field!(target_id),
-                b"label" => str_field!(label),
+                b"label" if b.get(p) == Some(&b'"') => str_field!(label),
+                b"label" => {
+                    // Pi keeps any truthy label, shown as `String(label)` (`true`, `5`).
+                    let end = scan::skip(b, p)?;
+                    let value = crate::json::jsparse::parse(&b[p..end]).ok();
+                    s.label = value
+                        .filter(|v| crate::session::context::truthy(Some(v)))
+                        .and_then(|v| crate::json::view::js_string(crate::json::view::Val::of_value(&v)).ok())
+                        .map(std::borrow::Cow::Owned);
+                    Ok(end)
+                }
                 b"name" => str_field!(name),
                 b"customType" => str_field!(custom_type),
                 b"firstKeptEntryId" => str_field!(first_kept_entry_id),

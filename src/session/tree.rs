@@ -6,6 +6,10 @@
 //! the node for an id is the last entry that has it, and it is placed under the parent of
 //! every entry carrying the id (so Pi shows it more than once). Unlike Pi, the walk is
 //! iterative and stops at a node already on its own path, so a cycle cannot hang it.
+//!
+//! Pi's `/tree` (`tree-selector.js`) then draws the siblings holding the leaf first: a
+//! root or child whose subtree holds the leaf moves ahead of its siblings, the others
+//! keep their order ([`Tree::leaf_branch_first`]).
 
 use super::{EntryIdx, Role, Session, text};
 use serde::Serialize;
@@ -133,6 +137,13 @@ pub struct Tree {
     pub children: Children,
     /// A node was met again on its own path (a cycle through duplicate ids).
     pub cycle: bool,
+    /// The rows stopped at [`Tree::row_limit`]: duplicate lines repeat subtrees more often
+    /// than any real session does.
+    pub truncated: bool,
+    /// Entries no root leads to (they sit on a parent cycle, or below one): Pi shows none.
+    pub unreachable: usize,
+    /// How many nodes there are (an id carried by several entries is one node).
+    nodes: usize,
 }
 
 impl Tree {
@@ -143,8 +154,10 @@ impl Tree {
         let mut placed: Vec<(u32, u32)> = Vec::with_capacity(n);
         let mut start = vec![0u32; n + 1];
         let mut roots = Vec::new();
+        let mut nodes = 0;
         for (i, e) in session.entries.iter().enumerate() {
             let node = e.id.and_then(|id| session.lookup_sym(id)).unwrap_or(i);
+            nodes += usize::from(node == i);
             let parent = match e.parent {
                 None => None,
                 Some(p) if Some(p) == e.id => None,
@@ -190,16 +203,71 @@ impl Tree {
             roots,
             children,
             cycle: false,
+            truncated: false,
+            unreachable: 0,
+            nodes,
         }
+    }
+
+    /// Orders every sibling list as Pi's `/tree` draws it for `leaf`: the sibling whose
+    /// subtree holds the leaf first, the others after it in their order.
+    pub fn leaf_branch_first(&mut self, session: &Session, leaf: Option<EntryIdx>) {
+        let Some(leaf) = leaf else { return };
+        // Pi compares ids: the leaf's node is the last entry with the leaf's id.
+        let leaf = session.entries[leaf].id.and_then(|id| session.lookup_sym(id)).unwrap_or(leaf);
+        let holds = self.holding(leaf);
+        let first = |list: &mut [EntryIdx]| {
+            if list.len() > 1 && list.iter().any(|&c| holds[c]) {
+                let (mut front, back): (Vec<EntryIdx>, Vec<EntryIdx>) = list.iter().partition(|&&c| holds[c]);
+                front.extend(back);
+                list.copy_from_slice(&front);
+            }
+        };
+        first(&mut self.roots);
+        for node in (0..holds.len()).filter(|&i| holds[i]) {
+            let (from, to) = (self.children.start[node] as usize, self.children.start[node + 1] as usize);
+            first(&mut self.children.flat[from..to]);
+        }
+    }
+
+    /// Per node: whether its subtree holds `leaf`. A post-order walk from the roots; a node
+    /// is settled once (duplicate ids may place it under several parents) and a node on its
+    /// own path is skipped (a cycle).
+    fn holding(&self, leaf: EntryIdx) -> Vec<bool> {
+        let n = self.children.len();
+        let mut holds = vec![false; n];
+        let mut state = vec![0u8; n]; // 0 unseen, 1 on the path, 2 settled
+        let mut stack: Vec<(EntryIdx, bool)> = self.roots.iter().map(|&r| (r, false)).collect();
+        while let Some((node, children_done)) = stack.pop() {
+            if children_done {
+                holds[node] = node == leaf || self.children[node].iter().any(|&c| holds[c]);
+                state[node] = 2;
+                continue;
+            }
+            if state[node] != 0 {
+                continue;
+            }
+            state[node] = 1;
+            stack.push((node, true));
+            stack.extend(self.children[node].iter().map(|&c| (c, false)));
+        }
+        holds
+    }
+
+    /// How many rows the walk may make. Duplicate lines make Pi show a subtree once per
+    /// place it is put, which can multiply without bound; beyond this the rows stop (and
+    /// `truncated` says so). Real sessions with duplicated lines stay far below it.
+    pub fn row_limit(&self) -> usize {
+        let n = self.children.len();
+        n.saturating_mul(4).max(n.saturating_add(1_000_000))
     }
 
     /// Pre-order rows of the entries that pass `visible`; hidden entries pass their place
     /// to their children, which attach to the nearest visible ancestor.
     pub fn rows(&mut self, visible: impl Fn(EntryIdx) -> bool) -> Vec<TreeRow> {
         let n = self.children.len();
-        // Each entry appears once per place Pi puts it; bound the total in case duplicate
-        // ids multiply subtrees.
-        let limit = n.saturating_mul(4).saturating_add(16);
+        let limit = self.row_limit();
+        let mut reached = vec![false; n];
         // Most entries are one row each: room for them up front, not grown by doubling (each
         // growth copies the rows into fresh memory).
         let mut rows: Vec<TreeRow> = Vec::with_capacity(n);
@@ -220,11 +288,16 @@ impl Tree {
                 }
                 Step::Enter(node, parent_row) => (node, parent_row),
             };
-            if on_path[node] || rows.len() >= limit {
+            if on_path[node] {
                 self.cycle = true;
                 continue;
             }
+            if rows.len() >= limit {
+                self.truncated = true;
+                break;
+            }
             on_path[node] = true;
+            reached[node] = true;
             stack.push(Step::Leave(node));
             let row_for_children = if visible(node) {
                 let depth = parent_row.map_or(0, |p: usize| rows[p].depth + 1);
@@ -244,6 +317,9 @@ impl Tree {
             for &c in self.children[node].iter().rev() {
                 stack.push(Step::Enter(c, row_for_children));
             }
+        }
+        if !self.truncated {
+            self.unreachable = self.nodes - reached.iter().filter(|&&r| r).count();
         }
         rows
     }

@@ -305,16 +305,17 @@ fn several_roots_are_at_depth_zero() {
         .filter(|r| r["depth"] == 0)
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    assert_eq!(roots, ["7e570001", "7e570004"]);
+    // The root whose branch holds the leaf first, as Pi's /tree draws them.
+    assert_eq!(roots, ["7e570004", "7e570001"]);
     // Children sorted by timestamp: 7e570006 was written later but is stamped earlier.
     assert_eq!(
         row_ids(&rows),
         [
-            "7e570001", "7e570006", "7e570002", "7e570003", "7e570004", "7e570005", "7e570007", "7e570008"
+            "7e570004", "7e570005", "7e570007", "7e570008", "7e570001", "7e570006", "7e570002", "7e570003"
         ]
     );
     let depths: Vec<u64> = rows.iter().map(|r| r["depth"].as_u64().unwrap()).collect();
-    assert_eq!(depths, [0, 1, 1, 2, 0, 1, 2, 3]);
+    assert_eq!(depths, [0, 1, 2, 3, 0, 1, 1, 2]);
     let human = run_ok(&fixture("several-roots.jsonl"), &["tree"]);
     let firsts: Vec<&str> = human
         .lines()
@@ -322,7 +323,7 @@ fn several_roots_are_at_depth_zero() {
         .collect();
     assert_eq!(firsts.len(), 2, "{human}");
     assert!(
-        firsts[0].starts_with("7e570001") && firsts[1].starts_with("7e570004"),
+        firsts[0].starts_with("7e570004") && firsts[1].starts_with("7e570001"),
         "{human}"
     );
 }
@@ -339,7 +340,8 @@ fn orphan_is_a_root_that_keeps_its_parent_id() {
         .filter(|r| r["depth"] == 0)
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    assert_eq!(roots, ["1a2b3c01", "0f0f0a01"]);
+    // The orphan's branch holds the leaf: Pi's /tree draws it first.
+    assert_eq!(roots, ["0f0f0a01", "1a2b3c01"]);
     assert_eq!(row(&rows, "0f0f0a04")["depth"], 3);
     assert_eq!(row(&rows, "0f0f0a04")["current"], true);
 }
@@ -369,8 +371,9 @@ fn human_output_marks_at_labels_and_branches() {
     let green = lines.iter().find(|l| l.contains("d2e5793f")).unwrap();
     assert!(green.contains("[green]"), "{green}");
     // Branch points use box-drawing connectors.
-    assert!(lines.iter().any(|l| l.starts_with("├─ 7affd800")), "{out}");
-    assert!(lines.iter().any(|l| l.starts_with("└─ b8731d22")), "{out}");
+    // @'s branch first among siblings, as Pi draws them.
+    assert!(lines.iter().any(|l| l.starts_with("├─ b8731d22")), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("└─ 7affd800")), "{out}");
     assert!(lines.iter().any(|l| l.contains("├─ 1ecdd056")), "{out}");
     assert!(lines.iter().any(|l| l.contains("└─ b7b227e2")), "{out}");
     // Entries on @'s branch are marked with a bullet.
@@ -478,10 +481,10 @@ fn depth_counts_forks() {
     assert_eq!(
         human(&["--depth", "1"]),
         "80fbf1f2 • [start] user Read src/parser.rs and explain the tokenizer.\n\
-         ├─ 7affd800   assistant Reading it. → read(path=src/parser.rs)\n\
-         │     f49bcd6b   toolResult read: line 0: fn parse_0() -> Result<(), Error> { /* ünïcödé 中文 \"q\" \\ */ }\n\
-         │     30af4c7e   assistant The tokenizer splits on whitespace and tracks spans. (+38 rows)\n\
-         └─ b8731d22 • assistant (alternative answer on a side branch) ← @\n"
+         ├─ b8731d22 • assistant (alternative answer on a side branch) ← @\n\
+         └─ 7affd800   assistant Reading it. → read(path=src/parser.rs)\n\
+         \x20     f49bcd6b   toolResult read: line 0: fn parse_0() -> Result<(), Error> { /* ünïcödé 中文 \"q\" \\ */ }\n\
+         \x20     30af4c7e   assistant The tokenizer splits on whitespace and tracks spans. (+38 rows)\n"
     );
     // Deep enough: the whole tree, byte for byte.
     assert_eq!(human(&["--depth", "2"]), human(&[]));
@@ -493,7 +496,7 @@ fn depth_counts_forks() {
     let cut = rows(&file, &["--depth", "1"]);
     assert_eq!(
         row_ids(&cut),
-        ["80fbf1f2", "7affd800", "f49bcd6b", "30af4c7e", "b8731d22"]
+        ["80fbf1f2", "b8731d22", "7affd800", "f49bcd6b", "30af4c7e"]
     );
     for r in &cut {
         assert_eq!(r, row(&all, r["id"].as_str().unwrap()));
@@ -503,4 +506,78 @@ fn depth_counts_forks() {
     // Forks are counted in the view shown: --all has bookkeeping rows above the first fork.
     let cut_all = rows(&file, &["--all", "--depth", "0"]);
     assert_eq!(row_ids(&cut_all), ["cb75110e", "9e4e00c3", "80fbf1f2"]);
+}
+
+/// Pi's `/tree` lists the sibling whose branch holds the leaf first, in every view (the
+/// outside testers' `tree-display-order.jsonl`: the newer answer is the leaf).
+#[test]
+fn the_branch_holding_the_leaf_comes_first_among_siblings() {
+    let file = fixture("outside-2/tree-display-order.jsonl");
+    for args in [&["--all"][..], &[], &["--depth", "3"]] {
+        assert_eq!(row_ids(&rows(&file, args)), ["r0000001", "b0000001", "a0000001"], "{args:?}");
+    }
+    let human = run_ok(&file, &["tree"]);
+    let first = human.find("second answer").unwrap();
+    assert!(first < human.find("first answer").unwrap(), "{human}");
+}
+
+/// Duplicated lines repeat a subtree once per copy, as Pi's `getTree` places it: no parent
+/// cycle is reported and every row is there.
+#[test]
+fn duplicated_lines_show_every_copy_without_a_cycle_warning() {
+    let file = fixture("outside-2/dup-lines-false-cycle.jsonl");
+    let r = common::run(&file, &["tree", "--all", "--json"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout.lines().count(), 74);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+}
+
+/// When every entry sits on a parent cycle no root leads anywhere: Pi shows nothing, and
+/// `tree` says why instead of printing nothing.
+#[test]
+fn entries_no_root_reaches_are_reported() {
+    let file = fixture("outside-2/all-entries-on-a-cycle.jsonl");
+    let r = common::run(&file, &["tree"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "");
+    assert!(r.stderr.contains("warning: 2 entries are on a parent cycle"), "{}", r.stderr);
+    assert!(r.stderr.contains("repair"), "{}", r.stderr);
+}
+
+/// An entry timestamp written as a number is a time to Pi (`new Date(1796634000500)`): it
+/// orders siblings, and `--json` gives it as written.
+#[test]
+fn numeric_entry_timestamps_order_siblings_as_pi_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let msg = |id: &str, parent: Value, ts: Value| {
+        json!({"type":"message","id":id,"parentId":parent,"timestamp":ts,
+            "message":{"role":"user","content":id,"timestamp":1}})
+    };
+    let file = write_session(
+        dir.path(),
+        "s.jsonl",
+        &[
+            msg("r0000001", Value::Null, json!("2026-12-07T09:00:00.000Z")),
+            msg("n0000001", json!("r0000001"), json!(1796634000500u64)),
+            msg("s0000001", json!("r0000001"), json!("2026-12-07T09:00:00.100Z")),
+            // The leaf, on a root of its own: no sibling list holds it.
+            msg("z0000001", Value::Null, json!("2026-12-07T09:00:01.000Z")),
+        ],
+    );
+    let all = rows(&file, &["--all"]);
+    assert_eq!(row_ids(&all), ["z0000001", "r0000001", "s0000001", "n0000001"]);
+    assert_eq!(row(&all, "n0000001")["timestamp"], json!(1796634000500u64));
+    // The reproducer, whose leaf sits below the numeric one.
+    let file = fixture("outside-2/numeric-entry-timestamp.jsonl");
+    assert_eq!(row(&rows(&file, &["--all"]), "c0000001")["timestamp"], json!(1796634000600u64));
+}
+
+/// A label whose value is not a string but truthy (`"label":true`) is a label to Pi, shown
+/// as `String(label)`; `--json` gives it as that string.
+#[test]
+fn a_truthy_label_that_is_not_a_string_is_shown() {
+    let file = fixture("outside-2/label-non-string.jsonl");
+    assert!(run_ok(&file, &["tree"]).contains("[true] user hello"));
+    assert_eq!(row(&rows(&file, &[]), "u0000001")["label"], "true");
+    assert!(run_ok(&file, &["label", "--list"]).starts_with("true "));
 }

@@ -21,6 +21,11 @@
 //   branchIndices the same as indices into getEntries() (object identity)
 //   tree          pre-order flattening of sm.getTree():
 //                 [{id, parentId, depth, type, role, label, timestamp, children, index}]
+//   treeView      {all, default, "user-only"}: the rows Pi's `/tree` component
+//                 (TreeSelectorComponent, headless, dark theme) lists in each filter mode,
+//                 in its order, as indices into getEntries(); null with treeCycle, and
+//                 null when an id is carried by two entries: the component then lists a
+//                 node's children once per copy, which multiplies without end (Pi hangs)
 //   treeCycle     present (true) only when a node would be its own descendant; then
 //                 tree is null, since Pi's getTree() would loop forever
 //   labels        [[targetId, label]] for every entry id with a label, entry order
@@ -107,6 +112,26 @@ async function loadPi() {
     process.stderr.write(`pi_oracle: cannot load Pi from ${modulePath}: ${error?.stack ?? error}\n`);
     process.exit(2);
   }
+}
+
+/** Pi's `/tree` component; it renders through the theme, which must be set up first. */
+async function loadTreeSelector() {
+  const ui = join(process.env.PI_ORACLE_MODULE_DIR, "dist", "modes", "interactive");
+  const theme = await import(pathToFileURL(join(ui, "theme", "theme.js")).href);
+  theme.initTheme("dark", false);
+  const mod = await import(pathToFileURL(join(ui, "components", "tree-selector.js")).href);
+  return mod.TreeSelectorComponent;
+}
+
+/** The entries `/tree` lists in each filter mode, in its order, as indices. */
+function treeView(TreeSelector, sm, indexOf) {
+  const view = {};
+  for (const mode of ["all", "default", "user-only"]) {
+    const noop = () => {};
+    const selector = new TreeSelector(sm.getTree(), sm.getLeafId(), 40, noop, noop, noop, undefined, mode);
+    view[mode] = selector.treeList.filteredNodes.map((flat) => indexOf(flat.node.entry));
+  }
+  return view;
 }
 
 /** Map from each entry object to its first position in `entries` (object identity). */
@@ -309,10 +334,13 @@ async function main() {
     // tree
     if (treeHasCycle(entries)) {
       out.tree = null;
+      out.treeView = null;
       out.treeCycle = true;
     } else {
       const { rows, cycle } = flattenTree(sm.getTree(), indexOf);
       out.tree = rows;
+      const distinct = new Set(entries.map((e) => e.id)).size === entries.length;
+      out.treeView = distinct ? treeView(await loadTreeSelector(), sm, indexOf) : null;
       if (cycle) out.treeCycle = true;
     }
 

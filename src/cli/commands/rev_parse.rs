@@ -2,7 +2,7 @@ use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::session_arg::open_tip;
 use anyhow::Result;
-use pi_session::session::{SessionError, revision};
+use pi_session::session::revision;
 
 /// Print the full ids that revisions name, one per line.
 ///
@@ -26,7 +26,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         if args.leaf {
             match session.leaf() {
                 Some(i) => ids.push(session.id_or_line(i)),
-                None => return Err(SessionError::EmptyPosition("--leaf".into()).into()),
+                None => return Err(session.empty_position("--leaf").into()),
             }
         }
         for rev in &args.revs {

@@ -9,7 +9,8 @@ use pi_session::session::{EntryIdx, Session, text};
 
 /// Show the whole session tree, as Pi's /tree shows it.
 ///
-/// Entries whose parent is missing are roots; children are sorted by timestamp. By default
+/// Entries whose parent is missing are roots; children are sorted by timestamp, and among
+/// siblings the one whose branch holds the leaf comes first, as Pi draws them. By default
 /// bookkeeping entries (labels, custom entries, model and thinking changes, session info,
 /// context edits, usage) and assistant messages holding only tool calls are hidden, as in
 /// Pi's default view; their children attach to the nearest shown ancestor.
@@ -52,12 +53,27 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         (_, true) => Filter::User,
         _ => Filter::Default,
     };
-    let View { rows, cut, cycle } = tree_view::view(&session, filter, args.depth);
+    let View { rows, cut, cycle, truncated, unreachable } = tree_view::view(&session, filter, args.depth);
     if cycle {
         Output::warn(
             "the tree holds a parent cycle (through duplicate ids); the entries on it are shown once \
              (Pi 1.6.0 hangs on this file); run `pi-session repair`",
         );
+    }
+    if truncated {
+        Output::warn(&format!(
+            "stopped after {} rows: duplicated lines repeat subtrees in this file (Pi 1.6.0 shows each \
+             copy); run `pi-session repair`",
+            rows.len()
+        ));
+    }
+    if unreachable > 0 {
+        Output::warn(&format!(
+            "{unreachable} {} on a parent cycle (or below one) and no root leads to {}: Pi 1.6.0 shows \
+             none of them; run `pi-session repair`",
+            if unreachable == 1 { "entry is" } else { "entries are" },
+            if unreachable == 1 { "it" } else { "them" },
+        ));
     }
     // The rows are laid out whole (a row's gutter depends on the rows after it), then cut.
     let shown = args.max_count.map_or(rows.len(), |n| n.min(rows.len()));
