@@ -275,7 +275,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l color -d
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l branch -d 'Count only the calls on the branch of REV [default: @], not the whole file'
-complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l json -d 'One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction" and "branchSummary"'
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l json -d 'One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction", "branchSummary" and "toolResult"'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s V -l version -d 'Print version'
@@ -295,7 +295,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s s -l ses
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l json -d 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction or branchSummary), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters'
+complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l json -d 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction, branchSummary or toolResult), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters'
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l csv -d 'CSV with a header row; the last row holds the totals'
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l no-cache -d 'Read every session file, neither using nor updating the cache. By default what was read from each file is kept in $XDG_CACHE_HOME/pi-session/usage.cache (or ~/.cache/pi-session/usage.cache) and used again while the file\'s size, modification time and inode are unchanged, so a report over unchanged files costs a stat per file'
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'

@@ -29,14 +29,18 @@ pub enum Source {
     Compaction,
     /// The summary call of a branch-summary entry.
     BranchSummary,
+    /// A tool result's `usage`: a tool that called a model itself (Pi counts it with the
+    /// summaries, as "Tools/summaries").
+    ToolResult,
 }
 
 impl Source {
-    pub const ALL: [Source; 4] = [
+    pub const ALL: [Source; 5] = [
         Source::Assistant,
         Source::Usage,
         Source::Compaction,
         Source::BranchSummary,
+        Source::ToolResult,
     ];
 
     /// The name used in JSON and tables.
@@ -46,6 +50,7 @@ impl Source {
             Source::Usage => "usage",
             Source::Compaction => "compaction",
             Source::BranchSummary => "branchSummary",
+            Source::ToolResult => "toolResult",
         }
     }
 }
@@ -76,6 +81,7 @@ pub struct Call {
 pub fn source_of(kind: &EntryKind, role: Option<&Role>) -> Option<Source> {
     match kind {
         EntryKind::Message if role == Some(&Role::Assistant) => Some(Source::Assistant),
+        EntryKind::Message if role == Some(&Role::ToolResult) => Some(Source::ToolResult),
         EntryKind::Usage => Some(Source::Usage),
         EntryKind::Compaction => Some(Source::Compaction),
         EntryKind::BranchSummary => Some(Source::BranchSummary),
@@ -102,8 +108,8 @@ pub fn call_in_line<'a>(
     known: Option<KnownMessage<'a>>,
     value: impl FnOnce() -> Value,
 ) -> Option<(Option<Cow<'a, str>>, Cow<'a, str>, Totals)> {
-    if let Some(m) = known.filter(|_| source == Source::Assistant) {
-        let (provider, model, totals) = known_call(raw, m)?;
+    if let Some(m) = known.filter(|_| matches!(source, Source::Assistant | Source::ToolResult)) {
+        let (provider, model, totals) = known_call(source, raw, m)?;
         return Some((provider.map(Cow::Borrowed), Cow::Borrowed(model), totals));
     }
     read::call_in(source, raw, value)
@@ -111,10 +117,13 @@ pub fn call_in_line<'a>(
 
 /// [`call_in_line`] of an assistant message the loader located: its usage read where the
 /// loader saw it, its names borrowed from what the loader kept.
-fn known_call<'a>(raw: &[u8], m: KnownMessage<'a>) -> Option<(Option<&'a str>, &'a str, Totals)> {
+fn known_call<'a>(source: Source, raw: &[u8], m: KnownMessage<'a>) -> Option<(Option<&'a str>, &'a str, Totals)> {
     let (offset, len) = m.at.usage?;
     let usage = raw.get(offset as usize..(offset as usize).checked_add(len as usize)?)?;
     let totals = read::totals_in(usage)?;
+    if source == Source::ToolResult {
+        return Some((None, SUMMARIES, totals));
+    }
     Some((
         m.provider,
         m.response_model.or(m.model).unwrap_or(UNKNOWN_MODEL),
@@ -291,13 +300,9 @@ impl Totals {
     }
 
     /// The tokens used, as Pi's `calculateContextTokens` counts them: `totalTokens`, or the
-    /// sum of the parts when that is 0.
+    /// sum of the parts when that is 0 (which reading a `usage` object already did).
     pub fn context_tokens(&self) -> f64 {
-        if self.total_tokens != 0.0 {
-            self.total_tokens
-        } else {
-            self.input + self.output + self.cache_read + self.cache_write
-        }
+        self.total_tokens
     }
 
     /// Adds the amounts of one call, field by field (the same sums as adding its `usage`).
@@ -325,7 +330,8 @@ pub struct ModelTotals {
     pub totals: Totals,
 }
 
-/// The totals of each [`Source`]. In JSON: `{assistant, usage, compaction, branchSummary}`.
+/// The totals of each [`Source`]. In JSON: `{assistant, usage, compaction, branchSummary,
+/// toolResult}`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BySource {
@@ -333,6 +339,7 @@ pub struct BySource {
     pub usage: Totals,
     pub compaction: Totals,
     pub branch_summary: Totals,
+    pub tool_result: Totals,
 }
 
 impl BySource {
@@ -342,6 +349,7 @@ impl BySource {
             Source::Usage => &self.usage,
             Source::Compaction => &self.compaction,
             Source::BranchSummary => &self.branch_summary,
+            Source::ToolResult => &self.tool_result,
         }
     }
 
@@ -351,6 +359,7 @@ impl BySource {
             Source::Usage => &mut self.usage,
             Source::Compaction => &mut self.compaction,
             Source::BranchSummary => &mut self.branch_summary,
+            Source::ToolResult => &mut self.tool_result,
         }
     }
 }
@@ -748,7 +757,8 @@ mod tests {
         assert_eq!(
             v,
             json!({"total": t, "byModel": [m],
-                   "bySource": {"assistant": t, "usage": zero, "compaction": zero, "branchSummary": zero}})
+                   "bySource": {"assistant": t, "usage": zero, "compaction": zero, "branchSummary": zero,
+                                "toolResult": zero}})
         );
         let keys: Vec<_> = v["byModel"][0].as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys[..3], ["provider", "model", "input"]);

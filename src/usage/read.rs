@@ -153,6 +153,11 @@ pub(super) fn totals<'a, J: Json<'a>>(usage: J) -> Scan<(Option<Totals>, J::End)
         t.cost = c;
         Ok(end)
     })?;
+    // Older Pi versions wrote no `totalTokens`: the total is then the sum of the parts, as
+    // Pi's `calculateContextTokens` counts it.
+    if t.total_tokens == 0.0 {
+        t.total_tokens = t.input + t.output + t.cache_read + t.cache_write;
+    }
     Ok((is_object.then_some(t), end))
 }
 
@@ -193,7 +198,7 @@ impl<'a> Fields<'a> {
 pub(super) fn call<'a, J: Json<'a>>(source: Source, entry: J) -> Scan<(Option<Read<'a>>, J::End)> {
     let mut f = Fields::default();
     let (_, end) = match source {
-        Source::Assistant => {
+        Source::Assistant | Source::ToolResult => {
             let mut message = None;
             let read = entry.members(|key, value| {
                 if key != b"message" {
@@ -219,6 +224,8 @@ pub(super) fn call<'a, J: Json<'a>>(source: Source, entry: J) -> Scan<(Option<Re
         Source::Usage => (f.provider, f.model),
         // A summary names its provider only with its model.
         Source::Compaction | Source::BranchSummary => (f.model.as_ref().and(f.provider), f.model),
+        // A tool's own calls: Pi counts them with the summaries.
+        Source::ToolResult => (None, None),
     };
     let unnamed = if source == Source::Assistant || source == Source::Usage {
         UNKNOWN_MODEL

@@ -100,6 +100,7 @@ fn whole_file_sums_every_paid_call() {
             "usage": u1,
             "compaction": c1,
             "branchSummary": b1,
+            "toolResult": totals(0, 0, 0, 0, [0.0; 5]),
         },
     });
     assert!(common::json_eq(&s, &expected), "got {s:#}\nwant {expected:#}");
@@ -107,7 +108,7 @@ fn whole_file_sums_every_paid_call() {
     let keys: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["total", "byModel", "bySource"]);
     let keys: Vec<&str> = s["bySource"].as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["assistant", "usage", "compaction", "branchSummary"]);
+    assert_eq!(keys, ["assistant", "usage", "compaction", "branchSummary", "toolResult"]);
 }
 
 #[test]
@@ -211,4 +212,34 @@ fn the_table_rounds_javascript_sums_and_the_json_keeps_them() {
     let cells: Vec<&str> = total.split_whitespace().collect();
     assert_eq!(cells, ["total", "0.3", "6", "0", "0", "6", "$0.3460"], "{table}");
     assert!(!table.contains("0000000"), "{table}");
+}
+
+/// Pi's `/session` counts the usage a tool result records (a tool that called a model);
+/// `stats` counts it too, as its own source (`stats-toolresult-usage.jsonl`: 1,100 input
+/// tokens, not 100).
+#[test]
+fn tool_result_usage_counts_as_its_own_source() {
+    let s = stats(&common::fixture("outside-2/stats-toolresult-usage.jsonl"), &[]);
+    assert_eq!(s["total"]["input"], 1100);
+    assert_eq!(s["total"]["totalTokens"], 1210);
+    assert_eq!(s["bySource"]["toolResult"]["input"], 1000);
+    assert_eq!(s["bySource"]["assistant"]["input"], 100);
+}
+
+/// Older Pi versions wrote no `totalTokens`: the total is the sum of the parts, never less
+/// than them.
+#[test]
+fn a_missing_total_is_the_sum_of_the_parts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("old.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}"#, "\n",
+            r#"{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"assistant","content":[],"provider":"p","model":"m","usage":{"input":10,"output":5,"cacheRead":43000000,"cacheWrite":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}}}"#, "\n",
+        ),
+    )
+    .unwrap();
+    let s = stats(&file, &[]);
+    assert_eq!(s["total"]["totalTokens"], 43000017);
 }

@@ -8,10 +8,12 @@ use pi_session::usage::{Scope, Source, Totals, session_stats};
 
 /// Tokens and cost of every paid call recorded in the session.
 ///
-/// Counts the usage of assistant messages, `usage` entries (e.g. cache warming), and the
-/// summary calls of compactions and branch summaries, over the whole file: abandoned branches
-/// and compacted history were paid for too. Totals overall, by model and by source; cost is
-/// what the session recorded (missing numbers count as 0).
+/// Counts the usage of assistant messages, `usage` entries (e.g. cache warming), the summary
+/// calls of compactions and branch summaries, and the usage tool results record (tools that
+/// called a model), as Pi's /session counts them, over the whole file: abandoned branches and
+/// compacted history were paid for too. Totals overall, by model and by source; cost is what
+/// the session recorded (missing numbers count as 0; a missing totalTokens is the sum of the
+/// other four).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Count only the branch ending at this revision (implies --branch).
@@ -25,7 +27,7 @@ pub struct Args {
     /// One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output",
     /// "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead",
     /// "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource"
-    /// names them "assistant", "usage", "compaction" and "branchSummary".
+    /// names them "assistant", "usage", "compaction", "branchSummary" and "toolResult".
     #[arg(long)]
     pub json: bool,
 }

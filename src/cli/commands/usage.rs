@@ -47,8 +47,8 @@ pub struct Args {
 
     /// One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the
     /// week by its Monday; month as YYYY-MM; session as the session id plus "path"; project
-    /// as the cwd; model; provider; source as assistant, usage, compaction or
-    /// branchSummary), then "input", "output", "cacheRead", "cacheWrite", "totalTokens",
+    /// as the cwd; model; provider; source as assistant, usage, compaction, branchSummary
+    /// or toolResult), then "input", "output", "cacheRead", "cacheWrite", "totalTokens",
     /// "cost" and "calls"; last, {"total": true, ...} with the same counters.
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
