@@ -117,6 +117,12 @@ pub fn summarize_to(
     let choice = choose(summary_args, model)?;
     let budget = choice.context_window.saturating_sub(reserve);
     let prep = branch::prepare(session, &entries, budget);
+    if prep.messages.is_empty() && summary_args.summary_file.is_some() {
+        Output::note(
+            "the branch left behind holds no message: storing Pi's \"No content to summarize\", \
+             not the summary file",
+        );
+    }
     let summary = summarize_branch(
         &prep,
         choice.source.as_source(),

@@ -178,8 +178,9 @@ pub fn summarize_branch(
     thinking_level: Option<&str>,
 ) -> Result<Summary, LlmError> {
     let (read_files, modified_files) = prep.file_ops.lists();
-    if prep.messages.is_empty() && matches!(source, SummarySource::Model(_)) {
-        // Pi's answer when the branch holds nothing to summarize.
+    if prep.messages.is_empty() {
+        // Pi's answer when the branch holds nothing to summarize, whatever the summary
+        // would have been (a text given is not used either).
         return Ok(Summary {
             text: "No content to summarize".into(),
             usage: None,

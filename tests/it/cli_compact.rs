@@ -540,3 +540,26 @@ fn checkout_summarize_is_summarize_branch() {
     );
     assert_eq!(last_entry(&f)["type"], "branch_summary");
 }
+
+/// With nothing to summarize on the branch left behind, Pi stores "No content to summarize"
+/// whatever the summary would have been; `--summary-file` does the same, and says so.
+#[test]
+fn summary_file_with_no_content_stores_what_pi_stores() {
+    let (_d, f) = copy(&fixture("outside-2/summarize-branch-no-content.jsonl"));
+    let text = f.with_file_name("summary.md");
+    std::fs::write(&text, "my summary\n").unwrap();
+    let out = cmd()
+        .arg("-s")
+        .arg(&f)
+        .args(["summarize-branch", "a0000001", "--summary-file"])
+        .arg(&text)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("No content to summarize"));
+    let e = last_entry(&f);
+    assert_eq!(e["type"], "branch_summary");
+    assert_eq!(e["summary"], "No content to summarize");
+    assert_eq!(e["details"], serde_json::json!({"readFiles": [], "modifiedFiles": []}));
+    assert_eq!(e["fromId"], "m0000001");
+}
