@@ -20,11 +20,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
+/// Pi's `firstMessage` for a session without a user message that has text.
+pub const NO_MESSAGES: &str = "(no messages)";
+
 /// What Pi's `buildSessionInfo` finds in a session file.
 #[derive(Debug, Clone)]
 pub struct SessionInfo {
     pub path: PathBuf,
-    /// The header's `id`, when it is a string.
+    /// The header's `id` (`String(id)` when it is not a string; `None` when null or missing).
     pub id: Option<String>,
     /// The latest `session_info` name, trimmed; an empty or missing name clears it.
     pub name: Option<String>,
@@ -136,7 +139,11 @@ fn header(o: Obj<'_, '_>) -> Walk<Option<Header>> {
     let timestamp = o.get("timestamp")?;
     let created = date_ms(timestamp)?;
     Ok(Some(Header {
-        id: string("id")?,
+        // Pi lists a header whatever its `id` is (`12345`): kept as `String(id)`.
+        id: match o.get("id")? {
+            Some(v) if !v.is_null() => Some(js_string(v)?),
+            _ => None,
+        },
         cwd: string("cwd")?,
         parent_session: string("parentSession")?,
         time: created.filter(|_| timestamp.is_some_and(|t| t.kind() == Kind::Str)),
@@ -605,7 +612,7 @@ pub struct SessionRecord<'a> {
     pub id: Option<&'a str>,
     /// The latest `session_info` name.
     pub name: Option<&'a str>,
-    /// The text of the first user message.
+    /// The text of the first user message, else Pi's "(no messages)".
     pub first_message: Option<&'a str>,
     /// Every `message` entry.
     pub message_count: u64,
@@ -628,7 +635,7 @@ impl SessionInfo {
             path: self.path.to_string_lossy(),
             id: self.id.as_deref(),
             name: self.name.as_deref(),
-            first_message: self.first_message.as_deref(),
+            first_message: Some(self.first_message.as_deref().unwrap_or(NO_MESSAGES)),
             message_count: self.message_count,
             created: self.created.map(iso_ms),
             modified: self.modified.map(iso_ms),

@@ -177,7 +177,7 @@ fn newest_activity_first_with_names_and_first_messages() {
 
     let c = by_id("sess-c");
     assert_eq!(c["name"], Value::Null, "an empty name clears it");
-    assert_eq!(c["firstMessage"], Value::Null);
+    assert_eq!(c["firstMessage"], "(no messages)", "as Pi lists it");
     assert_eq!(c["messageCount"], 0);
     assert_eq!(c["modified"], "2026-01-04T12:00:00.000Z");
 
@@ -723,4 +723,24 @@ fn a_damaged_cache_is_ignored_and_replaced() {
     fs::remove_dir(env.cache().parent().unwrap()).unwrap();
     fs::write(env.cache().parent().unwrap(), "a file where the folder goes").unwrap();
     assert_eq!(ls_out(&env, &["--all", "--json"]).0, changed);
+}
+
+/// As Pi's session list: a session without a user message says "(no messages)", and a
+/// header whose `id` is not a string is still listed, its id as `String(id)`
+/// (`ls-header-only.jsonl`, `ls-header-id-number.jsonl`).
+#[test]
+fn header_only_sessions_and_numeric_ids_list_as_pi_lists_them() {
+    let env = Env::new();
+    let dir = env.folder(&env.proj);
+    let mut only = header("only", "2026-01-01T00:00:00.000Z", &env.proj);
+    write(&dir.join("a.jsonl"), &[only.clone()]);
+    only["id"] = json!(12345);
+    write(
+        &dir.join("b.jsonl"),
+        &[only, user("u1", None, "2026-01-02T00:00:00.000Z", "hello")],
+    );
+    let rows = env.ls_json(&[]);
+    let by_id = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("{rows:?}"));
+    assert_eq!(by_id("only")["firstMessage"], "(no messages)");
+    assert_eq!(by_id("12345")["firstMessage"], "hello");
 }

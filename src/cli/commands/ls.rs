@@ -223,7 +223,7 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         match &s.name {
             Some(name) => line.push_str(&out.paint(Style::Label, &fit(&one_line(name), name_room))),
             None => {
-                let first = s.first_message.as_deref().unwrap_or("(no messages)");
+                let first = s.first_message.as_deref().unwrap_or(pi_session::listing::NO_MESSAGES);
                 line.push_str(&fit(&one_line(first), name_room));
             }
         }
