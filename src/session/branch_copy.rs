@@ -127,7 +127,10 @@ fn copy_path(session: &Session, path: &[EntryIdx]) -> Result<(Vec<String>, Vec<S
             }
         }
         let mut set: Vec<(&str, Value)> = Vec::new();
-        if session.parent_id_str(i) != parent.as_deref() {
+        // Pi writes every copied entry's parentId; the index reads `""` (or a missing one)
+        // as no parent, so the first entry's line says whether it already holds `null`.
+        let written_null = || session.value(i).get("parentId") == Some(&Value::Null);
+        if session.parent_id_str(i) != parent.as_deref() || (parent.is_none() && !written_null()) {
             set.push(("parentId", parent.as_deref().map(Value::from).unwrap_or(Value::Null)));
         }
         if let Detail::Compaction {

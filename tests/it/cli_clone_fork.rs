@@ -751,3 +751,16 @@ fn clone_help_names_its_default_once() {
     assert_eq!(help.matches("[default: Pi's leaf").count(), 1, "{help}");
     assert!(!help.contains("[default: @]"), "{help}");
 }
+
+/// A root written with `parentId: ""` is copied as Pi's clone copies it: with `null`
+/// (`clone-empty-parent-id.jsonl`).
+#[test]
+fn an_empty_parent_id_is_copied_as_null() {
+    let (dir, copy) = temp_copy(&common::fixture("outside-2/clone-empty-parent-id.jsonl"));
+    let out = dir.path().join("clone.jsonl");
+    run_ok(&copy, &["clone", "-o", out.to_str().unwrap()]);
+    let lines: Vec<Value> = ndjson(&fs::read_to_string(&out).unwrap());
+    assert_eq!(lines[1]["id"], "u0000001");
+    assert_eq!(lines[1]["parentId"], Value::Null);
+    assert_eq!(lines[2]["parentId"], "u0000001");
+}

@@ -229,6 +229,7 @@ fn clone_without_rev_copies_what_pis_clone_copies() {
     let mut files = vec![
         fixture("outside/fid-clone-trailing-checkout.jsonl"),
         fixture("outside/fid-trailing-label-leaf.jsonl"),
+        fixture("outside-2/clone-empty-parent-id.jsonl"),
         fixture("labels.jsonl"),
     ];
     files.extend(
@@ -257,6 +258,7 @@ fn clone_without_rev_copies_what_pis_clone_copies() {
                 // Label ids are new on both sides.
                 assert_eq!((&a["targetId"], &a["label"]), (&b["targetId"], &b["label"]), "{what}");
             } else {
+                assert!(a.get("parentId").is_some(), "{what}: Pi writes every parentId: {a}");
                 for k in ["id", "parentId", "customType", "firstKeptEntryId"] {
                     assert_eq!(a.get(k).unwrap_or(&Value::Null), &b[k], "{what}: {k} of {a}");
                 }
