@@ -149,6 +149,35 @@ pub fn decide(session: &Session, findings: &mut Vec<Finding>) -> Decisions {
         );
     }
 
+    // Entries Pi 1.6.0 throws on when it opens or resumes the file: a message entry without
+    // a message (`entry.message.role`), a session name that is not a string
+    // (`entry.name?.trim()`). Only entries the index could not read are looked at again.
+    for i in 0..n {
+        let e = &session.entries[i];
+        let (kind, message) = match &e.detail {
+            Detail::Message { role: None, .. } => match session.value(i).get("message") {
+                None => ("message-without-message", "a message entry with no `message`"),
+                Some(serde_json::Value::Null) => ("message-without-message", "a message entry whose `message` is null"),
+                Some(_) => continue,
+            },
+            Detail::SessionInfo { name: None } => match session.value(i).get("name") {
+                None | Some(serde_json::Value::Null | serde_json::Value::String(_)) => continue,
+                Some(_) => ("session-name-not-a-string", "a session_info whose `name` is not a string"),
+            },
+            _ => continue,
+        };
+        keep[i] = false;
+        findings.push(
+            Finding::defect(
+                kind,
+                line(i),
+                format!("{message}; Pi 1.6.0 throws opening or resuming the file"),
+                "drop it (kept in the .rejects file); entries below it move to its parent",
+            )
+            .with_id(session.id_str(i)),
+        );
+    }
+
     // Labels and context edits that point nowhere are dropped, and so, in turn, those that
     // point at an entry dropped here.
     loop {

@@ -1084,3 +1084,27 @@ fn lines_appended_while_repair_runs_are_kept() {
         N
     );
 }
+
+/// Entries Pi 1.6.0 throws on (a message entry whose `message` is null or missing, a session
+/// name that is not a string) fail `--check`, and `repair` drops them into `.rejects`.
+#[test]
+fn entries_pi_throws_on_are_defects() {
+    for (name, kind) in [
+        ("message-null.jsonl", "message-without-message"),
+        ("no-message-field.jsonl", "message-without-message"),
+        ("session-info-name-object.jsonl", "session-name-not-a-string"),
+    ] {
+        let (_dir, file) = common::temp_copy(&common::fixture(&format!("outside-2/{name}")));
+        let r = common::unchanged(&file, &["repair", "--check"], 1);
+        assert!(r.stdout.contains(kind) || r.stderr.contains(kind), "{name}: {} {}", r.stdout, r.stderr);
+        let out = common::run(&file, &["repair"]);
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        let rejects = String::from_utf8_lossy(&std::fs::read(file.with_extension("jsonl.rejects")).unwrap()).into_owned();
+        let dropped = rejects.lines().next().unwrap_or_default();
+        assert!(dropped.contains("0002\""), "{name}: the dropped line first: {rejects}");
+        common::unchanged(&file, &["repair", "--check"], 0);
+        // The entry below the dropped one now hangs under its parent.
+        let entries = common::entry_lines(&file);
+        assert_eq!(entries.len(), 2, "{name}");
+    }
+}
