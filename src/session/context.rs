@@ -13,10 +13,11 @@ pub struct ContextMessage {
     pub message: Value,
 }
 
-/// The model context at a leaf.
+/// The model context at a leaf. Its messages are made one entry at a time
+/// ([`Context::messages`]): held all at once, a long session's messages would cost several
+/// times the file.
 #[derive(Debug, Clone, Default)]
 pub struct Context {
-    pub messages: Vec<ContextMessage>,
     /// The thinking level in effect (`"off"` unless a change says otherwise).
     pub thinking_level: Value,
     /// `{provider, modelId}` in effect, from model changes and assistant messages.
@@ -27,6 +28,19 @@ pub struct Context {
     pub entries: Vec<EntryIdx>,
     /// Set when the walk to the root met a parent cycle (Pi would hang).
     pub cycle_at: Option<EntryIdx>,
+    /// The context edits among `entries`, by the entry each edits.
+    edits: FxHashMap<Sym, EntryIdx>,
+}
+
+impl Context {
+    /// The messages, in order, each made when it is reached.
+    pub fn messages<'a>(&'a self, session: &'a Session) -> impl Iterator<Item = ContextMessage> + 'a {
+        self.entries.iter().enumerate().flat_map(move |(pos, &i)| {
+            project_selected(session, &self.edits, pos, i)
+                .into_iter()
+                .map(move |message| ContextMessage { source: i, message })
+        })
+    }
 }
 
 /// One selected entry and the messages it contributes (Pi's `buildSessionProjection`).
@@ -99,28 +113,18 @@ pub fn build_context(session: &Session, leaf: Option<EntryIdx>) -> Context {
     let branch = session.branch(leaf);
     let path = &branch.path;
     let (thinking_level, model) = settings(session, path);
-    let projected = projection(session, path);
-    let selected: Vec<EntryIdx> = projected.iter().map(|p| p.source).collect();
+    let (selected, edits) = selected_and_edits(session, path);
     let compaction = selected
         .first()
         .copied()
         .filter(|&i| session.entries[i].kind == EntryKind::Compaction);
-    let messages = projected
-        .into_iter()
-        .flat_map(|p| {
-            p.messages.into_iter().map(move |m| ContextMessage {
-                source: p.source,
-                message: m,
-            })
-        })
-        .collect();
     Context {
-        messages,
         thinking_level,
         model,
         compaction,
         entries: selected,
         cycle_at: branch.cycle_at,
+        edits,
     }
 }
 

@@ -69,17 +69,16 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let _ = leaf;
     warn_cycle(&session, ctx.cycle_at);
     if args.json {
-        for m in &ctx.messages {
+        for m in ctx.messages(&session) {
             // What Pi sends, byte for byte: JSON.stringify of each message.
             out.line(&pi_session::json::jsjson::stringify(&m.message))?;
         }
         return Ok(());
     }
-    let tokens: u64 = ctx
-        .messages
-        .iter()
-        .map(|m| pi_session::session::estimate::estimate_tokens(&m.message))
-        .sum();
+    // Two passes, the summary first: the messages are made again to be shown.
+    let (count, tokens) = ctx.messages(&session).fold((0usize, 0u64), |(n, t), m| {
+        (n + 1, t + pi_session::session::estimate::estimate_tokens(&m.message))
+    });
     let model = ctx
         .model
         .as_ref()
@@ -96,11 +95,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         Style::Meta,
         &escape_line(&format!(
             "{} messages, ~{} tokens (characters/4) · model {model} · thinking {thinking}",
-            ctx.messages.len(),
+            count,
             tokens
         )),
     ))?;
-    for m in &ctx.messages {
+    for m in ctx.messages(&session) {
         let role = m.message.get("role").and_then(Value::as_str).unwrap_or("?");
         let source = session.id_or_line(m.source);
         out.line("")?;
