@@ -162,7 +162,10 @@ pub fn decide(session: &Session, findings: &mut Vec<Finding>) -> Decisions {
             },
             Detail::SessionInfo { name: None } => match session.value(i).get("name") {
                 None | Some(serde_json::Value::Null | serde_json::Value::String(_)) => continue,
-                Some(_) => ("session-name-not-a-string", "a session_info whose `name` is not a string"),
+                Some(_) => (
+                    "session-name-not-a-string",
+                    "a session_info whose `name` is not a string",
+                ),
             },
             _ => continue,
         };

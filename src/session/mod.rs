@@ -232,7 +232,10 @@ impl Session {
             let kind = self.entries[i].kind.as_str().unwrap_or("entry");
             format!("{kind} {}", self.id_or_line(i))
         });
-        SessionError::EmptyPosition { rev: rev.to_owned(), leaf }
+        SessionError::EmptyPosition {
+            rev: rev.to_owned(),
+            leaf,
+        }
     }
 
     pub fn id_or_line(&self, idx: EntryIdx) -> String {

@@ -200,9 +200,7 @@ fn search_text(session: &Session, rev: &str, needle: &str) -> Result<EntryIdx, S
     if needle.is_empty() {
         return Err(invalid(rev, "empty search text after :/"));
     }
-    let at = session
-        .at_checked()?
-        .ok_or_else(|| session.empty_position(rev))?;
+    let at = session.at_checked()?.ok_or_else(|| session.empty_position(rev))?;
     let branch = session.branch(at);
     let found = branch
         .path

@@ -190,7 +190,22 @@ mod tests {
             panic!()
         };
         assert_eq!(s.id.as_deref(), Some("b"));
-        assert_eq!(s.label, None);
+        // Pi keeps any truthy label, shown as `String(label)`; a falsy one clears.
+        assert_eq!(s.label.as_deref(), Some("[object Object]"));
+        for (value, shown) in [
+            ("true", Some("true")),
+            ("5", Some("5")),
+            ("[1,[2]]", Some("1,2")),
+            ("0", None),
+            ("false", None),
+            ("null", None),
+        ] {
+            let line = format!(r#"{{"type":"label","id":"l","label":{value}}}"#);
+            let LineRead::Object(s) = read_line(line.as_bytes()) else {
+                panic!()
+            };
+            assert_eq!(s.label.as_deref(), shown, "{value}");
+        }
         assert!(matches!(read_line(b"[1,2]"), LineRead::NotAnObject));
         assert!(matches!(read_line(b"{\"type\":"), LineRead::Malformed));
         assert!(matches!(read_line(b"{\"type\":\"x\"}\r"), LineRead::Object(_)));

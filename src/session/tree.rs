@@ -214,7 +214,10 @@ impl Tree {
     pub fn leaf_branch_first(&mut self, session: &Session, leaf: Option<EntryIdx>) {
         let Some(leaf) = leaf else { return };
         // Pi compares ids: the leaf's node is the last entry with the leaf's id.
-        let leaf = session.entries[leaf].id.and_then(|id| session.lookup_sym(id)).unwrap_or(leaf);
+        let leaf = session.entries[leaf]
+            .id
+            .and_then(|id| session.lookup_sym(id))
+            .unwrap_or(leaf);
         let holds = self.holding(leaf);
         let first = |list: &mut [EntryIdx]| {
             if list.len() > 1 && list.iter().any(|&c| holds[c]) {
@@ -225,7 +228,10 @@ impl Tree {
         };
         first(&mut self.roots);
         for node in (0..holds.len()).filter(|&i| holds[i]) {
-            let (from, to) = (self.children.start[node] as usize, self.children.start[node + 1] as usize);
+            let (from, to) = (
+                self.children.start[node] as usize,
+                self.children.start[node + 1] as usize,
+            );
             first(&mut self.children.flat[from..to]);
         }
     }

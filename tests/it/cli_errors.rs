@@ -373,7 +373,17 @@ fn a_file_that_is_no_session_at_all_is_not_sent_to_repair() {
 fn an_empty_position_names_the_leaf_pi_appends_under() {
     let file = common::fixture("outside-2/root-label-leaf.jsonl");
     let r = common::unchanged(&file, &["show", "@"], 1);
-    assert!(r.stderr.contains("'@' names an empty position: Pi's leaf is label 9c0a258a, which has no parent"), "{}", r.stderr);
-    assert!(r.stderr.contains("hint: Pi appends the next message under label 9c0a258a"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("'@' names an empty position: Pi's leaf is label 9c0a258a, which has no parent"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("hint: Pi appends the next message under label 9c0a258a"),
+        "{}",
+        r.stderr
+    );
     assert!(!r.stderr.contains("new root"), "{}", r.stderr);
 }

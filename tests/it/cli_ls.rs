@@ -740,7 +740,11 @@ fn header_only_sessions_and_numeric_ids_list_as_pi_lists_them() {
         &[only, user("u1", None, "2026-01-02T00:00:00.000Z", "hello")],
     );
     let rows = env.ls_json(&[]);
-    let by_id = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("{rows:?}"));
+    let by_id = |id: &str| {
+        rows.iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{rows:?}"))
+    };
     assert_eq!(by_id("only")["firstMessage"], "(no messages)");
     assert_eq!(by_id("12345")["firstMessage"], "hello");
 }

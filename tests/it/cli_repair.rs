@@ -1096,10 +1096,16 @@ fn entries_pi_throws_on_are_defects() {
     ] {
         let (_dir, file) = common::temp_copy(&common::fixture(&format!("outside-2/{name}")));
         let r = common::unchanged(&file, &["repair", "--check"], 1);
-        assert!(r.stdout.contains(kind) || r.stderr.contains(kind), "{name}: {} {}", r.stdout, r.stderr);
+        assert!(
+            r.stdout.contains(kind) || r.stderr.contains(kind),
+            "{name}: {} {}",
+            r.stdout,
+            r.stderr
+        );
         let out = common::run(&file, &["repair"]);
         assert_eq!(out.code, 0, "{name}: {}", out.stderr);
-        let rejects = String::from_utf8_lossy(&std::fs::read(file.with_extension("jsonl.rejects")).unwrap()).into_owned();
+        let rejects =
+            String::from_utf8_lossy(&std::fs::read(file.with_extension("jsonl.rejects")).unwrap()).into_owned();
         let dropped = rejects.lines().next().unwrap_or_default();
         assert!(dropped.contains("0002\""), "{name}: the dropped line first: {rejects}");
         common::unchanged(&file, &["repair", "--check"], 0);

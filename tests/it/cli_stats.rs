@@ -108,7 +108,10 @@ fn whole_file_sums_every_paid_call() {
     let keys: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["total", "byModel", "bySource"]);
     let keys: Vec<&str> = s["bySource"].as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["assistant", "usage", "compaction", "branchSummary", "toolResult"]);
+    assert_eq!(
+        keys,
+        ["assistant", "usage", "compaction", "branchSummary", "toolResult"]
+    );
 }
 
 #[test]

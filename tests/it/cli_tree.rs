@@ -514,7 +514,11 @@ fn depth_counts_forks() {
 fn the_branch_holding_the_leaf_comes_first_among_siblings() {
     let file = fixture("outside-2/tree-display-order.jsonl");
     for args in [&["--all"][..], &[], &["--depth", "3"]] {
-        assert_eq!(row_ids(&rows(&file, args)), ["r0000001", "b0000001", "a0000001"], "{args:?}");
+        assert_eq!(
+            row_ids(&rows(&file, args)),
+            ["r0000001", "b0000001", "a0000001"],
+            "{args:?}"
+        );
     }
     let human = run_ok(&file, &["tree"]);
     let first = human.find("second answer").unwrap();
@@ -540,7 +544,11 @@ fn entries_no_root_reaches_are_reported() {
     let r = common::run(&file, &["tree"]);
     assert_eq!(r.code, 0);
     assert_eq!(r.stdout, "");
-    assert!(r.stderr.contains("warning: 2 entries are on a parent cycle"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("warning: 2 entries are on a parent cycle"),
+        "{}",
+        r.stderr
+    );
     assert!(r.stderr.contains("repair"), "{}", r.stderr);
 }
 
@@ -569,7 +577,10 @@ fn numeric_entry_timestamps_order_siblings_as_pi_does() {
     assert_eq!(row(&all, "n0000001")["timestamp"], json!(1796634000500u64));
     // The reproducer, whose leaf sits below the numeric one.
     let file = fixture("outside-2/numeric-entry-timestamp.jsonl");
-    assert_eq!(row(&rows(&file, &["--all"]), "c0000001")["timestamp"], json!(1796634000600u64));
+    assert_eq!(
+        row(&rows(&file, &["--all"]), "c0000001")["timestamp"],
+        json!(1796634000600u64)
+    );
 }
 
 /// A label whose value is not a string but truthy (`"label":true`) is a label to Pi, shown

@@ -119,7 +119,12 @@ fn assert_tree_matches_pi(file: &Path, pi: &Value) {
     let ids: Vec<String> = if is_v1(file) {
         our_ids(file, pi)
     } else {
-        pi["entries"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap_or("").to_owned()).collect()
+        pi["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap_or("").to_owned())
+            .collect()
     };
     let ours_of = |id: &Value| pi_index(pi, id).map(|i| ids[i].clone());
     let view = &pi["treeView"];
@@ -132,7 +137,12 @@ fn assert_tree_matches_pi(file: &Path, pi: &Value) {
             break;
         }
         let rows = ndjson(&run_ok(file, args));
-        let theirs: Vec<&str> = view[mode].as_array().unwrap().iter().map(|i| ids[i.as_u64().unwrap() as usize].as_str()).collect();
+        let theirs: Vec<&str> = view[mode]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| ids[i.as_u64().unwrap() as usize].as_str())
+            .collect();
         let ours: Vec<&str> = rows
             .iter()
             .filter(|r| mode != "all" || theirs.contains(&r["id"].as_str().unwrap()))
@@ -147,7 +157,12 @@ fn assert_tree_matches_pi(file: &Path, pi: &Value) {
         .iter()
         .map(|r| {
             let id = r["id"].as_str().unwrap();
-            assert_eq!(r["current"], Value::Bool(Some(id) == current.as_deref()), "{}: current", file.display());
+            assert_eq!(
+                r["current"],
+                Value::Bool(Some(id) == current.as_deref()),
+                "{}: current",
+                file.display()
+            );
             format!(
                 "{id} {} {} {} {} {} {} {}",
                 r["parentId"], r["depth"], r["type"], r["role"], r["label"], r["timestamp"], r["children"]
@@ -159,7 +174,11 @@ fn assert_tree_matches_pi(file: &Path, pi: &Value) {
         .unwrap()
         .iter()
         .map(|r| {
-            let parent = if r["parentId"].is_null() { Value::Null } else { ours_of(&r["parentId"]).map_or(r["parentId"].clone(), Value::String) };
+            let parent = if r["parentId"].is_null() {
+                Value::Null
+            } else {
+                ours_of(&r["parentId"]).map_or(r["parentId"].clone(), Value::String)
+            };
             // A label that is not a string (`true`) is given as Pi shows it: `String(label)`.
             let label = match &r["label"] {
                 Value::Bool(b) => Value::String(b.to_string()),

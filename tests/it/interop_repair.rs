@@ -219,7 +219,11 @@ fn outside_reproducers() {
         repaired_reads_as_promised(&fixture("outside").join(name));
     }
     // Entries Pi throws on when it opens or resumes the file.
-    for name in ["message-null.jsonl", "no-message-field.jsonl", "session-info-name-object.jsonl"] {
+    for name in [
+        "message-null.jsonl",
+        "no-message-field.jsonl",
+        "session-info-name-object.jsonl",
+    ] {
         repaired_reads_as_promised(&fixture("outside-2").join(name));
     }
 }

@@ -95,8 +95,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         Style::Meta,
         &escape_line(&format!(
             "{} messages, ~{} tokens (characters/4) · model {model} · thinking {thinking}",
-            count,
-            tokens
+            count, tokens
         )),
     ))?;
     for m in ctx.messages(&session) {

@@ -53,7 +53,13 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         (_, true) => Filter::User,
         _ => Filter::Default,
     };
-    let View { rows, cut, cycle, truncated, unreachable } = tree_view::view(&session, filter, args.depth);
+    let View {
+        rows,
+        cut,
+        cycle,
+        truncated,
+        unreachable,
+    } = tree_view::view(&session, filter, args.depth);
     if cycle {
         Output::warn(
             "the tree holds a parent cycle (through duplicate ids); the entries on it are shown once \
