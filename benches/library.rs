@@ -68,7 +68,7 @@ fn skim_one_large_line(bencher: divan::Bencher) {
 #[divan::bench(args = [1_000, 10_000])]
 fn context_at_leaf(bencher: divan::Bencher, turns: usize) {
     let s = Session::from_bytes(PathBuf::from("bench.jsonl"), session_bytes(turns, 200)).unwrap();
-    bencher.bench(|| build_context(&s, s.leaf()).messages.len());
+    bencher.bench(|| build_context(&s, s.leaf()).messages(&s).count());
 }
 
 #[divan::bench(args = [1_000, 10_000])]

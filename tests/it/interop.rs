@@ -6,7 +6,6 @@ use crate::common;
 use common::oracle::run_oracle;
 use common::{corpus_files, entry_lines, fixture, json_eq, ndjson, run_ok};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Files Pi reads without hanging.
@@ -63,11 +62,6 @@ fn is_v1(file: &Path) -> bool {
         .find_map(|l| serde_json::from_str::<Value>(l).ok())
         .unwrap();
     header.get("version").is_none()
-}
-
-/// Index of the entry Pi finds for an id (the last with it).
-fn index_of(ids: &[String]) -> HashMap<&str, usize> {
-    ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect()
 }
 
 fn pi_index(pi: &Value, id: &Value) -> Option<usize> {
