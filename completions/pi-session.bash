@@ -187,7 +187,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__checkout)
-            opts="-s -h -V --empty --json --summarize --model --base-url --context-window --max-output-tokens --instructions --include-thinking --summary-file --summarizer --dry-run --print-prompt --expect-leaf --session --color --no-pager --help --version"
+            opts="-s -h -V --empty --json --summarize --model --base-url --context-window --max-output-tokens --instructions --timeout --include-thinking --summary-file --summarizer --dry-run --print-prompt --expect-leaf --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -210,6 +210,10 @@ _pi_session() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -279,7 +283,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__compact)
-            opts="-s -h -V --keep-recent-tokens --reserve-tokens --if-needed --json --model --base-url --context-window --max-output-tokens --instructions --include-thinking --summary-file --summarizer --dry-run --print-prompt --expect-leaf --session --color --no-pager --help --version"
+            opts="-s -h -V --keep-recent-tokens --reserve-tokens --if-needed --json --model --base-url --context-window --max-output-tokens --instructions --timeout --include-thinking --summary-file --summarizer --dry-run --print-prompt --expect-leaf --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -310,6 +314,10 @@ _pi_session() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1225,7 +1233,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__summarize__subcmd__branch)
-            opts="-s -h -V --reserve-tokens --json --model --base-url --context-window --max-output-tokens --instructions --include-thinking --summary-file --summarizer --dry-run --print-prompt --expect-leaf --session --color --no-pager --help --version"
+            opts="-s -h -V --reserve-tokens --json --model --base-url --context-window --max-output-tokens --instructions --timeout --include-thinking --summary-file --summarizer --dry-run --print-prompt --expect-leaf --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1252,6 +1260,10 @@ _pi_session() {
                     return 0
                     ;;
                 --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1390,13 +1402,13 @@ _pi_session_takes_value() {
         rev-parse:-s|rev-parse:--session|rev-parse:--color) return 0 ;;
         diff:-s|diff:--session|diff:--color) return 0 ;;
         merge-base:-s|merge-base:--session|merge-base:--color) return 0 ;;
-        checkout:--model|checkout:--base-url|checkout:--context-window|checkout:--max-output-tokens|checkout:--instructions|checkout:--summary-file|checkout:--summarizer|checkout:--expect-leaf|checkout:-s|checkout:--session|checkout:--color) return 0 ;;
+        checkout:--model|checkout:--base-url|checkout:--context-window|checkout:--max-output-tokens|checkout:--instructions|checkout:--timeout|checkout:--summary-file|checkout:--summarizer|checkout:--expect-leaf|checkout:-s|checkout:--session|checkout:--color) return 0 ;;
         label:--expect-leaf|label:-s|label:--session|label:--color) return 0 ;;
         clone:-o|clone:--output|clone:-s|clone:--session|clone:--color) return 0 ;;
         fork:-o|fork:--output|fork:-s|fork:--session|fork:--color) return 0 ;;
         repair:-s|repair:--session|repair:--color) return 0 ;;
-        compact:--keep-recent-tokens|compact:--reserve-tokens|compact:--model|compact:--base-url|compact:--context-window|compact:--max-output-tokens|compact:--instructions|compact:--summary-file|compact:--summarizer|compact:--expect-leaf|compact:-s|compact:--session|compact:--color) return 0 ;;
-        summarize-branch:--reserve-tokens|summarize-branch:--model|summarize-branch:--base-url|summarize-branch:--context-window|summarize-branch:--max-output-tokens|summarize-branch:--instructions|summarize-branch:--summary-file|summarize-branch:--summarizer|summarize-branch:--expect-leaf|summarize-branch:-s|summarize-branch:--session|summarize-branch:--color) return 0 ;;
+        compact:--keep-recent-tokens|compact:--reserve-tokens|compact:--model|compact:--base-url|compact:--context-window|compact:--max-output-tokens|compact:--instructions|compact:--timeout|compact:--summary-file|compact:--summarizer|compact:--expect-leaf|compact:-s|compact:--session|compact:--color) return 0 ;;
+        summarize-branch:--reserve-tokens|summarize-branch:--model|summarize-branch:--base-url|summarize-branch:--context-window|summarize-branch:--max-output-tokens|summarize-branch:--instructions|summarize-branch:--timeout|summarize-branch:--summary-file|summarize-branch:--summarizer|summarize-branch:--expect-leaf|summarize-branch:-s|summarize-branch:--session|summarize-branch:--color) return 0 ;;
         ls:-n|ls:--max-count|ls:-s|ls:--session|ls:--color) return 0 ;;
         stats:-s|stats:--session|stats:--color) return 0 ;;
         usage:--by|usage:--since|usage:--until|usage:-z|usage:--timezone|usage:--project|usage:-s|usage:--session|usage:--color) return 0 ;;

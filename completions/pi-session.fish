@@ -153,6 +153,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l base-
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l context-window -d 'The model\'s context window in tokens [default: what is known for the model, else 128000]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l max-output-tokens -d 'The model\'s output limit in tokens [default: what is known for the model, else 16384]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l instructions -d 'A focus for the summary, added to the instructions' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l timeout -d 'Give up on the model after SECONDS in all, retries and waits included (nothing is written)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
@@ -223,6 +224,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l base-u
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l context-window -d 'The model\'s context window in tokens [default: what is known for the model, else 128000]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l max-output-tokens -d 'The model\'s output limit in tokens [default: what is known for the model, else 16384]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l instructions -d 'A focus for the summary, added to the instructions' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l timeout -d 'Give up on the model after SECONDS in all, retries and waits included (nothing is written)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
@@ -244,6 +246,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l context-window -d 'The model\'s context window in tokens [default: what is known for the model, else 128000]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l max-output-tokens -d 'The model\'s output limit in tokens [default: what is known for the model, else 16384]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l instructions -d 'A focus for the summary, added to the instructions' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l timeout -d 'Give up on the model after SECONDS in all, retries and waits included (nothing is written)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
@@ -424,7 +427,7 @@ function __fish_pi_session_takes_value
             return 0
         case 'merge-base:-s' 'merge-base:--session' 'merge-base:--color'
             return 0
-        case 'checkout:--model' 'checkout:--base-url' 'checkout:--context-window' 'checkout:--max-output-tokens' 'checkout:--instructions' 'checkout:--summary-file' 'checkout:--summarizer' 'checkout:--expect-leaf' 'checkout:-s' 'checkout:--session' 'checkout:--color'
+        case 'checkout:--model' 'checkout:--base-url' 'checkout:--context-window' 'checkout:--max-output-tokens' 'checkout:--instructions' 'checkout:--timeout' 'checkout:--summary-file' 'checkout:--summarizer' 'checkout:--expect-leaf' 'checkout:-s' 'checkout:--session' 'checkout:--color'
             return 0
         case 'label:--expect-leaf' 'label:-s' 'label:--session' 'label:--color'
             return 0
@@ -434,9 +437,9 @@ function __fish_pi_session_takes_value
             return 0
         case 'repair:-s' 'repair:--session' 'repair:--color'
             return 0
-        case 'compact:--keep-recent-tokens' 'compact:--reserve-tokens' 'compact:--model' 'compact:--base-url' 'compact:--context-window' 'compact:--max-output-tokens' 'compact:--instructions' 'compact:--summary-file' 'compact:--summarizer' 'compact:--expect-leaf' 'compact:-s' 'compact:--session' 'compact:--color'
+        case 'compact:--keep-recent-tokens' 'compact:--reserve-tokens' 'compact:--model' 'compact:--base-url' 'compact:--context-window' 'compact:--max-output-tokens' 'compact:--instructions' 'compact:--timeout' 'compact:--summary-file' 'compact:--summarizer' 'compact:--expect-leaf' 'compact:-s' 'compact:--session' 'compact:--color'
             return 0
-        case 'summarize-branch:--reserve-tokens' 'summarize-branch:--model' 'summarize-branch:--base-url' 'summarize-branch:--context-window' 'summarize-branch:--max-output-tokens' 'summarize-branch:--instructions' 'summarize-branch:--summary-file' 'summarize-branch:--summarizer' 'summarize-branch:--expect-leaf' 'summarize-branch:-s' 'summarize-branch:--session' 'summarize-branch:--color'
+        case 'summarize-branch:--reserve-tokens' 'summarize-branch:--model' 'summarize-branch:--base-url' 'summarize-branch:--context-window' 'summarize-branch:--max-output-tokens' 'summarize-branch:--instructions' 'summarize-branch:--timeout' 'summarize-branch:--summary-file' 'summarize-branch:--summarizer' 'summarize-branch:--expect-leaf' 'summarize-branch:-s' 'summarize-branch:--session' 'summarize-branch:--color'
             return 0
         case 'ls:-n' 'ls:--max-count' 'ls:-s' 'ls:--session' 'ls:--color'
             return 0

@@ -188,10 +188,14 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
 /// Environment variables a command reads, beyond those every command reads.
 fn environment(name: &str) -> Vec<(&'static str, &'static str)> {
     let mut vars = Vec::new();
-    if matches!(name, "compact" | "summarize-branch") {
+    if matches!(name, "compact" | "summarize-branch" | "checkout") {
         vars.push((
             "ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …",
             "Provider keys, read as Pi reads them (after Pi's auth.json in PI_CODING_AGENT_DIR).",
+        ));
+        vars.push((
+            "PI_SESSION_LLM_TIMEOUT",
+            "Seconds the model may take in all, retries and waits included (as --timeout; default 600).",
         ));
     }
     if name == "log" {

@@ -32,6 +32,10 @@ pub struct SummaryArgs {
     #[arg(long, value_name = "TEXT")]
     pub instructions: Option<String>,
 
+    /// Give up on the model after SECONDS in all, retries and waits included (nothing is written).
+    #[arg(long, value_name = "SECONDS", env = "PI_SESSION_LLM_TIMEOUT", default_value = "600", value_parser = seconds)]
+    pub timeout: std::time::Duration,
+
     /// Include assistant thinking in the text sent for summarizing (Pi leaves it out).
     #[arg(long)]
     pub include_thinking: bool,
@@ -51,6 +55,14 @@ pub struct SummaryArgs {
     /// Print what would be sent to the model and change nothing.
     #[arg(long, conflicts_with = "dry_run")]
     pub print_prompt: bool,
+}
+
+/// A positive number of seconds (fractions allowed).
+fn seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.trim().parse::<f64>() {
+        Ok(n) if n > 0.0 && n.is_finite() && n < 1e9 => Ok(std::time::Duration::from_secs_f64(n)),
+        _ => Err(format!("expected a positive number of seconds, not \"{s}\"")),
+    }
 }
 
 /// The chosen source of summaries, owning what it needs.
@@ -111,6 +123,7 @@ pub fn choose(args: &SummaryArgs, branch_model: Option<(String, String)>) -> Res
         args.max_output_tokens,
     )?;
     let summarizer = summarizer
+        .with_deadline(args.timeout)
         .with_progress(std::sync::Arc::new(crate::cli::progress::Terminal::new()))
         .with_cancel(crate::cli::progress::ctrl_c().clone());
     Ok(ModelChoice {

@@ -3,6 +3,12 @@
 //! (honouring `Retry-After`), reports its waits to the caller's [`Progress`], and stops
 //! waiting when the caller's [`Cancel`] is set (nothing is written then).
 //!
+//! One overall deadline ([`HttpOptions::deadline`], `--timeout` / `PI_SESSION_LLM_TIMEOUT`)
+//! bounds all attempts and waits together: a provider that never answers cannot hold a
+//! command for the sum of its per-request timeouts and backoffs. An answer larger than
+//! [`MAX_ANSWER_BYTES`], or a summary larger than [`MAX_SUMMARY_BYTES`], is refused (nothing
+//! is written): no real summary is that large, and it would become one huge session line.
+//!
 //! Environment overrides (mainly for tests): `PI_SESSION_HTTP_TIMEOUT_MS` (request timeout),
 //! `PI_SESSION_RETRY_BASE_MS` (first backoff delay).
 
@@ -23,6 +29,12 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 pub const ENV_HTTP_TIMEOUT_MS: &str = "PI_SESSION_HTTP_TIMEOUT_MS";
 pub const ENV_RETRY_BASE_MS: &str = "PI_SESSION_RETRY_BASE_MS";
+/// How long a summary may take in all, retries and waits included.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(600);
+/// The largest answer body read from a provider.
+pub const MAX_ANSWER_BYTES: u64 = 4 << 20;
+/// The largest summary text accepted.
+pub const MAX_SUMMARY_BYTES: usize = 1 << 20;
 
 /// The message of an error body: `error.message` (with `error.type` / `error.status`), else
 /// `message`, else the raw text.
@@ -122,18 +134,20 @@ fn retryable_status(status: u16, headers: &HeaderMap, body: &[u8]) -> bool {
 }
 
 /// The delay a server asks for: `retry-after-ms`, else `Retry-After` in seconds or as an
-/// HTTP date.
+/// HTTP date. A value that is not one of these (negative, not a number) counts as absent.
 pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let get = |n: &str| headers.get(n).and_then(|v| v.to_str().ok()).map(str::trim);
     if let Some(ms) = get("retry-after-ms")
         .and_then(|v| v.parse::<f64>().ok())
-        .filter(|v| v.is_finite())
+        .filter(|v| v.is_finite() && *v >= 0.0)
     {
-        return Some(Duration::from_secs_f64(ms.max(0.0) / 1000.0));
+        return Some(Duration::from_secs_f64(ms / 1000.0));
     }
     let value = get("retry-after")?;
     if let Ok(secs) = value.parse::<f64>() {
-        return secs.is_finite().then(|| Duration::from_secs_f64(secs.max(0.0)));
+        // A negative or endless delay is no delay the server meant: as if absent, so the
+        // backoff applies rather than an immediate retry.
+        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
     }
     let when = jiff::fmt::rfc2822::DateTimeParser::new().parse_timestamp(value).ok()?;
     let ms = when.as_millisecond() - jiff::Timestamp::now().as_millisecond();
@@ -153,6 +167,8 @@ pub struct HttpOptions {
     pub max_retry_delay: Duration,
     /// Longest `Retry-After` honoured; a longer one fails at once. None: no limit.
     pub max_retry_after: Option<Duration>,
+    /// All attempts and waits together end by then.
+    pub deadline: Duration,
 }
 
 impl Default for HttpOptions {
@@ -181,6 +197,7 @@ impl HttpOptions {
             retry_base_delay: env_ms(ENV_RETRY_BASE_MS).unwrap_or(Duration::from_millis(retry.base_delay_ms)),
             max_retry_delay: Duration::from_millis(retry.max_delay_ms),
             max_retry_after: (retry.max_retry_after_ms > 0).then(|| Duration::from_millis(retry.max_retry_after_ms)),
+            deadline: DEFAULT_DEADLINE,
         }
     }
 
@@ -228,6 +245,10 @@ enum Attempt {
         body: Vec<u8>,
     },
     Failed(reqwest::Error),
+    /// The body broke off while it was read.
+    Broken(std::io::Error),
+    /// The body was larger than [`MAX_ANSWER_BYTES`].
+    TooLarge,
 }
 
 impl ProviderSummarizer {
@@ -269,6 +290,12 @@ impl ProviderSummarizer {
     pub fn with_headers(mut self, headers: Vec<(String, Secret)>, auth_header: bool) -> Self {
         self.extra_headers = headers;
         self.auth_header = auth_header;
+        self
+    }
+
+    /// Gives up once `deadline` has passed since the summary was asked for.
+    pub fn with_deadline(mut self, deadline: Duration) -> Self {
+        self.options.deadline = deadline;
         self
     }
 
@@ -337,11 +364,16 @@ impl ProviderSummarizer {
     /// Sends once on a worker thread, waiting for it while watching the cancel flag. Once
     /// it is set the request is abandoned (its thread is left to finish or die with the
     /// process; nothing has been written).
-    fn attempt(&self, wire: &WireRequest, body: &[u8]) -> Result<Attempt, LlmError> {
+    fn attempt(&self, wire: &WireRequest, body: &[u8], end: Instant) -> Result<Attempt, LlmError> {
+        let timeout = self
+            .options
+            .request_timeout
+            .min(end.saturating_duration_since(Instant::now()));
         let builder = self
             .client
             .post(&wire.url)
             .headers(wire.headers.clone())
+            .timeout(timeout)
             .body(body.to_vec());
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
@@ -349,13 +381,12 @@ impl ProviderSummarizer {
                 Ok(resp) => {
                     let status = resp.status().as_u16();
                     let headers = resp.headers().clone();
-                    match resp.bytes() {
-                        Ok(b) => Attempt::Answer {
-                            status,
-                            headers,
-                            body: b.to_vec(),
-                        },
-                        Err(e) => Attempt::Failed(e),
+                    // One byte past the bound tells "too large" from "exactly the bound".
+                    let mut body = Vec::new();
+                    match std::io::Read::read_to_end(&mut std::io::Read::take(resp, MAX_ANSWER_BYTES + 1), &mut body) {
+                        Ok(_) if body.len() as u64 > MAX_ANSWER_BYTES => Attempt::TooLarge,
+                        Ok(_) => Attempt::Answer { status, headers, body },
+                        Err(e) => Attempt::Broken(e),
                     }
                 }
                 Err(e) => Attempt::Failed(e),
@@ -366,12 +397,23 @@ impl ProviderSummarizer {
             match rx.recv_timeout(Duration::from_millis(50)) {
                 Ok(outcome) => return Ok(outcome),
                 Err(RecvTimeoutError::Timeout) if self.cancel.is_cancelled() => return Err(LlmError::Interrupted),
+                // The request's own timeout should end it first; this is the backstop.
+                Err(RecvTimeoutError::Timeout) if Instant::now() >= end + Duration::from_secs(1) => {
+                    return Err(self.past_deadline());
+                }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.transport("the request thread stopped unexpectedly".into()));
                 }
             }
         }
+    }
+
+    fn past_deadline(&self) -> LlmError {
+        self.transport(format!(
+            "no summary within {} (the deadline set by --timeout or PI_SESSION_LLM_TIMEOUT)",
+            human(self.options.deadline)
+        ))
     }
 
     fn transport(&self, message: String) -> LlmError {
@@ -434,6 +476,7 @@ impl ProviderSummarizer {
             serde_json::to_vec(&wire.body).map_err(|e| LlmError::Config(format!("cannot encode the request: {e}")))?;
         let attempts = self.options.max_retries + 1;
         let provider = self.model.provider.clone();
+        let end = Instant::now() + self.options.deadline;
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -447,9 +490,33 @@ impl ProviderSummarizer {
                     String::new()
                 }
             };
-            let (reason, server_delay) = match self.attempt(&wire, &body)? {
+            let (reason, server_delay) = match self.attempt(&wire, &body, end)? {
                 Attempt::Answer { status, body, .. } if (200..300).contains(&status) => {
-                    return self.parse(&body, wire.max_tokens);
+                    let answer = self.parse(&body, wire.max_tokens)?;
+                    if answer.text.len() > MAX_SUMMARY_BYTES {
+                        return Err(bad_response(
+                            &self.model,
+                            format!(
+                                "the summary is {} bytes, more than the {} a summary may have",
+                                answer.text.len(),
+                                MAX_SUMMARY_BYTES
+                            ),
+                        ));
+                    }
+                    return Ok(answer);
+                }
+                Attempt::TooLarge => {
+                    return Err(bad_response(
+                        &self.model,
+                        format!("the answer is larger than {MAX_ANSWER_BYTES} bytes, more than any summary needs"),
+                    ));
+                }
+                Attempt::Broken(e) => {
+                    let message = format!("the answer broke off: {}", excerpt(&e.to_string()));
+                    if attempt >= attempts {
+                        return Err(self.transport(format!("{message}{}", gave_up(attempt))));
+                    }
+                    ("the answer broke off".to_string(), None)
                 }
                 Attempt::Answer { status, headers, body } => {
                     let message = error_body_message(&body);
@@ -486,6 +553,9 @@ impl ProviderSummarizer {
                 }
                 Attempt::Failed(e) => {
                     let message = self.describe_transport(&e);
+                    if Instant::now() >= end {
+                        return Err(self.past_deadline());
+                    }
                     if attempt >= attempts {
                         return Err(self.transport(format!("{message}{}", gave_up(attempt))));
                     }
@@ -500,6 +570,9 @@ impl ProviderSummarizer {
                 }
             };
             let delay = server_delay.unwrap_or_else(|| self.options.backoff(attempt));
+            if Instant::now() + delay >= end {
+                return Err(self.past_deadline());
+            }
             self.progress.message(&format!(
                 "{}: {reason}, retrying in {} (attempt {}/{attempts})",
                 self.describe(),
@@ -579,6 +652,15 @@ mod tests {
         h.insert("retry-after", HeaderValue::from_str(&date).unwrap());
         let d = retry_after(&h).unwrap();
         assert!(d > Duration::from_secs(25) && d <= Duration::from_secs(30), "{d:?}");
+        // Values no server means are as if absent: the backoff applies.
+        for bad in ["-5", "NaN", "inf", "soon"] {
+            let mut h = HeaderMap::new();
+            h.insert("retry-after", HeaderValue::from_str(bad).unwrap());
+            assert_eq!(retry_after(&h), None, "{bad}");
+        }
+        let mut h = HeaderMap::new();
+        h.insert("retry-after-ms", HeaderValue::from_static("-1"));
+        assert_eq!(retry_after(&h), None);
     }
 
     #[test]

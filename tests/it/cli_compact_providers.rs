@@ -280,3 +280,97 @@ fn truncated_summary_is_refused() {
     )]);
     assert_fails_unchanged(dir.path(), &f, &server, &[], &["anthropic"]);
 }
+
+#[test]
+fn one_deadline_bounds_all_attempts_and_waits() {
+    // Each attempt may take 5 s and there are 4 of them with backoff between: without one
+    // deadline over all of them this would take 20 s or more.
+    let (dir, f) = copy("real-large.v3.jsonl");
+    let slow = || Scripted::json(200, anthropic_body("late", tokens(1, 1), "end_turn")).delay(Duration::from_secs(5));
+    let server = LlmServer::start(vec![slow(), slow(), slow(), slow()]);
+    let started = std::time::Instant::now();
+    assert_fails_unchanged(
+        dir.path(),
+        &f,
+        &server,
+        &[
+            ("PI_SESSION_HTTP_TIMEOUT_MS", "5000"),
+            ("PI_SESSION_LLM_TIMEOUT", "1.5"),
+        ],
+        &["anthropic", "no summary within 1.5 s"],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the deadline was not kept: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(server.requests().len(), 1, "no retry starts after the deadline");
+}
+
+#[test]
+fn timeout_flag_is_checked() {
+    let (dir, f) = copy("real-large.v3.jsonl");
+    let out = pi(dir.path())
+        .args([
+            "-s",
+            f.to_str().unwrap(),
+            "compact",
+            "--timeout=-3",
+            "--model",
+            "anthropic/x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("positive number of seconds"));
+}
+
+#[test]
+fn a_negative_retry_after_means_backoff_not_an_immediate_retry() {
+    let (dir, f) = copy("real-large.v3.jsonl");
+    let server = LlmServer::start(vec![
+        Scripted::json(429, r#"{"error":{"message":"slow down"}}"#).header("retry-after", "-5"),
+        Scripted::json(200, anthropic_body("after retry", tokens(5, 1), "end_turn")),
+        Scripted::json(200, anthropic_body("prefix", tokens(5, 1), "end_turn")),
+    ]);
+    let started = std::time::Instant::now();
+    let out = pi(dir.path())
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("PI_SESSION_RETRY_BASE_MS", "400")
+        .args(["-s", f.to_str().unwrap(), "compact", "--keep-recent-tokens", "3000"])
+        .args(["--model", "anthropic/claude-sonnet-4-5", "--base-url", &server.url()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(started.elapsed() >= Duration::from_millis(400), "retried at once");
+    assert!(last_entry(&f)["summary"].as_str().unwrap().starts_with("after retry"));
+}
+
+#[test]
+fn an_oversized_answer_is_refused() {
+    let (dir, f) = copy("real-large.v3.jsonl");
+    let huge = "x".repeat(5 << 20);
+    let server = LlmServer::start(vec![Scripted::json(
+        200,
+        anthropic_body(&huge, tokens(1, 1), "end_turn"),
+    )]);
+    assert_fails_unchanged(
+        dir.path(),
+        &f,
+        &server,
+        &[],
+        &["anthropic", "larger than 4194304 bytes"],
+    );
+    assert_eq!(server.requests().len(), 1, "a too-large answer is not asked for again");
+}
+
+#[test]
+fn an_oversized_summary_is_refused() {
+    let (dir, f) = copy("real-large.v3.jsonl");
+    let big = "y".repeat(1_100_000);
+    let server = LlmServer::start(vec![Scripted::json(
+        200,
+        anthropic_body(&big, tokens(1, 1), "end_turn"),
+    )]);
+    assert_fails_unchanged(dir.path(), &f, &server, &[], &["anthropic", "a summary may have"]);
+}
