@@ -14,7 +14,7 @@ use crate::session::{EntryIdx, Session, SessionError, line_search, revision, tex
 use serde_json::Value;
 use std::ops::Range;
 
-/// Refuses names the revision syntax could not reach, or that a terminal could not show.
+/// Refuses names the revision syntax would read otherwise, or that a terminal could not show.
 pub fn check_name(name: &str) -> Result<(), SessionError> {
     if name.trim().is_empty() {
         return Err(SessionError::Refused(
@@ -26,7 +26,15 @@ pub fn check_name(name: &str) -> Result<(), SessionError> {
             "a label cannot contain control characters or newlines".into(),
         ));
     }
-    if name == "@" || name.starts_with(":/") || name.starts_with("id:") || name.starts_with("label:") {
+    // As git refuses `~ ^ :` in ref names: `x~1` must mean the parent of x, never a label.
+    // `@…` is the leaf and jj's `@-`. (`root` is allowed, with a warning, as `label:root`
+    // reaches it.)
+    if let Some(c) = name.chars().find(|c| matches!(c, '~' | '^' | ':')) {
+        return Err(SessionError::Refused(format!(
+            "'{name}' would be read as revision syntax, not as a label: a label cannot contain '{c}'"
+        )));
+    }
+    if name.starts_with('@') {
         return Err(SessionError::Refused(format!(
             "'{name}' would be read as revision syntax, not as a label"
         )));

@@ -290,6 +290,21 @@ fn refused_names_write_nothing() {
 }
 
 #[test]
+fn names_that_read_as_revisions_are_refused() {
+    // As git refuses such ref names: once `x~1` could be a label, `x~1` would stop meaning
+    // the parent of x (tests/fixtures/outside-2/label-with-revision-syntax.jsonl).
+    let (_dir, file) = temp_copy(&fixture("outside-2/label-with-revision-syntax.jsonl"));
+    for name in ["x~1", "x~", "x^", "a:b", "@", "@-", "@x", "green~2"] {
+        let r = unchanged(&file, &["label", "d2e5793f", name], 1);
+        assert!(r.stderr.contains("revision syntax"), "{name:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty());
+    }
+    // Names next to the syntax are fine, and x~1 then still means the parent of x.
+    run_ok(&file, &["label", "d2e5793f", "x-1.v2_ok"]);
+    assert_eq!(rev_parse(&file, "x-1.v2_ok~1"), "f2707ba7");
+}
+
+#[test]
 fn usage_errors() {
     let (_dir, file) = temp_copy(&example());
     unchanged(&file, &["label", "d2e5793f", "x", "--delete"], 2);

@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(value_name = "REV")]
     pub rev: Option<String>,
 
-    /// The label.
+    /// The label (without `~`, `^` or `:`, not starting with `@`: those read as revisions).
     #[arg(value_name = "NAME", conflicts_with = "delete")]
     pub name: Option<String>,
 
