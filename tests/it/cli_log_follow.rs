@@ -202,6 +202,25 @@ fn a_file_renamed_over_or_cut_is_read_again_without_repeating_entries() {
 }
 
 #[test]
+fn a_file_replaced_by_an_empty_one_for_a_moment_is_waited_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = session(dir.path());
+    let mut f = Follow::start(&file, &["--all", "--json"]);
+    f.line();
+    f.line();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let other = dir.path().join("s.jsonl.tmp");
+    std::fs::write(&other, "").unwrap();
+    std::fs::rename(&other, &file).unwrap();
+    f.quiet();
+    assert!(f.child.try_wait().unwrap().is_none(), "log -f stopped on an empty file");
+    std::fs::write(&other, format!("{text}{}\n", entry("a3", Some("a2")))).unwrap();
+    std::fs::rename(&other, &file).unwrap();
+    assert!(f.notice().contains("the file was replaced"));
+    assert_eq!(f.line(), entry("a3", Some("a2")));
+}
+
+#[test]
 fn wait_follows_a_file_that_does_not_exist_yet() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("later.jsonl");

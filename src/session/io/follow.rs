@@ -2,7 +2,8 @@
 //! read position, hands out only complete lines (a half-written last line waits for its
 //! newline), and notices when the file at the path is replaced (a rename over it, as
 //! `repair` does), cut short, or rewritten in place (Pi migrating it), so that the caller
-//! can read it again from the start. Waiting for a change goes through [`Wait`]: [`Watch`]
+//! can read it again from the start (once there is a complete line to read: an empty file
+//! at the path is a moment in someone's rewrite, waited out). Waiting for a change goes through [`Wait`]: [`Watch`]
 //! is woken by the system's file notifications (inotify), and polls when those cannot be set
 //! up. Nothing here prints; the caller passes a [`Cancel`] to stop.
 
@@ -60,6 +61,9 @@ pub struct Follower {
     pos: u64,
     /// The last bytes before `pos`, as read.
     before: Vec<u8>,
+    /// A restart found while the file had no complete line yet (replaced by an empty file,
+    /// or cut to nothing, for a moment): told with the first lines that come.
+    pending: Option<Restart>,
 }
 
 fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
@@ -77,6 +81,7 @@ impl Follower {
             identity,
             pos: 0,
             before: Vec::new(),
+            pending: None,
         })
     }
 
@@ -107,15 +112,22 @@ impl Follower {
     /// Reads what changed since the last read, without waiting: `None` when no complete
     /// line was added.
     pub fn read(&mut self) -> io::Result<Option<Change>> {
-        let restart = self.check()?;
-        if let Some(why) = restart {
+        if let Some(why) = self.check()? {
             self.pos = 0;
             self.before.clear();
-            let lines = self.read_lines()?;
-            return Ok(Some(Change::Restarted(why, lines)));
+            // The first restart is the one to tell (a replacement, then lines written).
+            self.pending = self.pending.or(Some(why));
         }
         let lines = self.read_lines()?;
-        Ok((!lines.is_empty()).then_some(Change::Appended(lines)))
+        if lines.is_empty() {
+            // An empty file in place of the session is taken as a moment in a rewrite (a
+            // writer truncating before writing, an editor saving): waited out, not read.
+            return Ok(None);
+        }
+        Ok(Some(match self.pending.take() {
+            Some(why) => Change::Restarted(why, lines),
+            None => Change::Appended(lines),
+        }))
     }
 
     /// Waits for the next change: `None` once `cancel` is set.
@@ -547,6 +559,32 @@ mod tests {
         assert!(matches!(f.read().unwrap(), Some(Change::Restarted(Restart::Replaced, b)) if b == b"z\n"));
         append(&path, b"w\n");
         assert_eq!(appended(f.read().unwrap()), b"w\n");
+    }
+
+    #[test]
+    fn an_empty_file_for_a_moment_is_waited_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        append(&path, b"one\ntwo\n");
+        let mut f = Follower::open(&path).unwrap();
+        appended(f.read().unwrap());
+        // Replaced by an empty file: nothing to read yet, no restart with nothing in it.
+        let other = dir.path().join("t.jsonl");
+        std::fs::write(&other, b"").unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        assert!(f.read().unwrap().is_none());
+        // Only half a line: still waiting.
+        append(&path, b"one");
+        assert!(f.read().unwrap().is_none());
+        append(&path, b"\ntwo\nthree\n");
+        assert!(
+            matches!(f.read().unwrap(), Some(Change::Restarted(Restart::Replaced, b)) if b == b"one\ntwo\nthree\n")
+        );
+        // Cut to nothing, then written again.
+        std::fs::write(&path, b"").unwrap();
+        assert!(f.read().unwrap().is_none());
+        std::fs::write(&path, b"again\n").unwrap();
+        assert!(matches!(f.read().unwrap(), Some(Change::Restarted(Restart::Truncated, b)) if b == b"again\n"));
     }
 
     #[test]
