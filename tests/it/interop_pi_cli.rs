@@ -15,20 +15,43 @@ use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// `src` copied to `DIR/s.jsonl` with the header's `cwd` set to `DIR/cwd`, a directory
-/// that exists (Pi starts without a model only there), the rest of the bytes as they are.
-/// Its modification time is an hour back, so writes do not warn that Pi may have it open.
+/// `src` copied into a fresh directory DIR (same file name), with its header's `cwd` set
+/// to `DIR/cwd`, a directory that exists: Pi starts without a model only there. The header
+/// is the first line holding a session header (after a BOM, before a CR, both kept); every
+/// other byte is as it was. A file without a header keeps none (`repair`, run in `DIR/cwd`,
+/// makes one). Its modification time is an hour back, so writes do not warn that Pi may
+/// have it open.
 fn session_from(src: &Path) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let cwd = dir.path().join("cwd");
     std::fs::create_dir(&cwd).unwrap();
     let data = std::fs::read(src).unwrap();
-    let end = data.iter().position(|&b| b == b'\n').unwrap();
-    let mut header: Value = serde_json::from_slice(&data[..end]).unwrap();
-    header["cwd"] = Value::String(cwd.to_str().unwrap().to_owned());
-    let mut out = serde_json::to_vec(&header).unwrap();
-    out.extend_from_slice(&data[end..]);
-    let file = dir.path().join("s.jsonl");
+    let mut out = Vec::with_capacity(data.len() + 100);
+    let mut done = false;
+    for (i, line) in data.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+        }
+        let (bom, rest) = match line.strip_prefix("\u{feff}".as_bytes()) {
+            Some(rest) => ("\u{feff}".as_bytes(), rest),
+            None => (&[][..], line),
+        };
+        let (json, cr) = match rest.strip_suffix(b"\r") {
+            Some(json) => (json, &b"\r"[..]),
+            None => (rest, &[][..]),
+        };
+        match serde_json::from_slice::<Value>(json) {
+            Ok(mut header) if !done && header["type"] == "session" => {
+                header["cwd"] = Value::String(cwd.to_str().unwrap().to_owned());
+                out.extend_from_slice(bom);
+                out.extend_from_slice(&serde_json::to_vec(&header).unwrap());
+                out.extend_from_slice(cr);
+                done = true;
+            }
+            _ => out.extend_from_slice(line),
+        }
+    }
+    let file = dir.path().join(src.file_name().unwrap());
     std::fs::write(&file, out).unwrap();
     set_old(&file);
     (dir, file)
@@ -145,10 +168,12 @@ fn agree(file: &Path) -> Option<PiView> {
     // Pi's leaf is the file's last entry; pi-session's `@` steps back from it over trailing
     // labels and checkout records.
     let leaf = pi.leaf_before_appends();
+    let our_leaf = common::run(file, &["rev-parse", "--leaf"]);
     assert_eq!(
-        common::rev_parse(file, "--leaf"),
+        our_leaf.stdout.trim(),
         leaf.as_str().unwrap_or_default(),
-        "{what}: the leaf"
+        "{what}: the leaf ({})",
+        our_leaf.stderr
     );
     let mut on_leaf_path: HashSet<String> = HashSet::new();
     let mut at = leaf.as_str().map(str::to_owned);
@@ -235,6 +260,23 @@ fn pi_label(pi: &PiView, id: &str) -> Value {
     pi_tree(pi).nodes[id].label.clone()
 }
 
+/// More sessions the writes are tried on: forks, several roots, an orphan, a compaction
+/// with context edits, CRLF lines, Pi's own clone.
+fn more_sources() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = [
+        "labels.jsonl",
+        "several-roots.jsonl",
+        "orphan.jsonl",
+        "compaction-context-edit.jsonl",
+        "crlf.jsonl",
+    ]
+    .into_iter()
+    .map(fixture)
+    .collect();
+    v.push(corpus_dir().join("pi-built-clone.v3.jsonl"));
+    v
+}
+
 fn real_large() -> PathBuf {
     corpus_dir().join("real-large.v3.jsonl")
 }
@@ -265,6 +307,17 @@ fn checkout_writes_read_alike_in_pi() {
     }
     // The context both sides agree on is the one at the target.
     assert_eq!(common::rev_parse(&file, "@"), target);
+    // And back, and onto an empty conversation.
+    run_ok(&file, &["checkout", "-"]);
+    agree(&file);
+    run_ok(&file, &["checkout", "--empty"]);
+    let pi = agree(&file).unwrap();
+    assert!(pi.messages.is_empty(), "no messages after checkout --empty");
+    for src in more_sources() {
+        let (_dir, file) = session_from(&src);
+        run_ok(&file, &["checkout", "@~2"]);
+        agree(&file);
+    }
 }
 
 #[test]
@@ -277,6 +330,13 @@ fn label_writes_read_alike_in_pi() {
     let Some(pi) = agree(&file) else { return };
     assert_eq!(pi_label(&pi, &target), "interop-mark");
     assert_eq!(pi_label(&pi, "80fbf1f2"), Value::Null, "the label start is cleared");
+    for src in more_sources() {
+        let (_dir, file) = session_from(&src);
+        let target = common::rev_parse(&file, "@~2");
+        run_ok(&file, &["label", &format!("id:{target}"), "interop-mark"]);
+        let pi = agree(&file).unwrap();
+        assert_eq!(pi_label(&pi, &target), "interop-mark", "{}", src.display());
+    }
 }
 
 #[test]
@@ -325,6 +385,12 @@ fn clone_writes_read_alike_in_pi() {
     let new = new_session(&run_ok(&file, &["clone", "@~4"]));
     let Some(pi) = agree(&new) else { return };
     assert_eq!(pi.stats["sessionId"], header(&new)["id"], "Pi opens the new session");
+    for src in more_sources() {
+        let (_dir, file) = session_from(&src);
+        for rev in ["@", "@~2"] {
+            agree(&new_session(&run_ok(&file, &["clone", rev])));
+        }
+    }
 }
 
 #[test]
@@ -333,18 +399,50 @@ fn fork_writes_read_alike_in_pi() {
     let new = new_session(&run_ok(&file, &["fork", "d679de06"]));
     let Some(pi) = agree(&new) else { return };
     assert_eq!(pi.stats["sessionId"], header(&new)["id"], "Pi opens the new session");
+    for src in more_sources() {
+        let (_dir, file) = session_from(&src);
+        // Every user message on the branch.
+        let branch = ndjson(&run_ok(&file, &["log", "--json"]));
+        for entry in branch.iter().filter(|e| e["message"]["role"] == "user") {
+            let id = entry["id"].as_str().unwrap();
+            let r = common::run(&file, &["fork", &format!("id:{id}")]);
+            if r.code == 0 {
+                agree(&new_session(&r.stdout));
+            } else {
+                // As Pi does, fork refuses a message whose parent is missing.
+                assert!(r.stderr.contains("does not exist"), "{}: {}", src.display(), r.stderr);
+            }
+        }
+    }
 }
 
+/// Every repair fixture: once repaired, even the files Pi refused, crashed on or looped
+/// on read alike in Pi. And the files Pi 1.6.0 throws on that repair drops entries of.
 #[test]
 fn repair_writes_read_alike_in_pi() {
-    for name in [
-        "malformed-middle.jsonl",
-        "orphan-tool-result.jsonl",
-        "duplicate-ids.jsonl",
-    ] {
-        let (_dir, file) = session_from(&fixture("repair").join(name));
-        let out = cmd().arg("-s").arg(&file).arg("repair").output().unwrap();
-        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture("repair"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    files.push(fixture("outside-2/message-null.jsonl"));
+    files.push(fixture("outside-2/no-message-field.jsonl"));
+    for src in files {
+        let (dir, file) = session_from(&src);
+        let out = cmd()
+            .current_dir(dir.path().join("cwd"))
+            .arg("-s")
+            .arg(&file)
+            .arg("repair")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            src.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
         if agree(&file).is_none() {
             return;
         }

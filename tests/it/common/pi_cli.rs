@@ -256,15 +256,18 @@ pub fn ask_pi(file: &Path) -> Option<PiView> {
                     answers.insert(id.to_owned(), record);
                 }
             }
-            Err(_) => {
+            Err(e) => {
                 stop(&mut child);
                 let stderr = stderr_reader.join().unwrap_or_default();
+                let how = match e {
+                    mpsc::RecvTimeoutError::Timeout => format!("within {}s", PI_CLI_TIMEOUT.as_secs()),
+                    mpsc::RecvTimeoutError::Disconnected => "before it exited".to_owned(),
+                };
                 panic!(
-                    "Pi on {}: {} of {} answers within {}s\n{stderr}",
+                    "Pi on {}: {} of {} answers {how}\n{stderr}",
                     file.display(),
                     answers.len(),
                     questions.len(),
-                    PI_CLI_TIMEOUT.as_secs()
                 );
             }
         }
