@@ -194,7 +194,9 @@ fn agree(file: &Path) -> Option<PiView> {
     }
     // Siblings in Pi's order (by timestamp), but for the one holding the leaf, which
     // pi-session shows first, as Pi's /tree draws it.
-    for (parent, kids) in &ours.children {
+    let parents: HashSet<&String> = ours.children.keys().chain(theirs.children.keys()).collect();
+    for parent in parents {
+        let kids = ours.children.get(parent).cloned().unwrap_or_default();
         let pis = theirs.children.get(parent).cloned().unwrap_or_default();
         let mut a = kids.clone();
         let mut b = pis.clone();
@@ -204,7 +206,7 @@ fn agree(file: &Path) -> Option<PiView> {
         let off_path =
             |v: &[String]| -> Vec<String> { v.iter().filter(|id| !on_leaf_path.contains(*id)).cloned().collect() };
         assert_eq!(
-            off_path(kids),
+            off_path(&kids),
             off_path(&pis),
             "{what}: the order of the children of {parent:?} (ours {kids:?}, Pi's {pis:?})"
         );
