@@ -36,6 +36,7 @@ mod generated_docs;
 mod interop;
 mod interop_ccusage;
 mod interop_compaction;
+mod interop_pi_cli;
 mod interop_repair;
 mod interop_writes;
 mod json_fields;

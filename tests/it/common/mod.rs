@@ -4,6 +4,7 @@
 pub mod ccusage;
 pub mod llm_server;
 pub mod oracle;
+pub mod pi_cli;
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};

@@ -79,7 +79,8 @@ fn default_cache_package_dir() -> Option<PathBuf> {
     cached_package_dir("PI_ORACLE_DIR", &format!("pi-{PI_VERSION}"), PI_PACKAGE)
 }
 
-fn find_package_dir() -> Option<PathBuf> {
+/// The installed Pi package dir: `PI_ORACLE_MODULE_DIR`, else `.ci/install-oracle`'s cache, else `/tmp/pi`.
+pub fn find_package_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("PI_ORACLE_MODULE_DIR").filter(|v| !v.is_empty()) {
         let dir = PathBuf::from(dir);
         if is_package_dir(&dir) {
