@@ -163,40 +163,10 @@ pub fn number(n: f64) -> Value {
     jsparse::js_number_value(n)
 }
 
-/// ECMAScript Number::toString for finite doubles.
+/// ECMAScript `Number::toString`, `NaN` and the infinities included. `ryu-js` picks the
+/// shortest digits as V8 does, ties to the even digit among them.
 pub fn js_number(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f == 0.0 {
-        return "0".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity".into() } else { "-Infinity".into() };
-    }
-    let sign = if f < 0.0 { "-" } else { "" };
-    // Shortest round-trip digits and exponent, from Rust's `{:e}`.
-    let e = format!("{:e}", f.abs());
-    let (mantissa, exp) = e.split_once('e').expect("exponent form");
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let k = digits.len() as i32;
-    let n = exp.parse::<i32>().expect("exponent") + 1; // the decimal point's position
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
-    } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
-    } else {
-        let e = n - 1;
-        let es = if e >= 0 { format!("+{e}") } else { e.to_string() };
-        if k == 1 {
-            format!("{digits}e{es}")
-        } else {
-            format!("{}.{}e{es}", &digits[..1], &digits[1..])
-        }
-    };
-    format!("{sign}{body}")
+    ryu_js::Buffer::new().format(f).to_owned()
 }
 
 #[cfg(test)]
@@ -215,6 +185,72 @@ mod tests {
         assert_eq!(js_number(-2.5e-7), "-2.5e-7");
         assert_eq!(js_number(1.5e300), "1.5e+300");
         assert_eq!(js_number(0.000001), "0.000001");
+        // Halfway between two shortest spellings, V8 prints the even digit.
+        assert_eq!(js_number(1125899906842624.2), "1125899906842624.2");
+        assert_eq!(js_number(1473005467560142.2), "1473005467560142.2");
+        assert_eq!(js_number(-0.0), "0");
+        assert_eq!(js_number(5e-324), "5e-324");
+        assert_eq!(js_number(-5e-324), "-5e-324");
+        assert_eq!(js_number(f64::MAX), "1.7976931348623157e+308");
+        assert_eq!(js_number(999999999999999900000.0), "999999999999999900000");
+        assert_eq!(js_number(f64::NAN), "NaN");
+        assert_eq!(js_number(f64::INFINITY), "Infinity");
+        assert_eq!(js_number(f64::NEG_INFINITY), "-Infinity");
+        assert_eq!(number(f64::NAN), Value::Null);
+        assert_eq!(number(f64::INFINITY), Value::Null);
+        assert_eq!(number(-0.0), json!(0));
+        assert_eq!(stringify(&number(1125899906842624.2)), "1125899906842624.2");
+    }
+
+    /// 100,000 random doubles (every bit pattern equally likely, and as many of ordinary
+    /// magnitude) printed here and by node's `String(x)`.
+    #[test]
+    fn numbers_agree_with_node() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let numbers: Vec<f64> = (0..100_000)
+            .map(|i| {
+                let bits = next();
+                if i % 2 == 0 {
+                    f64::from_bits(bits)
+                } else {
+                    // A random fraction scaled into 1e-9 .. 1e21.
+                    (bits >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((bits % 31) as i32 - 9)
+                }
+            })
+            .collect();
+        let input: String = numbers.iter().map(|f| format!("{:016x}\n", f.to_bits())).collect();
+        let script = "const l=require('fs').readFileSync(0,'utf8').trim().split('\\n');\
+            const v=new DataView(new ArrayBuffer(8));\
+            console.log(l.map(h=>{v.setBigUint64(0,BigInt('0x'+h));return String(v.getFloat64(0))}).join('\\n'))";
+        let child = std::process::Command::new("node")
+            .args(["-e", script])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn();
+        let Ok(mut child) = child else {
+            eprintln!("SKIPPED numbers_agree_with_node: node is not installed");
+            return;
+        };
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "node failed");
+        let node = String::from_utf8(out.stdout).unwrap();
+        let mut differ = 0;
+        for (f, want) in numbers.iter().zip(node.lines()) {
+            if js_number(*f) != want {
+                differ += 1;
+                eprintln!("{:016x}: {} vs node {want}", f.to_bits(), js_number(*f));
+            }
+        }
+        assert_eq!(node.lines().count(), numbers.len());
+        assert_eq!(differ, 0);
     }
 
     #[test]

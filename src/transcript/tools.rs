@@ -442,142 +442,26 @@ fn range_text(offset: Option<Option<u64>>, limit: Option<Option<u64>>) -> Option
 pub fn unified_diff(pairs: &[(&str, &str)]) -> String {
     let mut out = String::new();
     for (old, new) in pairs {
-        let old: Vec<&str> = lines(old);
-        let new: Vec<&str> = lines(new);
-        push_hunks(&mut out, &old, &new, &line_ops(&old, &new));
+        // Myers' diff is minimal and takes time in proportion to the lines times the changes;
+        // past the deadline it settles for a diff that is right but longer, so a replacement
+        // of many thousands of unrelated lines costs no quadratic time.
+        let diff = similar::TextDiff::configure()
+            .algorithm(similar::Algorithm::Myers)
+            .timeout(DIFF_TIMEOUT)
+            .diff_lines(*old, *new);
+        out.push_str(
+            &diff
+                .unified_diff()
+                .context_radius(3)
+                .missing_newline_hint(false)
+                .to_string(),
+        );
     }
     out
 }
 
-/// The lines of a text, each without its `\n` (a last line without one counted).
-fn lines(text: &str) -> Vec<&str> {
-    let t = text.strip_suffix('\n').unwrap_or(text);
-    if text.is_empty() {
-        Vec::new()
-    } else {
-        t.split('\n').collect()
-    }
-}
-
-/// A line kept, removed from the old text, or added from the new one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Keep,
-    Remove,
-    Add,
-}
-
-/// Larger middles (after the common first and last lines) than this many cells of the
-/// longest-common-subsequence table are shown as removed, then added: a replacement of
-/// thousands of lines costs no quadratic time or memory.
-const MAX_TABLE: usize = 1 << 20;
-
-/// The edit script from `old` to `new`: common first and last lines kept, and the lines
-/// between aligned on a longest common subsequence.
-fn line_ops(old: &[&str], new: &[&str]) -> Vec<Op> {
-    let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let tail = old[head..]
-        .iter()
-        .rev()
-        .zip(new[head..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let (a, b) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
-    let mut ops = vec![Op::Keep; head];
-    if a.len().saturating_mul(b.len()) > MAX_TABLE {
-        ops.extend(std::iter::repeat_n(Op::Remove, a.len()));
-        ops.extend(std::iter::repeat_n(Op::Add, b.len()));
-    } else {
-        // lcs[i][j]: the longest common subsequence of a[i..] and b[j..].
-        let w = b.len() + 1;
-        let mut lcs = vec![0u32; (a.len() + 1) * w];
-        for i in (0..a.len()).rev() {
-            for j in (0..b.len()).rev() {
-                lcs[i * w + j] = if a[i] == b[j] {
-                    lcs[(i + 1) * w + j + 1] + 1
-                } else {
-                    lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
-                };
-            }
-        }
-        let (mut i, mut j) = (0, 0);
-        while i < a.len() || j < b.len() {
-            if i < a.len() && j < b.len() && a[i] == b[j] {
-                ops.push(Op::Keep);
-                i += 1;
-                j += 1;
-            } else if j < b.len() && (i == a.len() || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
-                // Removals before additions where both are as long: `-` lines come first.
-                if i < a.len() && lcs[(i + 1) * w + j] == lcs[i * w + j + 1] {
-                    ops.push(Op::Remove);
-                    i += 1;
-                } else {
-                    ops.push(Op::Add);
-                    j += 1;
-                }
-            } else {
-                ops.push(Op::Remove);
-                i += 1;
-            }
-        }
-    }
-    ops.extend(std::iter::repeat_n(Op::Keep, tail));
-    ops
-}
-
-/// The hunks of `ops` with three lines of context, as `diff -u` writes them.
-fn push_hunks(out: &mut String, old: &[&str], new: &[&str], ops: &[Op]) {
-    const CONTEXT: usize = 3;
-    let changed: Vec<usize> = (0..ops.len()).filter(|&k| ops[k] != Op::Keep).collect();
-    let mut c = 0;
-    while c < changed.len() {
-        // A hunk runs from a change to the last change less than 2 × CONTEXT kept lines on.
-        let first = changed[c];
-        let mut last = first;
-        while c + 1 < changed.len() && changed[c + 1] - last <= 2 * CONTEXT {
-            c += 1;
-            last = changed[c];
-        }
-        c += 1;
-        let from = first.saturating_sub(CONTEXT);
-        let to = (last + 1 + CONTEXT).min(ops.len());
-        // Lines of each side before the hunk, and in it.
-        let before = |side: Op| ops[..from].iter().filter(|&&o| o == Op::Keep || o == side).count();
-        let within = |side: Op| ops[from..to].iter().filter(|&&o| o == Op::Keep || o == side).count();
-        let range = |start: usize, len: usize| match len {
-            1 => format!("{}", start + 1),
-            0 => format!("{start},0"),
-            _ => format!("{},{len}", start + 1),
-        };
-        let (o, n) = (before(Op::Remove), before(Op::Add));
-        out.push_str(&format!(
-            "@@ -{} +{} @@\n",
-            range(o, within(Op::Remove)),
-            range(n, within(Op::Add))
-        ));
-        let (mut i, mut j) = (o, n);
-        for op in &ops[from..to] {
-            let (sign, text) = match op {
-                Op::Keep => {
-                    i += 1;
-                    j += 1;
-                    (' ', old[i - 1])
-                }
-                Op::Remove => {
-                    i += 1;
-                    ('-', old[i - 1])
-                }
-                Op::Add => {
-                    j += 1;
-                    ('+', new[j - 1])
-                }
-            };
-            out.push(sign);
-            out.push_str(text);
-            out.push('\n');
-        }
-    }
-}
+/// How long one replacement's diff may search for the shortest edit script.
+const DIFF_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(500);
 
 #[cfg(test)]
 mod tests {
@@ -644,50 +528,84 @@ mod tests {
         // Changes close together share a hunk.
         let near = old.replacen("5\n", "V\n", 1).replacen("9\n", "IX\n", 1);
         assert_eq!(d(&old, &near).matches("@@ -").count(), 1);
-        // A large replacement is all removed, then all added, without a quadratic table.
+        // A large replacement of unrelated lines: all removed, then all added.
         let big_old: String = (0..3000).map(|k| format!("a{k}\n")).collect();
         let big_new: String = (0..3000).map(|k| format!("b{k}\n")).collect();
         let big = d(&big_old, &big_new);
-        assert!(big.starts_with("@@ -1,3000 +1,3000 @@\n-a0\n"));
+        assert!(big.starts_with("@@ -1,3000 +1,3000 @@\n-a0\n"), "{}", &big[..100]);
         assert_eq!(big.matches("\n-").count() + 1, 3001);
+        // The last line's missing newline is a change, and the diff's lines all end in one.
+        assert_eq!(d("x", "x\n"), "@@ -1 +1 @@\n-x\n+x\n");
+        assert_eq!(d("a\nb", "a\nc"), "@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
+    }
+
+    /// A 2,400-line file with 48 lines changed here and there shows those 48 lines removed
+    /// and added, not the whole file.
+    #[test]
+    fn a_long_file_diff_shows_only_what_changed() {
+        let old: String = (0..2400).map(|k| format!("line {k}\n")).collect();
+        let new: String = (0..2400)
+            .map(|k| {
+                if k % 50 == 7 {
+                    format!("changed {k}\n")
+                } else {
+                    format!("line {k}\n")
+                }
+            })
+            .collect();
+        let diff = unified_diff(&[(&old, &new)]);
+        let removed = diff.lines().filter(|l| l.starts_with('-')).count();
+        let added = diff.lines().filter(|l| l.starts_with('+')).count();
+        assert_eq!((removed, added), (48, 48));
+    }
+
+    /// `old` with the unified diff `diff` applied.
+    fn apply(old: &[&str], diff: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut next = 0; // the next old line not yet copied
+        for line in diff.lines() {
+            if let Some(header) = line.strip_prefix("@@ -") {
+                let range = header.split(' ').next().unwrap();
+                let (start, len) = range.split_once(',').unwrap_or((range, "1"));
+                let start: usize = start.parse().unwrap();
+                // `-0,0` and `-5,0` name the line before the hunk.
+                let first = if len == "0" { start } else { start - 1 };
+                out.extend(old[next..first].iter().map(|s| s.to_string()));
+                next = first;
+            } else if let Some(kept) = line.strip_prefix(' ') {
+                assert_eq!(old[next], kept);
+                out.push(kept.to_owned());
+                next += 1;
+            } else if let Some(removed) = line.strip_prefix('-') {
+                assert_eq!(old[next], removed);
+                next += 1;
+            } else {
+                out.push(line.strip_prefix('+').unwrap().to_owned());
+            }
+        }
+        out.extend(old[next..].iter().map(|s| s.to_string()));
+        out
     }
 
     proptest::proptest! {
-        /// Applying the diff's kept and added lines gives the new text; its kept and removed
-        /// lines give the old one (within the hunks; the rest is common to both).
+        /// The diff takes the old text to the new one, in as few removed and added lines as
+        /// the longest common subsequence allows.
         #[test]
         fn a_diff_takes_old_to_new(
-            old in proptest::collection::vec(proptest::sample::select(&["a", "b", "c", ""][..]), 0..30),
-            new in proptest::collection::vec(proptest::sample::select(&["a", "b", "c", ""][..]), 0..30),
+            o in proptest::collection::vec(proptest::sample::select(&["a", "b", "c", ""][..]), 0..30),
+            n in proptest::collection::vec(proptest::sample::select(&["a", "b", "c", ""][..]), 0..30),
         ) {
-            let (o, n): (Vec<&str>, Vec<&str>) = (old.clone(), new.clone());
-            let ops = line_ops(&o, &n);
-            let kept_or = |side: Op, lines: &[&str]| -> Vec<String> {
-                let mut k = 0;
-                let mut out = Vec::new();
-                for op in &ops {
-                    if *op == Op::Keep || *op == side {
-                        out.push(lines[k].to_owned());
-                        k += 1;
-                    }
-                }
-                out
-            };
-            proptest::prop_assert_eq!(kept_or(Op::Remove, &o), o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-            proptest::prop_assert_eq!(kept_or(Op::Add, &n), n.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-            // Minimal: as many kept lines as the longest common subsequence.
-            let keeps = ops.iter().filter(|&&op| op == Op::Keep).count();
+            let text = |lines: &[&str]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+            let diff = unified_diff(&[(&text(&o), &text(&n))]);
+            proptest::prop_assert_eq!(apply(&o, &diff), n.iter().map(|s| s.to_string()).collect::<Vec<_>>());
             let mut lcs = vec![vec![0usize; n.len() + 1]; o.len() + 1];
             for i in (0..o.len()).rev() {
                 for j in (0..n.len()).rev() {
                     lcs[i][j] = if o[i] == n[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
                 }
             }
-            proptest::prop_assert_eq!(keeps, lcs[0][0]);
-            let mut text = String::new();
-            push_hunks(&mut text, &o, &n, &ops);
-            let changes = ops.iter().filter(|&&op| op != Op::Keep).count();
-            proptest::prop_assert_eq!(text.lines().filter(|l| l.starts_with('-') || l.starts_with('+')).count(), changes);
+            let changes = diff.lines().filter(|l| l.starts_with('-') || l.starts_with('+')).count();
+            proptest::prop_assert_eq!(changes, o.len() + n.len() - 2 * lcs[0][0]);
         }
     }
 

@@ -246,3 +246,14 @@ fn unknown_revision_fails() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: unknown revision 'nope'"));
 }
+
+/// Doubles halfway between two shortest spellings print with the even digit, as
+/// `JSON.stringify` prints them (issue 34).
+#[test]
+fn numbers_halfway_between_spellings_print_as_javascript_does() {
+    let out = run_ok(&fixture("outside-2/number-tie-even.jsonl"), &["context", "--json"]);
+    assert!(
+        out.contains(r#""x":[1125899906842624.2,1473005467560142.2,0.1]"#),
+        "{out}"
+    );
+}
