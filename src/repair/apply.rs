@@ -2,7 +2,7 @@
 
 use super::plan::Plan;
 use crate::session::io::append::lock_wait;
-use crate::session::io::write::{LockedFile, sync_dir};
+use crate::session::io::write::{LockedFile, rewrite_target, same_file, sync_dir};
 use crate::session::{Session, SessionError};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -128,7 +128,8 @@ pub fn backup_path(path: &Path) -> PathBuf {
         s
     });
     let mut n = 1;
-    while candidate.exists() {
+    // A dangling link is taken too: the backup is linked into place, which fails on any name.
+    while fs::symlink_metadata(&candidate).is_ok() {
         let mut s = base.clone();
         s.push(format!(".bak.{n}"));
         candidate = PathBuf::from(s);
@@ -186,6 +187,8 @@ fn appended_since(
 
 /// Writes the plan's output over `path`: temp file in the same directory, fsync, rejects
 /// appended to `<file>.rejects`, the original kept as the backup, rename, directory fsync.
+/// A `path` that is a symbolic link is left a link: the file it points to is rewritten, in
+/// its own directory (where its backup and rejects go).
 ///
 /// Pi appends without a lock, so lines may arrive while repair works. Right before the
 /// rename, whatever was appended since `original` was read is carried over after the
@@ -194,7 +197,7 @@ fn appended_since(
 /// in any other way, nothing is changed.
 pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Option<Applied>, SessionError> {
     let Some(output) = &plan.output else { return Ok(None) };
-    let path = lock.path.clone();
+    let path = rewrite_target(&lock.path)?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -216,7 +219,27 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
     let mut rejects_before: Option<(PathBuf, Option<u64>)> = None;
     let mut backup_made: Option<PathBuf> = None;
     let mut renamed = false;
+    let rejects_path = (!plan.rejects.is_empty()).then(|| {
+        let mut rp = path.as_os_str().to_owned();
+        rp.push(".rejects");
+        PathBuf::from(rp)
+    });
     let result = (|| {
+        // The link may have been pointed elsewhere since the file was locked.
+        if !same_file(lock.file(), &path) {
+            return Err(changed());
+        }
+        // Appending through a link would write the rejected lines (secrets, perhaps) into
+        // whatever it points to.
+        if let Some(rp) = &rejects_path
+            && let Ok(meta) = fs::symlink_metadata(rp)
+            && !meta.is_file()
+        {
+            return Err(SessionError::Refused(format!(
+                "{} is not a regular file (a symbolic link?); repair does not write through it: move it aside and run repair again; nothing was changed",
+                rp.display()
+            )));
+        }
         let mut f = OpenOptions::new()
             .read(true)
             .append(true)
@@ -231,12 +254,7 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
         if appended_since(lock.file(), &path, original_len, original)?.is_none() {
             return Err(changed());
         }
-        let rejects_file = if plan.rejects.is_empty() {
-            None
-        } else {
-            let mut rp = path.as_os_str().to_owned();
-            rp.push(".rejects");
-            let rp = PathBuf::from(rp);
+        let rejects_file = if let Some(rp) = rejects_path.clone() {
             let existed = fs::metadata(&rp).ok().map(|m| m.len());
             let mut r = OpenOptions::new()
                 .create(true)
@@ -252,6 +270,8 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
             r.write_all(&bytes).map_err(io(&rp))?;
             r.sync_all().map_err(io(&rp))?;
             Some(rp)
+        } else {
+            None
         };
         let backup = backup_path(&path);
         fs::hard_link(&path, &backup).map_err(io(&backup))?;

@@ -1114,3 +1114,67 @@ fn entries_pi_throws_on_are_defects() {
         assert_eq!(entries.len(), 2, "{name}");
     }
 }
+
+// ---- safe writes ----
+
+/// A session reached through a symbolic link: `dir/real/NAME` and the link `dir/link.jsonl`.
+fn linked_copy(src: &Path) -> (TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("real")).unwrap();
+    let real = dir.path().join("real").join(src.file_name().unwrap());
+    fs::copy(src, &real).unwrap();
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    (dir, real, link)
+}
+
+/// Repairing through a link rewrites the file it points to, beside it (backup and rejects
+/// there too); the link stays a link.
+#[test]
+fn a_symlinked_session_is_repaired_where_it_is() {
+    let (dir, real, link) = linked_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&real).unwrap();
+    let (code, _, summary) = run_json(&link, &[]);
+    assert_eq!(code, 0, "{summary}");
+    assert_eq!(summary["result"], "repaired");
+    assert!(
+        fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
+        "the link stays a link"
+    );
+    assert_eq!(fs::read_link(&link).unwrap(), real);
+    let real = fs::canonicalize(&real).unwrap();
+    let bak = with_suffix(&real, ".bak");
+    assert_eq!(summary["backup"], Value::String(bak.to_string_lossy().into_owned()));
+    assert_eq!(
+        fs::read(&bak).unwrap(),
+        original,
+        "the backup is the file, not the link"
+    );
+    assert_eq!(
+        fs::read(with_suffix(&real, ".rejects")).unwrap(),
+        [lines_of(&original)[3], b"\n"].concat()
+    );
+    assert_eq!(run(&link, &["--check"]).code, 0, "the file itself was repaired");
+    let mut top: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    top.sort();
+    assert_eq!(top, ["link.jsonl", "real"], "nothing written beside the link");
+}
+
+/// A `.rejects` that is a link is never written through: repair refuses, and nothing changes.
+#[test]
+fn a_symlinked_rejects_file_is_refused() {
+    let (dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    let elsewhere = dir.path().join("elsewhere.txt");
+    fs::write(&elsewhere, b"not yours\n").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, with_suffix(&path, ".rejects")).unwrap();
+    let r = run(&path, &[]);
+    assert_eq!(r.code, 1, "{} {}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    assert_eq!(fs::read(&path).unwrap(), original);
+    assert_eq!(fs::read(&elsewhere).unwrap(), b"not yours\n");
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3, "no backup, no temp file");
+}

@@ -134,8 +134,9 @@ fn open_append(path: &Path) -> Result<File, SessionError> {
         .map_err(|e| SessionError::io(path, e))
 }
 
+/// Whether `path` (followed through symbolic links) names the inode `file` has open.
 #[cfg(unix)]
-fn same_file(file: &File, path: &Path) -> bool {
+pub fn same_file(file: &File, path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     match (file.metadata(), fs::metadata(path)) {
         (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
@@ -144,7 +145,7 @@ fn same_file(file: &File, path: &Path) -> bool {
 }
 
 #[cfg(not(unix))]
-fn same_file(_file: &File, _path: &Path) -> bool {
+pub fn same_file(_file: &File, _path: &Path) -> bool {
     true
 }
 
@@ -222,6 +223,16 @@ pub fn write_file_with(
         });
     }
     sync_dir(&dir).map_err(|e| SessionError::write(&dir, e))
+}
+
+/// The file a rewrite in place must replace: `path` itself, or, when `path` is a symbolic
+/// link, the file it points to (through every link). A rename over the link would replace
+/// the link and leave the file it points to (with its secrets or damage) as it was.
+pub fn rewrite_target(path: &Path) -> Result<PathBuf, SessionError> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| SessionError::io(path, e)),
+        _ => Ok(path.to_path_buf()),
+    }
 }
 
 /// Fsyncs a directory so a rename or link in it survives a crash.
