@@ -316,7 +316,15 @@ fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
         E::Locked { .. } => "another pi-session command is writing to it; try again in a moment".into(),
         E::OldFormat { .. } => "run `pi-session repair` to migrate it to v3 first (Pi would rewrite it on open)".into(),
         E::LeafMismatch { .. } => "the session moved on; read it again (`pi-session rev-parse --leaf`) and retry".into(),
-        E::Refused(_) | E::Write { .. } | E::NeedMore => return None,
+        E::Write { source, .. }
+            if matches!(
+                source.kind(),
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+            ) =>
+        {
+            "changing a session needs write access to the file and to its folder".into()
+        }
+        E::Refused(_) | E::Write { .. } | E::Sync { .. } | E::Place { .. } | E::NeedMore => return None,
     })
 }
 

@@ -211,6 +211,14 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
         let p = p.to_path_buf();
         move |e| SessionError::io(p, e)
     };
+    let wr = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SessionError::write(p, e)
+    };
+    let sy = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SessionError::sync(p, e)
+    };
     let changed = || {
         SessionError::Refused("the file changed while repair ran (is Pi writing to it?); nothing was changed".into())
     };
@@ -245,12 +253,12 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
             .append(true)
             .create_new(true)
             .open(&tmp)
-            .map_err(io(&tmp))?;
+            .map_err(wr(&tmp))?;
         // Locked before it is renamed into place: other pi-session writers wait until the
         // lines appended meanwhile are carried over.
-        f.lock().map_err(io(&tmp))?;
-        f.write_all(output).map_err(io(&tmp))?;
-        f.sync_all().map_err(io(&tmp))?;
+        f.lock().map_err(wr(&tmp))?;
+        f.write_all(output).map_err(wr(&tmp))?;
+        f.sync_all().map_err(sy(&tmp))?;
         if appended_since(lock.file(), &path, original_len, original)?.is_none() {
             return Err(changed());
         }
@@ -260,21 +268,21 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
                 .create(true)
                 .append(true)
                 .open(&rp)
-                .map_err(io(&rp))?;
+                .map_err(wr(&rp))?;
             rejects_before = Some((rp.clone(), existed));
             let mut bytes = Vec::new();
             for line in &plan.rejects {
                 bytes.extend_from_slice(line);
                 bytes.push(b'\n');
             }
-            r.write_all(&bytes).map_err(io(&rp))?;
-            r.sync_all().map_err(io(&rp))?;
+            r.write_all(&bytes).map_err(wr(&rp))?;
+            r.sync_all().map_err(sy(&rp))?;
             Some(rp)
         } else {
             None
         };
         let backup = backup_path(&path);
-        fs::hard_link(&path, &backup).map_err(io(&backup))?;
+        fs::hard_link(&path, &backup).map_err(|e| SessionError::link(&path, &backup, e))?;
         backup_made = Some(backup.clone());
         // The last look before the rename: carry over what was appended meanwhile.
         let appended = appended_since(lock.file(), &path, original_len, original)?.ok_or_else(changed)?;
@@ -286,9 +294,9 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
         // No fsync between the last look and the rename, to keep that window short: the
         // carried lines are also in the backup until the fsync below.
         if !appended.is_empty() {
-            f.write_all(&appended).map_err(io(&tmp))?;
+            f.write_all(&appended).map_err(wr(&tmp))?;
         }
-        fs::rename(&tmp, &path).map_err(io(&path))?;
+        fs::rename(&tmp, &path).map_err(|e| SessionError::rename(&tmp, &path, e))?;
         renamed = true;
         // What the repaired file holds of ours: its content and the lines carried so far.
         let mut ours = output.len() as u64 + carried;
@@ -302,7 +310,7 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
             }
             carried += late.len() as u64;
             if f.metadata().map_err(io(&path))?.len() == ours {
-                f.write_all(&late).map_err(io(&path))?;
+                f.write_all(&late).map_err(wr(&path))?;
             } else {
                 // Lines already reached the repaired file after the rename; the late ones
                 // were written before them, so they go first.
@@ -310,8 +318,8 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
             }
             ours += late.len() as u64;
         }
-        f.sync_all().map_err(io(&path))?;
-        sync_dir(&dir).map_err(io(&dir))?;
+        f.sync_all().map_err(sy(&path))?;
+        sync_dir(&dir).map_err(sy(&dir))?;
         Ok(Applied {
             backup,
             rejects_file,
@@ -349,6 +357,14 @@ fn put_before_newer_lines(current: File, path: &Path, tmp: &Path, at: u64, late:
         let p = p.to_path_buf();
         move |e| SessionError::io(p, e)
     };
+    let wr = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SessionError::write(p, e)
+    };
+    let sy = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SessionError::sync(p, e)
+    };
     let len = current.metadata().map_err(io(path))?.len();
     let mut content = vec![0u8; len as usize];
     current.read_exact_at(&mut content, 0).map_err(io(path))?;
@@ -358,14 +374,14 @@ fn put_before_newer_lines(current: File, path: &Path, tmp: &Path, at: u64, late:
         .append(true)
         .create_new(true)
         .open(tmp)
-        .map_err(io(tmp))?;
-    next.lock().map_err(io(tmp))?;
-    next.write_all(&content).map_err(io(tmp))?;
-    next.sync_all().map_err(io(tmp))?;
-    fs::rename(tmp, path).map_err(io(path))?;
+        .map_err(wr(tmp))?;
+    next.lock().map_err(wr(tmp))?;
+    next.write_all(&content).map_err(wr(tmp))?;
+    next.sync_all().map_err(sy(tmp))?;
+    fs::rename(tmp, path).map_err(|e| SessionError::rename(tmp, path, e))?;
     let stragglers = appended_tail(&current, path, len)?;
     if !stragglers.is_empty() {
-        next.write_all(&stragglers).map_err(io(path))?;
+        next.write_all(&stragglers).map_err(wr(path))?;
     }
     Ok(next)
 }

@@ -1178,3 +1178,101 @@ fn a_symlinked_rejects_file_is_refused() {
     assert_eq!(fs::read(&elsewhere).unwrap(), b"not yours\n");
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3, "no backup, no temp file");
 }
+
+/// `pi-session ARGS…` with a file size limit of one block and SIGXFSZ ignored, so that a
+/// write past it fails as on a full disk (with "File too large" rather than "No space left").
+pub fn run_with_full_disk(args: &[&std::ffi::OsStr]) -> Run {
+    let out = cmd_with_full_disk().args(args).output().unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn cmd_with_full_disk() -> std::process::Command {
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c")
+        .arg(r#"ulimit -f 1 && trap '' XFSZ && exec "$0" "$@""#)
+        .arg(env!("CARGO_BIN_EXE_pi-session"))
+        .env_remove("PI_CODING_AGENT_DIR")
+        .env_remove("PI_CODING_AGENT_SESSION_DIR")
+        .env("XDG_CACHE_HOME", common::cache_home())
+        .env("NO_COLOR", "1");
+    c
+}
+
+/// A write that fails (here: the disk is full) says what it could not do and why, and
+/// leaves everything as it was.
+#[test]
+fn a_full_disk_is_reported_with_the_os_error() {
+    let (dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    let r = run_with_full_disk(&["-s".as_ref(), path.as_os_str(), "repair".as_ref()]);
+    assert_eq!(r.code, 1, "{} {}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("cannot write ") && r.stderr.contains(".repair.") && r.stderr.contains("File too large"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("cannot read"), "{}", r.stderr);
+    assert_eq!(fs::read(&path).unwrap(), original);
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temp file, backup or rejects"
+    );
+}
+
+/// Makes `path` impossible to write to: mode 0444, or, for root (whom modes do not stop),
+/// immutable with `chattr +i`. False when neither works here.
+pub fn make_read_only(path: &Path) -> bool {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if fs::metadata(path).unwrap().uid() != 0 {
+        fs::set_permissions(path, fs::Permissions::from_mode(0o444)).unwrap();
+        return true;
+    }
+    std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(path)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+        && fs::OpenOptions::new().append(true).open(path).is_err()
+}
+
+/// Undoes [`make_read_only`] (an immutable file could not be removed with its folder).
+pub fn make_writable(path: &Path) {
+    let _ = std::process::Command::new("chattr")
+        .arg("-i")
+        .arg(path)
+        .stderr(std::process::Stdio::null())
+        .status();
+}
+
+/// A file that may not be written is not "cannot read", nor a wrong `-s`.
+#[test]
+fn a_read_only_file_is_reported_as_one() {
+    let (_dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    if !make_read_only(&path) {
+        eprintln!("skipped: running as root, and chattr +i is not available to make a file read-only");
+        return;
+    }
+    let r = run(&path, &[]);
+    make_writable(&path);
+    assert_eq!(r.code, 1, "{} {}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("error: cannot write "), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("Permission denied") || r.stderr.contains("Operation not permitted"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("hint: changing a session needs write access"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("-s/--session"), "{}", r.stderr);
+    assert_eq!(fs::read(&path).unwrap(), original);
+}

@@ -463,3 +463,20 @@ fn redact_through_a_symlink_redacts_the_file() {
     assert_eq!(names, ["link.jsonl", "real.jsonl"], "no copy of the secrets left");
     drop(want_dir);
 }
+
+/// A redaction the disk has no room for says what failed and why, and changes nothing.
+#[test]
+fn redact_on_a_full_disk_reports_the_os_error() {
+    let (file, _) = planted();
+    let (dir, copy) = common::temp_copy(&file);
+    let before = std::fs::read(&copy).unwrap();
+    let r = crate::cli_repair::run_with_full_disk(&["redact".as_ref(), "--no-own-keys".as_ref(), copy.as_os_str()]);
+    assert_eq!(r.code, 1, "{} {}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("cannot write ") && r.stderr.contains("File too large"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}

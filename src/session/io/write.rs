@@ -131,7 +131,11 @@ fn open_append(path: &Path) -> Result<File, SessionError> {
         .read(true)
         .append(true)
         .open(path)
-        .map_err(|e| SessionError::io(path, e))
+        .map_err(|e| match e.kind() {
+            // The file is there but may not be changed: not a reading problem, nor a wrong path.
+            io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => SessionError::write(path, e),
+            _ => SessionError::io(path, e),
+        })
 }
 
 /// Whether `path` (followed through symbolic links) names the inode `file` has open.
@@ -193,36 +197,40 @@ pub fn write_file_with(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let write = || -> io::Result<()> {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        fill(&mut f)?;
+    let write = || -> Result<(), SessionError> {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(|e| SessionError::write(&tmp, e))?;
+        fill(&mut f).map_err(|e| SessionError::write(&tmp, e))?;
         if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
-            f.set_permissions(meta.permissions())?;
+            f.set_permissions(meta.permissions())
+                .map_err(|e| SessionError::write(&tmp, e))?;
         }
-        f.sync_all()?;
-        Ok(())
+        f.sync_all().map_err(|e| SessionError::sync(&tmp, e))
     };
     if let Err(e) = write() {
         let _ = fs::remove_file(&tmp);
-        return Err(SessionError::write(&tmp, e));
+        return Err(e);
     }
     let placed = if replace {
-        fs::rename(&tmp, dest)
+        fs::rename(&tmp, dest).map_err(|e| SessionError::rename(&tmp, dest, e))
     } else {
         let linked = fs::hard_link(&tmp, dest);
         let _ = fs::remove_file(&tmp);
-        linked
-    };
-    if let Err(e) = placed {
-        let _ = fs::remove_file(&tmp);
-        return Err(match e.kind() {
+        linked.map_err(|e| match e.kind() {
             io::ErrorKind::AlreadyExists => SessionError::Exists {
                 path: dest.to_path_buf(),
             },
-            _ => SessionError::write(dest, e),
-        });
+            _ => SessionError::link(&tmp, dest, e),
+        })
+    };
+    if let Err(e) = placed {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
     }
-    sync_dir(&dir).map_err(|e| SessionError::write(&dir, e))
+    sync_dir(&dir).map_err(|e| SessionError::sync(&dir, e))
 }
 
 /// The file a rewrite in place must replace: `path` itself, or, when `path` is a symbolic
