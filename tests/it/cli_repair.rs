@@ -1276,3 +1276,48 @@ fn a_read_only_file_is_reported_as_one() {
     assert!(!r.stderr.contains("-s/--session"), "{}", r.stderr);
     assert_eq!(fs::read(&path).unwrap(), original);
 }
+
+/// Temp files a killed repair left (its process gone) are removed by the next repair of the
+/// file, which says so; the rejects it had prepared are not added, so nothing is there twice.
+#[test]
+fn a_killed_repairs_temp_files_are_removed_by_the_next() {
+    let (dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    // Above the largest process id Linux hands out (2^22): a process that is gone.
+    let stale = [
+        ".malformed-middle.jsonl.repair.4999999.tmp",
+        ".malformed-middle.jsonl.rejects.4999999.tmp",
+    ];
+    for s in stale {
+        fs::write(dir.path().join(s), b"left behind\n").unwrap();
+    }
+    let r = run(&path, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for s in stale {
+        assert!(!dir.path().join(s).exists(), "{s} removed");
+        assert!(
+            r.stderr
+                .contains(&format!("note: removed {}", dir.path().join(s).display())),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(
+        fs::read(with_suffix(&path, ".rejects")).unwrap(),
+        [lines_of(&original)[3], b"\n"].concat(),
+        "the rejects once"
+    );
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "malformed-middle.jsonl",
+            "malformed-middle.jsonl.bak",
+            "malformed-middle.jsonl.rejects"
+        ]
+    );
+}

@@ -192,11 +192,9 @@ pub fn write_file_with(
     {
         return Err(SessionError::write(dest, super::data::not_regular(t)));
     }
-    let name = dest
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    super::temp::remove_stale(&dir, dest);
+    let temp = super::temp::Temp::register(super::temp::temp_path(&dir, dest, None));
+    let tmp = temp.path().to_path_buf();
     let write = || -> Result<(), SessionError> {
         let mut f = OpenOptions::new()
             .write(true)
@@ -210,25 +208,19 @@ pub fn write_file_with(
         }
         f.sync_all().map_err(|e| SessionError::sync(&tmp, e))
     };
-    if let Err(e) = write() {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    let placed = if replace {
-        fs::rename(&tmp, dest).map_err(|e| SessionError::rename(&tmp, dest, e))
+    // On any error below, dropping `temp` removes the file.
+    write()?;
+    if replace {
+        fs::rename(&tmp, dest).map_err(|e| SessionError::rename(&tmp, dest, e))?;
+        temp.placed();
     } else {
-        let linked = fs::hard_link(&tmp, dest);
-        let _ = fs::remove_file(&tmp);
-        linked.map_err(|e| match e.kind() {
+        fs::hard_link(&tmp, dest).map_err(|e| match e.kind() {
             io::ErrorKind::AlreadyExists => SessionError::Exists {
                 path: dest.to_path_buf(),
             },
             _ => SessionError::link(&tmp, dest, e),
-        })
-    };
-    if let Err(e) = placed {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
+        })?;
+        drop(temp);
     }
     sync_dir(&dir).map_err(|e| SessionError::sync(&dir, e))
 }
