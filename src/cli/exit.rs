@@ -14,7 +14,8 @@ pub enum Exit {
     Usage,
     /// 4: `--expect-leaf` did not match; nothing was written.
     LeafMismatch,
-    /// 130: Ctrl-C while waiting for a model; nothing was written.
+    /// 130: interrupted by Ctrl-C, SIGTERM or SIGHUP (see `cli::interrupt`): the temp files
+    /// of the writes under way removed, nothing written; or Ctrl-C while waiting for a model.
     Interrupted,
 }
 

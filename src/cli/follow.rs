@@ -31,7 +31,7 @@ pub fn run<'q>(
     query: impl FnOnce(&Session) -> Result<LogQuery<'q>>,
     out: &mut Output,
 ) -> Result<()> {
-    let cancel = super::progress::ctrl_c();
+    let cancel = super::interrupt::cancel();
     let Some(path) = session_path(global, args, cancel)? else {
         return Ok(());
     };

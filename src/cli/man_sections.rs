@@ -248,6 +248,10 @@ const COMMON_ENVIRONMENT: [(&str, &str); 4] = [
     ),
 ];
 
+/// Exit status 130 of the commands that write a file through a temp file.
+const INTERRUPTED_WRITE: &str =
+    "Interrupted (Ctrl-C, SIGTERM, SIGHUP): the temp files were removed; nothing was written.";
+
 /// Exit statuses of a command, beyond 0 (done) and 2 (usage error).
 fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
     match name {
@@ -261,12 +265,22 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ("1", "A secret was found."),
             ("2", "An error."),
         ],
-        "repair" => &[("1", "With --check: a defect was found; or the repair failed.")],
+        "repair" => &[
+            ("1", "With --check: a defect was found; or the repair failed."),
+            ("130", INTERRUPTED_WRITE),
+        ],
+        "redact" | "export" | "clone" | "fork" => &[
+            ("1", "An error (the message and a hint are on stderr)."),
+            ("130", INTERRUPTED_WRITE),
+        ],
         "merge-base" => &[("1", "The branches share no entry, or an error.")],
         "compact" | "summarize-branch" | "checkout" | "label" => &[
             ("1", "An error; nothing was written."),
             ("4", "--expect-leaf did not match; nothing was written."),
-            ("130", "Interrupted while waiting for a model; nothing was written."),
+            (
+                "130",
+                "Interrupted (Ctrl-C while waiting for a model, SIGTERM, SIGHUP); nothing was written.",
+            ),
         ],
         _ => &[("1", "An error (the message and a hint are on stderr).")],
     }

@@ -9,6 +9,7 @@ pub mod completion;
 pub mod exit;
 pub mod follow;
 pub mod grep_view;
+pub mod interrupt;
 pub mod log_view;
 pub mod man_sections;
 pub mod new_session;
@@ -35,7 +36,8 @@ use std::io::Write;
 #[command(
     after_help = "Revisions (REV): @ (where the conversation stands), an entry id or unique prefix of 4+ \
 characters, a label, root, REV~N and REV^ (ancestors), :/TEXT (newest entry on @'s branch whose text contains \
-TEXT), id:X and label:X to force one reading.\n\nExit status: 0 success, 1 failure, 2 usage error, 4 --expect-leaf did not match (nothing written)."
+TEXT), id:X and label:X to force one reading.\n\nExit status: 0 success, 1 failure, 2 usage error, 4 --expect-leaf did not match (nothing written), \
+130 interrupted (Ctrl-C, SIGTERM, SIGHUP: temp files removed, nothing written)."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -173,6 +175,7 @@ fn run() -> Exit {
         );
         return Exit::Usage;
     }
+    interrupt::install();
     output::set_session_arg(cli.global.session());
     let mut out = Output::new(cli.global.color);
     if !cli.global.no_pager && wants_pager(&cli.command) {
@@ -207,6 +210,12 @@ fn run() -> Exit {
     // Flush what was printed even when the command then fails (e.g. `repair --check`), and
     // wait for the pager, if any, before an error is reported.
     let flushed = out.finish();
+    for stale in pi_session::session::io::temp::take_removed_stale() {
+        Output::note(&format!(
+            "removed {}, left by an interrupted pi-session",
+            stale.display()
+        ));
+    }
     match result.and_then(|exit| flushed.map(|()| exit).map_err(Into::into)) {
         Ok(exit) => exit,
         Err(e) => report(&e, Some(&cli.command)),
@@ -316,7 +325,15 @@ fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
         E::Locked { .. } => "another pi-session command is writing to it; try again in a moment".into(),
         E::OldFormat { .. } => "run `pi-session repair` to migrate it to v3 first (Pi would rewrite it on open)".into(),
         E::LeafMismatch { .. } => "the session moved on; read it again (`pi-session rev-parse --leaf`) and retry".into(),
-        E::Refused(_) | E::Write { .. } | E::NeedMore => return None,
+        E::Write { source, .. }
+            if matches!(
+                source.kind(),
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+            ) =>
+        {
+            "changing a session needs write access to the file and to its folder".into()
+        }
+        E::Refused(_) | E::Write { .. } | E::Sync { .. } | E::Place { .. } | E::NeedMore => return None,
     })
 }
 

@@ -54,10 +54,8 @@ pub fn spawn(cmd: &str) -> Option<Pager> {
         let _ = child.wait();
         return None;
     };
-    // Ctrl-C belongs to the pager while it runs: pi-session must not die and leave it
-    // reading from a closed pipe while the shell takes the terminal back. When the pager
-    // quits, the next write fails with a broken pipe, which ends the command quietly.
-    let _ = ctrlc::set_handler(|| {});
+    // Ctrl-C belongs to the pager while it runs.
+    super::interrupt::leave_to_pager();
     Some(Pager { child, stdin })
 }
 

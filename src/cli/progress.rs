@@ -1,11 +1,11 @@
 //! The one progress helper of the binary: draws what the library reports through
 //! [`pi_session::progress::Progress`] as a spinner or a bar on a terminal's stderr (and
-//! nothing elsewhere), and turns Ctrl-C into a [`Cancel`].
+//! nothing elsewhere). (Ctrl-C cancels work through [`super::interrupt::cancel`].)
 
 use indicatif::{ProgressBar, ProgressStyle};
-use pi_session::progress::{Cancel, Progress};
+use pi_session::progress::Progress;
 use std::io::IsTerminal;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Progress on stderr when it is a terminal; silent otherwise.
@@ -77,21 +77,4 @@ impl Progress for Terminal {
             bar.finish_and_clear();
         }
     }
-}
-
-/// The process's Ctrl-C: the first press cancels the work in progress (which then writes
-/// nothing and ends with status 130), a second one exits at once with 130.
-pub fn ctrl_c() -> &'static Cancel {
-    static CANCEL: OnceLock<Cancel> = OnceLock::new();
-    CANCEL.get_or_init(|| {
-        let cancel = Cancel::new();
-        let flag = cancel.clone();
-        let _ = ctrlc::set_handler(move || {
-            if flag.is_cancelled() {
-                std::process::exit(130);
-            }
-            flag.cancel();
-        });
-        cancel
-    })
 }

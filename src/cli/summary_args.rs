@@ -125,7 +125,7 @@ pub fn choose(args: &SummaryArgs, branch_model: Option<(String, String)>) -> Res
     let summarizer = summarizer
         .with_deadline(args.timeout)
         .with_progress(std::sync::Arc::new(crate::cli::progress::Terminal::new()))
-        .with_cancel(crate::cli::progress::ctrl_c().clone());
+        .with_cancel(crate::cli::interrupt::cancel().clone());
     Ok(ModelChoice {
         context_window: info.context_window,
         source: Source::Model(Box::new(summarizer)),

@@ -2,7 +2,8 @@
 
 use super::plan::Plan;
 use crate::session::io::append::lock_wait;
-use crate::session::io::write::{LockedFile, sync_dir};
+use crate::session::io::temp::{Temp, remove_stale, temp_path};
+use crate::session::io::write::{LockedFile, rewrite_target, same_file, sync_dir};
 use crate::session::{Session, SessionError};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -128,7 +129,8 @@ pub fn backup_path(path: &Path) -> PathBuf {
         s
     });
     let mut n = 1;
-    while candidate.exists() {
+    // A dangling link is taken too: the backup is linked into place, which fails on any name.
+    while fs::symlink_metadata(&candidate).is_ok() {
         let mut s = base.clone();
         s.push(format!(".bak.{n}"));
         candidate = PathBuf::from(s);
@@ -186,6 +188,8 @@ fn appended_since(
 
 /// Writes the plan's output over `path`: temp file in the same directory, fsync, rejects
 /// appended to `<file>.rejects`, the original kept as the backup, rename, directory fsync.
+/// A `path` that is a symbolic link is left a link: the file it points to is rewritten, in
+/// its own directory (where its backup and rejects go).
 ///
 /// Pi appends without a lock, so lines may arrive while repair works. Right before the
 /// rename, whatever was appended since `original` was read is carried over after the
@@ -194,133 +198,163 @@ fn appended_since(
 /// in any other way, nothing is changed.
 pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Option<Applied>, SessionError> {
     let Some(output) = &plan.output else { return Ok(None) };
-    let path = lock.path.clone();
+    let path = rewrite_target(&lock.path)?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.repair.{}.tmp", std::process::id()));
     let io = |p: &Path| {
         let p = p.to_path_buf();
         move |e| SessionError::io(p, e)
+    };
+    let wr = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SessionError::write(p, e)
+    };
+    let sy = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SessionError::sync(p, e)
     };
     let changed = || {
         SessionError::Refused("the file changed while repair ran (is Pi writing to it?); nothing was changed".into())
     };
     let original_len = original.len() as u64;
-    // Undone if the repair does not happen: the rejects appended, the backup made.
-    let mut rejects_before: Option<(PathBuf, Option<u64>)> = None;
-    let mut backup_made: Option<PathBuf> = None;
-    let mut renamed = false;
-    let result = (|| {
-        let mut f = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create_new(true)
-            .open(&tmp)
-            .map_err(io(&tmp))?;
-        // Locked before it is renamed into place: other pi-session writers wait until the
-        // lines appended meanwhile are carried over.
-        f.lock().map_err(io(&tmp))?;
-        f.write_all(output).map_err(io(&tmp))?;
-        f.sync_all().map_err(io(&tmp))?;
-        if appended_since(lock.file(), &path, original_len, original)?.is_none() {
-            return Err(changed());
-        }
-        let rejects_file = if plan.rejects.is_empty() {
-            None
-        } else {
-            let mut rp = path.as_os_str().to_owned();
-            rp.push(".rejects");
-            let rp = PathBuf::from(rp);
-            let existed = fs::metadata(&rp).ok().map(|m| m.len());
-            let mut r = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&rp)
-                .map_err(io(&rp))?;
-            rejects_before = Some((rp.clone(), existed));
-            let mut bytes = Vec::new();
-            for line in &plan.rejects {
-                bytes.extend_from_slice(line);
-                bytes.push(b'\n');
-            }
-            r.write_all(&bytes).map_err(io(&rp))?;
-            r.sync_all().map_err(io(&rp))?;
-            Some(rp)
-        };
-        let backup = backup_path(&path);
-        fs::hard_link(&path, &backup).map_err(io(&backup))?;
-        backup_made = Some(backup.clone());
-        // The last look before the rename: carry over what was appended meanwhile.
-        let appended = appended_since(lock.file(), &path, original_len, original)?.ok_or_else(changed)?;
-        if !appended.is_empty() && !original.ends_with(b"\n") {
-            // The new bytes may finish the original's unterminated last line.
-            return Err(changed());
-        }
-        let mut carried = appended.len() as u64;
-        // No fsync between the last look and the rename, to keep that window short: the
-        // carried lines are also in the backup until the fsync below.
-        if !appended.is_empty() {
-            f.write_all(&appended).map_err(io(&tmp))?;
-        }
-        fs::rename(&tmp, &path).map_err(io(&path))?;
-        renamed = true;
-        // What the repaired file holds of ours: its content and the lines carried so far.
-        let mut ours = output.len() as u64 + carried;
-        // A writer that opened the old file just before the rename writes into it (and so
-        // into the backup): bring such lines over too, in the order they were written.
-        for pause in [0, 50] {
-            std::thread::sleep(Duration::from_millis(pause));
-            let late = appended_tail(lock.file(), &path, original_len + carried)?;
-            if late.is_empty() {
-                continue;
-            }
-            carried += late.len() as u64;
-            if f.metadata().map_err(io(&path))?.len() == ours {
-                f.write_all(&late).map_err(io(&path))?;
-            } else {
-                // Lines already reached the repaired file after the rename; the late ones
-                // were written before them, so they go first.
-                f = put_before_newer_lines(f, &path, &tmp, ours, &late)?;
-            }
-            ours += late.len() as u64;
-        }
-        f.sync_all().map_err(io(&path))?;
-        sync_dir(&dir).map_err(io(&dir))?;
-        Ok(Applied {
-            backup,
-            rejects_file,
-            rejected_lines: plan.rejects.len(),
-            carried_bytes: carried,
-            carried_lines: count_lines(lock.file(), &path, original_len, carried)?,
-        })
-    })();
-    if result.is_err() && !renamed {
-        let _ = fs::remove_file(&tmp);
-        if let Some(b) = backup_made {
-            let _ = fs::remove_file(b);
-        }
-        match rejects_before {
-            Some((rp, None)) => {
-                let _ = fs::remove_file(&rp);
-            }
-            Some((rp, Some(len))) => {
-                if let Ok(r) = OpenOptions::new().write(true).open(&rp) {
-                    let _ = r.set_len(len);
-                }
-            }
-            None => {}
-        }
+    let rejects_path = (!plan.rejects.is_empty()).then(|| {
+        let mut rp = path.as_os_str().to_owned();
+        rp.push(".rejects");
+        PathBuf::from(rp)
+    });
+    // The link may have been pointed elsewhere since the file was locked.
+    if !same_file(lock.file(), &path) {
+        return Err(changed());
     }
-    result.map(Some)
+    // Appending through a link would write the rejected lines (secrets, perhaps) into
+    // whatever it points to.
+    if let Some(rp) = &rejects_path
+        && let Ok(meta) = fs::symlink_metadata(rp)
+        && !meta.is_file()
+    {
+        return Err(SessionError::Refused(format!(
+            "{} is not a regular file (a symbolic link?); repair does not write through it: move it aside and run repair again; nothing was changed",
+            rp.display()
+        )));
+    }
+    remove_stale(&dir, &path);
+    // Until the rename, every error (and an interrupt) removes what was made so far: the
+    // temp files when their guards drop, the backup likewise.
+    let temp = Temp::register(temp_path(&dir, &path, Some("repair")));
+    let tmp = temp.path().to_path_buf();
+    let mut f = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(wr(&tmp))?;
+    // Locked before it is renamed into place: other pi-session writers wait until the
+    // lines appended meanwhile are carried over.
+    f.lock().map_err(wr(&tmp))?;
+    f.write_all(output).map_err(wr(&tmp))?;
+    f.sync_all().map_err(sy(&tmp))?;
+    if appended_since(lock.file(), &path, original_len, original)?.is_none() {
+        return Err(changed());
+    }
+    // Put in place only after the repaired file is: a run stopped before that adds no
+    // rejects, so its rerun does not add them twice.
+    let rejects = match &rejects_path {
+        Some(rp) => Some(rejects_temp(&dir, &path, rp, &plan.rejects)?),
+        None => None,
+    };
+    let backup = backup_path(&path);
+    fs::hard_link(&path, &backup).map_err(|e| SessionError::link(&path, &backup, e))?;
+    let backup_guard = Temp::register(backup.clone());
+    // The last look before the rename: carry over what was appended meanwhile.
+    let appended = appended_since(lock.file(), &path, original_len, original)?.ok_or_else(changed)?;
+    if !appended.is_empty() && !original.ends_with(b"\n") {
+        // The new bytes may finish the original's unterminated last line.
+        return Err(changed());
+    }
+    let mut carried = appended.len() as u64;
+    // No fsync between the last look and the rename, to keep that window short: the
+    // carried lines are also in the backup until the fsync below.
+    if !appended.is_empty() {
+        f.write_all(&appended).map_err(wr(&tmp))?;
+    }
+    // Kept from here on, interrupted or not: the original is about to be replaced.
+    backup_guard.placed();
+    if let Err(e) = fs::rename(&tmp, &path) {
+        let _ = fs::remove_file(&backup);
+        return Err(SessionError::rename(&tmp, &path, e));
+    }
+    temp.placed();
+    // Stopped here, the dropped lines are still in the backup.
+    let rejects_file = match (rejects, rejects_path) {
+        (Some(r), Some(rp)) => {
+            fs::rename(r.path(), &rp).map_err(|e| SessionError::rename(r.path(), &rp, e))?;
+            r.placed();
+            Some(rp)
+        }
+        _ => None,
+    };
+    // What the repaired file holds of ours: its content and the lines carried so far.
+    let mut ours = output.len() as u64 + carried;
+    // A writer that opened the old file just before the rename writes into it (and so
+    // into the backup): bring such lines over too, in the order they were written.
+    for pause in [0, 50] {
+        std::thread::sleep(Duration::from_millis(pause));
+        let late = appended_tail(lock.file(), &path, original_len + carried)?;
+        if late.is_empty() {
+            continue;
+        }
+        carried += late.len() as u64;
+        if f.metadata().map_err(io(&path))?.len() == ours {
+            f.write_all(&late).map_err(wr(&path))?;
+        } else {
+            // Lines already reached the repaired file after the rename; the late ones
+            // were written before them, so they go first.
+            f = put_before_newer_lines(f, &path, &tmp, ours, &late)?;
+        }
+        ours += late.len() as u64;
+    }
+    f.sync_all().map_err(sy(&path))?;
+    sync_dir(&dir).map_err(sy(&dir))?;
+    Ok(Some(Applied {
+        backup,
+        rejects_file,
+        rejected_lines: plan.rejects.len(),
+        carried_bytes: carried,
+        carried_lines: count_lines(lock.file(), &path, original_len, carried)?,
+    }))
 }
 
-/// The whole lines of `file` from `from` on (a line still being written is waited for).
+/// The rejects file as it is to be, in a temp file beside it, fsynced: what `rejects_path`
+/// holds now (if anything), then `lines`.
+fn rejects_temp(dir: &Path, session: &Path, rejects_path: &Path, lines: &[Vec<u8>]) -> Result<Temp, SessionError> {
+    let temp = Temp::register(temp_path(dir, session, Some("rejects")));
+    let wr = |e| SessionError::write(temp.path(), e);
+    let mut r = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(temp.path())
+        .map_err(wr)?;
+    match File::open(rejects_path) {
+        Ok(mut old) => {
+            let meta = old.metadata().map_err(|e| SessionError::io(rejects_path, e))?;
+            std::io::copy(&mut old, &mut r).map_err(wr)?;
+            r.set_permissions(meta.permissions()).map_err(wr)?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(SessionError::io(rejects_path, e)),
+    }
+    let mut bytes = Vec::new();
+    for line in lines {
+        bytes.extend_from_slice(line);
+        bytes.push(b'\n');
+    }
+    r.write_all(&bytes).map_err(wr)?;
+    r.sync_all().map_err(|e| SessionError::sync(temp.path(), e))?;
+    Ok(temp)
+}
+
 /// Rewrites the file at `path` (open as `current`) with `late` inserted at byte `at`, before
 /// the lines other writers appended after it: a new temp file, renamed over `path`; lines
 /// that reach `current` meanwhile are brought over. Returns the new file, open for appending.
@@ -329,27 +363,38 @@ fn put_before_newer_lines(current: File, path: &Path, tmp: &Path, at: u64, late:
         let p = p.to_path_buf();
         move |e| SessionError::io(p, e)
     };
+    let wr = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SessionError::write(p, e)
+    };
+    let sy = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| SessionError::sync(p, e)
+    };
     let len = current.metadata().map_err(io(path))?.len();
     let mut content = vec![0u8; len as usize];
     current.read_exact_at(&mut content, 0).map_err(io(path))?;
     content.splice(at as usize..at as usize, late.iter().copied());
+    let temp = Temp::register(tmp.to_path_buf());
     let mut next = OpenOptions::new()
         .read(true)
         .append(true)
         .create_new(true)
         .open(tmp)
-        .map_err(io(tmp))?;
-    next.lock().map_err(io(tmp))?;
-    next.write_all(&content).map_err(io(tmp))?;
-    next.sync_all().map_err(io(tmp))?;
-    fs::rename(tmp, path).map_err(io(path))?;
+        .map_err(wr(tmp))?;
+    next.lock().map_err(wr(tmp))?;
+    next.write_all(&content).map_err(wr(tmp))?;
+    next.sync_all().map_err(sy(tmp))?;
+    fs::rename(tmp, path).map_err(|e| SessionError::rename(tmp, path, e))?;
+    temp.placed();
     let stragglers = appended_tail(&current, path, len)?;
     if !stragglers.is_empty() {
-        next.write_all(&stragglers).map_err(io(path))?;
+        next.write_all(&stragglers).map_err(wr(path))?;
     }
     Ok(next)
 }
 
+/// The whole lines of `file` from `from` on (a line still being written is waited for).
 fn appended_tail(file: &File, path: &Path, from: u64) -> Result<Vec<u8>, SessionError> {
     let io = |e| SessionError::io(path, e);
     let started = Instant::now();

@@ -57,10 +57,10 @@ pub fn redact_file(path: &Path, rules: &RuleSet, dry_run: bool, keep_backup: boo
     let applied = apply(&mut lock, &data, &plan)?.expect("a plan with output is applied");
     drop(lock);
     let backup = if keep_backup {
-        restrict(&applied.backup).map_err(|e| SessionError::io(&applied.backup, e))?;
+        restrict(&applied.backup).map_err(|e| SessionError::write(&applied.backup, e))?;
         Some(applied.backup)
     } else {
-        std::fs::remove_file(&applied.backup).map_err(|e| SessionError::io(&applied.backup, e))?;
+        std::fs::remove_file(&applied.backup).map_err(|e| SessionError::write(&applied.backup, e))?;
         None
     };
     Ok(Redaction {

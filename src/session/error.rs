@@ -19,6 +19,24 @@ pub enum SessionError {
         source: std::io::Error,
     },
 
+    /// Written, but not made durable: the data may not be on the disk.
+    #[error("cannot flush {path} to disk (fsync)")]
+    Sync {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A finished temp file could not be put in place (renamed or linked as `to`).
+    #[error("cannot {how} {from} as {to}")]
+    Place {
+        how: &'static str,
+        from: PathBuf,
+        to: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
     /// A file a command would create is already there (and `--force` was not given).
     #[error("{path} already exists")]
     Exists { path: PathBuf },
@@ -85,6 +103,33 @@ impl SessionError {
     pub fn write(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         SessionError::Write {
             path: path.into(),
+            source,
+        }
+    }
+
+    pub fn sync(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        SessionError::Sync {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// `from` could not be renamed to `to`.
+    pub fn rename(from: impl Into<PathBuf>, to: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        SessionError::Place {
+            how: "rename",
+            from: from.into(),
+            to: to.into(),
+            source,
+        }
+    }
+
+    /// `to` could not be made a hard link to `from`.
+    pub fn link(from: impl Into<PathBuf>, to: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        SessionError::Place {
+            how: "link",
+            from: from.into(),
+            to: to.into(),
             source,
         }
     }

@@ -382,3 +382,112 @@ fn force_never_replaces_what_is_not_a_file() {
         .collect();
     assert!(names.is_empty(), "{names:?}");
 }
+
+/// A session of `n` messages of some length, in `dir`: one that takes a while to export.
+fn long_session(dir: &Path, n: usize) -> PathBuf {
+    let path = dir.join("long.jsonl");
+    let mut text = String::from(
+        r#"{"type":"session","version":3,"id":"s-long","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+    );
+    text.push('\n');
+    for i in 0..n {
+        let parent = if i == 0 {
+            Value::Null
+        } else {
+            json!(format!("m{:07x}", i - 1))
+        };
+        let role = if i % 2 == 0 { "user" } else { "assistant" };
+        let line = json!({"type": "message", "id": format!("m{i:07x}"), "parentId": parent,
+            "timestamp": "2026-01-01T00:00:01.000Z",
+            "message": {"role": role, "content": [{"type": "text",
+                "text": format!("message {i} {}", "lorem ipsum *dolor* sit amet ".repeat(10))}], "timestamp": 1}});
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// Ctrl-C (or SIGTERM) during `export -o` removes the temp file: the interrupted run ends with
+/// 130 and leaves nothing beside the session.
+#[test]
+fn an_interrupted_export_leaves_no_temp_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = long_session(dir.path(), 20_000);
+    for signal in ["INT", "TERM"] {
+        let out = dir.path().join("out.html");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-session"))
+            .env("XDG_CACHE_HOME", common::cache_home())
+            .arg("-s")
+            .arg(&file)
+            .args(["export", "--format", "html", "-o"])
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        let temp_seen = loop {
+            let temp = listing(dir.path())
+                .iter()
+                .any(|n| n.starts_with(".out.html.") && n.ends_with(".tmp"));
+            if temp || child.try_wait().unwrap().is_some() || start.elapsed().as_secs() > 30 {
+                break temp;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        };
+        assert!(
+            temp_seen,
+            "SIG{signal}: the export ended before it could be interrupted"
+        );
+        let killed = std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let result = child.wait_with_output().unwrap();
+        assert_eq!(
+            result.status.code(),
+            Some(130),
+            "SIG{signal}: {}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        assert_eq!(
+            listing(dir.path()),
+            ["long.jsonl"],
+            "SIG{signal}: nothing left beside it"
+        );
+    }
+}
+
+/// A temp file a killed export left (its process gone) is removed by the next export to
+/// the same file, with a note; one of a running process is left alone.
+#[test]
+fn a_stale_temp_file_is_removed_by_the_next_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = session(dir.path());
+    // Above the largest process id Linux hands out (2^22): a process that is gone.
+    let stale = dir.path().join(".out.md.4999999.tmp");
+    let live = dir.path().join(format!(".out.md.{}.tmp", std::process::id()));
+    fs::write(&stale, b"half an export").unwrap();
+    fs::write(&live, b"another export under way").unwrap();
+    let out = cmd()
+        .arg("-s")
+        .arg(&file)
+        .args(["export", "-o"])
+        .arg(dir.path().join("out.md"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "note: removed {}, left by an interrupted pi-session",
+            stale.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!stale.exists());
+    assert!(live.exists(), "a running process's temp file is kept");
+}

@@ -1114,3 +1114,210 @@ fn entries_pi_throws_on_are_defects() {
         assert_eq!(entries.len(), 2, "{name}");
     }
 }
+
+// ---- safe writes ----
+
+/// A session reached through a symbolic link: `dir/real/NAME` and the link `dir/link.jsonl`.
+fn linked_copy(src: &Path) -> (TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("real")).unwrap();
+    let real = dir.path().join("real").join(src.file_name().unwrap());
+    fs::copy(src, &real).unwrap();
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    (dir, real, link)
+}
+
+/// Repairing through a link rewrites the file it points to, beside it (backup and rejects
+/// there too); the link stays a link.
+#[test]
+fn a_symlinked_session_is_repaired_where_it_is() {
+    let (dir, real, link) = linked_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&real).unwrap();
+    let (code, _, summary) = run_json(&link, &[]);
+    assert_eq!(code, 0, "{summary}");
+    assert_eq!(summary["result"], "repaired");
+    assert!(
+        fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
+        "the link stays a link"
+    );
+    assert_eq!(fs::read_link(&link).unwrap(), real);
+    let real = fs::canonicalize(&real).unwrap();
+    let bak = with_suffix(&real, ".bak");
+    assert_eq!(summary["backup"], Value::String(bak.to_string_lossy().into_owned()));
+    assert_eq!(
+        fs::read(&bak).unwrap(),
+        original,
+        "the backup is the file, not the link"
+    );
+    assert_eq!(
+        fs::read(with_suffix(&real, ".rejects")).unwrap(),
+        [lines_of(&original)[3], b"\n"].concat()
+    );
+    assert_eq!(run(&link, &["--check"]).code, 0, "the file itself was repaired");
+    let mut top: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    top.sort();
+    assert_eq!(top, ["link.jsonl", "real"], "nothing written beside the link");
+}
+
+/// A `.rejects` that is a link is never written through: repair refuses, and nothing changes.
+#[test]
+fn a_symlinked_rejects_file_is_refused() {
+    let (dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    let elsewhere = dir.path().join("elsewhere.txt");
+    fs::write(&elsewhere, b"not yours\n").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, with_suffix(&path, ".rejects")).unwrap();
+    let r = run(&path, &[]);
+    assert_eq!(r.code, 1, "{} {}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    assert_eq!(fs::read(&path).unwrap(), original);
+    assert_eq!(fs::read(&elsewhere).unwrap(), b"not yours\n");
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3, "no backup, no temp file");
+}
+
+/// `pi-session ARGS…` with a file size limit of one block and SIGXFSZ ignored, so that a
+/// write past it fails as on a full disk (with "File too large" rather than "No space left").
+pub fn run_with_full_disk(args: &[&std::ffi::OsStr]) -> Run {
+    let out = cmd_with_full_disk().args(args).output().unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn cmd_with_full_disk() -> std::process::Command {
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c")
+        .arg(r#"ulimit -f 1 && trap '' XFSZ && exec "$0" "$@""#)
+        .arg(env!("CARGO_BIN_EXE_pi-session"))
+        .env_remove("PI_CODING_AGENT_DIR")
+        .env_remove("PI_CODING_AGENT_SESSION_DIR")
+        .env("XDG_CACHE_HOME", common::cache_home())
+        .env("NO_COLOR", "1");
+    c
+}
+
+/// A write that fails (here: the disk is full) says what it could not do and why, and
+/// leaves everything as it was.
+#[test]
+fn a_full_disk_is_reported_with_the_os_error() {
+    let (dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    let r = run_with_full_disk(&["-s".as_ref(), path.as_os_str(), "repair".as_ref()]);
+    assert_eq!(r.code, 1, "{} {}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("cannot write ") && r.stderr.contains(".repair.") && r.stderr.contains("File too large"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("cannot read"), "{}", r.stderr);
+    assert_eq!(fs::read(&path).unwrap(), original);
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temp file, backup or rejects"
+    );
+}
+
+/// Makes `path` impossible to write to: mode 0444, or, for root (whom modes do not stop),
+/// immutable with `chattr +i`. False when neither works here.
+pub fn make_read_only(path: &Path) -> bool {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if fs::metadata(path).unwrap().uid() != 0 {
+        fs::set_permissions(path, fs::Permissions::from_mode(0o444)).unwrap();
+        return true;
+    }
+    std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(path)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+        && fs::OpenOptions::new().append(true).open(path).is_err()
+}
+
+/// Undoes [`make_read_only`] (an immutable file could not be removed with its folder).
+pub fn make_writable(path: &Path) {
+    let _ = std::process::Command::new("chattr")
+        .arg("-i")
+        .arg(path)
+        .stderr(std::process::Stdio::null())
+        .status();
+}
+
+/// A file that may not be written is not "cannot read", nor a wrong `-s`.
+#[test]
+fn a_read_only_file_is_reported_as_one() {
+    let (_dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    if !make_read_only(&path) {
+        eprintln!("skipped: running as root, and chattr +i is not available to make a file read-only");
+        return;
+    }
+    let r = run(&path, &[]);
+    make_writable(&path);
+    assert_eq!(r.code, 1, "{} {}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("error: cannot write "), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("Permission denied") || r.stderr.contains("Operation not permitted"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("hint: changing a session needs write access"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("-s/--session"), "{}", r.stderr);
+    assert_eq!(fs::read(&path).unwrap(), original);
+}
+
+/// Temp files a killed repair left (its process gone) are removed by the next repair of the
+/// file, which says so; the rejects it had prepared are not added, so nothing is there twice.
+#[test]
+fn a_killed_repairs_temp_files_are_removed_by_the_next() {
+    let (dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
+    let original = fs::read(&path).unwrap();
+    // Above the largest process id Linux hands out (2^22): a process that is gone.
+    let stale = [
+        ".malformed-middle.jsonl.repair.4999999.tmp",
+        ".malformed-middle.jsonl.rejects.4999999.tmp",
+    ];
+    for s in stale {
+        fs::write(dir.path().join(s), b"left behind\n").unwrap();
+    }
+    let r = run(&path, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for s in stale {
+        assert!(!dir.path().join(s).exists(), "{s} removed");
+        assert!(
+            r.stderr
+                .contains(&format!("note: removed {}", dir.path().join(s).display())),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(
+        fs::read(with_suffix(&path, ".rejects")).unwrap(),
+        [lines_of(&original)[3], b"\n"].concat(),
+        "the rejects once"
+    );
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "malformed-middle.jsonl",
+            "malformed-middle.jsonl.bak",
+            "malformed-middle.jsonl.rejects"
+        ]
+    );
+}

@@ -429,3 +429,54 @@ regexes = ['''acme_live_ALLOWED0+''']
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("bad.toml"), "{stderr}");
 }
+
+/// Redacting through a symbolic link takes the secrets out of the file it points to (with
+/// --no-backup, out of the file system's view); the link stays a link.
+#[test]
+fn redact_through_a_symlink_redacts_the_file() {
+    let (file, _) = planted();
+    let (want_dir, want) = common::temp_copy(&file);
+    let out = cmd()
+        .args(["redact", "--no-own-keys", "--no-backup"])
+        .arg(&want)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.jsonl");
+    std::fs::copy(&file, &real).unwrap();
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = cmd()
+        .args(["redact", "--no-own-keys", "--no-backup"])
+        .arg(&link)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&real).unwrap(), std::fs::read(&want).unwrap());
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link.jsonl", "real.jsonl"], "no copy of the secrets left");
+    drop(want_dir);
+}
+
+/// A redaction the disk has no room for says what failed and why, and changes nothing.
+#[test]
+fn redact_on_a_full_disk_reports_the_os_error() {
+    let (file, _) = planted();
+    let (dir, copy) = common::temp_copy(&file);
+    let before = std::fs::read(&copy).unwrap();
+    let r = crate::cli_repair::run_with_full_disk(&["redact".as_ref(), "--no-own-keys".as_ref(), copy.as_os_str()]);
+    assert_eq!(r.code, 1, "{} {}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("cannot write ") && r.stderr.contains("File too large"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}

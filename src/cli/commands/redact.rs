@@ -71,12 +71,14 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let mut wrote_any = false;
     for path in &files {
         let shown = path.to_string_lossy();
-        let outcome = redact_file(path, &rules, args.dry_run, !args.no_backup);
+        // A failure says what failed and why: "cannot write …: No space left on device".
+        let outcome = redact_file(path, &rules, args.dry_run, !args.no_backup)
+            .map_err(|e| format!("{:#}", anyhow::Error::new(e)));
         let (result, redaction, error) = match &outcome {
             Ok(r) if r.scan.findings.is_empty() => ("clean", Some(r), None),
             Ok(r) if !r.written => ("would-redact", Some(r), None),
             Ok(r) => ("redacted", Some(r), None),
-            Err(e) => ("failed", None, Some(e.to_string())),
+            Err(e) => ("failed", None, Some(e.clone())),
         };
         failed |= error.is_some();
         wrote_any |= redaction.is_some_and(|r| r.written);

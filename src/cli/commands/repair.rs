@@ -78,7 +78,8 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
     } else {
         match apply(&mut lock, original.bytes(), &plan) {
             Ok(applied) => (Outcome::Repaired, applied),
-            Err(e) => (Outcome::Failed(e.to_string()), None),
+            // What failed and why: "cannot write …: No space left on device (os error 28)".
+            Err(e) => (Outcome::Failed(format!("{:#}", anyhow::Error::new(e))), None),
         }
     };
     drop(lock);

@@ -131,11 +131,16 @@ fn open_append(path: &Path) -> Result<File, SessionError> {
         .read(true)
         .append(true)
         .open(path)
-        .map_err(|e| SessionError::io(path, e))
+        .map_err(|e| match e.kind() {
+            // The file is there but may not be changed: not a reading problem, nor a wrong path.
+            io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => SessionError::write(path, e),
+            _ => SessionError::io(path, e),
+        })
 }
 
+/// Whether `path` (followed through symbolic links) names the inode `file` has open.
 #[cfg(unix)]
-fn same_file(file: &File, path: &Path) -> bool {
+pub fn same_file(file: &File, path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     match (file.metadata(), fs::metadata(path)) {
         (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
@@ -144,7 +149,7 @@ fn same_file(file: &File, path: &Path) -> bool {
 }
 
 #[cfg(not(unix))]
-fn same_file(_file: &File, _path: &Path) -> bool {
+pub fn same_file(_file: &File, _path: &Path) -> bool {
     true
 }
 
@@ -187,41 +192,47 @@ pub fn write_file_with(
     {
         return Err(SessionError::write(dest, super::data::not_regular(t)));
     }
-    let name = dest
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let write = || -> io::Result<()> {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        fill(&mut f)?;
+    super::temp::remove_stale(&dir, dest);
+    let temp = super::temp::Temp::register(super::temp::temp_path(&dir, dest, None));
+    let tmp = temp.path().to_path_buf();
+    let write = || -> Result<(), SessionError> {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(|e| SessionError::write(&tmp, e))?;
+        fill(&mut f).map_err(|e| SessionError::write(&tmp, e))?;
         if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
-            f.set_permissions(meta.permissions())?;
+            f.set_permissions(meta.permissions())
+                .map_err(|e| SessionError::write(&tmp, e))?;
         }
-        f.sync_all()?;
-        Ok(())
+        f.sync_all().map_err(|e| SessionError::sync(&tmp, e))
     };
-    if let Err(e) = write() {
-        let _ = fs::remove_file(&tmp);
-        return Err(SessionError::write(&tmp, e));
-    }
-    let placed = if replace {
-        fs::rename(&tmp, dest)
+    // On any error below, dropping `temp` removes the file.
+    write()?;
+    if replace {
+        fs::rename(&tmp, dest).map_err(|e| SessionError::rename(&tmp, dest, e))?;
+        temp.placed();
     } else {
-        let linked = fs::hard_link(&tmp, dest);
-        let _ = fs::remove_file(&tmp);
-        linked
-    };
-    if let Err(e) = placed {
-        let _ = fs::remove_file(&tmp);
-        return Err(match e.kind() {
+        fs::hard_link(&tmp, dest).map_err(|e| match e.kind() {
             io::ErrorKind::AlreadyExists => SessionError::Exists {
                 path: dest.to_path_buf(),
             },
-            _ => SessionError::write(dest, e),
-        });
+            _ => SessionError::link(&tmp, dest, e),
+        })?;
+        drop(temp);
     }
-    sync_dir(&dir).map_err(|e| SessionError::write(&dir, e))
+    sync_dir(&dir).map_err(|e| SessionError::sync(&dir, e))
+}
+
+/// The file a rewrite in place must replace: `path` itself, or, when `path` is a symbolic
+/// link, the file it points to (through every link). A rename over the link would replace
+/// the link and leave the file it points to (with its secrets or damage) as it was.
+pub fn rewrite_target(path: &Path) -> Result<PathBuf, SessionError> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| SessionError::io(path, e)),
+        _ => Ok(path.to_path_buf()),
+    }
 }
 
 /// Fsyncs a directory so a rename or link in it survives a crash.
