@@ -166,3 +166,53 @@ pub fn label_lines(
     entry(rest);
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::path::PathBuf;
+
+    /// Three user messages in a chain (p1 ← p2 ← p3), p2 labelled `name`.
+    fn labelled(name: &str) -> Session {
+        let line = |id: &str, parent: &str, k: u32| {
+            format!(
+                r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:0{k}.000Z","message":{{"role":"user","content":"x"}}}}"#
+            )
+        };
+        let label = serde_json::json!({
+            "type": "label", "id": "p4", "parentId": "p3",
+            "timestamp": "2026-01-01T00:00:04.000Z", "targetId": "p2", "label": name,
+        });
+        let data = [
+            r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}"#.to_owned(),
+            line("p1", "null", 1),
+            line("p2", "\"p1\"", 2),
+            line("p3", "\"p2\"", 3),
+            label.to_string(),
+        ]
+        .join("\n");
+        Session::from_bytes(PathBuf::from("/t.jsonl"), data.into_bytes()).unwrap()
+    }
+
+    fn at(session: &Session, rev: &str) -> Option<String> {
+        let idx = revision::resolve(session, rev).ok()??;
+        session.id_str(idx).map(str::to_owned)
+    }
+
+    proptest! {
+        /// A name `label` accepts means its entry, bare or as `label:NAME`, and `NAME~1`
+        /// means the entry's parent: no accepted name is read as revision syntax.
+        #[test]
+        fn accepted_names_mean_their_entry(name in "[a-z@~^:/ ._-]{1,8}|[^\\p{Cc}]{1,6}") {
+            prop_assume!(check_name(&name).is_ok());
+            // An id or id prefix would win over the label (and is warned about when set).
+            prop_assume!(!["p1", "p2", "p3", "p4", "root"].iter().any(|id| id.starts_with(name.as_str()) || name == *id));
+            let session = labelled(&name);
+            prop_assert_eq!(at(&session, &format!("label:{name}")), Some("p2".to_owned()));
+            prop_assert_eq!(at(&session, &name), Some("p2".to_owned()));
+            prop_assert_eq!(at(&session, &format!("{name}~1")), Some("p1".to_owned()));
+            prop_assert_eq!(at(&session, &format!("{name}^")), Some("p1".to_owned()));
+        }
+    }
+}
