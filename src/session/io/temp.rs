@@ -7,6 +7,8 @@
 //! ([`remove_stale`]); the paths removed so are kept for the binary to report
 //! ([`take_removed_stale`]).
 
+use std::fs::{File, OpenOptions};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -43,7 +45,20 @@ pub struct Temp {
 }
 
 impl Temp {
-    /// Registers `path` (before the file is created, so that no moment is missed).
+    /// Creates the file at `path` with `options` (and `create_new`: a file already there is
+    /// not taken over, nor removed), registered from before it exists.
+    pub fn create(path: PathBuf, options: &mut OpenOptions) -> io::Result<(Temp, File)> {
+        lock(&LIVE).push(path.clone());
+        match options.create_new(true).open(&path) {
+            Ok(file) => Ok((Temp { path }, file)),
+            Err(e) => {
+                unregister(&path);
+                Err(e)
+            }
+        }
+    }
+
+    /// Registers a file this process has just made (a backup linked into place).
     pub fn register(path: PathBuf) -> Temp {
         lock(&LIVE).push(path.clone());
         Temp { path }
@@ -197,12 +212,12 @@ mod tests {
     fn a_temp_not_placed_is_removed() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join(".s.jsonl.1.tmp");
-        let t = Temp::register(p.clone());
-        std::fs::write(t.path(), b"x").unwrap();
+        let (t, _) = Temp::create(p.clone(), OpenOptions::new().write(true)).unwrap();
         drop(t);
         assert!(!p.exists());
-        let t = Temp::register(p.clone());
-        std::fs::write(t.path(), b"x").unwrap();
+        let (t, _) = Temp::create(p.clone(), OpenOptions::new().write(true)).unwrap();
+        assert!(Temp::create(p.clone(), OpenOptions::new().write(true)).is_err());
+        assert!(p.exists(), "a file already there is neither taken over nor removed");
         t.placed();
         assert!(p.exists());
         assert!(!lock(&LIVE).contains(&p));

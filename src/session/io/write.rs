@@ -229,23 +229,17 @@ pub fn write_file_with(
         return Err(SessionError::write(dest, super::data::not_regular(t)));
     }
     super::temp::remove_stale(&dir, dest);
-    let temp = super::temp::Temp::register(super::temp::temp_path(&dir, dest, None));
-    let tmp = temp.path().to_path_buf();
-    let write = || -> Result<(), SessionError> {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
+    let tmp = super::temp::temp_path(&dir, dest, None);
+    let (temp, mut f) = super::temp::Temp::create(tmp.clone(), OpenOptions::new().write(true))
+        .map_err(|e| SessionError::write(&tmp, e))?;
+    // On any error from here, dropping `temp` removes the file.
+    fill(&mut f).map_err(|e| SessionError::write(&tmp, e))?;
+    if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
+        f.set_permissions(meta.permissions())
             .map_err(|e| SessionError::write(&tmp, e))?;
-        fill(&mut f).map_err(|e| SessionError::write(&tmp, e))?;
-        if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
-            f.set_permissions(meta.permissions())
-                .map_err(|e| SessionError::write(&tmp, e))?;
-        }
-        f.sync_all().map_err(|e| SessionError::sync(&tmp, e))
-    };
-    // On any error below, dropping `temp` removes the file.
-    write()?;
+    }
+    f.sync_all().map_err(|e| SessionError::sync(&tmp, e))?;
+    drop(f);
     if replace {
         fs::rename(&tmp, dest).map_err(|e| SessionError::rename(&tmp, dest, e))?;
         temp.placed();
