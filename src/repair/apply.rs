@@ -186,9 +186,9 @@ fn appended_since(
     }
 }
 
-/// Writes the plan's output over `path`: temp file in the same directory, fsync, rejects
-/// appended to `<file>.rejects`, the original kept as the backup, rename, directory fsync.
-/// A `path` that is a symbolic link is left a link: the file it points to is rewritten, in
+/// Writes the plan's output over `path`: temp file in the same directory, fsync, the original
+/// kept as the backup, rename, then the rejects added to `<file>.rejects` (written whole to a
+/// temp file beforehand, renamed into place), directory fsync. A `path` that is a symbolic link is left a link: the file it points to is rewritten, in
 /// its own directory (where its backup and rejects go).
 ///
 /// Pi appends without a lock, so lines may arrive while repair works. Right before the
@@ -283,7 +283,14 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
     // Stopped here, the dropped lines are still in the backup.
     let rejects_file = match (rejects, rejects_path) {
         (Some(r), Some(rp)) => {
-            fs::rename(r.path(), &rp).map_err(|e| SessionError::rename(r.path(), &rp, e))?;
+            fs::rename(r.path(), &rp).map_err(|e| {
+                SessionError::Refused(format!(
+                    "repaired, but the rejected lines could not be added to {} ({}); they are in the backup {}",
+                    rp.display(),
+                    e,
+                    backup.display()
+                ))
+            })?;
             r.placed();
             Some(rp)
         }
