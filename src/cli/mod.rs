@@ -331,7 +331,7 @@ fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
                 std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
             ) =>
         {
-            "changing a session needs write access to the file and to its folder".into()
+            "check that you may write to the file and to its folder".into()
         }
         E::Refused(_) | E::Write { .. } | E::Sync { .. } | E::Place { .. } | E::NeedMore => return None,
     })

@@ -186,9 +186,9 @@ fn appended_since(
     }
 }
 
-/// Writes the plan's output over `path`: temp file in the same directory, fsync, rejects
-/// appended to `<file>.rejects`, the original kept as the backup, rename, directory fsync.
-/// A `path` that is a symbolic link is left a link: the file it points to is rewritten, in
+/// Writes the plan's output over `path`: temp file in the same directory, fsync, the original
+/// kept as the backup, rename, then the rejects added to `<file>.rejects` (written whole to a
+/// temp file beforehand, renamed into place), directory fsync. A `path` that is a symbolic link is left a link: the file it points to is rewritten, in
 /// its own directory (where its backup and rejects go).
 ///
 /// Pi appends without a lock, so lines may arrive while repair works. Right before the
@@ -242,14 +242,8 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
     remove_stale(&dir, &path);
     // Until the rename, every error (and an interrupt) removes what was made so far: the
     // temp files when their guards drop, the backup likewise.
-    let temp = Temp::register(temp_path(&dir, &path, Some("repair")));
-    let tmp = temp.path().to_path_buf();
-    let mut f = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create_new(true)
-        .open(&tmp)
-        .map_err(wr(&tmp))?;
+    let tmp = temp_path(&dir, &path, Some("repair"));
+    let (temp, mut f) = Temp::create(tmp.clone(), OpenOptions::new().read(true).append(true)).map_err(wr(&tmp))?;
     // Locked before it is renamed into place: other pi-session writers wait until the
     // lines appended meanwhile are carried over.
     f.lock().map_err(wr(&tmp))?;
@@ -289,7 +283,14 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
     // Stopped here, the dropped lines are still in the backup.
     let rejects_file = match (rejects, rejects_path) {
         (Some(r), Some(rp)) => {
-            fs::rename(r.path(), &rp).map_err(|e| SessionError::rename(r.path(), &rp, e))?;
+            fs::rename(r.path(), &rp).map_err(|e| {
+                SessionError::Refused(format!(
+                    "repaired, but the rejected lines could not be added to {} ({}); they are in the backup {}",
+                    rp.display(),
+                    e,
+                    backup.display()
+                ))
+            })?;
             r.placed();
             Some(rp)
         }
@@ -329,13 +330,9 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
 /// The rejects file as it is to be, in a temp file beside it, fsynced: what `rejects_path`
 /// holds now (if anything), then `lines`.
 fn rejects_temp(dir: &Path, session: &Path, rejects_path: &Path, lines: &[Vec<u8>]) -> Result<Temp, SessionError> {
-    let temp = Temp::register(temp_path(dir, session, Some("rejects")));
-    let wr = |e| SessionError::write(temp.path(), e);
-    let mut r = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(temp.path())
-        .map_err(wr)?;
+    let tmp = temp_path(dir, session, Some("rejects"));
+    let wr = |e| SessionError::write(&tmp, e);
+    let (temp, mut r) = Temp::create(tmp.clone(), OpenOptions::new().write(true)).map_err(wr)?;
     match File::open(rejects_path) {
         Ok(mut old) => {
             let meta = old.metadata().map_err(|e| SessionError::io(rejects_path, e))?;
@@ -375,13 +372,8 @@ fn put_before_newer_lines(current: File, path: &Path, tmp: &Path, at: u64, late:
     let mut content = vec![0u8; len as usize];
     current.read_exact_at(&mut content, 0).map_err(io(path))?;
     content.splice(at as usize..at as usize, late.iter().copied());
-    let temp = Temp::register(tmp.to_path_buf());
-    let mut next = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create_new(true)
-        .open(tmp)
-        .map_err(wr(tmp))?;
+    let (temp, mut next) =
+        Temp::create(tmp.to_path_buf(), OpenOptions::new().read(true).append(true)).map_err(wr(tmp))?;
     next.lock().map_err(wr(tmp))?;
     next.write_all(&content).map_err(wr(tmp))?;
     next.sync_all().map_err(sy(tmp))?;

@@ -631,3 +631,62 @@ fn an_old_torn_line_is_not_waited_for() {
     assert!(r.stderr.contains("unfinished line"), "{}", r.stderr);
     assert!(start.elapsed() < Duration::from_millis(900), "{:?}", start.elapsed());
 }
+
+/// Pi writes a line in more than one `write` when it is long, and takes no lock: an append
+/// decided on bytes read before Pi began its line would land inside it, gluing the two into
+/// one unreadable line. Under the lock, the end of the file is looked at again right before
+/// the append, and a line begun meanwhile is waited for.
+#[test]
+fn appends_never_land_inside_a_line_written_in_two_writes() {
+    const LABELS: usize = 25;
+    let (_dir, file) = temp_copy(&example());
+    let original = fs::read(&file).unwrap();
+    let done = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (file, done) = (file.clone(), done.clone());
+        std::thread::spawn(move || {
+            let mut f = OpenOptions::new().append(true).open(&file).unwrap();
+            let mut written = Vec::new();
+            let mut i = 0;
+            while !done.load(Ordering::Relaxed) {
+                let line = writer_line(i, "b8731d22");
+                let (a, b) = line.split_at(line.len() / 2);
+                f.write_all(a.as_bytes()).unwrap();
+                std::thread::sleep(Duration::from_millis(10));
+                f.write_all(format!("{b}\n").as_bytes()).unwrap();
+                written.push(line);
+                // A pause between lines much longer than the moment between the last look
+                // and the write (no lock can close that moment: the writer takes none).
+                std::thread::sleep(Duration::from_millis(40));
+                i += 1;
+            }
+            written
+        })
+    };
+    for k in 0..LABELS {
+        let r = run(&file, &["label", "80fbf1f2", &format!("split-{k}")]);
+        assert_eq!(r.code, 0, "label {k}: {}", r.stderr);
+    }
+    done.store(true, Ordering::Relaxed);
+    let written = writer.join().unwrap();
+    assert!(written.len() > 5, "the writer wrote while the labels ran");
+    let data = fs::read(&file).unwrap();
+    assert_eq!(&data[..original.len()], &original[..]);
+    let text = std::str::from_utf8(&data).unwrap();
+    let mut labels = 0;
+    let lines: HashSet<&str> = text.lines().collect();
+    for (n, line) in text.lines().enumerate() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}: {line:?}", n + 1));
+        if v["type"] == "label" && v["label"].as_str().is_some_and(|l| l.starts_with("split-")) {
+            labels += 1;
+        }
+    }
+    assert_eq!(labels, LABELS);
+    for l in &written {
+        assert!(lines.contains(l.as_str()), "writer line kept whole: {l}");
+    }
+    assert_eq!(
+        text.lines().count(),
+        original.iter().filter(|&&b| b == b'\n').count() + LABELS + written.len()
+    );
+}

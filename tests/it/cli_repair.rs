@@ -1269,7 +1269,8 @@ fn a_read_only_file_is_reported_as_one() {
         r.stderr
     );
     assert!(
-        r.stderr.contains("hint: changing a session needs write access"),
+        r.stderr
+            .contains("hint: check that you may write to the file and to its folder"),
         "{}",
         r.stderr
     );
@@ -1320,4 +1321,80 @@ fn a_killed_repairs_temp_files_are_removed_by_the_next() {
             "malformed-middle.jsonl.rejects"
         ]
     );
+}
+
+/// Ctrl-C during a repair leaves the file as it was, and nothing beside it: no temp file,
+/// backup or rejects (a rerun then repairs it once).
+#[test]
+fn an_interrupted_repair_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
+    let mut text = String::from(
+        r#"{"type":"session","version":3,"id":"s-big","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#,
+    );
+    text.push('\n');
+    let body = "lorem ipsum dolor sit amet ".repeat(10);
+    for i in 0..30_000 {
+        let parent = if i == 0 {
+            "null".to_owned()
+        } else {
+            format!("\"m{:07x}\"", i - 1)
+        };
+        text.push_str(&format!(
+            r#"{{"type":"message","id":"m{i:07x}","parentId":{parent},"timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"user","content":"{i} {body}","timestamp":1}}}}"#
+        ));
+        text.push('\n');
+        if i == 15_000 {
+            text.push_str("not json\n");
+        }
+    }
+    fs::write(&path, &text).unwrap();
+    for attempt in 0..3 {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-session"))
+            .env("XDG_CACHE_HOME", common::cache_home())
+            .arg("-s")
+            .arg(&path)
+            .arg("repair")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        let temp_seen = loop {
+            let temp = fs::read_dir(dir.path())
+                .unwrap()
+                .any(|e| e.unwrap().file_name().to_string_lossy().contains(".repair."));
+            if temp || child.try_wait().unwrap().is_some() || start.elapsed().as_secs() > 60 {
+                break temp;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        };
+        assert!(temp_seen, "the repair ended before it could be interrupted");
+        let _ = std::process::Command::new("kill")
+            .arg("-INT")
+            .arg(child.id().to_string())
+            .status();
+        let out = child.wait_with_output().unwrap();
+        if out.status.code() == Some(0) {
+            // It finished first: start again from the damaged file.
+            eprintln!("attempt {attempt}: the repair finished before the signal; again");
+            fs::write(&path, &text).unwrap();
+            for e in fs::read_dir(dir.path()).unwrap() {
+                let p = e.unwrap().path();
+                if p != path {
+                    fs::remove_file(p).unwrap();
+                }
+            }
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(fs::read(&path).unwrap() == text.as_bytes(), "the file is as it was");
+        let names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["big.jsonl"]);
+        return;
+    }
+    panic!("the repair always finished before the signal");
 }

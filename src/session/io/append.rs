@@ -148,17 +148,17 @@ impl SessionWriter {
         new_entry_id(|id| self.session.ids().get(id).is_some() || whole.ids().get(id).is_some())
     }
 
-    /// Appends one entry line (without `\n`), or several joined by `\n`, with one write.
+    /// Appends one entry line (without `\n`), or several joined by `\n`, with one write,
+    /// after a `\n` that terminates an unfinished last line, if the file ends in one right
+    /// before the write (see [`LockedFile::append_line`]).
     pub fn append_line(&mut self, line: &str) -> Result<Appended, SessionError> {
         debug_assert!(!line.is_empty() && !line.starts_with('\n') && !line.ends_with('\n'));
-        let torn = self.session.len_bytes() > 0 && !self.session.ends_with_newline();
         let mut bytes = Vec::with_capacity(line.len() + 2);
-        if torn {
-            bytes.push(b'\n');
-        }
+        bytes.push(b'\n');
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
-        self.file.append(&bytes)?;
+        let read_len = self.file.len;
+        let torn = self.file.append_line(&bytes, read_len, UNFINISHED_LINE_WAIT)?;
         Ok(Appended {
             terminated_torn_line: torn,
         })

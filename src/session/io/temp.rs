@@ -7,6 +7,8 @@
 //! ([`remove_stale`]); the paths removed so are kept for the binary to report
 //! ([`take_removed_stale`]).
 
+use std::fs::{File, OpenOptions};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -43,7 +45,20 @@ pub struct Temp {
 }
 
 impl Temp {
-    /// Registers `path` (before the file is created, so that no moment is missed).
+    /// Creates the file at `path` with `options` (and `create_new`: a file already there is
+    /// not taken over, nor removed), registered from before it exists.
+    pub fn create(path: PathBuf, options: &mut OpenOptions) -> io::Result<(Temp, File)> {
+        lock(&LIVE).push(path.clone());
+        match options.create_new(true).open(&path) {
+            Ok(file) => Ok((Temp { path }, file)),
+            Err(e) => {
+                unregister(&path);
+                Err(e)
+            }
+        }
+    }
+
+    /// Registers a file this process has just made (a backup linked into place).
     pub fn register(path: PathBuf) -> Temp {
         lock(&LIVE).push(path.clone());
         Temp { path }
@@ -86,27 +101,21 @@ pub fn remove_registered() -> MutexGuard<'static, Vec<PathBuf>> {
 
 /// Removes the temp files of `target` in `dir` that processes no longer running left
 /// behind (a `kill -9`, a crash, a power cut), and keeps their paths for
-/// [`take_removed_stale`]. Where whether a process runs cannot be told (no `/proc`), nothing
-/// is removed.
+/// [`take_removed_stale`]. Beside a session file, those of every session file in the folder
+/// go: a killed `clone` or `fork` left one for a file whose name no later run writes again.
+/// Where whether a process runs cannot be told (no `/proc`), nothing is removed.
 pub fn remove_stale(dir: &Path, target: &Path) {
     if !Path::new("/proc/self").exists() {
         return;
     }
-    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
+    let Some(target) = target.file_name().and_then(|n| n.to_str()) else {
         return;
     };
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let prefix = format!(".{name}.");
     for entry in entries.flatten() {
-        let file_name = entry.file_name();
-        let Some(pid) = file_name
-            .to_str()
-            .and_then(|f| f.strip_prefix(&prefix))
-            .and_then(|f| f.strip_suffix(".tmp"))
-            .and_then(temp_pid)
-        else {
+        let Some(pid) = entry.file_name().to_str().and_then(|f| stale_pid(f, target)) else {
             continue;
         };
         let is_file = entry.file_type().is_ok_and(|t| t.is_file());
@@ -119,14 +128,21 @@ pub fn remove_stale(dir: &Path, target: &Path) {
     }
 }
 
-/// The process id of a temp file's name between `.NAME.` and `.tmp`: `PID` or `TAG.PID`.
-fn temp_pid(middle: &str) -> Option<u32> {
-    let pid = match middle.split_once('.') {
-        Some((tag, pid)) if TAGS.contains(&tag) => pid,
-        Some(_) => return None,
-        None => middle,
-    };
+/// The process id in `file_name` when it is a temp file [`remove_stale`] may take for
+/// `target`: `.NAME.PID.tmp` or `.NAME.TAG.PID.tmp`, NAME the target's name, or any session
+/// file's (`*.jsonl`) when the target is one.
+fn stale_pid(file_name: &str, target: &str) -> Option<u32> {
+    let rest = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (rest, pid) = rest.rsplit_once('.')?;
     if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let name = match rest.rsplit_once('.') {
+        Some((name, tag)) if TAGS.contains(&tag) => name,
+        _ => rest,
+    };
+    let ours = rest == target || name == target || (name.ends_with(".jsonl") && target.ends_with(".jsonl"));
+    if !ours {
         return None;
     }
     pid.parse().ok()
@@ -143,12 +159,17 @@ mod tests {
 
     #[test]
     fn temp_names_carry_the_process() {
-        assert_eq!(temp_pid("123"), Some(123));
-        assert_eq!(temp_pid("repair.123"), Some(123));
-        assert_eq!(temp_pid("rejects.9"), Some(9));
-        assert_eq!(temp_pid("bak.123"), None);
-        assert_eq!(temp_pid("repair."), None);
-        assert_eq!(temp_pid("12a"), None);
+        assert_eq!(stale_pid(".s.jsonl.123.tmp", "s.jsonl"), Some(123));
+        assert_eq!(stale_pid(".s.jsonl.repair.123.tmp", "s.jsonl"), Some(123));
+        assert_eq!(stale_pid(".s.jsonl.rejects.9.tmp", "s.jsonl"), Some(9));
+        assert_eq!(stale_pid(".t.jsonl.9.tmp", "s.jsonl"), Some(9), "another session's");
+        assert_eq!(stale_pid(".out.md.9.tmp", "out.md"), Some(9));
+        assert_eq!(stale_pid(".out.md.9.tmp", "other.md"), None);
+        assert_eq!(stale_pid(".t.jsonl.9.tmp", "out.md"), None);
+        assert_eq!(stale_pid(".s.jsonl.bak.123.tmp", "s.jsonl"), None);
+        assert_eq!(stale_pid(".s.jsonl.repair..tmp", "s.jsonl"), None);
+        assert_eq!(stale_pid(".s.jsonl.12a.tmp", "s.jsonl"), None);
+        assert_eq!(stale_pid("s.jsonl.12.tmp", "s.jsonl"), None);
         let p = temp_path(Path::new("/d"), Path::new("/x/s.jsonl"), Some("repair"));
         assert_eq!(p, Path::new(&format!("/d/.s.jsonl.repair.{}.tmp", std::process::id())));
     }
@@ -158,11 +179,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("s.jsonl");
         // Above the largest process id Linux hands out (2^22).
-        let gone = [".s.jsonl.4999999.tmp", ".s.jsonl.repair.4999999.tmp"];
+        let gone = [
+            ".s.jsonl.4999999.tmp",
+            ".s.jsonl.repair.4999999.tmp",
+            ".2026-01-01_x.jsonl.4999999.tmp",
+        ];
         let kept = [
             format!(".s.jsonl.{}.tmp", std::process::id()),
             ".s.jsonl.bak.4999999.tmp".to_owned(),
-            ".t.jsonl.4999999.tmp".to_owned(),
+            ".notes.txt.4999999.tmp".to_owned(),
             "s.jsonl".to_owned(),
         ];
         for n in gone.iter().copied().chain(kept.iter().map(String::as_str)) {
@@ -187,12 +212,12 @@ mod tests {
     fn a_temp_not_placed_is_removed() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join(".s.jsonl.1.tmp");
-        let t = Temp::register(p.clone());
-        std::fs::write(t.path(), b"x").unwrap();
+        let (t, _) = Temp::create(p.clone(), OpenOptions::new().write(true)).unwrap();
         drop(t);
         assert!(!p.exists());
-        let t = Temp::register(p.clone());
-        std::fs::write(t.path(), b"x").unwrap();
+        let (t, _) = Temp::create(p.clone(), OpenOptions::new().write(true)).unwrap();
+        assert!(Temp::create(p.clone(), OpenOptions::new().write(true)).is_err());
+        assert!(p.exists(), "a file already there is neither taken over nor removed");
         t.placed();
         assert!(p.exists());
         assert!(!lock(&LIVE).contains(&p));

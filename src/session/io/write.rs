@@ -99,11 +99,22 @@ impl LockedFile {
         Ok(buf)
     }
 
-    /// Appends `bytes` with one `write` on the O_APPEND descriptor, then fsyncs. A write
-    /// that stops part-way is undone (the file is cut back to its old length), so no half
-    /// line is ever left behind.
-    pub fn append(&mut self, bytes: &[u8]) -> Result<(), SessionError> {
-        let old_len = self.file.metadata().map_err(|e| SessionError::io(&self.path, e))?.len();
+    /// Appends a line with one `write` on the O_APPEND descriptor, then fsyncs: `bytes` is
+    /// `\n`, the line, `\n`; the first `\n` is written only when the file ends in an
+    /// unfinished line (which it then terminates). Returns whether it did.
+    ///
+    /// Whether the file ends in an unfinished line is looked at right before the write, not
+    /// taken from the bytes read earlier: another writer (Pi) appends without the lock, and a
+    /// line written into the middle of its line would glue the two into one unreadable line.
+    /// When the file grew since `read_len` bytes were read and its last line is unfinished,
+    /// that writer is in the middle of it: waits up to `wait` for it to be finished.
+    ///
+    /// A write that stops part-way is undone (the file is cut back to its old length), so no
+    /// half line is ever left behind.
+    pub fn append_line(&mut self, bytes: &[u8], read_len: u64, wait: Duration) -> Result<bool, SessionError> {
+        debug_assert!(bytes.len() > 2 && bytes[0] == b'\n' && bytes.ends_with(b"\n"));
+        let (old_len, unfinished) = self.end_now(read_len, wait)?;
+        let bytes = if unfinished { bytes } else { &bytes[1..] };
         let result = match self.file.write(bytes) {
             Ok(n) if n == bytes.len() => self.file.sync_all(),
             Ok(n) => Err(io::Error::new(
@@ -117,7 +128,32 @@ impl LockedFile {
             let _ = self.file.sync_all();
             return Err(SessionError::write(&self.path, e));
         }
-        Ok(())
+        Ok(unfinished)
+    }
+
+    /// The file's length now, and whether it ends in an unfinished line (see
+    /// [`Self::append_line`]).
+    fn end_now(&self, read_len: u64, wait: Duration) -> Result<(u64, bool), SessionError> {
+        use std::os::unix::fs::FileExt;
+        let start = Instant::now();
+        loop {
+            let len = self.file.metadata().map_err(|e| SessionError::io(&self.path, e))?.len();
+            if len == 0 {
+                return Ok((0, false));
+            }
+            let mut last = [0u8];
+            self.file
+                .read_exact_at(&mut last, len - 1)
+                .map_err(|e| SessionError::io(&self.path, e))?;
+            if last[0] == b'\n' {
+                return Ok((len, false));
+            }
+            // An unfinished line that was there when the file was read was waited for then.
+            if len == read_len || start.elapsed() >= wait {
+                return Ok((len, true));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Sets the file's modification time (see `SessionWriter::stamp_own_write`).
@@ -193,23 +229,17 @@ pub fn write_file_with(
         return Err(SessionError::write(dest, super::data::not_regular(t)));
     }
     super::temp::remove_stale(&dir, dest);
-    let temp = super::temp::Temp::register(super::temp::temp_path(&dir, dest, None));
-    let tmp = temp.path().to_path_buf();
-    let write = || -> Result<(), SessionError> {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
+    let tmp = super::temp::temp_path(&dir, dest, None);
+    let (temp, mut f) = super::temp::Temp::create(tmp.clone(), OpenOptions::new().write(true))
+        .map_err(|e| SessionError::write(&tmp, e))?;
+    // On any error from here, dropping `temp` removes the file.
+    fill(&mut f).map_err(|e| SessionError::write(&tmp, e))?;
+    if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
+        f.set_permissions(meta.permissions())
             .map_err(|e| SessionError::write(&tmp, e))?;
-        fill(&mut f).map_err(|e| SessionError::write(&tmp, e))?;
-        if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
-            f.set_permissions(meta.permissions())
-                .map_err(|e| SessionError::write(&tmp, e))?;
-        }
-        f.sync_all().map_err(|e| SessionError::sync(&tmp, e))
-    };
-    // On any error below, dropping `temp` removes the file.
-    write()?;
+    }
+    f.sync_all().map_err(|e| SessionError::sync(&tmp, e))?;
+    drop(f);
     if replace {
         fs::rename(&tmp, dest).map_err(|e| SessionError::rename(&tmp, dest, e))?;
         temp.placed();
