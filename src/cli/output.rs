@@ -831,6 +831,11 @@ mod tests {
         assert_eq!(escape_line("a\x1b[31mb\x07\r\n"), "a\\e[31mb\\x07\\r\\n");
         assert_eq!(escape_block("a\nb\x1b"), "a\nb\\e");
         assert_eq!(escape_line("\u{9b}x\u{202e}"), "\\x9bx\\u{202e}");
+        // Bidi marks reorder what is around them too.
+        assert_eq!(
+            one_line("a\u{200e}b\u{200f}c\u{61c}d \u{200d}"),
+            "a\\u{200e}b\\u{200f}c\\u{61c}d \u{200d}"
+        );
         assert_eq!(one_line("  a \n\t b\x1b "), "a b\\e");
         assert_eq!(one_line("ab  cd\u{3000}é\u{85}x\u{9b}y "), "ab cd é x\\x9by");
     }
@@ -862,7 +867,7 @@ mod tests {
             1 => "[ \t\n\r\u{b}\u{c}\u{85}\u{a0}\u{2028}\u{3000}]{1,3}",
             1 => "[\u{0}-\u{1f}\u{7f}-\u{9f}]",
             1 => "[!-~]{1,20}",
-            1 => "[é日本語😀\u{301}\u{200b}\u{202e}\u{2067}\u{ff21}…]{1,3}",
+            1 => "[é日本語😀\u{301}\u{200b}\u{200e}\u{200f}\u{61c}\u{202e}\u{2067}\u{ff21}…]{1,3}",
             // Emoji sequences: joined, with presentation selectors, skin tones, keycaps.
             1 => "[0-9#✅⌚❤👨👩👧\u{200d}\u{fe0e}\u{fe0f}\u{20e3}\u{1f3fd}]{1,6}",
             1 => Just(char::from_u32(pi_session::json::jsparse::LONE_SURROGATE_BASE + 5).unwrap().to_string()),
