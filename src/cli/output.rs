@@ -1,6 +1,7 @@
 //! Human and machine output: colors only where they help, terminal-safe text, widths.
 
 use std::io::{BufWriter, IsTerminal, Stdout, Write};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -366,11 +367,7 @@ pub fn one_line(s: &str) -> String {
 /// and no more of `s` read than the width can show. Returns whether the whole line fits.
 pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
     let bytes = s.as_bytes();
-    let mut fit = Fit {
-        room: width,
-        used: 0,
-        cut: None,
-    };
+    let mut fit = Fit::new(width, buf.len());
     // `s[seg..i]` is laid as it is (characters shown as they are, single spaces between
     // them) and is appended when something else comes: until then character `k` of it
     // would be at `buf.len() + k - seg`.
@@ -382,11 +379,11 @@ pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
     let mut any = false;
     while i < bytes.len() {
         if !gap {
-            // Characters shown as they are, with single spaces between them, while they
-            // leave room for `…` ([`plain_run`]): nothing about the cut is decided there.
-            let (j, used) = plain_run(bytes, i, fit.used, fit.room, any);
+            // Printable ASCII, with single spaces between words, while it leaves room for
+            // `…` ([`plain_run`]): nothing about the cut is decided there.
+            let (j, used) = plain_run(bytes, i, fit.used(), fit.room, any);
             if j > i {
-                fit.used = used;
+                fit.run(buf.len() + j - 1 - seg, used);
                 any = true;
                 i = j;
                 if i == bytes.len() {
@@ -402,8 +399,9 @@ pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
             // it lasts and then a byte at a time, until a column over the room. A step never
             // ends after a space, so the byte before each step is not one (a run starts at a
             // printable byte, or at a space between a shown character and one).
-            let end = i + (fit.room - fit.used).saturating_add(1).min(bytes.len() - i);
-            let mut j = i + 1 + usize::from(spaced);
+            let room = fit.room.saturating_sub(fit.used()).saturating_add(1);
+            let end = i + room.min(bytes.len() - i);
+            let mut j = (i + 1 + usize::from(spaced)).min(bytes.len());
             while j + 8 <= end {
                 let x = u64::from_le_bytes(bytes[j..j + 8].try_into().expect("eight bytes"));
                 match words_step(x) {
@@ -428,54 +426,17 @@ pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
             i = j;
             continue;
         }
-        if !gap && (b >= 0x80 || (b == b' ' && any)) {
-            // Characters beyond ASCII shown as they are, of widths known from their bytes
-            // ([`known_width`]), with single spaces between them, while they leave room for
-            // `…`: then nothing about the cut is to be decided. Printable ASCII is left to the
-            // run above, eight bytes at a time.
-            let mut j = i;
-            let mut used = fit.used;
-            while j < bytes.len() {
-                let at = j + usize::from(bytes[j] == b' ');
-                let step = match bytes.get(at) {
-                    Some(&b) if b >= 0x80 => known_width(bytes, at).map(|(w, n)| (w + at - j, n + at - j)),
-                    _ => None,
-                };
-                match step {
-                    Some((w, n)) if used + w < fit.room => {
-                        used += w;
-                        j += n;
-                    }
-                    _ => break,
-                }
-            }
-            if j > i {
-                fit.used = used;
-                any = true;
-                i = j;
-                continue;
-            }
-        }
-        if b == b' ' && any && !gap {
+        if b == b' ' && any && !gap && s[i + 1..].chars().next().is_some_and(shown_as_is) {
             // One space between shown characters stays as it is.
-            let next = s[i + 1..].chars().next().filter(|&c| c != ' ');
-            if let Some((c, w)) = next.and_then(|c| Some((c, shown_width(c)?))) {
-                if !fit.ascii(at, 1) {
-                    return fit.overflow(buf, &s[seg..i + 1]);
-                }
-                i += 1;
-                if !c.is_ascii() {
-                    if !fit.cols(buf.len() + i - seg, w) {
-                        return fit.overflow(buf, &s[seg..i + c.len_utf8()]);
-                    }
-                    i += c.len_utf8();
-                }
-                continue;
+            if !fit.ascii(at, 1) {
+                return fit.overflow(buf, &s[seg..i + 1]);
             }
+            i += 1;
+            continue;
         }
         let c = s[i..].chars().next().expect("a character starts here");
-        if let Some(w) = shown_width(c).filter(|_| !gap) {
-            if !fit.cols(at, w) {
+        if !gap && shown_as_is(c) {
+            if !fit.char(at, c, buf, &s[seg..i]) {
                 return fit.overflow(buf, &s[seg..i + c.len_utf8()]);
             }
             any = true;
@@ -507,14 +468,13 @@ pub fn fit_one_line_into(buf: &mut String, s: &str, width: usize) -> bool {
         }
     }
     buf.push_str(&s[seg..]);
-    true
+    fit.close() || fit.overflow(buf, "")
 }
 
-/// How far from `bytes[j]` characters go over as they are, and the columns then used
-/// (`used` before): printable ASCII and characters of widths known from their bytes
-/// ([`known_width`]), a single space kept between two of them (not before the first shown,
-/// `any` false), while they leave room for `…` in `room`. Eight bytes of ASCII words at a
-/// time. The byte before `bytes[j]` is not a space that was kept.
+/// How far from `bytes[j]` printable ASCII goes over as it is, and the columns then used
+/// (`used` before), a single space kept between two characters (not before the first shown,
+/// `any` false), while it leaves room for `…` in `room`; sixteen or eight bytes at a time.
+/// The byte before `bytes[j]` is not a space that was kept.
 #[inline(always)]
 fn plain_run(bytes: &[u8], mut j: usize, mut used: usize, room: usize, mut any: bool) -> (usize, usize) {
     loop {
@@ -540,16 +500,8 @@ fn plain_run(bytes: &[u8], mut j: usize, mut used: usize, room: usize, mut any: 
         let Some(&b) = bytes.get(j) else { break };
         let (w, n) = if b.is_ascii_graphic() {
             (1, 1)
-        } else if b == b' ' && any {
-            match known_width(bytes, j + 1) {
-                Some((w, n)) => (w + 1, n + 1),
-                None => break,
-            }
-        } else if b >= 0x80 {
-            match known_width(bytes, j) {
-                Some(step) => step,
-                None => break,
-            }
+        } else if b == b' ' && any && bytes.get(j + 1).is_some_and(u8::is_ascii_graphic) {
+            (2, 2)
         } else {
             break;
         };
@@ -628,111 +580,146 @@ fn shown_as_is(c: char) -> bool {
     !c.is_whitespace() && !is_unsafe(c)
 }
 
-/// The width of `c` when [`one_line`] shows it as it is ([`shown_as_is`]), with the
-/// characters of running text decided first.
-#[inline(always)]
-fn shown_width(c: char) -> Option<usize> {
-    let u = c as u32;
-    if u < 0x80 {
-        // Whitespace and controls are not shown as they are.
-        return (0x21..0x7f).contains(&u).then_some(1);
-    }
-    if (0xa1..0x1100).contains(&u) {
-        // Past the controls and whitespace of Latin-1, before the first wide characters:
-        // only combining accents are of no width.
-        return Some(usize::from(!(0x300..0x370).contains(&u)));
-    }
-    if (0x3001..0x10000).contains(&u) || (0x10000..pi_session::json::jsparse::LONE_SURROGATE_BASE).contains(&u) {
-        // No whitespace, control, override or lone surrogate there.
-        return Some(char_width(c));
-    }
-    shown_as_is(c).then(|| char_width(c))
+/// Characters a cluster holds at most: past them a joining character starts a new one, so
+/// that measuring a cluster again as it grows costs no quadratic time.
+const MAX_CLUSTER: usize = 32;
+
+/// Whether `c`, after `prev`, belongs to the cluster `prev` is in (which has `len`
+/// characters): characters of no width of their own (marks, variation selectors, joiners),
+/// skin-tone modifiers, and whatever follows a zero-width joiner. Widths are taken cluster by cluster, each as
+/// `unicode-width` measures it, so an emoji sequence, a keycap or a letter with its accents
+/// counts as the terminal draws it and a cut never falls inside one. ASCII always starts
+/// a cluster.
+fn joins(prev: char, c: char, len: usize) -> bool {
+    !c.is_ascii()
+        && len < MAX_CLUSTER
+        && (prev == '\u{200d}' || c.width() == Some(0) || ('\u{1f3fb}'..='\u{1f3ff}').contains(&c))
 }
 
-/// The width and length of the character at `bytes[i]` when [`one_line`] shows it as it
-/// is and its width is known from its UTF-8 bytes without more ado (it is what
-/// [`shown_width`] says): printable ASCII, and the ranges of running text in any script.
-/// None for anything else (whitespace, controls, overrides, zero-width space, ...), and past
-/// the end.
-#[inline(always)]
-fn known_width(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
-    let b = *bytes.get(i)?;
-    if b < 0x80 {
-        return b.is_ascii_graphic().then_some((1, 1));
-    }
-    // `bytes` is UTF-8: a lead byte is followed by its continuation bytes.
-    let cont = |k: usize| u32::from(bytes[i + k] & 0x3f);
-    if b < 0xe0 {
-        let u = (u32::from(b & 0x1f) << 6) | cont(1);
-        // Below U+00A1: C1 controls and the no-break space.
-        return (u >= 0xa1).then_some((usize::from(!(0x300..0x370).contains(&u)), 2));
-    }
-    if b < 0xf0 {
-        let u = (u32::from(b & 0x0f) << 12) | (cont(1) << 6) | cont(2);
-        return if u < 0x1100 {
-            Some((1, 3))
-        } else if u > 0x3000 {
-            // No whitespace, control or override from U+3001 on (and surrogates are not
-            // characters).
-            let wide = (0x3001..=0xa4cf).contains(&u)
-                || (0xac00..=0xd7a3).contains(&u)
-                || (0xf900..=0xfaff).contains(&u)
-                || (0xfe30..=0xfe4f).contains(&u)
-                || (0xff00..=0xff60).contains(&u)
-                || (0xffe0..=0xffe6).contains(&u);
-            Some((1 + usize::from(wide), 3))
-        } else {
-            None
-        };
-    }
-    let u = (u32::from(b & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3);
-    if u >= pi_session::json::jsparse::LONE_SURROGATE_BASE {
-        return None;
-    }
-    let wide = (0x1f300..=0x1faff).contains(&u) || (0x20000..=0x3fffd).contains(&u);
-    Some((1 + usize::from(wide), 4))
+/// The width of one cluster ([`joins`]).
+fn cluster_width(cluster: &str) -> usize {
+    if cluster.len() == 1 { 1 } else { cluster.width() }
 }
 
-/// Columns taken as [`fit_into`] takes them: text is cut at `cut` (a position in the
-/// buffer, room left for `…`) once it turns out wider than `room`.
+/// The clusters of `s` ([`joins`]), as where each starts and its width.
+fn clusters(s: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut chars = s.char_indices().peekable();
+    std::iter::from_fn(move || {
+        let (start, first) = chars.next()?;
+        let (mut prev, mut len) = (first, 1);
+        while let Some(&(_, c)) = chars.peek()
+            && joins(prev, c, len)
+        {
+            chars.next();
+            (prev, len) = (c, len + 1);
+        }
+        let end = chars.peek().map_or(s.len(), |&(at, _)| at);
+        Some((start, cluster_width(&s[start..end])))
+    })
+}
+
+/// Columns taken as [`fit_into`] takes them, cluster by cluster ([`joins`]): text is cut
+/// at `cut` (a position in the buffer, room left for `…`) once it turns out wider than
+/// `room`. The last cluster stays open, as a character may still join it and change its
+/// width; it is judged when the next one starts, or at [`Fit::close`].
 struct Fit {
     room: usize,
-    used: usize,
+    /// Columns of the clusters before the open one.
+    done: usize,
+    /// Where the open cluster starts, its width and characters so far, and its last
+    /// character.
+    at: usize,
+    width: usize,
+    len: usize,
+    last: char,
     cut: Option<usize>,
 }
 
 impl Fit {
-    /// `n` characters of a column each, the first at `at`; false when they overflow.
+    /// Nothing laid yet, the line to start at `at`.
+    fn new(room: usize, at: usize) -> Fit {
+        Fit {
+            room,
+            done: 0,
+            at,
+            width: 0,
+            len: 0,
+            last: ' ',
+            cut: None,
+        }
+    }
+
+    /// Columns taken, the open cluster's included.
+    #[inline(always)]
+    fn used(&self) -> usize {
+        self.done + self.width
+    }
+
+    /// Closes the open cluster; false when the text is then wider than the room.
+    #[inline(always)]
+    fn close(&mut self) -> bool {
+        if self.cut.is_none() && self.done + self.width + 1 > self.room {
+            self.cut = Some(self.at);
+        }
+        self.done += self.width;
+        self.width = 0;
+        self.len = 0;
+        self.done <= self.room
+    }
+
+    /// `n` one-column characters (printable ASCII), the first at `at`, each a cluster;
+    /// false when what was laid before them overflows.
     #[inline(always)]
     fn ascii(&mut self, at: usize, n: usize) -> bool {
-        // Character k is `used + k` columns in: the cut is at the first one that leaves no
-        // room for `…`, the overflow at the first one past the room.
-        if self.cut.is_none() && self.used + n + 1 > self.room {
-            self.cut = Some(at + self.room.saturating_sub(self.used + 1));
+        if !self.close() {
+            return false;
         }
-        self.used += n;
-        self.used <= self.room
+        // Character k is `done + k` columns in: the cut is at the first one that leaves no
+        // room for `…`.
+        if self.cut.is_none() && self.done + n + 1 > self.room {
+            self.cut = Some(at + self.room.saturating_sub(self.done + 1));
+        }
+        self.done += n - 1;
+        (self.at, self.width, self.len, self.last) = (at + n - 1, 1, 1, 'a');
+        self.done <= self.room
     }
 
-    /// One character at `at`; false when it overflows.
+    /// A run of printable ASCII ([`plain_run`]) that left room for `…`, `used` columns
+    /// taken at its end, its last character at `last`.
     #[inline(always)]
-    fn char(&mut self, at: usize, c: char) -> bool {
-        self.cols(at, char_width(c))
+    fn run(&mut self, last: usize, used: usize) {
+        self.close();
+        self.done = used - 1;
+        (self.at, self.width, self.len, self.last) = (last, 1, 1, 'a');
     }
 
-    /// One character `w` columns wide at `at`; false when it overflows.
-    #[inline(always)]
-    fn cols(&mut self, at: usize, w: usize) -> bool {
-        if self.cut.is_none() && self.used + w + 1 > self.room {
-            self.cut = Some(at);
+    /// Character `c` at `at`, laid after `buf` and `pending`; false when what was laid
+    /// before it overflows.
+    fn char(&mut self, at: usize, c: char, buf: &str, pending: &str) -> bool {
+        if self.len > 0 && joins(self.last, c, self.len) {
+            // The open cluster measured again with `c`.
+            let mut cluster = String::new();
+            if self.at < buf.len() {
+                cluster.push_str(&buf[self.at..]);
+                cluster.push_str(pending);
+            } else {
+                cluster.push_str(&pending[self.at - buf.len()..]);
+            }
+            cluster.push(c);
+            self.width = cluster_width(&cluster);
+            self.len += 1;
+            self.last = c;
+            return true;
         }
-        self.used += w;
-        self.used <= self.room
+        let fits = self.close();
+        let mut one = [0u8; 4];
+        (self.at, self.width, self.len, self.last) = (at, cluster_width(c.encode_utf8(&mut one)), 1, c);
+        fits
     }
 
     /// Appends `c` to `buf`, or the cut text and `…` when it overflows (then false).
     fn push(&mut self, buf: &mut String, c: char) -> bool {
-        if self.char(buf.len(), c) {
+        if self.char(buf.len(), c, buf, "") {
             buf.push(c);
             true
         } else {
@@ -786,34 +773,18 @@ pub fn is_plain(s: &str) -> bool {
     s.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
-/// Display width of a string, counting wide (CJK, emoji) characters as two columns.
+/// Display width of a string: the columns a terminal gives it, cluster by cluster
+/// ([`joins`]), as `unicode-width` measures them.
 pub fn display_width(s: &str) -> usize {
-    s.chars().map(char_width).sum()
-}
-
-fn char_width(c: char) -> usize {
-    let u = c as u32;
-    if c.is_control() || (0x300..0x370).contains(&u) || u == 0x200b {
-        0
-    } else if (0x1100..=0x115f).contains(&u)
-        || (0x2e80..=0xa4cf).contains(&u)
-        || (0xac00..=0xd7a3).contains(&u)
-        || (0xf900..=0xfaff).contains(&u)
-        || (0xfe30..=0xfe4f).contains(&u)
-        || (0xff00..=0xff60).contains(&u)
-        || (0xffe0..=0xffe6).contains(&u)
-        || (0x1f300..=0x1faff).contains(&u)
-        || (0x20000..=0x3fffd).contains(&u)
-    {
-        2
-    } else {
-        1
+    if s.is_ascii() {
+        return s.len();
     }
+    clusters(s).map(|(_, w)| w).sum()
 }
 
 /// [`fit`], appended to `buf`.
 pub fn fit_into(buf: &mut String, s: &str, width: usize) {
-    // No character is wider in columns than in bytes.
+    // No cluster is wider in columns than in bytes.
     if s.len() <= width {
         buf.push_str(s);
         return;
@@ -822,8 +793,7 @@ pub fn fit_into(buf: &mut String, s: &str, width: usize) {
     // the walk stops as soon as the whole is known to be too wide.
     let mut used = 0;
     let mut cut = None;
-    for (at, c) in s.char_indices() {
-        let w = char_width(c);
+    for (at, w) in clusters(s) {
         if cut.is_none() && used + w + 1 > width {
             cut = Some(at);
         }
@@ -861,6 +831,11 @@ mod tests {
         assert_eq!(escape_line("a\x1b[31mb\x07\r\n"), "a\\e[31mb\\x07\\r\\n");
         assert_eq!(escape_block("a\nb\x1b"), "a\nb\\e");
         assert_eq!(escape_line("\u{9b}x\u{202e}"), "\\x9bx\\u{202e}");
+        // Bidi marks reorder what is around them too.
+        assert_eq!(
+            one_line("a\u{200e}b\u{200f}c\u{61c}d \u{200d}"),
+            "a\\u{200e}b\\u{200f}c\\u{61c}d \u{200d}"
+        );
         assert_eq!(one_line("  a \n\t b\x1b "), "a b\\e");
         assert_eq!(one_line("ab  cd\u{3000}é\u{85}x\u{9b}y "), "ab cd é x\\x9by");
     }
@@ -892,7 +867,9 @@ mod tests {
             1 => "[ \t\n\r\u{b}\u{c}\u{85}\u{a0}\u{2028}\u{3000}]{1,3}",
             1 => "[\u{0}-\u{1f}\u{7f}-\u{9f}]",
             1 => "[!-~]{1,20}",
-            1 => "[é日本語😀\u{301}\u{200b}\u{202e}\u{2067}\u{ff21}…]{1,3}",
+            1 => "[é日本語😀\u{301}\u{200b}\u{200e}\u{200f}\u{61c}\u{202e}\u{2067}\u{ff21}…]{1,3}",
+            // Emoji sequences: joined, with presentation selectors, skin tones, keycaps.
+            1 => "[0-9#✅⌚❤👨👩👧\u{200d}\u{fe0e}\u{fe0f}\u{20e3}\u{1f3fd}]{1,6}",
             1 => Just(char::from_u32(pi_session::json::jsparse::LONE_SURROGATE_BASE + 5).unwrap().to_string()),
             1 => "\\PC{1,4}",
             // Running text in other scripts, with what breaks it up (accents, no-break and
@@ -977,35 +954,49 @@ mod tests {
         }
     }
 
+    /// Widths are `unicode-width`'s, taken a cluster at a time.
     #[test]
-    fn shown_widths_agree_with_the_general_rules() {
-        for c in (0..=0x10ffff).filter_map(char::from_u32) {
-            let general = shown_as_is(c).then(|| char_width(c));
-            assert_eq!(shown_width(c), general, "U+{:04X}", c as u32);
+    fn widths_are_the_terminal_columns() {
+        let family = "👨\u{200d}👩\u{200d}👧\u{200d}👦";
+        for (text, width) in [
+            ("abc", 3),
+            ("✅", 2),
+            ("⌚", 2),
+            ("⌚\u{fe0e}", 1),
+            ("❤\u{fe0f}", 2),
+            ("1\u{fe0f}\u{20e3}", 2),
+            (family, 2),
+            ("👍\u{1f3fd}", 2),
+            ("e\u{301}", 1),
+            ("中文", 4),
+            ("ｗ", 2),
+            ("\u{200b}", 0),
+            ("\u{1100}\u{1161}\u{11a8}", 2),
+            ("🇫🇷", "🇫🇷".width()),
+        ] {
+            assert_eq!(display_width(text), width, "{text:?}");
+            assert_eq!(display_width(text), text.width(), "{text:?}");
         }
+        // A cut never falls inside a cluster.
+        assert_eq!(fit(&format!("ab{family}cd"), 4), "ab…");
+        assert_eq!(fit(&format!("ab{family}cd"), 5), format!("ab{family}…"));
+        assert_eq!(fit(&format!("ab{family}cd"), 6), format!("ab{family}cd"));
+        let mut one = String::new();
+        assert!(!fit_one_line_into(
+            &mut one,
+            &format!("x {family} 1\u{fe0f}\u{20e3} y"),
+            7
+        ));
+        assert_eq!(one, format!("x {family} …"));
     }
 
+    /// No character or cluster is wider in columns than in bytes ([`fit_into`] counts on
+    /// it).
     #[test]
-    fn known_widths_are_the_shown_widths() {
-        let mut known = 0;
+    fn no_character_is_wider_than_its_bytes() {
         for c in (0..=0x10ffff).filter_map(char::from_u32) {
-            let mut bytes = [0u8; 5];
-            let n = c.encode_utf8(&mut bytes).len();
-            bytes[n] = b'x';
-            if let Some((w, len)) = known_width(&bytes[..n + 1], 0) {
-                assert_eq!(Some(w), shown_width(c), "U+{:04X}", c as u32);
-                assert_eq!(len, n, "U+{:04X}", c as u32);
-                known += 1;
-            }
-            // Past the end, nothing is known.
-            assert_eq!(known_width(&bytes[..n], n), None);
+            assert!(c.width().unwrap_or(1) <= c.len_utf8(), "U+{:04X}", c as u32);
         }
-        // Nearly every character shown as it is has its width known from its bytes.
-        let shown = (0..=0x10ffff)
-            .filter_map(char::from_u32)
-            .filter(|&c| shown_as_is(c))
-            .count();
-        assert!(shown - known < 0x2000, "{known} of {shown}");
     }
 
     #[test]

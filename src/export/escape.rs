@@ -13,8 +13,8 @@ use crate::human::{escape_block, escape_line};
 use std::borrow::Cow;
 
 /// Bytes that may start a character `clean` or `line` changes: C0 controls, DEL, and the
-/// first bytes of C1 controls (`C2`), of the bidirectional controls (`E2`) and of the
-/// stand-ins for lone surrogates (`F4`).
+/// first bytes of C1 controls (`C2`), of the Arabic letter mark (`D8`), of the other
+/// bidirectional controls (`E2`) and of the stand-ins for lone surrogates (`F4`).
 const SUSPECT: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0;
@@ -24,6 +24,7 @@ const SUSPECT: [bool; 256] = {
     }
     t[0x7f] = true;
     t[0xc2] = true;
+    t[0xd8] = true;
     t[0xe2] = true;
     t[0xf4] = true;
     t
@@ -37,8 +38,12 @@ fn block_marks<const LINES: bool, const TICKS: bool>(block: &[u8; 32]) -> (bool,
     let (mut suspect, mut tick) = (0u8, 0u8);
     for &b in block {
         let control = b < 0x20 && !(LINES && (b == b'\n' || b == b'\t'));
-        suspect |=
-            u8::from(control) | u8::from(b == 0x7f) | u8::from(b == 0xc2) | u8::from(b == 0xe2) | u8::from(b == 0xf4);
+        suspect |= u8::from(control)
+            | u8::from(b == 0x7f)
+            | u8::from(b == 0xc2)
+            | u8::from(b == 0xd8)
+            | u8::from(b == 0xe2)
+            | u8::from(b == 0xf4);
         if TICKS {
             tick |= u8::from(b == b'`');
         }
@@ -54,8 +59,9 @@ fn changed_at(b: &[u8], i: usize, lines: bool) -> bool {
     match b[i] {
         b'\n' | b'\t' => !lines,
         0xc2 => (0x80..=0x9f).contains(&next(1)),
+        0xd8 => next(1) == 0x9c,
         0xe2 => {
-            (next(1) == 0x80 && (0xaa..=0xae).contains(&next(2)))
+            (next(1) == 0x80 && matches!(next(2), 0x8e | 0x8f | 0xaa..=0xae))
                 || (next(1) == 0x81 && (0xa6..=0xa9).contains(&next(2)))
         }
         0xf4 => next(1) == 0x8f && next(2) >= 0xa0,
@@ -483,6 +489,11 @@ mod tests {
             "\u{9f}",
             "\u{202a}",
             "\u{202e}",
+            "\u{200e}",
+            "\u{200f}",
+            "\u{200d}",
+            "\u{061c}",
+            "\u{061b}",
             "\u{2026}",
             "\u{2066}",
             "\u{2069}",
@@ -581,6 +592,11 @@ mod tests {
             '\u{a0}',
             '\u{202a}',
             '\u{202e}',
+            '\u{200e}',
+            '\u{200f}',
+            '\u{061c}',
+            '\u{061b}',
+            '\u{200d}',
             '\u{2066}',
             '\u{2069}',
             '\u{2028}',

@@ -22,8 +22,8 @@ fn options() -> Options {
 /// task lists.
 ///
 /// Safe for a shared page: raw HTML (blocks and inline) is shown as escaped text; links
-/// keep only `http:`, `https:`, `mailto:`, `#fragment` and relative destinations (others
-/// become their text); images are shown inline only as
+/// keep only `http:`, `https:`, `mailto:` and `#fragment` destinations (others, relative
+/// ones included, become their text); images are shown inline only as
 /// `data:image/(png|jpeg|gif|webp);base64`, other safe ones become links, unsafe ones
 /// their alt text. Code blocks go through [`highlight::push_highlighted`] with the fence's
 /// language. Headings move down `heading_shift` levels (at most to `h6`), so a message's
@@ -395,8 +395,11 @@ impl<'a> Renderer<'_, 'a> {
     }
 }
 
-/// The destination a link may use, or `None` when it could run script or is otherwise not
-/// `http:`, `https:`, `mailto:`, a fragment or a relative reference.
+/// The destination a link or image may use, or `None` unless it is an `http:`, `https:` or
+/// `mailto:` URL or an in-page anchor (`#...`), the only ones the README promises. A page
+/// shared as a file has nothing relative to point at, and a relative reference can leave
+/// the page anyway (`//host` and `/\host` name another host, `../../etc/passwd` a local
+/// file).
 ///
 /// Browsers drop tabs and newlines anywhere in a URL and leading control characters and
 /// spaces (`java\tscript:` is `javascript:`), so the scheme is read after doing the same,
@@ -411,16 +414,15 @@ fn safe_link(url: &str) -> Option<Cow<'_, str>> {
     if trimmed.chars().any(|c| c.is_control()) {
         return None;
     }
-    // A scheme is what comes before the first `:` when no `/`, `?` or `#` comes earlier.
-    let ok = match trimmed.find([':', '/', '?', '#']) {
-        Some(k) if trimmed.as_bytes()[k] == b':' => {
-            let scheme = &trimmed[..k];
-            ["http", "https", "mailto"]
-                .iter()
-                .any(|s| scheme.eq_ignore_ascii_case(s))
-        }
-        _ => true,
-    };
+    // A scheme is what comes before the first `:` when no `/`, `?`, `#` or `\\` comes
+    // earlier.
+    let ok = trimmed.starts_with('#')
+        || trimmed.find([':', '/', '?', '#', '\\']).is_some_and(|k| {
+            trimmed.as_bytes()[k] == b':'
+                && ["http", "https", "mailto"]
+                    .iter()
+                    .any(|s| trimmed[..k].eq_ignore_ascii_case(s))
+        });
     if !ok {
         return None;
     }
@@ -736,7 +738,7 @@ mod tests {
     fn links() {
         assert_eq!(
             html("[a](https://x.org/?a=1&b=\"2\" \"t\") <https://y.org> <me@x.org> [r](../f.md#s) [f](#top)"),
-            "<p><a href=\"https://x.org/?a=1&amp;b=&quot;2&quot;\" title=\"t\" rel=\"nofollow\">a</a> <a href=\"https://y.org\" rel=\"nofollow\">https://y.org</a> <a href=\"mailto:me@x.org\" rel=\"nofollow\">me@x.org</a> <a href=\"../f.md#s\" rel=\"nofollow\">r</a> <a href=\"#top\" rel=\"nofollow\">f</a></p>\n"
+            "<p><a href=\"https://x.org/?a=1&amp;b=&quot;2&quot;\" title=\"t\" rel=\"nofollow\">a</a> <a href=\"https://y.org\" rel=\"nofollow\">https://y.org</a> <a href=\"mailto:me@x.org\" rel=\"nofollow\">me@x.org</a> r <a href=\"#top\" rel=\"nofollow\">f</a></p>\n"
         );
         for bad in [
             "[x](javascript:alert(1))",
@@ -748,6 +750,15 @@ mod tests {
             "[x]: javascript:alert(1)\n\n[x]",
             "[x](file:///etc/passwd)",
             "[x](\u{1}javascript:alert(1))",
+            // Relative references: another host, a local file, the page's folder.
+            "[x](//evil.example/x)",
+            "[x](<\\\\evil.example\\x>)",
+            "[x](/\\evil.example)",
+            "[x](./rel)",
+            "[x](../../etc/passwd)",
+            "[x](?q=1)",
+            "[x](%6A%61vascript:alert(1))",
+            "[x](ftp://evil.example)",
         ] {
             let out = html(bad);
             assert!(!out.contains("<a"), "{bad} gave {out}");
@@ -771,8 +782,13 @@ mod tests {
         );
         // An image in a link, and an image in an image's alt.
         assert_eq!(
-            html("[![i](data:image/gif;base64,R0lG)](https://x.org) ![a ![b](y.png)](z.png)"),
-            "<p><a href=\"https://x.org\" rel=\"nofollow\"><img src=\"data:image/gif;base64,R0lG\" alt=\"i\"></a> <a class=\"md-image\" href=\"z.png\" rel=\"nofollow\">a b</a></p>\n"
+            html("[![i](data:image/gif;base64,R0lG)](https://x.org) ![a ![b](y.png)](https://x.org/z.png)"),
+            "<p><a href=\"https://x.org\" rel=\"nofollow\"><img src=\"data:image/gif;base64,R0lG\" alt=\"i\"></a> <a class=\"md-image\" href=\"https://x.org/z.png\" rel=\"nofollow\">a b</a></p>\n"
+        );
+        // Relative images are their alt text, as relative links are.
+        assert_eq!(
+            html("![p](//evil.example/p.png) ![q](../q.png)"),
+            "<p><span class=\"md-image\">p</span> <span class=\"md-image\">q</span></p>\n"
         );
         assert_eq!(
             html("![x\"><script>](data:image/png;base64,AA)"),
@@ -933,7 +949,7 @@ mod tests {
                             .filter(|&i| v.as_bytes()[i] == b':')
                             .map(|i| &v[..i]);
                         assert!(
-                            matches!(scheme, None | Some("http" | "https" | "mailto")),
+                            v.starts_with('#') || matches!(scheme, Some("http" | "https" | "mailto")),
                             "{value} in {out:?}"
                         );
                     }

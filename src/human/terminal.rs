@@ -1,13 +1,18 @@
 //! Session text for a terminal: the characters that must not reach one raw (controls, the
-//! bidirectional overrides that can disguise text, lone surrogates) shown as escapes.
+//! bidirectional controls that can disguise text, lone surrogates) shown as escapes.
 
 use std::fmt::Write as _;
 
 /// Characters that must not reach a terminal raw: C0 controls, DEL, C1 controls, and the
-/// bidirectional overrides that can disguise text.
+/// bidirectional controls that can disguise text: embeddings, overrides, isolates and the
+/// marks (left-to-right, right-to-left, Arabic letter mark), which reorder neutral
+/// characters around them as well.
 pub fn is_unsafe(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || matches!(
+            c,
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}'
+        )
         || crate::json::jsparse::is_lone_surrogate(c)
 }
 

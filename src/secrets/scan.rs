@@ -61,6 +61,8 @@ pub(crate) struct At {
     /// For a thinking block's text: its `thinkingSignature` token, which no longer matches
     /// the text once the secret is out.
     pub signature: Option<Range<usize>>,
+    /// Whether the token is an object key.
+    pub key: bool,
 }
 
 /// A payload the rules cannot read: redacted thinking and encrypted reasoning, kept opaque
@@ -100,6 +102,19 @@ fn opaque(path: &[Step]) -> bool {
         [.., Step::Index(_), Step::Key(k)] if k == "data" => true,
         [.., Step::Key(k)] => matches!(k.as_str(), "thinkingSignature" | "thoughtSignature" | "textSignature"),
         _ => false,
+    }
+}
+
+/// The path a finding reports: a key's path ends with the key, which may be the secret, so
+/// it is shown masked, as the finding's preview is.
+fn finding_path(path: &[Step], is_key: bool) -> String {
+    match path.split_last() {
+        Some((Step::Key(key), parent)) if is_key => {
+            let mut masked = parent.to_vec();
+            masked.push(Step::Key(mask(key)));
+            walk::render(&masked)
+        }
+        _ => walk::render(path),
     }
 }
 
@@ -194,15 +209,17 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
         }
     }
     let line_range = offset..offset + line.len();
-    // (path, token, hit, preview, length in characters)
-    let mut found: Vec<(String, Range<usize>, super::rules::Hit, String, usize)> = Vec::new();
+    // (path, token, whether a key, hit, preview, length in characters)
+    type Found = (String, Range<usize>, bool, super::rules::Hit, String, usize);
+    let mut found: Vec<Found> = Vec::new();
     // Signature tokens by the path of their block, to blank with the block's text.
     let mut signatures: Vec<(String, Range<usize>)> = Vec::new();
     let walked = scratch.walker.walk(line, |path, span, is_key| {
-        if is_key || structural(path) {
+        // Keys are text too (a map keyed by tokens); only values are structure or opaque.
+        if !is_key && structural(path) {
             return;
         }
-        if opaque(path) {
+        if !is_key && opaque(path) {
             if let [parent @ .., Step::Key(k)] = path
                 && k == "thinkingSignature"
             {
@@ -223,7 +240,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
         {
             for (hit, secret) in by_lines {
                 let (preview, length) = (mask(&secret), secret.chars().count());
-                found.push((walk::render(path), span.clone(), hit, preview, length));
+                found.push((finding_path(path, is_key), span.clone(), is_key, hit, preview, length));
             }
             return;
         }
@@ -235,7 +252,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
         for hit in found_here {
             let secret = &decoded.text[hit.range.clone()];
             let (preview, length) = (mask(secret), secret.chars().count());
-            found.push((walk::render(path), span.clone(), hit, preview, length));
+            found.push((finding_path(path, is_key), span.clone(), is_key, hit, preview, length));
         }
     });
     if walked.is_err() {
@@ -265,6 +282,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
                     token: None,
                     secret: hit.range,
                     signature: None,
+                    key: false,
                 },
             });
         }
@@ -286,7 +304,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
             reason,
         });
     }
-    for (path, token, hit, preview, length) in found {
+    for (path, token, key, hit, preview, length) in found {
         let signature = path
             .strip_suffix(".thinking")
             .and_then(|block| signatures.iter().find(|(p, _)| p == block))
@@ -304,6 +322,7 @@ fn scan_line(line: &[u8], offset: usize, number: u32, rules: &RuleSet, scratch: 
                 token: Some(token),
                 secret: hit.range,
                 signature,
+                key,
             },
         });
     }
@@ -385,8 +404,14 @@ pub fn redact_all(bytes: &[u8], mut scan: FileScan, rules: &RuleSet) -> Option<(
     Some((out, scan))
 }
 
-fn replacement(rule: &str) -> String {
-    format!("[REDACTED:{rule}]")
+/// The marker put in place of a secret; the `n`th key of a line redacted (from the second
+/// on) says its number too.
+fn replacement(rule: &str, n: usize) -> String {
+    if n > 1 {
+        format!("[REDACTED:{rule}#{n}]")
+    } else {
+        format!("[REDACTED:{rule}]")
+    }
 }
 
 fn redact_line(line: &[u8], findings: &[Finding]) -> Vec<u8> {
@@ -398,7 +423,7 @@ fn redact_line(line: &[u8], findings: &[Finding]) -> Vec<u8> {
             let secret = text[f.at.secret.clone()].as_bytes();
             let mut from = 0;
             while let Some(p) = memchr::memmem::find(&line[from..], secret) {
-                edits.push((from + p..from + p + secret.len(), replacement(&f.rule).into_bytes()));
+                edits.push((from + p..from + p + secret.len(), replacement(&f.rule, 1).into_bytes()));
                 from += p + secret.len();
             }
         }
@@ -410,11 +435,23 @@ fn redact_line(line: &[u8], findings: &[Finding]) -> Vec<u8> {
     /// A token and the secrets in its decoded text, with their replacements.
     type TokenEdits = (Range<usize>, Vec<(Range<usize>, String)>);
     let mut tokens: Vec<TokenEdits> = Vec::new();
+    // Keys redacted in the line, numbered from the second on: two keys of an object made
+    // the same would leave one member hidden behind the other.
+    let mut keys: Vec<Range<usize>> = Vec::new();
     for f in findings {
         let token = f.at.token.clone().expect("a walked line's findings have tokens");
+        let n = match keys.iter().position(|k| *k == token) {
+            Some(n) => n + 1,
+            None if f.at.key => {
+                keys.push(token.clone());
+                keys.len()
+            }
+            None => 1,
+        };
+        let marker = replacement(&f.rule, n);
         match tokens.iter_mut().find(|(t, _)| *t == token) {
-            Some((_, edits)) => edits.push((f.at.secret.clone(), replacement(&f.rule))),
-            None => tokens.push((token, vec![(f.at.secret.clone(), replacement(&f.rule))])),
+            Some((_, edits)) => edits.push((f.at.secret.clone(), marker)),
+            None => tokens.push((token, vec![(f.at.secret.clone(), marker)])),
         }
     }
     let mut edits: Vec<(Range<usize>, Vec<u8>)> = tokens
@@ -529,8 +566,8 @@ mod tests {
     /// A finding as the tests compare them: line, path, rule, token, secret.
     type Found = (u32, String, String, Option<Range<usize>>, Range<usize>);
 
-    /// What a scan finds without its shortcuts: every value string of every line decoded
-    /// and matched by every rule, a line not JSON matched as text.
+    /// What a scan finds without its shortcuts: every string of every line (keys included)
+    /// decoded and matched by every rule, a line not JSON matched as text.
     fn reference(bytes: &[u8], rules: &RuleSet) -> Vec<Found> {
         let mut out = Vec::new();
         for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -538,11 +575,17 @@ mod tests {
             let number = n as u32 + 1;
             let mut found = Vec::new();
             let walked = walk::for_each_string(line, |path, span, is_key| {
-                if is_key || structural(path) || opaque(path) {
+                if !is_key && (structural(path) || opaque(path)) {
                     return;
                 }
                 for hit in rules.find(&walk::decode(&line[span.clone()]).text) {
-                    found.push((number, walk::render(path), hit.rule, Some(span.clone()), hit.range));
+                    found.push((
+                        number,
+                        finding_path(path, is_key),
+                        hit.rule,
+                        Some(span.clone()),
+                        hit.range,
+                    ));
                 }
             });
             if walked.is_ok() {

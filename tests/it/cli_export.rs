@@ -491,3 +491,49 @@ fn a_stale_temp_file_is_removed_by_the_next_write() {
     assert!(!stale.exists());
     assert!(live.exists(), "a running process's temp file is kept");
 }
+
+/// Links and images in message Markdown keep only `http:`, `https:`, `mailto:` and in-page
+/// anchors; protocol-relative (`//host`), backslash (`/\host`, `\\host`) and relative
+/// (`../../etc/passwd`, `./rel`, `?q=1`) targets are shown as their text (issue 34).
+#[test]
+fn html_links_go_only_to_the_web_mail_and_the_page() {
+    let file = common::fixture("outside-2/export-link-forms.jsonl");
+    let out = cmd()
+        .arg("-s")
+        .arg(&file)
+        .args(["export", "--format", "html", "-o", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = String::from_utf8(out.stdout).unwrap();
+    let hrefs: Vec<&str> = html
+        .split("href=\"")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('"').unwrap()])
+        .collect();
+    assert!(hrefs.len() > 10, "{hrefs:?}");
+    for href in &hrefs {
+        let lower = href.to_ascii_lowercase();
+        assert!(
+            ["#", "http:", "https:", "mailto:"].iter().any(|p| lower.starts_with(p)),
+            "{href}"
+        );
+        assert!(!lower.contains("evil.example") || lower.starts_with("http"), "{href}");
+    }
+    // Images load nothing: only inline base64 ones are shown.
+    for src in html.split("src=\"").skip(1) {
+        assert!(src.starts_with("data:image/png;base64,"), "{src}");
+    }
+    // Refused links are their text, in both messages.
+    for k in [0, 1, 2, 3, 4, 5, 23] {
+        assert_eq!(html.matches(&format!("<p>l{k} &lt;")).count(), 2, "l{k}");
+        assert_eq!(
+            html.matches(&format!("<span class=\"md-image\">i{k}</span>")).count(),
+            2,
+            "i{k}"
+        );
+    }
+    for hidden in ["//evil.example", "\\evil.example", "../../etc/passwd", "./rel"] {
+        assert!(!hrefs.iter().any(|h| h.contains(hidden)), "{hidden}");
+    }
+}

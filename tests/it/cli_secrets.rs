@@ -480,3 +480,49 @@ fn redact_on_a_full_disk_reports_the_os_error() {
     assert_eq!(std::fs::read(&copy).unwrap(), before);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+/// A credential used as an object key (a map keyed by tokens) is found, shown masked in
+/// its path, and redacted in the key; two keys redacted in one object stay two members, and
+/// the line stays JSON with every value kept (issue 34).
+#[test]
+fn a_secret_used_as_an_object_key_is_found_and_redacted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    let first = format!("{}{}", "ghp_", "Zq8XwB3vK9mT2pL7rN4sD6fH1jG5cY0aE8uQ");
+    let second = format!("{}{}", "ghp_", "Mn3BvC8xZ1lK6jH4gF9dS2aP7oI5uY0tR3eW");
+    let header = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-11-01T00:00:00.000Z","cwd":"/p"}"#;
+    let message = serde_json::json!({"type": "message", "id": "a1", "parentId": null,
+        "timestamp": "2026-11-01T00:00:01.000Z", "message": {"role": "assistant", "content": [
+            {"type": "toolCall", "id": "c1", "name": "remember",
+             "arguments": {"tokens": {first.as_str(): "personal", second.as_str(): "work"}}}],
+        "api": "x", "provider": "p", "model": "m", "stopReason": "stop", "timestamp": 1}});
+    std::fs::write(&file, format!("{header}\n{message}\n")).unwrap();
+
+    let (code, records, stderr) = secrets(&file, &[]);
+    assert_eq!(code, 1, "found: {stderr}");
+    let found = findings(&records);
+    assert_eq!(found.len(), 2, "{records:?}");
+    let out = serde_json::to_string(&records).unwrap();
+    assert!(
+        !out.contains(&first) && !out.contains(&second),
+        "no secret shown: {out}"
+    );
+    for f in &found {
+        let path = f["path"].as_str().unwrap();
+        assert!(path.starts_with("message.content[0].arguments.tokens[\"ghp_"), "{path}");
+        assert!(path.ends_with("…(40 chars)\"]"), "{path}");
+    }
+
+    let out = cmd().args(["redact", "--no-backup"]).arg(&file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains(&first) && !text.contains(&second), "{text}");
+    let line: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let tokens = &line["message"]["content"][0]["arguments"]["tokens"];
+    let rule = found[0]["rule"].as_str().unwrap();
+    assert_eq!(tokens[format!("[REDACTED:{rule}]")], "personal", "{tokens}");
+    assert_eq!(tokens[format!("[REDACTED:{rule}#2]")], "work", "{tokens}");
+    assert_eq!(text.lines().next().unwrap(), header, "other lines as they were");
+    let (_, after, _) = secrets(&file, &[]);
+    assert!(findings(&after).is_empty(), "{after:?}");
+}

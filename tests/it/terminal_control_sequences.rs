@@ -1,6 +1,6 @@
 //! No command lets a session drive the terminal: a session full of escape sequences (CSI, OSC,
 //! OSC 8 links ended by ST), bells, backspaces, carriage returns, NULs, DEL, C1 controls and
-//! bidirectional overrides and isolates, in every field a human output shows, goes through the
+//! bidirectional overrides, isolates and marks, in every field a human output shows, goes through the
 //! human output of every command, and nothing raw reaches stdout or stderr.
 //!
 //! Commands added later (`ls`, `stats`, `grep`, `export`) are checked when `pi-session --help`
@@ -16,11 +16,11 @@ use std::sync::OnceLock;
 
 /// One of everything: CSI (color, clear screen), OSC title ended by BEL, an OSC 8 hyperlink
 /// ended by ST, BEL, BS, CR, NUL, SOH, VT, FF, DEL, C1 NEL, DCS, CSI and OSC, bidi embeddings,
-/// overrides and isolates.
-const N: &str = "A\u{1b}[31mB\u{1b}[2JC\u{1b}]0;title\u{7}D\u{1b}]8;;http://evil.example/\u{1b}\\link\u{1b}]8;;\u{1b}\\E\u{7}F\u{8}G\rH\u{0}I\u{1}\u{b}\u{c}J\u{7f}K\u{85}L\u{90}M\u{9b}2JN\u{9d}0;t\u{9c}O\u{202a}P\u{202b}Q\u{202c}R\u{202d}S\u{202e}T\u{2066}U\u{2067}V\u{2068}W\u{2069}X";
+/// overrides, isolates and marks.
+const N: &str = "A\u{1b}[31mB\u{1b}[2JC\u{1b}]0;title\u{7}D\u{1b}]8;;http://evil.example/\u{1b}\\link\u{1b}]8;;\u{1b}\\E\u{7}F\u{8}G\rH\u{0}I\u{1}\u{b}\u{c}J\u{7f}K\u{85}L\u{90}M\u{9b}2JN\u{9d}0;t\u{9c}O\u{202a}P\u{202b}Q\u{202c}R\u{202d}S\u{202e}T\u{2066}U\u{2067}V\u{2068}W\u{2069}X\u{200e}Y\u{200f}Z\u{61c}z";
 
 /// The same across lines, with tabs, as message text is.
-const NB: &str = "first\u{1b}[1m line\u{7}\n\tsecond\r line\u{8}\u{7f}\n\u{202e}third\u{9b}31m \u{1b}]0;x\u{7}\nfourth\u{0}\u{2066}end";
+const NB: &str = "first\u{1b}[1m line\u{7}\n\tsecond\r line\u{8}\u{7f}\n\u{202e}third\u{9b}31m \u{1b}]0;x\u{7}\nfourth\u{0}\u{2066}end\u{200f}\u{61c}";
 
 /// `N` without its NUL, for the command line.
 fn na() -> String {
@@ -170,7 +170,7 @@ fn write_session(root: &Path) -> PathBuf {
 }
 
 /// What a terminal would act on: C0 controls but newline and tab, DEL, C1 controls,
-/// bidirectional embeddings, overrides and isolates. `None` when `bytes` is clean UTF-8.
+/// bidirectional embeddings, overrides, isolates and marks. `None` when `bytes` is clean UTF-8.
 fn first_unsafe(bytes: &[u8]) -> Option<String> {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
@@ -182,7 +182,8 @@ fn first_unsafe(bytes: &[u8]) -> Option<String> {
             || u == 0x7f
             || (0x80..=0x9f).contains(&u)
             || (0x202a..=0x202e).contains(&u)
-            || (0x2066..=0x2069).contains(&u);
+            || (0x2066..=0x2069).contains(&u)
+            || matches!(u, 0x200e | 0x200f | 0x61c);
         if bad {
             let from = text[..i].char_indices().rev().nth(50).map_or(0, |(k, _)| k);
             return Some(format!("raw U+{u:04X} at byte {i}, after {:?}", &text[from..i]));
