@@ -353,7 +353,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__completions)
-            opts="-s -h -V --session --color --no-pager --help --version bash elvish fish powershell zsh"
+            opts="-s -h -V --session --color --no-pager --help --version bash zsh fish elvish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -8,6 +8,15 @@
 //! exits: the `pi-session` binary
 //! (`src/main.rs`, `src/cli/`) parses the command line, calls it and renders what it returns.
 
+// Reads and repairs use Unix positioned I/O, caches recognise files by inode, and interrupted
+// writes are cleaned up on Unix signals: say so once, rather than with a dozen unresolved
+// `std::os::unix` imports.
+#[cfg(not(unix))]
+compile_error!(
+    "pi-session supports Unix systems only (Linux, macOS, the BSDs): it relies on Unix file \
+     I/O, inodes and signals. On Windows, build and run it under WSL."
+);
+
 pub mod compaction;
 pub mod compare;
 pub mod dates;

@@ -35,15 +35,11 @@ fn committed_man_pages_and_completions_are_up_to_date() {
     let committed = generated_files(Path::new(env!("CARGO_MANIFEST_DIR")));
     assert!(fresh.contains_key("man/pi-session.1"), "{:?}", fresh.keys());
     assert!(fresh.contains_key("man/pi-session-log.1"), "{:?}", fresh.keys());
-    for name in [
-        "pi-session.bash",
-        "_pi-session",
-        "pi-session.fish",
-        "pi-session.elv",
-        "_pi-session.ps1",
-    ] {
+    for name in ["pi-session.bash", "_pi-session", "pi-session.fish", "pi-session.elv"] {
         assert!(fresh.contains_key(&format!("completions/{name}")), "{name}");
     }
+    // pi-session runs on Unix only: no PowerShell script.
+    assert!(!fresh.contains_key("completions/_pi-session.ps1"), "{:?}", fresh.keys());
     let mut problems = Vec::new();
     for (name, data) in &fresh {
         match committed.get(name) {
@@ -71,7 +67,7 @@ fn hidden_helpers_stay_out_of_pages_and_scripts() {
         let text = String::from_utf8(data).unwrap();
         assert!(!text.contains("__generate-docs"), "{name}");
         // The scripts call the revision helper, but never offer it.
-        if name.starts_with("man/") || name.ends_with(".elv") || name.ends_with(".ps1") {
+        if name.starts_with("man/") || name.ends_with(".elv") {
             assert!(!text.contains("__complete-revs"), "{name}");
         }
     }

@@ -2,6 +2,7 @@
 //! helper the bash, zsh and fish scripts call to complete revisions with the session's labels.
 
 use crate::cli::GlobalArgs;
+use crate::cli::commands::generate_docs::SHELLS;
 use crate::cli::completion::script;
 use crate::cli::output::{Output, escape_line};
 use anyhow::Result;
@@ -18,9 +19,18 @@ use clap_complete::Shell;
   zsh   pi-session completions zsh > ~/.zfunc/_pi-session   (with fpath+=(~/.zfunc) before compinit)
   fish  pi-session completions fish > ~/.config/fish/completions/pi-session.fish")]
 pub struct Args {
-    /// The shell: bash, zsh, fish, elvish or powershell.
-    #[arg(value_name = "SHELL", value_enum)]
+    /// The shell: bash, zsh, fish or elvish.
+    // Not clap_complete's whole list: pi-session runs on Unix only, so no PowerShell script.
+    #[arg(value_name = "SHELL", value_parser = shell_parser())]
     pub shell: Shell,
+}
+
+/// The shells a script is offered for: those of [`SHELLS`], by the names clap_complete gives them.
+fn shell_parser() -> impl clap::builder::TypedValueParser<Value = Shell> {
+    use clap::ValueEnum;
+    use clap::builder::TypedValueParser;
+    let values: Vec<_> = SHELLS.iter().filter_map(Shell::to_possible_value).collect();
+    clap::builder::PossibleValuesParser::new(values).map(|name| Shell::from_str(&name, false).expect("one of SHELLS"))
 }
 
 /// The revisions to offer when completing REV: `@`, `root` and the current labels, one per line.

@@ -16,8 +16,9 @@ pub struct Args {
     pub dir: PathBuf,
 }
 
-/// The shells whose scripts are kept, in `completions/`.
-pub const SHELLS: [Shell; 5] = [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::Elvish, Shell::PowerShell];
+/// The shells `completions` offers a script for, whose scripts are kept in `completions/`. Unix
+/// shells only, as pi-session runs on Unix only.
+pub const SHELLS: [Shell; 4] = [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::Elvish];
 
 pub fn run(args: &Args, out: &mut Output) -> Result<()> {
     let written = generate(&args.dir)?;
