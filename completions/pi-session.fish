@@ -25,7 +25,7 @@ function __fish_pi_session_using_subcommand
 end
 
 complete -c pi-session -n "__fish_pi_session_needs_command" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_needs_command" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_needs_command" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_needs_command" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -80,7 +80,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l until -d '
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l after -d 'With --all: only entries appended after the entry with this id (a cursor for polling)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l format -d 'One line per entry from TEMPLATE, with these placeholders: %H id, %h short id (8 characters), %P parent id, %t time (local, as log shows it), %T timestamp as written, %y type, %r role, %K kind (the role of a message, else the type), %m model (of an assistant message or a model change), %l label, %k tokens (the totalTokens of the call the entry records), %s the first line of the entry\'s text, %n newline, %% percent. A field an entry lacks is empty; control characters are escaped' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l reverse -d 'Oldest first'
@@ -96,7 +96,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s V -l versi
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s n -l max-count -d 'Show at most N rows (the first N in display order)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l depth -d 'Show only rows at most N forks deep: 0 is the trunk (the rows up to the first fork, the fork included), 1 adds the branches of those forks, and so on. A fork is a row with two or more children in the view shown, where the tree indents. A row whose rows below were cut ends with (+K rows). Applied before -n' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l all -d 'Show every entry'
@@ -107,7 +107,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s h -l help
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l max-chars -d 'Cut tool results and command output after this many characters' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l json -d 'Print each entry\'s original line, byte for byte (one line per revision)'
@@ -116,7 +116,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l max-chars -d 'Cut tool results and command output after this many characters' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l json -d 'One message object per line, field for field what Pi builds (NDJSON)'
@@ -124,7 +124,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l no-pag
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l leaf -d 'Print Pi\'s literal leaf: the last entry of the file'
@@ -132,7 +132,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l no-p
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l stat -d 'Sum each side: entries, messages by role, tokens and cost, tools called'
@@ -141,7 +141,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l no-pager 
 complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -l json -d 'One JSON object: {"mergeBase": ID or null}'
@@ -158,7 +158,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summa
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l empty -d 'Make the next message start a new root (an empty conversation)'
@@ -172,7 +172,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s h -l 
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s d -l delete -d 'Clear the label of REV'
@@ -185,7 +185,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s h -l hel
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s o -l output -d 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l redact -d 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed'
@@ -197,7 +197,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s h -l hel
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s o -l output -d 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s f -l force -d 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -207,7 +207,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l no-pager 
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l check -d 'Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not built, so with --json `after` is null when there are defects'
@@ -229,7 +229,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summar
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l if-needed -d 'Compact only when the context exceeds the context window minus reserveTokens'
@@ -251,7 +251,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l json -d 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi\'s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}'
@@ -263,7 +263,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s n -l max-count -d 'Show at most N sessions (the most recently modified)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l all -d 'Sessions of every project, not only the current directory\'s'
@@ -274,7 +274,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l no-pager -d
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l branch -d 'Count only the calls on the branch of REV [default: @], not the whole file'
@@ -295,7 +295,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l until -d
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s z -l timezone -d 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l project -d 'Only the sessions of this project folder (`.` for the current directory)' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l json -d 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction, branchSummary or toolResult), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters'
@@ -306,7 +306,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s h -l hel
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l config -d 'Rules in gitleaks\' configuration format (TOML [[rules]] and [allowlist]), e.g. a team\'s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l all -d 'Every session of every project [default: the session -s names (repeatable), else the most recent session of the current directory]'
@@ -317,7 +317,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s h -l h
 complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l config -d 'Rules in gitleaks\' configuration format (TOML [[rules]] and [allowlist]), e.g. a team\'s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l all -d 'Every session of every project'
@@ -343,7 +343,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s C -l cont
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s m -l max-count -d 'At most NUM matching lines per session (the context after the last still shows)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s n -l limit -d 'At most N matching lines in all, across every session searched (the context after the last still shows); -N is -n N. Unlike ripgrep\'s -n (line numbers: here lines are named by their entry id, and --json gives line numbers), -n is a count, as in log, tree and ls' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l all-sessions -d 'Search every session of the current directory, newest first'
@@ -367,7 +367,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l format 
 html\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s f -l force -d 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -377,7 +377,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l no-page
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l color -d 'When to color human output' -r -f -a "auto\t''
+complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'

@@ -232,7 +232,7 @@ fn environment(name: &str) -> Vec<(&'static str, &'static str)> {
 }
 
 /// Variables every command reads.
-const COMMON_ENVIRONMENT: [(&str, &str); 4] = [
+const COMMON_ENVIRONMENT: [(&str, &str); 6] = [
     (
         "PI_CODING_AGENT_DIR",
         "Pi's agent folder (default ~/.pi/agent): its sessions/ folder is where sessions are found.",
@@ -241,7 +241,18 @@ const COMMON_ENVIRONMENT: [(&str, &str); 4] = [
         "PI_CODING_AGENT_SESSION_DIR",
         "One folder for every project's sessions, as Pi's --session-dir.",
     ),
-    ("NO_COLOR", "When set and not empty, no colours (as --color never)."),
+    (
+        "NO_COLOR",
+        "When set and not empty, no colours, whatever the variables below say (--color always still colours).",
+    ),
+    (
+        "CLICOLOR_FORCE, FORCE_COLOR",
+        "When set and not empty or 0 (FORCE_COLOR: nor false), colours even when stdout is not a terminal (as --color always).",
+    ),
+    (
+        "CLICOLOR",
+        "When 0, no colours even on a terminal (unless forced as above).",
+    ),
     (
         "COLUMNS",
         "The width to fit output to when it cannot be read from the terminal.",

@@ -55,7 +55,8 @@ pub struct GlobalArgs {
     #[arg(short = 's', long = "session", value_name = "PATH|ID", global = true, action = clap::ArgAction::Append)]
     pub sessions: Vec<String>,
 
-    /// When to color human output.
+    /// When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or
+    /// CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN", global = true)]
     pub color: ColorChoice,
 

@@ -10,6 +10,23 @@ pub enum ColorChoice {
     Never,
 }
 
+/// Whether human output on stdout is coloured. `--color always|never` wins; with `auto`, the
+/// environment's conventions in this order: `NO_COLOR` (not empty) means no colour; then
+/// `CLICOLOR_FORCE` (not empty or `0`) or `FORCE_COLOR` (not empty, `0` or `false`, as Node reads
+/// it) colour even into a pipe; then `CLICOLOR=0` means no colour; else colour on a terminal
+/// whose `TERM` is not `dumb`. `env` reads a variable (the process environment outside tests).
+pub fn use_color(choice: ColorChoice, is_terminal: bool, env: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let set = |name: &str, off: &[&str]| env(name).is_some_and(|v| !v.is_empty() && !off.iter().any(|o| v == *o));
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if set("NO_COLOR", &[]) => false,
+        ColorChoice::Auto if set("CLICOLOR_FORCE", &["0"]) || set("FORCE_COLOR", &["0", "false"]) => true,
+        ColorChoice::Auto if env("CLICOLOR").is_some_and(|v| v == "0") => false,
+        ColorChoice::Auto => is_terminal && env("TERM").is_none_or(|t| t != "dumb"),
+    }
+}
+
 /// Styles used in human output.
 #[derive(Debug, Clone, Copy)]
 pub enum Style {
@@ -140,12 +157,7 @@ impl Output {
     pub fn new(choice: ColorChoice) -> Output {
         let stdout = std::io::stdout();
         let is_terminal = stdout.is_terminal();
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let color = match choice {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => is_terminal && !no_color && std::env::var("TERM").map_or(true, |t| t != "dumb"),
-        };
+        let color = use_color(choice, is_terminal, |name| std::env::var_os(name));
         let width = if is_terminal {
             terminal_size::terminal_size()
                 .map(|(w, _)| w.0 as usize)
@@ -825,6 +837,51 @@ pub fn short_id(id: &str) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// [`use_color`] with the environment `vars` (`NAME=VALUE`, nothing else set).
+    fn color_with(choice: ColorChoice, is_terminal: bool, vars: &[&str]) -> bool {
+        use_color(choice, is_terminal, |name| {
+            vars.iter()
+                .filter_map(|v| v.split_once('='))
+                .find(|(n, _)| *n == name)
+                .map(|(_, value)| value.into())
+        })
+    }
+
+    #[test]
+    fn color_follows_the_flag_then_the_environment() {
+        use ColorChoice::{Always, Auto, Never};
+        // Terminal detection, when nothing says otherwise.
+        assert!(color_with(Auto, true, &[]));
+        assert!(!color_with(Auto, false, &[]));
+        assert!(!color_with(Auto, true, &["TERM=dumb"]));
+        // CLICOLOR=0 turns colour off on a terminal; any other CLICOLOR changes nothing.
+        assert!(!color_with(Auto, true, &["CLICOLOR=0"]));
+        assert!(color_with(Auto, true, &["CLICOLOR=1"]));
+        assert!(!color_with(Auto, false, &["CLICOLOR=1"]));
+        // Forced into a pipe; `0` (and for FORCE_COLOR `false`, as Node reads it) or empty is not forcing.
+        for force in ["CLICOLOR_FORCE=1", "FORCE_COLOR=1", "FORCE_COLOR=3", "FORCE_COLOR=true"] {
+            assert!(color_with(Auto, false, &[force]), "{force}");
+            assert!(color_with(Auto, false, &[force, "CLICOLOR=0", "TERM=dumb"]), "{force}");
+            // NO_COLOR wins over every other variable, the flag over NO_COLOR.
+            assert!(!color_with(Auto, true, &[force, "NO_COLOR=1"]), "{force}");
+            assert!(color_with(Always, false, &[force, "NO_COLOR=1"]), "{force}");
+            assert!(!color_with(Never, true, &[force]), "{force}");
+        }
+        for not_forced in [
+            "CLICOLOR_FORCE=0",
+            "CLICOLOR_FORCE=",
+            "FORCE_COLOR=0",
+            "FORCE_COLOR=false",
+            "FORCE_COLOR=",
+        ] {
+            assert!(!color_with(Auto, false, &[not_forced]), "{not_forced}");
+            assert!(color_with(Auto, true, &[not_forced]), "{not_forced}");
+        }
+        // An empty NO_COLOR is not set.
+        assert!(color_with(Auto, true, &["NO_COLOR="]));
+        assert!(!color_with(Auto, true, &["NO_COLOR=0"]));
+    }
 
     #[test]
     fn escapes_controls() {

@@ -7,6 +7,7 @@ mod common;
 mod cli_append_protocol;
 mod cli_checkout;
 mod cli_clone_fork;
+mod cli_color;
 mod cli_compact;
 mod cli_compact_providers;
 mod cli_completions;

@@ -37,6 +37,11 @@ pub fn cmd() -> Command {
         .env_remove("PI_CODING_AGENT_SESSION_DIR")
         .env("XDG_CACHE_HOME", cache_home())
         .env("NO_COLOR", "1")
+        // Variables that force colour (CI services set them) would colour the tests that
+        // remove NO_COLOR to see plain piped output.
+        .env_remove("FORCE_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
         .env("TZ", "UTC");
     c
 }
