@@ -123,15 +123,112 @@ pub enum ConfigError {
 /// Compiled regexes above this size are refused (gitleaks' default rules stay far below).
 const REGEX_SIZE_LIMIT: usize = 64 << 20;
 
-/// Compiles a regex written for Go's RE2: ASCII classes (`\w`, `\d`, `\s`, `\b` are ASCII in
-/// Go) when the pattern allows it, else with Unicode classes (a pattern such as `[^"]` must
-/// match whole characters in a `&str` regex).
+/// Compiles a regex written for Go's RE2: braces read as Go reads them (see [`go_braces`]),
+/// ASCII classes (`\w`, `\d`, `\s`, `\b` are ASCII in Go) when the pattern allows it, else with
+/// Unicode classes (a pattern such as `[^"]` must match whole characters in a `&str` regex).
 pub(crate) fn compile(pattern: &str) -> Result<Regex, regex::Error> {
-    RegexBuilder::new(pattern)
+    let pattern = go_braces(pattern);
+    RegexBuilder::new(&pattern)
         .unicode(false)
         .size_limit(REGEX_SIZE_LIMIT)
         .build()
-        .or_else(|_| RegexBuilder::new(pattern).size_limit(REGEX_SIZE_LIMIT).build())
+        .or_else(|_| RegexBuilder::new(&pattern).size_limit(REGEX_SIZE_LIMIT).build())
+}
+
+/// The pattern with its literal braces escaped. Go's regexp reads a `{` that does not start a
+/// repetition (`{n}`, `{n,}`, `{n,m}`, numbers without leading zeros) as a literal brace, and `}`
+/// outside a repetition as one too; Rust's regex rejects both. Gitleaks' own rules rely on it
+/// (`\$\{[A-Z_]+}`, `{"type":`), so those braces become `\{` and `\}`. Braces of escapes
+/// (`\p{Greek}`, `\x{41}`) and inside character classes are left as they are.
+pub(crate) fn go_braces(pattern: &str) -> std::borrow::Cow<'_, str> {
+    let b = pattern.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i = after_escape(b, i),
+            b'[' => i = after_class(b, i),
+            b'{' | b'}' => {
+                if b[i] == b'{'
+                    && let Some(end) = go_repetition(b, i)
+                {
+                    i = end;
+                    continue;
+                }
+                // Both are ASCII, so `i` is a char boundary.
+                out.push_str(&pattern[copied..i]);
+                out.push('\\');
+                copied = i;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    if out.is_empty() {
+        return std::borrow::Cow::Borrowed(pattern);
+    }
+    out.push_str(&pattern[copied..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Where the escape at `b[i]` (a backslash) ends: after `\p{…}`, `\x{…}`, else after the
+/// escaped character's first byte (a multi-byte character continues as ordinary bytes).
+fn after_escape(b: &[u8], i: usize) -> usize {
+    match (b.get(i + 1), b.get(i + 2)) {
+        (Some(b'p' | b'P' | b'x'), Some(b'{')) => b[i + 2..]
+            .iter()
+            .position(|&c| c == b'}')
+            .map_or(b.len(), |p| i + 2 + p + 1),
+        _ => (i + 2).min(b.len()),
+    }
+}
+
+/// Where the character class opening at `b[i]` ends, as Go parses one: a `]` right after `[`
+/// or `[^` is a member, `[:alpha:]` is a named class, escapes are skipped.
+fn after_class(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    if b.get(j) == Some(&b'^') {
+        j += 1;
+    }
+    if b.get(j) == Some(&b']') {
+        j += 1;
+    }
+    while j < b.len() {
+        match b[j] {
+            b'\\' => j = after_escape(b, j),
+            b'[' if b.get(j + 1) == Some(&b':') => {
+                j = match b[j + 2..].windows(2).position(|w| w == b":]") {
+                    Some(p) => j + 2 + p + 2,
+                    None => j + 1,
+                }
+            }
+            b']' => return j + 1,
+            _ => j += 1,
+        }
+    }
+    b.len()
+}
+
+/// The end of the repetition `{n}`, `{n,}` or `{n,m}` opening at `b[i]`, if it is one for Go
+/// (`parseRepeat`: at least one digit before the comma, no leading zeros).
+fn go_repetition(b: &[u8], i: usize) -> Option<usize> {
+    fn number(b: &[u8], j: usize) -> Option<usize> {
+        let digits = b[j.min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+        match digits {
+            0 => None,
+            _ if digits > 1 && b[j] == b'0' => None,
+            _ => Some(j + digits),
+        }
+    }
+    let mut j = number(b, i + 1)?;
+    if b.get(j) == Some(&b',') {
+        j += 1;
+        if b.get(j) != Some(&b'}') {
+            j = number(b, j)?;
+        }
+    }
+    (b.get(j) == Some(&b'}')).then_some(j + 1)
 }
 
 /// Reads a gitleaks configuration.
@@ -646,5 +743,85 @@ StopWords = ["cafe"]
         assert_eq!(set.find(&format!("acme_{}", hex(10, 16))).len(), 1);
         assert!(set.find("acme_cafe000011112222").is_empty());
         assert!(set.may_match(b"xx ACME_ yy"));
+    }
+
+    #[test]
+    fn braces_go_reads_as_literals_are_escaped() {
+        for (go, rust) in [
+            // Gitleaks' own: template placeholders, JavaScript imports, shell variables.
+            (r#"['"]?\$?{{[^}]+}}['"]?"#, r#"['"]?\$?\{\{[^}]+\}\}['"]?"#),
+            (
+                r"import[ \t]+{[ \t\w,]+}[ \t]+from",
+                r"import[ \t]+\{[ \t\w,]+\}[ \t]+from",
+            ),
+            (r"^\$(?:\d+|{\d+})$", r"^\$(?:\d+|\{\d+\})$"),
+            (r"^\{\d{0,2}}$", r"^\{\d{0,2}\}$"),
+            // Not repetitions for Go: no minimum, a leading zero, no closing brace, not a number.
+            ("a{,3}", r"a\{,3\}"),
+            ("a{01}", r"a\{01\}"),
+            ("a{2", r"a\{2"),
+            ("a{", r"a\{"),
+            ("a{2,x}", r"a\{2,x\}"),
+            ("}", r"\}"),
+            // A multi-byte character before and inside.
+            ("é{ü}", r"é\{ü\}"),
+            // An escaped backslash does not escape the brace after it.
+            (r"\\{x}", r"\\\{x\}"),
+        ] {
+            assert_eq!(go_braces(go), rust, "{go}");
+            assert!(compile(go).is_ok(), "{go}");
+        }
+        // Repetitions, escapes and classes stay as written.
+        for same in [
+            "a{2}",
+            "a{2,}",
+            "a{2,5}",
+            "a{0}",
+            "a{10,100}",
+            r"\p{Greek}{2}",
+            r"\P{L}",
+            r"\x{41}",
+            r"\{\}",
+            "[{}]",
+            "[]{}]",
+            "[^]{}]",
+            "[[:alpha:]{}]",
+            r"[\]{}]",
+        ] {
+            assert!(matches!(go_braces(same), std::borrow::Cow::Borrowed(_)), "{same}");
+        }
+        // They match what Go's do.
+        let re = compile(r"^\${(?:[A-Z_]+|[a-z_]+)}$").unwrap();
+        assert!(re.is_match("${HOME}") && !re.is_match("$HOME"));
+        let re = compile(r"\$?{{[^}]+}}").unwrap();
+        assert!(re.is_match("token: {{ secrets.TOKEN }}"));
+        assert!(compile("a{2}").unwrap().is_match("aa") && !compile("a{2}").unwrap().is_match("a{2}"));
+    }
+
+    #[test]
+    fn gitleaks_default_configuration_loads() {
+        // Upstream's config/gitleaks.toml (MIT), kept as a fixture (tests/fixtures/README.md).
+        let config = parse(include_str!("../../tests/fixtures/gitleaks-default.toml")).unwrap();
+        assert_eq!(config.title.as_deref(), Some("gitleaks config"));
+        assert_eq!(config.rule_ids().len(), 221);
+        assert_eq!(config.ignored_rules.len(), 1, "{:?}", config.ignored_rules);
+        let set = RuleSet::builtin().with_config(config);
+        // The curl-auth-user allowlist, one of the patterns with literal braces.
+        let hits = set.find("curl -u \"{{ user }}:{{ password }}\" https://example.com");
+        assert!(!hits.iter().any(|h| h.rule == "curl-auth-user"), "{hits:?}");
+        let hits = set.find("curl -u \"deploy:Zq8xv2LmPw\" https://example.com");
+        assert!(hits.iter().any(|h| h.rule == "curl-auth-user"), "{hits:?}");
+    }
+
+    proptest::proptest! {
+        /// Any pattern: no panic (slicing stays on char boundaries), only backslashes added,
+        /// and a translated pattern translates to itself.
+        #[test]
+        fn brace_translation_is_total_and_stable(pattern in r"[a-z{}\[\]\\^:,0-9é]{0,24}") {
+            let once = go_braces(&pattern).into_owned();
+            proptest::prop_assert_eq!(go_braces(&once), once.as_str());
+            // Only backslashes are added.
+            proptest::prop_assert_eq!(once.replace('\\', ""), pattern.replace('\\', ""));
+        }
     }
 }

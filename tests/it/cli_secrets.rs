@@ -430,6 +430,38 @@ regexes = ['''acme_live_ALLOWED0+''']
     assert!(stderr.contains("bad.toml"), "{stderr}");
 }
 
+/// Gitleaks' upstream default configuration (tests/fixtures/gitleaks-default.toml) loads,
+/// literal braces in its regexes read as Go reads them, and finds what it should.
+#[test]
+fn the_upstream_gitleaks_configuration_loads_and_finds() {
+    let config = fixture("gitleaks-default.toml");
+    let config = config.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let clean = one_message(dir.path(), "please rename the helper and run the tests");
+    let (code, records, stderr) = secrets(&clean, &["--config", config]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(findings(&records).is_empty(), "{records:?}");
+
+    // Built here so that the repository holds no credential-shaped string.
+    let pat = format!("ghp_{}", "R8vXq2Lm9TzK4wYc7NbP3sHd6JfG1aUe5QoE");
+    let aws = format!("AKIA{}", "Q4Z7XK2LMN3PRT6V");
+    let dir2 = tempfile::tempdir().unwrap();
+    let file = one_message(
+        dir2.path(),
+        &format!(
+            "export GITHUB_TOKEN={pat}\naws configure set aws_access_key_id {aws}\n\
+             curl -u \"{{{{ user }}}}:{{{{ password }}}}\" https://example.com/api"
+        ),
+    );
+    let (code, records, stderr) = secrets(&file, &["--config", config]);
+    assert_eq!(code, 1, "{stderr}");
+    let rules: Vec<&str> = findings(&records).iter().map(|r| r["rule"].as_str().unwrap()).collect();
+    assert!(rules.contains(&"github-pat"), "{rules:?}");
+    assert!(rules.contains(&"aws-access-token"), "{rules:?}");
+    // A template placeholder, allowed by one of the rules whose regex has literal braces.
+    assert!(!rules.contains(&"curl-auth-user"), "{rules:?}");
+}
+
 /// Redacting through a symbolic link takes the secrets out of the file it points to (with
 /// --no-backup, out of the file system's view); the link stays a link.
 #[test]
