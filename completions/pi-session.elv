@@ -323,8 +323,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;usage'= {
             cand --by 'Group by these keys, in this order (repeat or separate with commas)'
-            cand --since 'Only calls on or after this day: YYYY-MM-DD, YYYYMMDD, or Nd / Nw (N days or weeks before today; 0d is today)'
-            cand --until 'Only calls on or before this day (same forms as --since)'
+            cand --since 'Only calls from DATE on, as `log --since` takes it: a day (2026-11-30, 20261130, today, yesterday, 7d, 2w) from its first instant in the report''s time zone, a date and time (2026-11-30T14:00; with Z or +02:00, else in the report''s zone), or a time ago (''3 days ago'', 2.weeks.ago, 1h, 90min)'
+            cand --until 'Only calls up to DATE: a day through its last instant, else the moment named (the forms of --since)'
             cand -z 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
             cand --timezone 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
             cand --project 'Only the sessions of this project folder (`.` for the current directory)'

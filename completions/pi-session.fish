@@ -290,8 +290,8 @@ project\t''
 model\t''
 provider\t''
 source\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l since -d 'Only calls on or after this day: YYYY-MM-DD, YYYYMMDD, or Nd / Nw (N days or weeks before today; 0d is today)' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l until -d 'Only calls on or before this day (same forms as --since)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l since -d 'Only calls from DATE on, as `log --since` takes it: a day (2026-11-30, 20261130, today, yesterday, 7d, 2w) from its first instant in the report\'s time zone, a date and time (2026-11-30T14:00; with Z or +02:00, else in the report\'s zone), or a time ago (\'3 days ago\', 2.weeks.ago, 1h, 90min)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l until -d 'Only calls up to DATE: a day through its last instant, else the moment named (the forms of --since)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s z -l timezone -d 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l project -d 'Only the sessions of this project folder (`.` for the current directory)' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r

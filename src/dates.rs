@@ -16,7 +16,7 @@ use jiff::civil::{Date, DateTime};
 use jiff::tz::TimeZone;
 use jiff::{Span, Timestamp, ZonedDateTime};
 
-/// A day as `usage --since/--until` take it: `2026-11-01`, `20261101`, or a count of days or
+/// A day as `--since/--until` take it: `2026-11-01`, `20261101`, or a count of days or
 /// weeks before today (`7d`, `2w`; `0d` is today).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DaySpec {
@@ -88,6 +88,20 @@ pub enum When {
 pub enum Moment {
     Exact(Timestamp),
     Local(DateTime),
+}
+
+/// A `--since`/`--until` value that is none of the forms of [`FORMS`].
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("not a date: use {FORMS}")]
+pub struct NotADate;
+
+/// How the command line reads `--since`/`--until` values, for every command that takes them.
+impl std::str::FromStr for When {
+    type Err = NotADate;
+
+    fn from_str(s: &str) -> Result<When, NotADate> {
+        When::parse(s).ok_or(NotADate)
+    }
 }
 
 impl When {

@@ -80,10 +80,11 @@ pub struct Options {
     pub by: Vec<Key>,
     /// The zone calendar days are taken in.
     pub zone: jiff::tz::TimeZone,
-    /// Only calls on or after this day (in `zone`).
-    pub since: Option<jiff::civil::Date>,
-    /// Only calls on or before this day (in `zone`).
-    pub until: Option<jiff::civil::Date>,
+    /// Only calls at or after this millisecond since the epoch (`--since`, resolved by
+    /// [`crate::dates::When::first_ms`]).
+    pub since_ms: Option<i64>,
+    /// Only calls at or before this millisecond ([`crate::dates::When::last_ms`]).
+    pub until_ms: Option<i64>,
     /// The file that keeps what was read from each session between runs ([`cache`]); `None`
     /// reads every file.
     pub cache: Option<PathBuf>,
@@ -602,16 +603,16 @@ pub fn report(paths: &[PathBuf], options: &Options, progress: &dyn Progress) -> 
                     report.copies += 1;
                     continue;
                 }
-                let date = call.ms.and_then(|ms| calendar(ms, &options.zone));
-                let in_range = match (options.since, options.until) {
+                let in_range = match (options.since_ms, options.until_ms) {
                     (None, None) => true,
-                    (since, until) => {
-                        date.is_some_and(|d| since.is_none_or(|s| d >= s) && until.is_none_or(|u| d <= u))
-                    }
+                    (since, until) => call
+                        .ms
+                        .is_some_and(|ms| since.is_none_or(|s| ms >= s) && until.is_none_or(|u| ms <= u)),
                 };
                 if !in_range {
                     continue;
                 }
+                let date = call.ms.and_then(|ms| calendar(ms, &options.zone));
                 let keys: Vec<Cheap> = options
                     .by
                     .iter()
@@ -714,9 +715,6 @@ impl serde::Serialize for TotalRecord<'_> {
         map.end()
     }
 }
-
-/// A day as `--since`/`--until` take it: the dates every command takes live in [`crate::dates`].
-pub use crate::dates::DaySpec;
 
 #[cfg(test)]
 mod tests {

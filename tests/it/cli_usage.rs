@@ -249,7 +249,52 @@ fn since_and_until_are_inclusive_days() {
     assert_eq!(total(&recent)["calls"], 0);
     let out = agent.run(&["--since", "last tuesday"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a day"));
+    // The message lists the forms, as log's does.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a date: use a date (2026-11-30"));
+}
+
+/// `--since`/`--until` take every form `log --since` takes (one parser): `yesterday`,
+/// `'3 days ago'`, `2.weeks.ago`, `3h`, a date and time.
+#[test]
+fn since_and_until_take_what_log_takes() {
+    let agent = Agent::new();
+    // Calls 2 hours, 50 hours and 100 hours ago: yesterday began less than 48 hours ago.
+    let ago = |hours: i64| {
+        (jiff::Timestamp::now() - jiff::SignedDuration::from_hours(hours))
+            .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
+            .to_string()
+    };
+    write(
+        &agent.session("--p-three--", "d"),
+        &[
+            header("d", &ago(101), "/p/three"),
+            user("d1", None, &ago(101)),
+            assistant("d2", "d1", &ago(100), "claude", 100, 0.5),
+            user("d3", Some("d2"), &ago(51)),
+            assistant("d4", "d3", &ago(50), "claude", 200, 0.25),
+            user("d5", Some("d4"), &ago(3)),
+            assistant("d6", "d5", &ago(2), "claude", 400, 0.125),
+        ],
+    );
+    let calls = |args: &[&str]| {
+        let mut a = vec!["--project", "/p/three"];
+        a.extend_from_slice(args);
+        let (records, _) = agent.json(&a);
+        total(&records)["calls"].as_u64().unwrap()
+    };
+    assert_eq!(calls(&[]), 3);
+    assert_eq!(calls(&["--since", "yesterday"]), 1);
+    assert_eq!(calls(&["--since", "Yesterday", "--until", "now"]), 1);
+    assert_eq!(calls(&["--since", "3 days ago"]), 2);
+    assert_eq!(calls(&["--since", "2.weeks.ago"]), 3);
+    assert_eq!(calls(&["--since", "3h"]), 1);
+    assert_eq!(calls(&["--since", "90 minutes ago"]), 0);
+    assert_eq!(calls(&["--until", "3 days ago"]), 1);
+    assert_eq!(calls(&["--since", "4 days ago", "--until", "1 day ago"]), 1);
+    // A date and time with a zone: an instant.
+    let at = ago(60);
+    assert_eq!(calls(&["--since", &at]), 2);
+    assert_eq!(calls(&["--until", &at]), 1);
 }
 
 #[test]

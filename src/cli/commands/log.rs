@@ -62,7 +62,7 @@ pub struct Args {
 
     /// Only entries up to DATE, by their timestamp: a day through its last instant, else
     /// the moment named (the forms of --since).
-    #[arg(long, value_name = "DATE", value_parser = date)]
+    #[arg(long, value_name = "DATE")]
     pub until: Option<When>,
 
     /// With --all: only entries appended after the entry with this id (a cursor for polling).
@@ -97,11 +97,6 @@ pub struct Args {
     /// -s, or the first session of the current directory).
     #[arg(long, requires = "follow")]
     pub wait: bool,
-}
-
-/// `--until`'s parser: one of the forms of [`pi_session::dates`].
-fn date(s: &str) -> Result<When, String> {
-    When::parse(s).ok_or_else(|| format!("not a date: use {}", dates::FORMS))
 }
 
 impl Args {

@@ -6,8 +6,9 @@ use crate::cli::progress::Terminal;
 use crate::cli::session_arg::warn_damaged;
 use crate::cli::table::Table;
 use anyhow::{Result, anyhow};
+use pi_session::dates::When;
 use pi_session::session::io::locate::{self, Locations};
-use pi_session::usage::report::{self, DaySpec, GroupRecord, Key, KeyValue, Options, Report, TotalRecord, Warning};
+use pi_session::usage::report::{self, GroupRecord, Key, KeyValue, Options, Report, TotalRecord, Warning};
 use std::path::PathBuf;
 
 /// What sessions cost, across every project: tokens and cost by day, week, month, session,
@@ -27,14 +28,17 @@ pub struct Args {
           value_parser = ["day", "week", "month", "session", "project", "model", "provider", "source"])]
     pub by: Vec<String>,
 
-    /// Only calls on or after this day: YYYY-MM-DD, YYYYMMDD, or Nd / Nw (N days or weeks
-    /// before today; 0d is today).
-    #[arg(long, value_name = "DATE", value_parser = day_spec)]
-    pub since: Option<DaySpec>,
+    /// Only calls from DATE on, as `log --since` takes it: a day (2026-11-30, 20261130, today,
+    /// yesterday, 7d, 2w) from its first instant in the report's time zone, a date and time
+    /// (2026-11-30T14:00; with Z or +02:00, else in the report's zone), or a time ago
+    /// ('3 days ago', 2.weeks.ago, 1h, 90min).
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<When>,
 
-    /// Only calls on or before this day (same forms as --since).
-    #[arg(long, value_name = "DATE", value_parser = day_spec)]
-    pub until: Option<DaySpec>,
+    /// Only calls up to DATE: a day through its last instant, else the moment named (the
+    /// forms of --since).
+    #[arg(long, value_name = "DATE")]
+    pub until: Option<When>,
 
     /// Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC)
     /// [default: the local time zone].
@@ -65,10 +69,6 @@ pub struct Args {
     pub no_cache: bool,
 }
 
-fn day_spec(s: &str) -> Result<DaySpec, String> {
-    DaySpec::parse(s).ok_or_else(|| "not a day: use YYYY-MM-DD, YYYYMMDD, or Nd / Nw (days or weeks ago)".into())
-}
-
 /// The session files to report on.
 fn session_files(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
     let cwd = std::env::current_dir()?;
@@ -95,12 +95,12 @@ fn options(args: &Args) -> Result<Options> {
             .map_err(|_| anyhow!("unknown time zone '{name}' (an IANA name such as Europe/Paris, or UTC)"))?,
         None => jiff::tz::TimeZone::system(),
     };
-    let today = zone.to_datetime(jiff::Timestamp::now()).date();
+    let now = jiff::Timestamp::now();
     Ok(Options {
         by: args.by.iter().filter_map(|k| Key::parse(k)).collect(),
+        since_ms: args.since.as_ref().map(|w| w.first_ms(now, &zone)),
+        until_ms: args.until.as_ref().map(|w| w.last_ms(now, &zone)),
         zone,
-        since: args.since.map(|d| d.resolve(today)),
-        until: args.until.map(|d| d.resolve(today)),
         cache: if args.no_cache { None } else { cache_file(USAGE) },
     })
 }
