@@ -79,3 +79,36 @@ fn the_package_leaves_out_ci_scripts_and_benchmarks() {
         );
     }
 }
+
+/// The README's Quick start stays two commands, and its Install section gets a stranger from
+/// a clone to `pi-session` on PATH with its man pages and completion, on the Rust version
+/// Cargo.toml declares.
+#[test]
+fn the_readme_says_how_to_install() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = |title: &str| {
+        let start = readme
+            .find(&format!("\n## {title}\n"))
+            .unwrap_or_else(|| panic!("no {title}"));
+        let rest = &readme[start + 1..];
+        let end = rest[3..].find("\n## ").map_or(rest.len(), |e| e + 3);
+        rest[..end].to_string()
+    };
+    let quick = section("Quick start");
+    let block = quick.split("```sh\n").nth(1).unwrap().split("```").next().unwrap();
+    assert_eq!(block, "cargo run -- -s examples/session.jsonl tree\ncargo test\n");
+    let install = section("Install");
+    let version = manifest()["package"]["rust-version"].as_str().unwrap().to_owned();
+    for needed in [
+        "cargo install --locked --path .",
+        &format!("Rust {version} or newer"),
+        "mkdir -p ~/.cargo/share/man/man1",
+        "bash-completion package",
+        "mkdir -p ~/.local/share/bash-completion/completions",
+        "mkdir -p ~/.zfunc",
+        "mkdir -p ~/.config/fish/completions",
+        "Unix",
+    ] {
+        assert!(install.contains(needed), "the Install section does not say {needed:?}");
+    }
+}
