@@ -6,6 +6,10 @@ use clap::{Arg, ArgAction, Command, CommandFactory};
 use clap_complete::Shell;
 use std::fmt::Write as _;
 
+/// The shells `completions` offers a script for, whose scripts are kept in `completions/`. Unix
+/// shells only, as pi-session runs on Unix only.
+pub const SHELLS: [Shell; 4] = [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::Elvish];
+
 /// The command line as users see it: without the hidden helper subcommands.
 pub fn public_command() -> Command {
     let full = crate::cli::Cli::command();

@@ -2,8 +2,7 @@
 //! helper the bash, zsh and fish scripts call to complete revisions with the session's labels.
 
 use crate::cli::GlobalArgs;
-use crate::cli::commands::generate_docs::SHELLS;
-use crate::cli::completion::script;
+use crate::cli::completion::{SHELLS, script};
 use crate::cli::output::{Output, escape_line};
 use anyhow::Result;
 use clap_complete::Shell;

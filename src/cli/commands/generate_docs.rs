@@ -2,10 +2,10 @@
 //! repository (`man/`, `completions/`). Run `cargo run -- __generate-docs .` after changing the
 //! command line; `tests/generated_docs.rs` fails until the committed files match.
 
-use crate::cli::completion::{public_command, script};
+use crate::cli::completion::{SHELLS, public_command, script};
 use crate::cli::output::Output;
 use anyhow::{Context, Result};
-use clap_complete::{Generator, Shell};
+use clap_complete::Generator;
 use std::path::{Path, PathBuf};
 
 /// Write man/pi-session*.1 and completions/* under DIR.
@@ -15,10 +15,6 @@ pub struct Args {
     #[arg(value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
 }
-
-/// The shells `completions` offers a script for, whose scripts are kept in `completions/`. Unix
-/// shells only, as pi-session runs on Unix only.
-pub const SHELLS: [Shell; 4] = [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::Elvish];
 
 pub fn run(args: &Args, out: &mut Output) -> Result<()> {
     let written = generate(&args.dir)?;
