@@ -21,6 +21,7 @@ mod cli_log;
 mod cli_log_follow;
 mod cli_ls;
 mod cli_pager;
+mod cli_progress;
 mod cli_repair;
 mod cli_rev_parse;
 mod cli_secrets;

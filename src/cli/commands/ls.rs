@@ -4,11 +4,9 @@ use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_lin
 use crate::cli::progress::Terminal;
 use anyhow::Result;
 use pi_session::listing::{self, ListOptions, SessionInfo};
-use pi_session::progress::Progress;
 use pi_session::session::io::locate::Locations;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// List sessions as Pi's /resume does, most recently active first.
 ///
@@ -50,31 +48,6 @@ impl Args {
         ListOptions {
             all: self.all,
             cache: if self.no_cache { None } else { cache_file(LISTING) },
-        }
-    }
-}
-
-/// The terminal's bar, for listings long enough to be worth one (more than 50 files).
-struct LongOnly<'a> {
-    terminal: &'a Terminal,
-    shown: AtomicBool,
-}
-
-impl Progress for LongOnly<'_> {
-    fn start(&self, what: &str, total: Option<u64>) {
-        if total.is_some_and(|n| n > 50) {
-            self.shown.store(true, Ordering::Relaxed);
-            self.terminal.start(what, total);
-        }
-    }
-    fn advance(&self, n: u64) {
-        if self.shown.load(Ordering::Relaxed) {
-            self.terminal.advance(n);
-        }
-    }
-    fn finish(&self) {
-        if self.shown.swap(false, Ordering::Relaxed) {
-            self.terminal.finish();
         }
     }
 }
@@ -141,11 +114,7 @@ fn shorten_home(p: &str) -> String {
 
 pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let loc = Locations::discover(&std::env::current_dir()?);
-    let terminal = Terminal::new();
-    let progress = LongOnly {
-        terminal: &terminal,
-        shown: AtomicBool::new(false),
-    };
+    let progress = Terminal::when(!args.json);
     let listing::Listing { mut sessions, skipped } = listing::list(&loc, &args.options(), &progress);
     if let Some(n) = args.max_count {
         sessions.truncate(n);

@@ -130,7 +130,7 @@ fn warn(w: &Warning) {
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let options = options(args)?;
     let files = session_files(global, args)?;
-    let progress = Terminal::new();
+    let progress = Terminal::when(!args.json);
     let report = report::report(&files, &options, &progress);
     for w in &report.warnings {
         warn(w);
