@@ -244,7 +244,7 @@ const COMMON_ENVIRONMENT: [(&str, &str); 4] = [
     ("NO_COLOR", "When set and not empty, no colours (as --color never)."),
     (
         "COLUMNS",
-        "The width to fit output to when it cannot be read from the terminal.",
+        "The width to fit output to when it cannot be read from the terminal, and in a pipe (where lines are otherwise whole).",
     ),
 ];
 

@@ -146,13 +146,22 @@ impl Output {
             ColorChoice::Never => false,
             ColorChoice::Auto => is_terminal && !no_color && std::env::var("TERM").map_or(true, |t| t != "dumb"),
         };
+        // In a pipe lines are whole, unless COLUMNS asks for a width (as GNU ls reads it).
+        let columns = || {
+            std::env::var("COLUMNS")
+                .ok()?
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&w: &usize| w > 0)
+        };
         let width = if is_terminal {
             terminal_size::terminal_size()
                 .map(|(w, _)| w.0 as usize)
-                .or_else(|| std::env::var("COLUMNS").ok()?.parse().ok())
+                .or_else(columns)
                 .or(Some(80))
         } else {
-            None
+            columns()
         };
         Output {
             out: Sink::Stdout(BufWriter::with_capacity(64 * 1024, stdout)),
