@@ -56,15 +56,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     }
 }
 
-/// Repairs one file; `progress` is the terminal's when this is the run's one file (its
-/// lines are printed whatever they say), `None` in a run over all (a line if it has defects).
+/// Repairs one file: with `progress` the run's one file (every line printed), else one of all.
 fn repair_one(path: &Path, args: &Args, out: &mut Output, progress: Option<&dyn Progress>) -> Result<Outcome> {
-    let verbose = progress.is_some();
-    let progress = progress.unwrap_or(&Silent);
-    let what = format!("checking {}", path.file_name().unwrap_or_default().to_string_lossy());
-    let (mut lock, original, plan) = while_doing(progress, &what, || {
-        lock_and_plan(path, args.check, args.check || args.dry_run)
-    })?;
+    let (verbose, progress) = (progress.is_some(), progress.unwrap_or(&Silent));
+    let check = || lock_and_plan(path, args.check, args.check || args.dry_run);
+    let (mut lock, original, plan) = while_doing(progress, "checking the session", check)?;
     let defects = plan.defects();
     let warnings = plan.findings.len() - defects;
     let shown = escape_line(&path.display().to_string());
