@@ -493,6 +493,10 @@ function __fish_pi_session_rev_wanted
             test $npos -eq 0
         case rev-parse
             test $npos -ge 0
+        case diff
+            test $npos -eq 0; or test $npos -eq 1
+        case merge-base
+            test $npos -eq 0; or test $npos -eq 1
         case checkout
             test $npos -eq 0
         case label
@@ -535,3 +539,6 @@ function __fish_pi_session_revs
 end
 
 complete -c pi-session -n "__fish_pi_session_rev_wanted" -f -a "(__fish_pi_session_revs)"
+
+# Sessions: -s completes the current directory's session ids besides files.
+complete -c pi-session -s s -l session -r -a "(command pi-session __complete-sessions 2>/dev/null)"
