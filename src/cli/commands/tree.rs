@@ -15,7 +15,8 @@ use pi_session::session::{EntryIdx, Session, text};
 /// context edits, usage) and assistant messages holding only tool calls are hidden, as in
 /// Pi's default view; their children attach to the nearest shown ancestor.
 ///
-/// Previews are fitted to the terminal's width; off a terminal, to 200 columns, as in `log`.
+/// Previews are fitted to the terminal's width; off a terminal, to $COLUMNS, else 200 columns, as in
+/// `log`. Rows too deeply indented for the width are cut from the left, as Pi's /tree pans.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Show every entry.
