@@ -16,10 +16,11 @@ fn large() -> PathBuf {
 /// `pi-session ARGS…` at `columns` columns; its stdout.
 fn run_at(columns: usize, args: &[&str], dir: Option<&Path>) -> String {
     let mut c = cmd();
-    c.env("COLUMNS", columns.to_string()).args(args);
-    if let Some(agent) = dir {
-        c.env("PI_CODING_AGENT_DIR", agent);
-    }
+    // No Pi settings or sessions but the test's own.
+    let none = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-pi-agent");
+    c.env("COLUMNS", columns.to_string())
+        .env("PI_CODING_AGENT_DIR", dir.unwrap_or(&none))
+        .args(args);
     let out = c.output().unwrap();
     assert!(
         out.status.success(),

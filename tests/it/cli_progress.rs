@@ -15,6 +15,11 @@ fn copy(file: &Path) -> (tempfile::TempDir, PathBuf) {
     (dir, dest)
 }
 
+/// No Pi settings but the test's own (none).
+fn no_agent() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-pi-agent")
+}
+
 fn assert_nothing_drawn(stderr: &[u8], what: &str) {
     let text = String::from_utf8_lossy(stderr);
     assert!(
@@ -28,6 +33,7 @@ fn assert_nothing_drawn(stderr: &[u8], what: &str) {
 fn compact_waiting_on_a_summarizer_draws_nothing_into_a_pipe() {
     let (_d, f) = copy(&common::corpus_dir().join("real-large.v3.jsonl"));
     let out = cmd()
+        .env("PI_CODING_AGENT_DIR", no_agent())
         .arg("-s")
         .arg(&f)
         .args([
@@ -54,7 +60,13 @@ fn export_repair_and_redact_draw_nothing_into_a_pipe() {
         ("redact --json", vec!["redact".as_ref(), "--json".as_ref()]),
     ];
     for (what, args) in runs {
-        let out = cmd().arg("-s").arg(&f).args(args).output().unwrap();
+        let out = cmd()
+            .env("PI_CODING_AGENT_DIR", no_agent())
+            .arg("-s")
+            .arg(&f)
+            .args(args)
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
         assert_nothing_drawn(&out.stderr, what);
     }
@@ -78,7 +90,7 @@ fn compact_waiting_on_a_summarizer_shows_a_spinner_on_a_terminal() {
     );
     let mut script = std::process::Command::new("script");
     script.args(["-qec", &line]).arg(&typescript);
-    for (k, v) in cmd().get_envs() {
+    for (k, v) in cmd().env("PI_CODING_AGENT_DIR", no_agent()).get_envs() {
         match v {
             Some(v) => script.env(k, v),
             None => script.env_remove(k),
