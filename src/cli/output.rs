@@ -106,7 +106,7 @@ impl Output {
 
     /// `error: TEXT`, for an error that does not end the command (one file of several).
     pub fn error(text: &str) {
-        eprintln!("{}", escape_line(&format!("error: {text}")));
+        stderr_line(&escape_line(&format!("error: {text}")));
     }
 
     /// `hint: TEXT`.
@@ -116,24 +116,29 @@ impl Output {
 
     /// `note: TEXT`: something the user may want to know, not a problem.
     pub fn note(text: &str) {
-        eprintln!("{}", escape_line(&format!("note: {text}")));
+        stderr_line(&escape_line(&format!("note: {text}")));
     }
 
     /// A line of its own about what the command did or did not do ("dry run: nothing
     /// written", "already there: nothing to do").
     pub fn say(text: &str) {
-        eprintln!("{}", escape_line(text));
+        stderr_line(&escape_line(text));
     }
 
     /// [`Output::say`] for text of several lines (newlines and tabs kept).
     pub fn say_block(text: &str) {
-        eprintln!("{}", escape_block(text));
+        stderr_line(&escape_block(text));
     }
 
     /// A whole diagnostic line, its prefix included, with the commands it suggests advised.
     pub fn diagnostic(line: &str) {
-        eprintln!("{}", escape_line(&advise(line)));
+        stderr_line(&escape_line(&advise(line)));
     }
+}
+
+/// A line on stderr, above the progress bar if one is drawn.
+fn stderr_line(line: &str) {
+    super::progress::suspend(|| eprintln!("{line}"));
 }
 
 impl Output {

@@ -14,6 +14,24 @@ use std::time::Duration;
 /// How long a phase runs unseen.
 pub const DELAY: Duration = Duration::from_secs(1);
 
+/// The bar on screen, if any, for [`suspend`].
+static DRAWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Runs `f` (which prints a line on stderr) with the bar on screen, if any, cleared
+/// meanwhile and drawn again after: a warning does not end up on the bar's line.
+pub fn suspend<R>(f: impl FnOnce() -> R) -> R {
+    let drawn = DRAWN.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    match drawn {
+        Some(bar) => bar.suspend(f),
+        None => f(),
+    }
+}
+
+/// Records the bar on screen (`None`: none any more).
+fn set_drawn(bar: Option<&ProgressBar>) {
+    *DRAWN.lock().unwrap_or_else(|e| e.into_inner()) = bar.cloned();
+}
+
 /// The phase being reported: `id` tells the thread that reveals a bar whether the phase
 /// it waited for is still the current one.
 #[derive(Default)]
@@ -95,6 +113,9 @@ impl Progress for Terminal {
         let id = {
             let mut slot = lock(&self.slot);
             if let Some(old) = slot.bar.replace(bar) {
+                if slot.shown {
+                    set_drawn(None);
+                }
                 old.finish_and_clear();
             }
             slot.id += 1;
@@ -111,6 +132,7 @@ impl Progress for Terminal {
             {
                 bar.set_draw_target(ProgressDrawTarget::stderr());
                 bar.tick();
+                set_drawn(Some(bar));
                 slot.shown = true;
             }
         });
@@ -127,6 +149,9 @@ impl Progress for Terminal {
     fn finish(&self) {
         let mut slot = lock(&self.slot);
         if let Some(bar) = slot.bar.take() {
+            if slot.shown {
+                set_drawn(None);
+            }
             bar.finish_and_clear();
         }
         slot.shown = false;
