@@ -542,3 +542,4 @@ complete -c pi-session -n "__fish_pi_session_rev_wanted" -f -a "(__fish_pi_sessi
 
 # Sessions: -s completes the current directory's session ids besides files.
 complete -c pi-session -s s -l session -r -a "(command pi-session __complete-sessions 2>/dev/null)"
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -a "(command pi-session __complete-sessions 2>/dev/null)"

@@ -531,5 +531,13 @@ complete -c pi-session -n "__fish_pi_session_rev_wanted" -f -a "(__fish_pi_sessi
 complete -c pi-session -s s -l session -r -a "(command pi-session __complete-sessions 2>/dev/null)"
 "#
     );
+    // And so do the FILE|ID arguments (`redact`).
+    for s in subs.iter().filter(|s| !s.session_ids.is_empty()) {
+        let _ = writeln!(
+            base,
+            "complete -c pi-session -n \"__fish_pi_session_using_subcommand {}\" -a \"(command pi-session __complete-sessions 2>/dev/null)\"",
+            s.name
+        );
+    }
     base
 }

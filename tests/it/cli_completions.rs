@@ -328,6 +328,10 @@ fn bash_completes_a_directory_after_s_with_a_slash() {
     );
 }
 
+fn all_fish() -> [&'static str; 6] {
+    ["@", "gr$(touch pwned)", "green", "root", "start", "start here"]
+}
+
 #[test]
 fn fish_completes_revisions() {
     if !have("fish") {
@@ -335,6 +339,7 @@ fn fish_completes_revisions() {
     }
     let dir = tempfile::tempdir().unwrap();
     labelled_session(dir.path());
+    agent_with_sessions(dir.path());
     let script_file = dir.path().join("pi-session.fish");
     std::fs::write(&script_file, script("fish")).unwrap();
     let complete = |line: &str| -> Vec<String> {
@@ -343,7 +348,7 @@ fn fish_completes_revisions() {
             .env("SCRIPT", &script_file)
             .env("LINE", line)
             .env("PATH", path_var())
-            .env_remove("PI_CODING_AGENT_DIR")
+            .env("PI_CODING_AGENT_DIR", dir.path().join("agent"))
             .env_remove("PI_CODING_AGENT_SESSION_DIR")
             .current_dir(dir.path())
             .output()
@@ -355,7 +360,15 @@ fn fish_completes_revisions() {
             .map(|l| l.split('\t').next().unwrap().to_owned())
             .collect()
     };
-    let all = ["@", "gr$(touch pwned)", "green", "root", "start", "start here"];
+    assert_eq!(complete("pi-session -s s.jsonl diff "), all_fish());
+    assert_eq!(complete("pi-session -s s.jsonl merge-base @ "), all_fish());
+    assert_eq!(complete("pi-session -s 22"), ["2222bbbb-0000-4000-8000-000000000002"]);
+    assert_eq!(
+        complete("pi-session redact 11"),
+        ["1111aaaa-0000-4000-8000-000000000001"]
+    );
+    assert_eq!(complete("pi-session -s su"), ["sub/"]);
+    let all = all_fish();
     assert_eq!(complete("pi-session -s s.jsonl show "), all);
     assert_eq!(complete("pi-session show -s s.jsonl gr"), ["gr$(touch pwned)", "green"]);
     assert_eq!(
@@ -407,6 +420,7 @@ fn zsh_completes_revisions_interactively() {
     }
     let dir = tempfile::tempdir().unwrap();
     labelled_session(dir.path());
+    agent_with_sessions(dir.path());
     let fdir = dir.path().join("zfunc");
     std::fs::create_dir(&fdir).unwrap();
     std::fs::write(fdir.join("_pi-session"), script("zsh")).unwrap();
@@ -424,6 +438,7 @@ fn zsh_completes_revisions_interactively() {
         "env",
         &format!("PATH={}", path_var()),
         &format!("HOME={}", dir.path().display()),
+        &format!("PI_CODING_AGENT_DIR={}", dir.path().join("agent").display()),
         "zsh",
         "-f",
     ]);
@@ -461,7 +476,21 @@ fn zsh_completes_revisions_interactively() {
         "Tab",
     ]);
     let listed = screen("start\\ here");
+    // diff's revisions, and -s's session ids and directories.
+    let typed = |line: &str, want: &str| {
+        tmux(&["send-keys", "-t", &session, "C-u", line, "Tab"]);
+        screen(want)
+    };
+    let diff = typed("pi-session -s s.jsonl diff @ gre", "diff @ green");
+    let id = typed("pi-session -s 22", "-s 2222bbbb-0000-4000-8000-000000000002");
+    let folder = typed("pi-session -s su", "-s sub/");
     tmux(&["kill-server"]);
+    assert!(diff.contains("pi-session -s s.jsonl diff @ green"), "{diff}");
+    assert!(
+        id.contains("pi-session -s 2222bbbb-0000-4000-8000-000000000002"),
+        "{id}"
+    );
+    assert!(folder.contains("pi-session -s sub/"), "{folder}");
     assert!(
         shown.contains("green") && shown.contains("gr\\$\\(touch\\ pwned\\)"),
         "{shown}"
