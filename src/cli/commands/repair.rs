@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
-use crate::cli::progress::{Terminal, while_doing};
+use crate::cli::progress::{Terminal, suspend, while_doing};
 use anyhow::Result;
 use pi_session::progress::{Progress, Silent};
 use pi_session::repair::apply::FileRecord;
@@ -199,27 +199,21 @@ fn run_all(args: &Args, out: &mut Output) -> Result<Exit> {
         ));
         return Ok(Exit::Success);
     }
-    let bar = (!args.json).then(Terminal::new);
-    if let Some(b) = &bar {
-        b.start("repair", Some(files.len() as u64));
-    }
+    let bar = Terminal::when(!args.json);
+    bar.start("repair", Some(files.len() as u64));
     let mut rows: Vec<(PathBuf, Outcome)> = Vec::new();
     for f in &files {
-        if let Some(b) = &bar {
-            b.message(&f.file_name().unwrap_or_default().to_string_lossy());
-        }
+        bar.message(&f.file_name().unwrap_or_default().to_string_lossy());
         let outcome = match repair_one(f, args, out, None) {
             Ok(o) => o,
             Err(e) => Outcome::Failed(format!("{e:#}")),
         };
         rows.push((f.clone(), outcome));
-        if let Some(b) = &bar {
-            b.advance(1);
-        }
+        // A file's findings go out now, above the bar, not when the buffer fills.
+        suspend(|| out.flush())?;
+        bar.advance(1);
     }
-    if let Some(b) = &bar {
-        b.finish();
-    }
+    bar.finish();
     let failed = rows
         .iter()
         .any(|(_, o)| matches!(o, Outcome::Failed(_) | Outcome::Defects));
