@@ -1390,8 +1390,9 @@ _pi_session() {
 }
 
 
-# Revisions (REV, TARGET) complete with @, root and the session's labels, from
-# `pi-session __complete-revs` on the session given with -s, if any.
+# Revisions (REV, TARGET, A, B) complete with @, root and the session's labels, from
+# `pi-session __complete-revs` on the session given with -s, if any; sessions (-s, FILE|ID)
+# with files and the ids of `pi-session __complete-sessions`.
 _pi_session_takes_value() {
     case "$1:$2" in
         :-s|:--session|:--color) return 0 ;;
@@ -1421,6 +1422,35 @@ _pi_session_takes_value() {
     return 1
 }
 
+_pi_session_takes_choice() {
+    case "$1:$2" in
+        :--color) return 0 ;;
+        log:--color|log:--type|log:--role|log:--color) return 0 ;;
+        tree:--color|tree:--color) return 0 ;;
+        show:--color|show:--color) return 0 ;;
+        context:--color|context:--color) return 0 ;;
+        rev-parse:--color|rev-parse:--color) return 0 ;;
+        diff:--color|diff:--color) return 0 ;;
+        merge-base:--color|merge-base:--color) return 0 ;;
+        checkout:--color|checkout:--color) return 0 ;;
+        label:--color|label:--color) return 0 ;;
+        clone:--color|clone:--color) return 0 ;;
+        fork:--color|fork:--color) return 0 ;;
+        repair:--color|repair:--color) return 0 ;;
+        compact:--color|compact:--color) return 0 ;;
+        summarize-branch:--color|summarize-branch:--color) return 0 ;;
+        ls:--color|ls:--color) return 0 ;;
+        stats:--color|stats:--color) return 0 ;;
+        usage:--color|usage:--by|usage:--color) return 0 ;;
+        secrets:--color|secrets:--color) return 0 ;;
+        redact:--color|redact:--color) return 0 ;;
+        grep:--color|grep:--role|grep:--color) return 0 ;;
+        export:--color|export:--format|export:--color) return 0 ;;
+        completions:--color|completions:--color) return 0 ;;
+    esac
+    return 1
+}
+
 _pi_session_rev_here() {
     local npos="$2"
     case "$1" in
@@ -1428,6 +1458,8 @@ _pi_session_rev_here() {
         show) (( npos >= 0 )) ;;
         context) (( npos == 0 )) ;;
         rev-parse) (( npos >= 0 )) ;;
+        diff) (( npos == 0 || npos == 1 )) ;;
+        merge-base) (( npos == 0 || npos == 1 )) ;;
         checkout) (( npos == 0 )) ;;
         label) (( npos == 0 )) ;;
         clone) (( npos == 0 )) ;;
@@ -1439,11 +1471,58 @@ _pi_session_rev_here() {
     esac
 }
 
+_pi_session_session_here() {
+    local npos="$2"
+    case "$1" in
+        redact) (( npos >= 0 )) ;;
+        *) return 1 ;;
+    esac
+}
+
+_pi_session_positional_here() {
+    local npos="$2"
+    case "$1" in
+        log) (( npos == 0 )) ;;
+        show) (( npos >= 0 )) ;;
+        context) (( npos == 0 )) ;;
+        rev-parse) (( npos >= 0 )) ;;
+        diff) (( npos == 0 || npos == 1 )) ;;
+        merge-base) (( npos == 0 || npos == 1 )) ;;
+        checkout) (( npos == 0 )) ;;
+        label) (( npos == 0 || npos == 1 )) ;;
+        clone) (( npos == 0 )) ;;
+        fork) (( npos == 0 )) ;;
+        summarize-branch) (( npos == 0 )) ;;
+        stats) (( npos == 0 )) ;;
+        redact) (( npos >= 0 )) ;;
+        grep) (( npos == 0 )) ;;
+        export) (( npos == 0 )) ;;
+        completions) (( npos == 0 )) ;;
+        *) return 1 ;;
+    esac
+}
+
+# Files (a directory gets a `/`, not a space) and, for a session, the current directory's
+# session ids.
+_pi_session_files() {
+    local cur="$1" id
+    compopt -o filenames 2>/dev/null
+    COMPREPLY=()
+    while IFS= read -r id; do
+        COMPREPLY+=("$id")
+    done < <(compgen -f -- "$cur")
+    if [[ "$2" == session ]]; then
+        while IFS= read -r id; do
+            [[ "$id" == "$cur"* ]] && COMPREPLY+=("$id")
+        done < <(command pi-session __complete-sessions 2>/dev/null)
+    fi
+}
+
 _pi_session_complete() {
     _pi_session "$@"
     local cur="${COMP_WORDS[COMP_CWORD]}"
     [[ "$cur" == -* ]] && return 0
-    local i w sub="" npos=0 skip=0 session=()
+    local i w sub="" opt="" npos=0 skip=0 session=()
     for (( i = 1; i < COMP_CWORD; i++ )); do
         w="${COMP_WORDS[i]}"
         if [[ "$w" == "=" ]]; then
@@ -1467,6 +1546,7 @@ _pi_session_complete() {
         esac
         case "$w" in
             -*)
+                opt="$w"
                 _pi_session_takes_value "$sub" "$w" && skip=1
                 continue
                 ;;
@@ -1477,8 +1557,32 @@ _pi_session_complete() {
             npos=$((npos + 1))
         fi
     done
-    (( skip )) && return 0
-    [[ -n "$sub" ]] && _pi_session_rev_here "$sub" "$npos" || return 0
+    if (( skip )); then
+        # The value of an option: files, but for the options that take a choice.
+        _pi_session_takes_choice "$sub" "$opt" && return 0
+        case "$opt" in
+            -s|--session) _pi_session_files "$cur" session ;;
+            *) _pi_session_files "$cur" ;;
+        esac
+        return 0
+    fi
+    [[ -n "$sub" ]] || return 0
+    if _pi_session_session_here "$sub" "$npos"; then
+        _pi_session_files "$cur" session
+        return 0
+    fi
+    if ! _pi_session_rev_here "$sub" "$npos"; then
+        # Where an argument goes, options are offered once a `-` is typed (their common
+        # prefix alone would be inserted).
+        if _pi_session_positional_here "$sub" "$npos"; then
+            local kept=() c
+            for c in "${COMPREPLY[@]}"; do
+                [[ "$c" == -* ]] || kept+=("$c")
+            done
+            COMPREPLY=("${kept[@]}")
+        fi
+        return 0
+    fi
     if (( ${#session[@]} )); then
         session[1]="${session[1]/#\~\//$HOME/}"
     fi

@@ -87,7 +87,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l reverse -d
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l long -d 'Show each entry in full: text, thinking, tool calls with arguments, tool results'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l json -d 'Print each entry\'s original line, byte for byte (NDJSON)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l all -d 'Every entry of the file in append order, not one branch (like Pi\'s RPC get_entries)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l oneline -d 'One short line per entry: short id, kind (the role of a message, else the type), (@) and [label] when they apply, and the first line of the entry\'s text, fitted to the terminal (off a terminal, to 200 columns)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l oneline -d 'One short line per entry: short id, kind (the role of a message, else the type), (@) and [label] when they apply, and the first line of the entry\'s text, fitted to the terminal (off a terminal, to $COLUMNS, else 200 columns)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s f -l follow -d 'After what log prints, print each entry as Pi appends it, until Ctrl-C (status 0). New entries come in append order: with --all every one, else those on the branch of @ as it moves (a notice on stderr when @ moves to another branch). -n and --reverse apply to the first part only. With --json, one original line per entry, flushed at once. A file replaced, cut or rewritten (repair, Pi\'s migration) is read again with a notice on stderr, and only entries whose ids were not seen yet are printed'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l wait -d 'With --follow: wait for a session file that does not exist yet (a path given with -s, or the first session of the current directory)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -493,6 +493,10 @@ function __fish_pi_session_rev_wanted
             test $npos -eq 0
         case rev-parse
             test $npos -ge 0
+        case diff
+            test $npos -eq 0; or test $npos -eq 1
+        case merge-base
+            test $npos -eq 0; or test $npos -eq 1
         case checkout
             test $npos -eq 0
         case label
@@ -535,3 +539,7 @@ function __fish_pi_session_revs
 end
 
 complete -c pi-session -n "__fish_pi_session_rev_wanted" -f -a "(__fish_pi_session_revs)"
+
+# Sessions: -s completes the current directory's session ids besides files.
+complete -c pi-session -s s -l session -r -a "(command pi-session __complete-sessions 2>/dev/null)"
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -a "(command pi-session __complete-sessions 2>/dev/null)"

@@ -1,6 +1,11 @@
 //! Completion scripts: clap_complete's output for the public command line, extended so that
-//! revisions (REV, TARGET) complete with `@`, `root` and the session's labels (through the
-//! hidden `__complete-revs`). Used by `completions` and `__generate-docs`.
+//! revisions (REV, TARGET, A, B) complete with `@`, `root` and the session's labels (through
+//! the hidden `__complete-revs`), and sessions (`-s`, `redact FILE|ID`) with files and the
+//! ids of the current directory's sessions (through `__complete-sessions`). Used by
+//! `completions` and `__generate-docs`.
+//!
+//! (clap_complete's dynamic completion, `CompleteEnv`, would do this in Rust, but it is
+//! behind an unstable feature and would change how every installed script works.)
 
 use clap::{Arg, ArgAction, Command, CommandFactory};
 use clap_complete::Shell;
@@ -57,17 +62,54 @@ pub fn script(shell: Shell) -> String {
 /// What the scripts need to know of a subcommand to find its REV arguments.
 struct Sub {
     name: String,
-    /// For each positional argument in order: (is a revision, takes several values).
-    positionals: Vec<(bool, bool)>,
+    /// For each positional argument in order: what it takes, and whether several values.
+    positionals: Vec<(Takes, bool)>,
     /// Arg ids of the revision positionals.
     rev_ids: Vec<String>,
+    /// Arg ids of the session positionals (`redact FILE|ID`).
+    session_ids: Vec<String>,
     /// `-x` and `--xyz` options that take a value (the global ones included).
     value_options: Vec<String>,
+    /// Those of them that take one of a list of values (the others complete files).
+    choice_options: Vec<String>,
+}
+
+/// What a positional argument takes, for completion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    Revision,
+    Session,
+    Other,
+}
+
+/// The value names of revision arguments (`diff A B` and `merge-base A B` compare two).
+const REVISION_VALUE_NAMES: [&str; 4] = ["REV", "TARGET", "A", "B"];
+
+fn takes(arg: &Arg) -> Takes {
+    let names = arg.get_value_names().unwrap_or_default();
+    if names.iter().any(|n| REVISION_VALUE_NAMES.contains(&n.as_str())) {
+        Takes::Revision
+    } else if names.iter().any(|n| n.as_str() == "FILE|ID") {
+        Takes::Session
+    } else {
+        Takes::Other
+    }
 }
 
 fn is_rev(arg: &Arg) -> bool {
-    arg.get_value_names()
-        .is_some_and(|names| names.iter().any(|n| n.as_str() == "REV" || n.as_str() == "TARGET"))
+    takes(arg) == Takes::Revision
+}
+
+fn choice_options(cmd: &Command) -> Vec<String> {
+    let mut v = Vec::new();
+    for a in cmd.get_arguments().filter(|a| !a.is_positional()) {
+        if !a.get_action().takes_values() || a.get_possible_values().is_empty() {
+            continue;
+        }
+        v.extend(a.get_short().map(|s| format!("-{s}")));
+        v.extend(a.get_long().map(|l| format!("--{l}")));
+    }
+    v
 }
 
 fn value_options(cmd: &Command) -> Vec<String> {
@@ -98,7 +140,7 @@ fn subcommands(cmd: &Command) -> Vec<Sub> {
                     .map(|a| {
                         let many = matches!(a.get_action(), ArgAction::Append)
                             || a.get_num_args().is_some_and(|n| n.max_values() > 1);
-                        (is_rev(a), many)
+                        (takes(a), many)
                     })
                     .collect(),
                 rev_ids: positionals
@@ -106,19 +148,26 @@ fn subcommands(cmd: &Command) -> Vec<Sub> {
                     .filter(|a| is_rev(a))
                     .map(|a| a.get_id().to_string())
                     .collect(),
+                session_ids: positionals
+                    .iter()
+                    .filter(|a| takes(a) == Takes::Session)
+                    .map(|a| a.get_id().to_string())
+                    .collect(),
                 value_options: value_options(s),
+                choice_options: choice_options(s),
             }
         })
         .collect()
 }
 
-/// A shell condition on `$npos` (positionals before the cursor) true where a revision goes.
-fn npos_condition(sub: &Sub) -> Option<String> {
+/// A shell condition on `$npos` (positionals before the cursor) true where a positional
+/// `wanted` takes goes.
+fn npos_condition(sub: &Sub, wanted: impl Fn(Takes) -> bool) -> Option<String> {
     let conds: Vec<String> = sub
         .positionals
         .iter()
         .enumerate()
-        .filter(|(_, (rev, _))| *rev)
+        .filter(|(_, (t, _))| wanted(*t))
         .map(|(k, (_, many))| {
             if *many {
                 format!("npos >= {k}")
@@ -145,20 +194,48 @@ fn bash(base: String, cmd: &Command, subs: &[Sub]) -> String {
         let alts: Vec<String> = s.value_options.iter().map(|o| format!("{}:{o}", s.name)).collect();
         let _ = writeln!(takes_value, "        {}) return 0 ;;", alts.join("|"));
     }
-    let mut rev_at = String::new();
+    let mut choice = String::new();
+    let top_choice = choice_options(cmd);
+    if !top_choice.is_empty() {
+        let _ = writeln!(choice, "        :{}) return 0 ;;", top_choice.join("|:"));
+    }
     for s in subs {
-        if let Some(cond) = npos_condition(s) {
-            let _ = writeln!(rev_at, "        {}) (( {cond} )) ;;", s.name);
+        let alts: Vec<String> = top_choice
+            .iter()
+            .chain(&s.choice_options)
+            .map(|o| format!("{}:{o}", s.name))
+            .collect();
+        if !alts.is_empty() {
+            let _ = writeln!(choice, "        {}) return 0 ;;", alts.join("|"));
         }
     }
+    let case_of = |wanted: &dyn Fn(Takes) -> bool| {
+        let mut cases = String::new();
+        for s in subs {
+            if let Some(cond) = npos_condition(s, wanted) {
+                let _ = writeln!(cases, "        {}) (( {cond} )) ;;", s.name);
+            }
+        }
+        cases
+    };
+    let rev_at = case_of(&|t| t == Takes::Revision);
+    let session_at = case_of(&|t| t == Takes::Session);
+    let positional_at = case_of(&|_| true);
     let _ = write!(
         base,
         r#"
-# Revisions (REV, TARGET) complete with @, root and the session's labels, from
-# `pi-session __complete-revs` on the session given with -s, if any.
+# Revisions (REV, TARGET, A, B) complete with @, root and the session's labels, from
+# `pi-session __complete-revs` on the session given with -s, if any; sessions (-s, FILE|ID)
+# with files and the ids of `pi-session __complete-sessions`.
 _pi_session_takes_value() {{
     case "$1:$2" in
 {takes_value}    esac
+    return 1
+}}
+
+_pi_session_takes_choice() {{
+    case "$1:$2" in
+{choice}    esac
     return 1
 }}
 
@@ -169,11 +246,41 @@ _pi_session_rev_here() {{
     esac
 }}
 
+_pi_session_session_here() {{
+    local npos="$2"
+    case "$1" in
+{session_at}        *) return 1 ;;
+    esac
+}}
+
+_pi_session_positional_here() {{
+    local npos="$2"
+    case "$1" in
+{positional_at}        *) return 1 ;;
+    esac
+}}
+
+# Files (a directory gets a `/`, not a space) and, for a session, the current directory's
+# session ids.
+_pi_session_files() {{
+    local cur="$1" id
+    compopt -o filenames 2>/dev/null
+    COMPREPLY=()
+    while IFS= read -r id; do
+        COMPREPLY+=("$id")
+    done < <(compgen -f -- "$cur")
+    if [[ "$2" == session ]]; then
+        while IFS= read -r id; do
+            [[ "$id" == "$cur"* ]] && COMPREPLY+=("$id")
+        done < <(command pi-session __complete-sessions 2>/dev/null)
+    fi
+}}
+
 _pi_session_complete() {{
     _pi_session "$@"
     local cur="${{COMP_WORDS[COMP_CWORD]}}"
     [[ "$cur" == -* ]] && return 0
-    local i w sub="" npos=0 skip=0 session=()
+    local i w sub="" opt="" npos=0 skip=0 session=()
     for (( i = 1; i < COMP_CWORD; i++ )); do
         w="${{COMP_WORDS[i]}}"
         if [[ "$w" == "=" ]]; then
@@ -197,6 +304,7 @@ _pi_session_complete() {{
         esac
         case "$w" in
             -*)
+                opt="$w"
                 _pi_session_takes_value "$sub" "$w" && skip=1
                 continue
                 ;;
@@ -207,8 +315,32 @@ _pi_session_complete() {{
             npos=$((npos + 1))
         fi
     done
-    (( skip )) && return 0
-    [[ -n "$sub" ]] && _pi_session_rev_here "$sub" "$npos" || return 0
+    if (( skip )); then
+        # The value of an option: files, but for the options that take a choice.
+        _pi_session_takes_choice "$sub" "$opt" && return 0
+        case "$opt" in
+            -s|--session) _pi_session_files "$cur" session ;;
+            *) _pi_session_files "$cur" ;;
+        esac
+        return 0
+    fi
+    [[ -n "$sub" ]] || return 0
+    if _pi_session_session_here "$sub" "$npos"; then
+        _pi_session_files "$cur" session
+        return 0
+    fi
+    if ! _pi_session_rev_here "$sub" "$npos"; then
+        # Where an argument goes, options are offered once a `-` is typed (their common
+        # prefix alone would be inserted).
+        if _pi_session_positional_here "$sub" "$npos"; then
+            local kept=() c
+            for c in "${{COMPREPLY[@]}}"; do
+                [[ "$c" == -* ]] || kept+=("$c")
+            done
+            COMPREPLY=("${{kept[@]}}")
+        fi
+        return 0
+    fi
     if (( ${{#session[@]}} )); then
         session[1]="${{session[1]/#\~\//$HOME/}}"
     fi
@@ -236,6 +368,10 @@ fi
 /// zsh: the REV positionals of `_arguments` complete with `_pi-session_revs` instead of files.
 fn zsh(base: String, subs: &[Sub]) -> String {
     let ids: Vec<&str> = subs.iter().flat_map(|s| s.rev_ids.iter().map(String::as_str)).collect();
+    let session_ids: Vec<&str> = subs
+        .iter()
+        .flat_map(|s| s.session_ids.iter().map(String::as_str))
+        .collect();
     let mut replaced = 0;
     let mut out = String::with_capacity(base.len() + 2048);
     for line in base.split_inclusive('\n') {
@@ -250,6 +386,17 @@ fn zsh(base: String, subs: &[Sub]) -> String {
             out.push_str(&line[..line.len() - ":_default' \\\n".len()]);
             out.push_str(":_pi-session_revs' \\\n");
             replaced += 1;
+        } else if let Some(head) = line.strip_suffix(":PATH|ID:_default' \\\n") {
+            // -s: files and the current directory's session ids.
+            out.push_str(head);
+            out.push_str(":PATH|ID:_pi-session_sessions' \\\n");
+        } else if let Some(head) = line.strip_suffix(":_default' \\\n")
+            && line.starts_with('\'')
+            && session_ids.iter().any(|id| spec.starts_with(&format!("{id} -- ")))
+        {
+            // `redact FILE|ID`: the same.
+            out.push_str(head);
+            out.push_str(":_pi-session_sessions' \\\n");
         } else {
             out.push_str(line);
         }
@@ -278,6 +425,14 @@ _pi-session_revs() {
     revs=(${(f)"$(command pi-session $session __complete-revs 2>/dev/null)"})
     _wanted revisions expl 'revision' compadd -a revs
 }
+
+# Sessions (-s, FILE|ID): files, and the ids of `pi-session __complete-sessions`.
+(( $+functions[_pi-session_sessions] )) ||
+_pi-session_sessions() {
+    local -a ids
+    ids=(${(f)"$(command pi-session __complete-sessions 2>/dev/null)"})
+    _alternative 'files:session file:_files' 'ids:session id:compadd -a ids'
+}
 "#;
     let tail = "\nif [ \"$funcstack[1]\" = \"_pi-session\" ]; then";
     match out.find(tail) {
@@ -305,7 +460,7 @@ fn fish(mut base: String, cmd: &Command, subs: &[Sub]) -> String {
             .positionals
             .iter()
             .enumerate()
-            .filter(|(_, (rev, _))| *rev)
+            .filter(|(_, (t, _))| *t == Takes::Revision)
             .map(|(k, (_, many))| format!("test $npos {} {k}", if *many { "-ge" } else { "-eq" }))
             .collect();
         if !conds.is_empty() {
@@ -375,7 +530,18 @@ function __fish_pi_session_revs
 end
 
 complete -c pi-session -n "__fish_pi_session_rev_wanted" -f -a "(__fish_pi_session_revs)"
+
+# Sessions: -s completes the current directory's session ids besides files.
+complete -c pi-session -s s -l session -r -a "(command pi-session __complete-sessions 2>/dev/null)"
 "#
     );
+    // And so do the FILE|ID arguments (`redact`).
+    for s in subs.iter().filter(|s| !s.session_ids.is_empty()) {
+        let _ = writeln!(
+            base,
+            "complete -c pi-session -n \"__fish_pi_session_using_subcommand {}\" -a \"(command pi-session __complete-sessions 2>/dev/null)\"",
+            s.name
+        );
+    }
     base
 }

@@ -255,7 +255,7 @@ const COMMON_ENVIRONMENT: [(&str, &str); 6] = [
     ),
     (
         "COLUMNS",
-        "The width to fit output to when it cannot be read from the terminal.",
+        "The width to fit output to when it cannot be read from the terminal, and in a pipe (where lines are otherwise whole).",
     ),
 ];
 

@@ -99,6 +99,8 @@ pub enum Command {
     Completions(commands::completions::Args),
     #[command(name = "__complete-revs", hide = true)]
     CompleteRevs(commands::completions::RevsArgs),
+    #[command(name = "__complete-sessions", hide = true)]
+    CompleteSessions(commands::completions::RevsArgs),
     #[command(name = "__generate-docs", hide = true)]
     GenerateDocs(commands::generate_docs::Args),
 }
@@ -206,6 +208,7 @@ fn run() -> Exit {
         Command::Export(a) => commands::export::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Completions(a) => commands::completions::run(a, &mut out).map(Exit::from),
         Command::CompleteRevs(a) => commands::completions::run_revs(&cli.global, a, &mut out).map(Exit::from),
+        Command::CompleteSessions(_) => commands::completions::run_sessions(&mut out).map(Exit::from),
         Command::GenerateDocs(a) => commands::generate_docs::run(a, &mut out).map(Exit::from),
     };
     // Flush what was printed even when the command then fails (e.g. `repair --check`), and

@@ -123,7 +123,7 @@ impl Output {
 
     /// `error: TEXT`, for an error that does not end the command (one file of several).
     pub fn error(text: &str) {
-        eprintln!("{}", escape_line(&format!("error: {text}")));
+        stderr_line(&escape_line(&format!("error: {text}")));
     }
 
     /// `hint: TEXT`.
@@ -133,24 +133,29 @@ impl Output {
 
     /// `note: TEXT`: something the user may want to know, not a problem.
     pub fn note(text: &str) {
-        eprintln!("{}", escape_line(&format!("note: {text}")));
+        stderr_line(&escape_line(&format!("note: {text}")));
     }
 
     /// A line of its own about what the command did or did not do ("dry run: nothing
     /// written", "already there: nothing to do").
     pub fn say(text: &str) {
-        eprintln!("{}", escape_line(text));
+        stderr_line(&escape_line(text));
     }
 
     /// [`Output::say`] for text of several lines (newlines and tabs kept).
     pub fn say_block(text: &str) {
-        eprintln!("{}", escape_block(text));
+        stderr_line(&escape_block(text));
     }
 
     /// A whole diagnostic line, its prefix included, with the commands it suggests advised.
     pub fn diagnostic(line: &str) {
-        eprintln!("{}", escape_line(&advise(line)));
+        stderr_line(&escape_line(&advise(line)));
     }
+}
+
+/// A line on stderr, above the progress bar if one is drawn.
+fn stderr_line(line: &str) {
+    super::progress::suspend(|| eprintln!("{line}"));
 }
 
 impl Output {
@@ -158,13 +163,22 @@ impl Output {
         let stdout = std::io::stdout();
         let is_terminal = stdout.is_terminal();
         let color = use_color(choice, is_terminal, |name| std::env::var_os(name));
+        // In a pipe lines are whole, unless COLUMNS asks for a width (as GNU ls reads it).
+        let columns = || {
+            std::env::var("COLUMNS")
+                .ok()?
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&w: &usize| w > 0)
+        };
         let width = if is_terminal {
             terminal_size::terminal_size()
                 .map(|(w, _)| w.0 as usize)
-                .or_else(|| std::env::var("COLUMNS").ok()?.parse().ok())
+                .or_else(columns)
                 .or(Some(80))
         } else {
-            None
+            columns()
         };
         Output {
             out: Sink::Stdout(BufWriter::with_capacity(64 * 1024, stdout)),

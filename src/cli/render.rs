@@ -18,7 +18,8 @@ pub fn kind_style(kind: &str) -> Style {
     }
 }
 
-/// `a1b2c3d4 2026-11-02 10:00:06 user        (@) [label] preview`, fitted to the terminal.
+/// `a1b2c3d4 2026-11-02 10:00:06 user        (@) [label] preview`, fitted to the terminal:
+/// on a narrow one the time is shortened (`11-02 10:00`), then left out ([`time_shown`]).
 pub fn entry_line(out: &Output, session: &Session, idx: EntryIdx, current: bool, preview: bool) -> String {
     entry_line_in(&out.look(), session, idx, current, preview)
 }
@@ -64,17 +65,28 @@ pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: Ent
         _ => padded(buf, Style::Id, &short_id(&session.id_or_line(idx)), 8),
     };
     buf.push(' ');
-    let time_at = buf.len();
-    local_time_into(buf, e.timestamp.as_deref());
-    if out.color {
-        let time = buf.split_off(time_at);
-        out.paint_into(buf, Style::Dim, &time);
-        width += time.len() + 1;
-    } else {
-        // Digits and separators, or question marks: ASCII.
-        width += buf.len() - time_at + 1;
+    let time = match out.width {
+        Some(w) => time_shown(w, marks_width(session, idx, current), preview),
+        None => TimeShown::Full,
+    };
+    if time != TimeShown::None {
+        let time_at = buf.len();
+        local_time_into(buf, e.timestamp.as_deref());
+        if time == TimeShown::Short && buf.len() - time_at == 19 {
+            // `2026-11-02 10:00:06` → `11-02 10:00` (ASCII: digits, or question marks).
+            buf.truncate(time_at + 16);
+            buf.drain(time_at..time_at + 5);
+        }
+        if out.color {
+            let time = buf.split_off(time_at);
+            out.paint_into(buf, Style::Dim, &time);
+            width += time.len() + 1;
+        } else {
+            // Digits and separators, or question marks: ASCII.
+            width += buf.len() - time_at + 1;
+        }
+        buf.push(' ');
     }
-    buf.push(' ');
     let kind = e.kind_name();
     width += if kind.bytes().all(|c| c.is_ascii_graphic()) {
         padded(buf, kind_style(kind), kind, 13)
@@ -85,13 +97,46 @@ pub fn entry_line_into(buf: &mut String, out: &Look, session: &Session, idx: Ent
     width += marks_into(buf, out, session, idx, current);
     if preview {
         let room = match out.width {
-            Some(w) => w.saturating_sub(width).max(10),
+            Some(w) => w.saturating_sub(width),
             None => PIPED_PREVIEW_COLUMNS,
         };
-        fit_preview_into(buf, session, idx, room);
+        if room > 0 {
+            fit_preview_into(buf, session, idx, room);
+        }
     }
     let kept = buf[start..].trim_end().len();
     buf.truncate(start + kept);
+}
+
+/// How an entry line shows the time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TimeShown {
+    Full,
+    Short,
+    None,
+}
+
+/// The fewest columns a preview should get before the time gives up room to it.
+const PREVIEW_MIN: usize = 20;
+
+/// The time as wide as `width` columns allow: the id (8) and kind (13) columns and the
+/// marks (`marks` columns) stay; the time is shortened, then left out, while the preview
+/// would get fewer than [`PREVIEW_MIN`] columns.
+fn time_shown(width: usize, marks: usize, preview: bool) -> TimeShown {
+    let fixed = 9 + 14 + marks + if preview { PREVIEW_MIN } else { 0 };
+    if width >= fixed + 20 {
+        TimeShown::Full
+    } else if width >= fixed + 12 {
+        TimeShown::Short
+    } else {
+        TimeShown::None
+    }
+}
+
+/// The columns [`marks_into`] takes.
+fn marks_width(session: &Session, idx: EntryIdx, current: bool) -> usize {
+    let label = session.label_of(idx).map_or(0, |l| display_width(&escape_line(l)) + 3);
+    if current { label + 4 } else { label }
 }
 
 /// `(@) ` when the entry is `@`, `[label] ` when it has one; the columns they take.

@@ -2,10 +2,11 @@
 //! local command, a file), the prompt options, and the plan-only modes.
 
 use crate::cli::output::Output;
+use crate::cli::progress::{Terminal, while_doing};
 use anyhow::{Context as _, Result};
 use pi_session::compaction::SummarySource;
 use pi_session::compaction::command::CommandSummarizer;
-use pi_session::llm::Summarizer;
+use pi_session::llm::{LlmError, Summarizer, SummaryRequest, SummaryResponse};
 use std::io::Read;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -68,8 +69,27 @@ fn seconds(s: &str) -> Result<std::time::Duration, String> {
 /// The chosen source of summaries, owning what it needs.
 pub enum Source {
     Text(String),
-    Command(CommandSummarizer),
+    Command(ShownCommand),
     Model(Box<dyn Summarizer>),
+}
+
+/// A summarizer command with a spinner while it runs (a provider's summarizer draws its
+/// own, with its retries): a command may take minutes, and the screen should not look hung.
+pub struct ShownCommand {
+    command: CommandSummarizer,
+    progress: Terminal,
+}
+
+impl Summarizer for ShownCommand {
+    fn summarize(&self, request: &SummaryRequest) -> Result<SummaryResponse, LlmError> {
+        while_doing(&self.progress, "waiting for the summarizer command", || {
+            self.command.summarize(request)
+        })
+    }
+
+    fn describe(&self) -> String {
+        self.command.describe()
+    }
 }
 
 impl Source {
@@ -112,7 +132,10 @@ pub fn choose(args: &SummaryArgs, branch_model: Option<(String, String)>) -> Res
     if let Some(cmd) = &args.summarizer {
         return Ok(ModelChoice {
             context_window: args.context_window.unwrap_or(128_000),
-            source: Source::Command(CommandSummarizer { command: cmd.clone() }),
+            source: Source::Command(ShownCommand {
+                command: CommandSummarizer { command: cmd.clone() },
+                progress: Terminal::new(),
+            }),
         });
     }
     let (info, summarizer) = pi_session::llm::resolve(

@@ -115,7 +115,8 @@ printf '%s\n' "${COMPREPLY[@]}"
         .arg("bash")
         .args(words)
         .env("PATH", path_var())
-        .env_remove("PI_CODING_AGENT_DIR")
+        // Pi's sessions, if any, are the test's own (`agent_with_sessions`).
+        .env("PI_CODING_AGENT_DIR", dir.join("agent"))
         .env_remove("PI_CODING_AGENT_SESSION_DIR")
         .current_dir(dir)
         .output()
@@ -179,8 +180,161 @@ fn bash_completes_commands_options_and_revisions() {
     assert!(!c(&["pi-session", "-s", "s.jsonl", "label", "green", ""]).contains(&"@".to_owned()));
     assert!(!c(&["pi-session", "-s", "s.jsonl", "tree", ""]).contains(&"@".to_owned()));
     assert!(!c(&["pi-session", "-s", ""]).contains(&"@".to_owned()));
+    // diff and merge-base compare two revisions: both complete, and no option list (whose
+    // common prefix bash would insert as a lone `-`) where an argument goes.
+    assert_eq!(c(&["pi-session", "-s", "s.jsonl", "diff", ""]), all);
+    assert_eq!(c(&["pi-session", "-s", "s.jsonl", "diff", "@", "gr"]).len(), 2);
+    assert_eq!(c(&["pi-session", "-s", "s.jsonl", "merge-base", "root", ""]), all);
+    assert!(c(&["pi-session", "-s", "s.jsonl", "label", "green", ""]).is_empty());
+    assert!(c(&["pi-session", "-s", "s.jsonl", "diff", "-"]).contains(&"--stat".to_owned()));
+    // An option with a list of values completes them, not files.
+    assert_eq!(c(&["pi-session", "export", "--format", ""]), ["md", "html"]);
     // Labels are never evaluated by the shell.
     assert!(!dir.path().join("pwned").exists());
+}
+
+/// An agent folder under `dir` holding two sessions of `dir` (ids `1111aaaa-…` and
+/// `2222bbbb-…`), and a folder `sub/` to complete.
+fn agent_with_sessions(dir: &Path) {
+    let cwd = dir.canonicalize().unwrap();
+    let encoded = format!(
+        "--{}--",
+        cwd.to_string_lossy().trim_start_matches('/').replace('/', "-")
+    );
+    let sessions = dir.join("agent/sessions").join(encoded);
+    std::fs::create_dir_all(&sessions).unwrap();
+    std::fs::create_dir_all(dir.join("sub/deeper")).unwrap();
+    for (k, id) in [
+        "1111aaaa-0000-4000-8000-000000000001",
+        "2222bbbb-0000-4000-8000-000000000002",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let header = format!(
+            "{{\"type\":\"session\",\"version\":3,\"id\":\"{id}\",\"timestamp\":\"2025-01-0{}T00:00:00.000Z\",\"cwd\":{}}}\n",
+            k + 1,
+            serde_json::to_string(&cwd.to_string_lossy()).unwrap()
+        );
+        std::fs::write(sessions.join(format!("s{k}.jsonl")), header).unwrap();
+    }
+}
+
+#[test]
+fn bash_completes_session_ids_and_files_after_s() {
+    if !have("bash") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    agent_with_sessions(dir.path());
+    let out = cmd()
+        .arg("__complete-sessions")
+        .env("PI_CODING_AGENT_DIR", dir.path().join("agent"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let mut ids: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    ids.sort();
+    assert_eq!(
+        ids,
+        [
+            "1111aaaa-0000-4000-8000-000000000001",
+            "2222bbbb-0000-4000-8000-000000000002"
+        ]
+    );
+    let c = |words: &[&str]| {
+        let mut got = bash_complete(dir.path(), words);
+        got.sort();
+        got
+    };
+    assert_eq!(c(&["pi-session", "-s", "11"]), ["1111aaaa-0000-4000-8000-000000000001"]);
+    assert_eq!(
+        c(&["pi-session", "log", "--session", "=", "22"]),
+        ["2222bbbb-0000-4000-8000-000000000002"]
+    );
+    let all = c(&["pi-session", "-s", ""]);
+    assert!(
+        all.contains(&"sub".to_owned()) && all.contains(&"1111aaaa-0000-4000-8000-000000000001".to_owned()),
+        "{all:?}"
+    );
+    assert_eq!(
+        c(&["pi-session", "redact", "2"]),
+        ["2222bbbb-0000-4000-8000-000000000002"]
+    );
+    assert_eq!(c(&["pi-session", "-s", "su"]), ["sub"]);
+}
+
+/// In an interactive bash (through tmux), `-s` completes a directory with a `/` and no space
+/// after it, ready for the file inside.
+#[test]
+fn bash_completes_a_directory_after_s_with_a_slash() {
+    if !have("bash") || !have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    agent_with_sessions(dir.path());
+    let session = format!("pi-session-bash-{}", std::process::id());
+    let tmux = |args: &[&str]| Command::new("tmux").args(["-L", &session]).args(args).output().unwrap();
+    let start = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "200",
+        "-y",
+        "40",
+        "env",
+        &format!("PATH={}", path_var()),
+        &format!("HOME={}", dir.path().display()),
+        &format!("PI_CODING_AGENT_DIR={}", dir.path().join("agent").display()),
+        "bash",
+        "--norc",
+        "--noprofile",
+        "-i",
+    ]);
+    if !start.status.success() {
+        eprintln!("SKIPPED: tmux cannot start a session");
+        return;
+    }
+    let setup = format!(
+        "cd '{}'; source <(pi-session completions bash); PS1='$ '; clear",
+        dir.path().display()
+    );
+    tmux(&["send-keys", "-t", &session, &setup, "Enter"]);
+    let screen = |want: &str| -> String {
+        let mut last = String::new();
+        for _ in 0..100 {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            let out = tmux(&["capture-pane", "-p", "-t", &session]);
+            last = String::from_utf8_lossy(&out.stdout).into_owned();
+            if last.contains(want) {
+                break;
+            }
+        }
+        last
+    };
+    screen("$ ");
+    tmux(&["send-keys", "-t", &session, "pi-session -s su", "Tab"]);
+    screen("sub/");
+    tmux(&["send-keys", "-t", &session, "X"]);
+    let typed = screen("sub/X");
+    tmux(&["send-keys", "-t", &session, "C-u", "pi-session -s 22", "Tab"]);
+    let id = screen("2222bbbb-0000-4000-8000-000000000002");
+    tmux(&["kill-server"]);
+    assert!(typed.contains("pi-session -s sub/X"), "{typed}");
+    assert!(
+        id.contains("pi-session -s 2222bbbb-0000-4000-8000-000000000002"),
+        "{id}"
+    );
+}
+
+fn all_fish() -> [&'static str; 6] {
+    ["@", "gr$(touch pwned)", "green", "root", "start", "start here"]
 }
 
 #[test]
@@ -190,6 +344,7 @@ fn fish_completes_revisions() {
     }
     let dir = tempfile::tempdir().unwrap();
     labelled_session(dir.path());
+    agent_with_sessions(dir.path());
     let script_file = dir.path().join("pi-session.fish");
     std::fs::write(&script_file, script("fish")).unwrap();
     let complete = |line: &str| -> Vec<String> {
@@ -198,7 +353,7 @@ fn fish_completes_revisions() {
             .env("SCRIPT", &script_file)
             .env("LINE", line)
             .env("PATH", path_var())
-            .env_remove("PI_CODING_AGENT_DIR")
+            .env("PI_CODING_AGENT_DIR", dir.path().join("agent"))
             .env_remove("PI_CODING_AGENT_SESSION_DIR")
             .current_dir(dir.path())
             .output()
@@ -210,7 +365,15 @@ fn fish_completes_revisions() {
             .map(|l| l.split('\t').next().unwrap().to_owned())
             .collect()
     };
-    let all = ["@", "gr$(touch pwned)", "green", "root", "start", "start here"];
+    assert_eq!(complete("pi-session -s s.jsonl diff "), all_fish());
+    assert_eq!(complete("pi-session -s s.jsonl merge-base @ "), all_fish());
+    assert_eq!(complete("pi-session -s 22"), ["2222bbbb-0000-4000-8000-000000000002"]);
+    assert_eq!(
+        complete("pi-session redact 11"),
+        ["1111aaaa-0000-4000-8000-000000000001"]
+    );
+    assert_eq!(complete("pi-session -s su"), ["sub/"]);
+    let all = all_fish();
     assert_eq!(complete("pi-session -s s.jsonl show "), all);
     assert_eq!(complete("pi-session show -s s.jsonl gr"), ["gr$(touch pwned)", "green"]);
     assert_eq!(
@@ -262,6 +425,7 @@ fn zsh_completes_revisions_interactively() {
     }
     let dir = tempfile::tempdir().unwrap();
     labelled_session(dir.path());
+    agent_with_sessions(dir.path());
     let fdir = dir.path().join("zfunc");
     std::fs::create_dir(&fdir).unwrap();
     std::fs::write(fdir.join("_pi-session"), script("zsh")).unwrap();
@@ -279,6 +443,7 @@ fn zsh_completes_revisions_interactively() {
         "env",
         &format!("PATH={}", path_var()),
         &format!("HOME={}", dir.path().display()),
+        &format!("PI_CODING_AGENT_DIR={}", dir.path().join("agent").display()),
         "zsh",
         "-f",
     ]);
@@ -316,7 +481,21 @@ fn zsh_completes_revisions_interactively() {
         "Tab",
     ]);
     let listed = screen("start\\ here");
+    // diff's revisions, and -s's session ids and directories.
+    let typed = |line: &str, want: &str| {
+        tmux(&["send-keys", "-t", &session, "C-u", line, "Tab"]);
+        screen(want)
+    };
+    let diff = typed("pi-session -s s.jsonl diff @ gre", "diff @ green");
+    let id = typed("pi-session -s 22", "-s 2222bbbb-0000-4000-8000-000000000002");
+    let folder = typed("pi-session -s su", "-s sub/");
     tmux(&["kill-server"]);
+    assert!(diff.contains("pi-session -s s.jsonl diff @ green"), "{diff}");
+    assert!(
+        id.contains("pi-session -s 2222bbbb-0000-4000-8000-000000000002"),
+        "{id}"
+    );
+    assert!(folder.contains("pi-session -s sub/"), "{folder}");
     assert!(
         shown.contains("green") && shown.contains("gr\\$\\(touch\\ pwned\\)"),
         "{shown}"

@@ -1,5 +1,6 @@
-//! `completions SHELL`: the completion script of a shell, and the hidden `__complete-revs`
-//! helper the bash, zsh and fish scripts call to complete revisions with the session's labels.
+//! `completions SHELL`: the completion script of a shell, and the hidden `__complete-revs` and
+//! `__complete-sessions` helpers the bash, zsh and fish scripts call to complete revisions
+//! with the session's labels, and `-s` with the ids of the current directory's sessions.
 
 use crate::cli::GlobalArgs;
 use crate::cli::completion::{SHELLS, script};
@@ -9,9 +10,10 @@ use clap_complete::Shell;
 
 /// Print the completion script of a shell.
 ///
-/// The bash, zsh and fish scripts complete revisions (REV, TARGET) with @, root and the labels of
-/// the session given with -s on the command line being completed, else of the current
-/// directory's most recent session.
+/// The bash, zsh and fish scripts complete revisions (REV, TARGET, A, B) with @, root and the
+/// labels of the session given with -s on the command line being completed, else of the
+/// current directory's most recent session; -s completes files and the ids of the current
+/// directory's sessions.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "Installing:
   bash  pi-session completions bash > ~/.local/share/bash-completion/completions/pi-session
@@ -63,6 +65,20 @@ pub fn run_revs(global: &GlobalArgs, _args: &RevsArgs, out: &mut Output) -> Resu
     labels.dedup();
     for label in labels {
         out.line(label)?;
+    }
+    Ok(())
+}
+
+/// `__complete-sessions`: the ids of the current directory's sessions, newest first (as `-s`
+/// takes them); like `__complete-revs`, never an error, and no id a terminal could not show.
+pub fn run_sessions(out: &mut Output) -> Result<()> {
+    let Ok(cwd) = std::env::current_dir() else {
+        return Ok(());
+    };
+    for (_, header) in pi_session::session::io::locate::Locations::discover(&cwd).sessions_here() {
+        if !header.id.is_empty() && escape_line(&header.id) == header.id && !header.id.contains(' ') {
+            out.line(&header.id)?;
+        }
     }
     Ok(())
 }

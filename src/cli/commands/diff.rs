@@ -1,7 +1,7 @@
 use crate::cli::GlobalArgs;
 use crate::cli::amounts::{dollars, tokens};
-use crate::cli::output::{Output, Style, escape_line};
-use crate::cli::render::entry_line;
+use crate::cli::output::{Look, Output, Style, escape_line, fit};
+use crate::cli::render::entry_line_in;
 use crate::cli::rev_pair::RevPair;
 use crate::cli::session_arg::{open_session, warn_cycle};
 use anyhow::Result;
@@ -109,7 +109,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     match d.base {
         Some(base) => {
-            let line = entry_line(out, &session, base, Some(base) == at, true);
+            let line = entry_line_in(&narrower(out, 11), &session, base, Some(base) == at, true);
             out.line(&format!("{} {line}", out.paint(Style::Meta, "merge base")))?;
         }
         None => out.line(&out.paint(Style::Meta, "no merge base: the branches start at different roots"))?,
@@ -121,16 +121,19 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     for (_, mark, rev, _, entries) in sides {
         let count = entries.len();
-        out.line(&out.paint(
-            Style::Bold,
-            &format!(
-                "{mark} {} ({count} entr{} after the merge base)",
-                escape_line(rev),
-                if count == 1 { "y" } else { "ies" }
-            ),
-        ))?;
+        let heading = format!(
+            "{mark} {} ({count} entr{} after the merge base)",
+            escape_line(rev),
+            if count == 1 { "y" } else { "ies" }
+        );
+        let heading = match out.width {
+            Some(w) => fit(&heading, w),
+            None => heading,
+        };
+        out.line(&out.paint(Style::Bold, &heading))?;
+        let look = narrower(out, 2);
         for &i in entries {
-            let line = entry_line(out, &session, i, Some(i) == at, true);
+            let line = entry_line_in(&look, &session, i, Some(i) == at, true);
             out.line(&format!("{mark} {line}"))?;
         }
     }
@@ -169,15 +172,23 @@ fn stat_table(out: &mut Output, heads: &[(char, String); 2], stats: &[SideStat])
     }
     rows.push(("tokens".into(), both(&|s| tokens(s.total_tokens))));
     rows.push(("cost".into(), both(&|s| dollars(s.cost))));
-    rows.push((
-        "tools".into(),
-        both(&|s| {
-            let list: Vec<String> = s.tools.iter().map(|(t, c)| format!("{} {c}", escape_line(t))).collect();
-            if list.is_empty() { "-".into() } else { list.join(", ") }
-        }),
-    ));
-    let w0 = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
-    let w1 = rows.iter().map(|r| r.1[0].chars().count()).max().unwrap_or(0);
+    let w0 = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0).max(5);
+    let mut w1 = rows.iter().map(|r| r.1[0].chars().count()).max().unwrap_or(0);
+    // The tools lists get the room left, the left one at most half of it; a list that does
+    // not fit loses its last tools (never part of a count).
+    let room = out.width.map_or(usize::MAX, |w| w.saturating_sub(w0 + 4));
+    let tools = |s: &SideStat, room: usize| {
+        let list: Vec<String> = s.tools.iter().map(|(t, c)| format!("{} {c}", escape_line(t))).collect();
+        if list.is_empty() {
+            "-".into()
+        } else {
+            first_items(&list, room)
+        }
+    };
+    let left = tools(&stats[0], w1.max(room / 2));
+    w1 = w1.max(left.chars().count());
+    let right = tools(&stats[1], room.saturating_sub(w1 + 2));
+    rows.push(("tools".into(), [left, right]));
     for (k, (name, [l, r])) in rows.iter().enumerate() {
         let pad0 = " ".repeat(w0 - name.chars().count());
         let pad1 = " ".repeat(w1 - l.chars().count());
@@ -190,4 +201,28 @@ fn stat_table(out: &mut Output, heads: &[(char, String); 2], stats: &[SideStat])
         }
     }
     Ok(())
+}
+
+/// `out`'s look for lines after a prefix of `prefix` columns.
+fn narrower(out: &Output, prefix: usize) -> Look {
+    Look {
+        width: out.width.map(|w| w.saturating_sub(prefix)),
+        ..out.look()
+    }
+}
+
+/// As many of `items` as fit in `room` columns, joined by `, `; `…` in place of those left out.
+fn first_items(items: &[String], room: usize) -> String {
+    let mut out = String::new();
+    for (k, item) in items.iter().enumerate() {
+        let sep = if k == 0 { "" } else { ", " };
+        let more = if k + 1 < items.len() { 3 } else { 0 };
+        if out.chars().count() + sep.len() + item.chars().count() + more > room {
+            out.push_str(if k == 0 { "…" } else { ", …" });
+            return out;
+        }
+        out.push_str(sep);
+        out.push_str(item);
+    }
+    out
 }

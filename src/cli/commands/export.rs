@@ -3,6 +3,7 @@
 
 use crate::cli::GlobalArgs;
 use crate::cli::output::{Output, local_time};
+use crate::cli::progress::{Terminal, while_doing};
 use crate::cli::session_arg::{open_session_redacted, warn_cycle};
 use anyhow::Result;
 use pi_session::export::{self, Export};
@@ -86,16 +87,30 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     // The head's times need the system's time zone, whose lookup walks the zone database:
     // done on the side while the session loads, not after it.
     std::thread::spawn(|| local_time(Some("1970-01-01T00:00:00.000Z")));
-    let session = open_session_redacted(global, args.redact)?;
+    let progress = Terminal::new();
+    let reading = if args.redact {
+        "reading and redacting the session"
+    } else {
+        "reading the session"
+    };
+    let session = while_doing(&progress, reading, || open_session_redacted(global, args.redact))?;
     let options = export::Options {
         format: format_of(args),
         rev: args.rev.clone(),
         all_branches: args.all_branches,
     };
-    let export = Export::new(&session, &options)?;
+    let export = while_doing(&progress, "laying out the transcript", || {
+        Export::new(&session, &options)
+    })?;
     warn_cycle(&session, export.cycle_at());
     match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
-        Some(path) => write::write_file_with(path, args.force, |f| export.write(f))?,
+        Some(path) => {
+            let what = format!("writing {}", path.file_name().unwrap_or_default().to_string_lossy());
+            while_doing(&progress, &what, || {
+                write::write_file_with(path, args.force, |f| export.write(f))
+            })?
+        }
+        // No spinner over the transcript itself, on the terminal or in its pager.
         None => export.write(&mut Raw(out))?,
     }
     // The process ends next, and takes the branch's index, the session's index and its

@@ -71,7 +71,7 @@ pub struct Args {
 
     /// One short line per entry: short id, kind (the role of a message, else the type),
     /// (@) and [label] when they apply, and the first line of the entry's text, fitted to
-    /// the terminal (off a terminal, to 200 columns).
+    /// the terminal (off a terminal, to $COLUMNS, else 200 columns).
     #[arg(long, conflicts_with_all = ["json", "long", "format"])]
     pub oneline: bool,
 

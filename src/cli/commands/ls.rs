@@ -4,11 +4,9 @@ use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_lin
 use crate::cli::progress::Terminal;
 use anyhow::Result;
 use pi_session::listing::{self, ListOptions, SessionInfo};
-use pi_session::progress::Progress;
 use pi_session::session::io::locate::Locations;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// List sessions as Pi's /resume does, most recently active first.
 ///
@@ -54,31 +52,6 @@ impl Args {
     }
 }
 
-/// The terminal's bar, for listings long enough to be worth one (more than 50 files).
-struct LongOnly<'a> {
-    terminal: &'a Terminal,
-    shown: AtomicBool,
-}
-
-impl Progress for LongOnly<'_> {
-    fn start(&self, what: &str, total: Option<u64>) {
-        if total.is_some_and(|n| n > 50) {
-            self.shown.store(true, Ordering::Relaxed);
-            self.terminal.start(what, total);
-        }
-    }
-    fn advance(&self, n: u64) {
-        if self.shown.load(Ordering::Relaxed) {
-            self.terminal.advance(n);
-        }
-    }
-    fn finish(&self) {
-        if self.shown.swap(false, Ordering::Relaxed) {
-            self.terminal.finish();
-        }
-    }
-}
-
 /// The session commands run in the current directory without `-s` use, if any.
 fn default_session(loc: &Locations) -> Option<PathBuf> {
     let path = loc.find_session(None).ok()?;
@@ -93,15 +66,20 @@ fn is_default(path: &Path, default: Option<&Path>) -> bool {
     path == d || (path.file_name() == d.file_name() && fs::canonicalize(path).is_ok_and(|c| c == d))
 }
 
-/// `YYYY-MM-DD HH:MM` in the local time zone.
-fn local_minute(ms: Option<i64>) -> String {
+/// `YYYY-MM-DD HH:MM` in the local time zone; `short`, `MM-DD HH:MM`.
+fn local_minute(ms: Option<i64>, short: bool) -> String {
+    let (format, unknown) = if short {
+        ("%m-%d %H:%M", "??-?? ??:??")
+    } else {
+        ("%Y-%m-%d %H:%M", "????-??-?? ??:??")
+    };
     ms.and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
         .map(|t| {
             t.to_zoned_datetime(jiff::tz::TimeZone::system())
-                .strftime("%Y-%m-%d %H:%M")
+                .strftime(format)
                 .to_string()
         })
-        .unwrap_or_else(|| "????-??-?? ??:??".into())
+        .unwrap_or_else(|| unknown.into())
 }
 
 /// For each id, its shortest prefix of at least 8 characters that no other listed id shares.
@@ -141,11 +119,7 @@ fn shorten_home(p: &str) -> String {
 
 pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let loc = Locations::discover(&std::env::current_dir()?);
-    let terminal = Terminal::new();
-    let progress = LongOnly {
-        terminal: &terminal,
-        shown: AtomicBool::new(false),
-    };
+    let progress = Terminal::when(!args.json);
     let listing::Listing { mut sessions, skipped } = listing::list(&loc, &args.options(), &progress);
     if let Some(n) = args.max_count {
         sessions.truncate(n);
@@ -178,11 +152,17 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let count_w = counts.iter().map(String::len).max().unwrap_or(4).max(4);
     let cwds: Vec<String> = sessions.iter().map(|s| one_line(&shorten_home(&s.cwd))).collect();
     // MODIFIED (16) MSGS ID [CWD] NAME, one space apart, after the mark; on a terminal the name gets what is
-    // left, the directory at most two fifths of it.
+    // left, the directory at most two fifths of it. Where the name would get less than 20
+    // columns, the time loses its year (11), then the directory goes.
     // Two columns for the `*` mark (as `git branch` has).
-    let fixed = 2 + 16 + 1 + count_w + 1 + id_w + 1;
-    let room = out.width.map(|w| w.saturating_sub(fixed));
-    let cwd_w = if args.all {
+    let fixed = |time_w: usize| 2 + time_w + 1 + count_w + 1 + id_w + 1;
+    let short_time = out
+        .width
+        .is_some_and(|w| w < fixed(16) + 20 + if args.all { 4 } else { 0 });
+    let time_w = if short_time { 11 } else { 16 };
+    let room = out.width.map(|w| w.saturating_sub(fixed(time_w)));
+    let show_cwd = args.all && room.is_none_or(|r| r >= 24);
+    let cwd_w = if show_cwd {
         let widest = cwds.iter().map(|c| display_width(c)).max().unwrap_or(3).clamp(3, 40);
         match room {
             Some(r) => widest.min((r * 2 / 5).max(3)),
@@ -192,12 +172,12 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         0
     };
     let name_room = match room {
-        Some(r) => r.saturating_sub(if args.all { cwd_w + 1 } else { 0 }).max(10),
+        Some(r) => r.saturating_sub(if show_cwd { cwd_w + 1 } else { 0 }).max(1),
         None => 200,
     };
 
-    let mut head = format!("  {:<16} {:>count_w$} {:<id_w$} ", "MODIFIED", "MSGS", "ID");
-    if args.all {
+    let mut head = format!("  {:<time_w$} {:>count_w$} {:<id_w$} ", "MODIFIED", "MSGS", "ID");
+    if show_cwd {
         head.push_str(&format!("{:<cwd_w$} ", "CWD"));
     }
     head.push_str("NAME");
@@ -210,11 +190,11 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         };
         let mut line = format!(
             "{mark}{} {:>count_w$} {} ",
-            out.paint(Style::Dim, &local_minute(s.modified)),
+            out.paint(Style::Dim, &local_minute(s.modified, short_time)),
             counts[k],
             out.paint(Style::Id, &format!("{:<id_w$}", ids[k]))
         );
-        if args.all {
+        if show_cwd {
             let cwd = fit(&cwds[k], cwd_w);
             let pad = cwd_w.saturating_sub(display_width(&cwd));
             line.push_str(&out.paint(Style::Meta, &cwd));
@@ -232,10 +212,13 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             let mut detail = format!(
                 "    {}  created {}",
                 escape_line(&s.path.to_string_lossy()),
-                local_minute(s.created)
+                local_minute(s.created, false)
             );
             if let Some(parent) = &s.parent_session {
                 detail.push_str(&format!("  parent {}", escape_line(parent)));
+            }
+            if let Some(w) = out.width {
+                detail = fit(&detail, w);
             }
             out.line(&out.paint(Style::Meta, &detail))?;
         }

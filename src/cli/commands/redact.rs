@@ -2,6 +2,7 @@ use crate::cli::GlobalArgs;
 use crate::cli::cache_file::{LISTING, cache_file};
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, escape_line};
+use crate::cli::progress::{Terminal, while_doing};
 use crate::cli::secret_rules::{RuleArgs, rule_set};
 use crate::cli::session_arg::sessions_named;
 use anyhow::Result;
@@ -69,11 +70,16 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let files = sessions_named(global, args.all, &args.files)?;
     let mut failed = false;
     let mut wrote_any = false;
+    let progress = Terminal::when(!args.json);
     for path in &files {
         let shown = path.to_string_lossy();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let what = format!("{} {name}", if args.dry_run { "scanning" } else { "redacting" });
         // A failure says what failed and why: "cannot write …: No space left on device".
-        let outcome = redact_file(path, &rules, args.dry_run, !args.no_backup)
-            .map_err(|e| format!("{:#}", anyhow::Error::new(e)));
+        let outcome = while_doing(&progress, &what, || {
+            redact_file(path, &rules, args.dry_run, !args.no_backup)
+        })
+        .map_err(|e| format!("{:#}", anyhow::Error::new(e)));
         let (result, redaction, error) = match &outcome {
             Ok(r) if r.scan.findings.is_empty() => ("clean", Some(r), None),
             Ok(r) if !r.written => ("would-redact", Some(r), None),

@@ -1,9 +1,9 @@
 use crate::cli::GlobalArgs;
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
-use crate::cli::progress::Terminal;
+use crate::cli::progress::{Terminal, suspend, while_doing};
 use anyhow::Result;
-use pi_session::progress::Progress;
+use pi_session::progress::{Progress, Silent};
 use pi_session::repair::apply::FileRecord;
 use pi_session::repair::apply::{apply, lock_and_plan};
 use pi_session::repair::finding::FindingRecord;
@@ -49,15 +49,18 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     }
     let cwd = std::env::current_dir()?;
     let path = locate::find_session(global.session(), &cwd)?;
-    let outcome = repair_one(&path, args, out, true)?;
+    let outcome = repair_one(&path, args, out, Some(&Terminal::when(!args.json)))?;
     match outcome {
         Outcome::Defects | Outcome::Failed(_) => Ok(Exit::Failure),
         _ => Ok(Exit::Success),
     }
 }
 
-fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Result<Outcome> {
-    let (mut lock, original, plan) = lock_and_plan(path, args.check, args.check || args.dry_run)?;
+/// Repairs one file: with `progress` the run's one file (every line printed), else one of all.
+fn repair_one(path: &Path, args: &Args, out: &mut Output, progress: Option<&dyn Progress>) -> Result<Outcome> {
+    let (verbose, progress) = (progress.is_some(), progress.unwrap_or(&Silent));
+    let check = || lock_and_plan(path, args.check, args.check || args.dry_run);
+    let (mut lock, original, plan) = while_doing(progress, "checking the session", check)?;
     let defects = plan.defects();
     let warnings = plan.findings.len() - defects;
     let shown = escape_line(&path.display().to_string());
@@ -76,7 +79,9 @@ fn repair_one(path: &Path, args: &Args, out: &mut Output, verbose: bool) -> Resu
     } else if args.dry_run {
         (Outcome::WouldRepair, None)
     } else {
-        match apply(&mut lock, original.bytes(), &plan) {
+        match while_doing(progress, "writing the repaired file", || {
+            apply(&mut lock, original.bytes(), &plan)
+        }) {
             Ok(applied) => (Outcome::Repaired, applied),
             // What failed and why: "cannot write …: No space left on device (os error 28)".
             Err(e) => (Outcome::Failed(format!("{:#}", anyhow::Error::new(e))), None),
@@ -194,27 +199,21 @@ fn run_all(args: &Args, out: &mut Output) -> Result<Exit> {
         ));
         return Ok(Exit::Success);
     }
-    let bar = (!args.json).then(Terminal::new);
-    if let Some(b) = &bar {
-        b.start("repair", Some(files.len() as u64));
-    }
+    let bar = Terminal::when(!args.json);
+    bar.start("repair", Some(files.len() as u64));
     let mut rows: Vec<(PathBuf, Outcome)> = Vec::new();
     for f in &files {
-        if let Some(b) = &bar {
-            b.message(&f.file_name().unwrap_or_default().to_string_lossy());
-        }
-        let outcome = match repair_one(f, args, out, false) {
+        bar.message(&f.file_name().unwrap_or_default().to_string_lossy());
+        let outcome = match repair_one(f, args, out, None) {
             Ok(o) => o,
             Err(e) => Outcome::Failed(format!("{e:#}")),
         };
         rows.push((f.clone(), outcome));
-        if let Some(b) = &bar {
-            b.advance(1);
-        }
+        // A file's findings go out now, above the bar, not when the buffer fills.
+        suspend(|| out.flush())?;
+        bar.advance(1);
     }
-    if let Some(b) = &bar {
-        b.finish();
-    }
+    bar.finish();
     let failed = rows
         .iter()
         .any(|(_, o)| matches!(o, Outcome::Failed(_) | Outcome::Defects));

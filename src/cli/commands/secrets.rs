@@ -73,7 +73,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
 fn scan_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let rules = rule_set(&args.rules)?;
     let files = sessions_named(global, args.all, &[])?;
-    let results = scan_paths(&files, &rules, &Terminal::new());
+    let results = scan_paths(&files, &rules, &Terminal::when(!args.json));
     let (mut found, mut sessions_with, mut failed) = (0usize, 0usize, false);
     for (path, result) in files.iter().zip(results) {
         let shown = path.to_string_lossy();

@@ -1,7 +1,8 @@
 use crate::cli::GlobalArgs;
 use crate::cli::amounts::{dollars, tokens};
-use crate::cli::output::{Output, Style, display_width, escape_line};
+use crate::cli::output::{Output, escape_line};
 use crate::cli::session_arg::{open_session, warn_cycle};
+use crate::cli::table::Table;
 use anyhow::Result;
 use pi_session::session::revision;
 use pi_session::usage::{Scope, Source, Totals, session_stats};
@@ -49,47 +50,34 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         return Ok(());
     }
 
-    let mut rows: Vec<(String, Option<Style>, Option<Totals>)> = Vec::new();
-    rows.push(("total".into(), Some(Style::Bold), Some(stats.total)));
+    let row = |name: &str, t: &Totals| {
+        let mut row = vec![name.to_owned()];
+        row.extend([t.input, t.output, t.cache_read, t.cache_write, t.total_tokens].map(tokens));
+        row.push(dollars(t.cost.total));
+        row
+    };
+    let mut rows = vec![row("total", &stats.total)];
     if !stats.by_model.is_empty() {
-        rows.push(("by model".into(), Some(Style::Meta), None));
+        rows.push(vec!["by model".into()]);
         for m in &stats.by_model {
             let name = match &m.provider {
                 Some(p) => format!("{p}/{}", m.model),
                 None => m.model.clone(),
             };
-            rows.push((format!("  {}", escape_line(&name)), None, Some(m.totals)));
+            rows.push(row(&format!("  {}", escape_line(&name)), &m.totals));
         }
     }
-    rows.push(("by source".into(), Some(Style::Meta), None));
+    rows.push(vec!["by source".into()]);
     for s in Source::ALL {
-        rows.push((format!("  {}", s.name()), None, Some(*stats.by_source.get(s))));
+        rows.push(row(&format!("  {}", s.name()), stats.by_source.get(s)));
     }
-    let name_w = rows.iter().map(|r| display_width(&r.0)).max().unwrap_or(5);
-    let head = format!(
-        "{:<name_w$} {:>12} {:>12} {:>12} {:>12} {:>12} {:>10}",
-        "", "input", "output", "cache read", "cache write", "total", "cost"
-    );
-    out.line(&out.paint(Style::Bold, head.trim_end()))?;
-    for (name, style, totals) in rows {
-        let pad = " ".repeat(name_w.saturating_sub(display_width(&name)));
-        let label = match style {
-            Some(s) => out.paint(s, &name),
-            None => name,
-        };
-        let Some(t) = totals else {
-            out.line(&label)?;
-            continue;
-        };
-        out.line(&format!(
-            "{label}{pad} {:>12} {:>12} {:>12} {:>12} {:>12} {:>10}",
-            tokens(t.input),
-            tokens(t.output),
-            tokens(t.cache_read),
-            tokens(t.cache_write),
-            tokens(t.total_tokens),
-            dollars(t.cost.total)
-        ))?;
+    Table {
+        head: &["", "input", "output", "cache read", "cache write", "total", "cost"],
+        rows: &rows,
+        keys: 1,
+        drop_order: &["cache write", "cache read", "input", "output"],
+        total: 0,
     }
+    .write(out)?;
     Ok(())
 }

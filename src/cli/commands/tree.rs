@@ -15,7 +15,8 @@ use pi_session::session::{EntryIdx, Session, text};
 /// context edits, usage) and assistant messages holding only tool calls are hidden, as in
 /// Pi's default view; their children attach to the nearest shown ancestor.
 ///
-/// Previews are fitted to the terminal's width; off a terminal, to 200 columns, as in `log`.
+/// Previews are fitted to the terminal's width; off a terminal, to $COLUMNS, else 200 columns, as in
+/// `log`. Rows too deeply indented for the width are cut from the left, as Pi's /tree pans.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Show every entry.
@@ -166,6 +167,11 @@ fn row_line(
     cut: usize,
 ) {
     let e = &session.entries[i];
+    let cut_prefix = out.width.and_then(|w| cut_deep(prefix, plain_width, w));
+    let prefix = cut_prefix.as_ref().map_or(prefix, |(p, w)| {
+        plain_width = *w;
+        p
+    });
     out.paint_into(line, Style::Meta, prefix);
     // Pi's ids are 8 printable ASCII characters: shown as they are, a column each.
     match session.id_str(i).map(|id| id.get(..8).unwrap_or(id)) {
@@ -226,4 +232,18 @@ fn row_line(
     if !tail.is_empty() {
         out.paint_into(line, Style::Current, tail);
     }
+}
+
+/// A tree prefix (`prefix_width` columns, a column a character) that leaves a row's entry
+/// (id, marker, kind, preview) less than two thirds of a terminal `width` columns wide (or
+/// 40), cut from the left as Pi's /tree pans its rows: a quarter of the width (2 to 12
+/// columns) stays, the first of them shown as `…`. `None` when the prefix leaves room.
+fn cut_deep(prefix: &str, prefix_width: usize, width: usize) -> Option<(String, usize)> {
+    if prefix_width <= width.saturating_sub((width * 2 / 3).min(40)) {
+        return None;
+    }
+    let keep = (width / 4).clamp(2, 12).min(prefix_width);
+    let mut kept = String::from("…");
+    kept.extend(prefix.chars().skip(prefix_width - keep + 1));
+    Some((kept, keep))
 }

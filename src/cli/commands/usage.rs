@@ -130,7 +130,7 @@ fn warn(w: &Warning) {
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let options = options(args)?;
     let files = session_files(global, args)?;
-    let progress = Terminal::new();
+    let progress = Terminal::when(!args.json);
     let report = report::report(&files, &options, &progress);
     for w in &report.warnings {
         warn(w);
@@ -181,8 +181,9 @@ const COLUMNS: [Column; 7] = [
     ("cost", |t, _| dollars(t.cost.total)),
 ];
 
-/// Which numeric columns go first when the table is too wide for the terminal.
-const DROP_ORDER: [&str; 4] = ["cache write", "cache read", "input", "output"];
+/// Which numeric columns go first when the table is too wide for the terminal: the cost
+/// stays longest.
+const DROP_ORDER: [&str; 6] = ["cache write", "cache read", "input", "output", "calls", "total tokens"];
 
 fn write_table(out: &mut Output, by: &[Key], report: &Report) -> Result<()> {
     let mut rows: Vec<Vec<String>> = report
@@ -207,6 +208,7 @@ fn write_table(out: &mut Output, by: &[Key], report: &Report) -> Result<()> {
         rows: &rows,
         keys: by.len(),
         drop_order: &DROP_ORDER,
+        total: rows.len() - 1,
     };
     Ok(table.write(out)?)
 }

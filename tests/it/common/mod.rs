@@ -29,11 +29,12 @@ pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
 
-/// `pi-session` with a clean environment: no color, no Pi agent dir of the developer's, and
+/// `pi-session` with a clean environment: no color, no width (COLUMNS) or Pi agent dir of the developer's, and
 /// caches ([`cache_home`]) kept under the build's temporary folder rather than the developer's.
 pub fn cmd() -> Command {
     let mut c = Command::cargo_bin("pi-session").unwrap();
     c.env_remove("PI_CODING_AGENT_DIR")
+        .env_remove("COLUMNS")
         .env_remove("PI_CODING_AGENT_SESSION_DIR")
         .env("XDG_CACHE_HOME", cache_home())
         .env("NO_COLOR", "1")
