@@ -268,18 +268,37 @@ pub fn report(e: &anyhow::Error, command: Option<&Command>) -> Exit {
         }
         _ => Exit::Failure,
     };
-    let hint = match own {
+    let mut hint = match own {
         Some(c) => c.hint.clone(),
         None => hint_for(e, command),
     };
+    let mut message = format!("{e:#}");
+    // A revision unknown in a session nobody named: say which one was read (after `clone`,
+    // the most recent session of the directory may not be the one the user has in mind).
+    if let Some(path) = session_arg::implicit_session().filter(|_| {
+        e.chain().any(|c| {
+            matches!(
+                c.downcast_ref::<pi_session::session::SessionError>(),
+                Some(
+                    pi_session::session::SessionError::UnknownRevision(_)
+                        | pi_session::session::SessionError::TextNotFound { .. }
+                )
+            )
+        })
+    }) {
+        message.push_str(&format!(
+            " in {} (the most recent session of this directory, read as no -s was given)",
+            path.display()
+        ));
+        hint = Some(format!(
+            "{}; -s names another session (`pi-session ls` lists them)",
+            hint.unwrap_or_default()
+        ));
+    }
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     // Commands suggested in the message and the hint name the session the user named.
-    let _ = writeln!(
-        err,
-        "error: {}",
-        output::escape_line(&output::advise(&format!("{e:#}")))
-    );
+    let _ = writeln!(err, "error: {}", output::escape_line(&output::advise(&message)));
     if let Some(hint) = hint {
         let _ = writeln!(err, "hint: {}", output::escape_line(&output::advise(&hint)));
     }
@@ -314,6 +333,12 @@ fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
             format_args!("@{}", &rev[4..])
         ),
         E::UnknownRevision(_) => "use a full id, a unique id prefix (4+ characters), a label, @, @- (jj's parent), root, REV~N or :/TEXT; `pi-session log --all` lists the ids".into(),
+        E::TextNotFound { text, .. } => format!(
+            "`pi-session grep {}{}` searches every branch",
+            // grep takes a regex; the text of :/TEXT is plain.
+            if text.contains(|c| ".^$*+?()[]{}|\\".contains(c)) { "-F " } else { "" },
+            output::shell_quote(text)
+        ),
         E::AmbiguousRevision { candidates, .. } => format!("candidates: {}", candidates.join(", ")),
         E::InvalidRevision { .. } => "see `pi-session --help` for the revision syntax".into(),
         E::PastRoot { .. } => "`pi-session log REV` shows how far back the branch goes".into(),

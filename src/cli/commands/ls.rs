@@ -147,6 +147,9 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         shown: AtomicBool::new(false),
     };
     let listing::Listing { mut sessions, skipped } = listing::list(&loc, &args.options(), &progress);
+    if sessions.is_empty() {
+        crate::cli::session_arg::say_none_found(&loc, args.all);
+    }
     if let Some(n) = args.max_count {
         sessions.truncate(n);
     }

@@ -150,6 +150,20 @@ impl Locations {
         sessions_in(&self.here())
     }
 
+    /// The nearest directory above the working directory that has sessions of its own, with
+    /// how many. Pi looks only at the exact working directory, so from a subdirectory of a
+    /// project it finds none: this lets a caller say where they are.
+    pub fn nearest_parent_with_sessions(&self) -> Option<(PathBuf, usize)> {
+        self.cwd.ancestors().skip(1).find_map(|dir| {
+            let above = Locations {
+                cwd: dir.to_path_buf(),
+                ..self.clone()
+            };
+            let n = above.sessions_here().len();
+            (n > 0).then(|| (dir.to_path_buf(), n))
+        })
+    }
+
     /// Every regular `*.jsonl` file of every project, sorted by path.
     pub fn all_files(&self) -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = self
@@ -352,6 +366,25 @@ mod tests {
         assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
         write(&cwd.join(".pi/settings.json"), "{bad");
         assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
+    }
+
+    #[test]
+    fn the_nearest_parent_with_sessions() {
+        let tmp = tempfile::tempdir().unwrap();
+        let proj = tmp.path().join("w/proj");
+        let loc = |cwd: &Path| Locations {
+            cwd: cwd.to_path_buf(),
+            agent_dir: tmp.path().join("agent"),
+            custom_dir: None,
+        };
+        let deep = proj.join("src/deep");
+        assert_eq!(loc(&deep).nearest_parent_with_sessions(), None);
+        let header = r#"{"type":"session","version":3,"id":"s1","cwd":"x"}"#;
+        write(&loc(&proj).here().path.join("a.jsonl"), header);
+        write(&loc(&proj).here().path.join("b.jsonl"), header);
+        assert_eq!(loc(&deep).nearest_parent_with_sessions(), Some((proj.clone(), 2)));
+        // The directory itself does not count: it is not above.
+        assert_eq!(loc(&proj).nearest_parent_with_sessions(), None);
     }
 
     #[test]
