@@ -414,8 +414,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;export'= {
             cand --format 'md or html [default: html when FILE ends in .html or .htm, else md]'
-            cand -o 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force'
-            cand --output 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force'
+            cand -o 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`'
+            cand --output 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`'
             cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output'

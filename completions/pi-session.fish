@@ -365,7 +365,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s h -l help
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l format -d 'md or html [default: html when FILE ends in .html or .htm, else md]' -r -f -a "md\t''
 html\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l color -d 'When to color human output' -r -f -a "auto\t''
 always\t''
