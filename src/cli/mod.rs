@@ -298,7 +298,14 @@ pub fn report(e: &anyhow::Error, command: Option<&Command>) -> Exit {
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     // Commands suggested in the message and the hint name the session the user named.
-    let _ = writeln!(err, "error: {}", output::escape_line(&output::advise(&message)));
+    let message = if e.downcast_ref::<regex::Error>().is_some() {
+        // The regex crate points a caret under the pattern over several lines, as ripgrep
+        // prints it: kept as lines, each escaped.
+        message.lines().map(output::escape_line).collect::<Vec<_>>().join("\n")
+    } else {
+        output::escape_line(&output::advise(&message))
+    };
+    let _ = writeln!(err, "error: {message}");
     if let Some(hint) = hint {
         let _ = writeln!(err, "hint: {}", output::escape_line(&output::advise(&hint)));
     }
@@ -307,6 +314,9 @@ pub fn report(e: &anyhow::Error, command: Option<&Command>) -> Exit {
 
 fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
     use pi_session::session::SessionError as E;
+    if e.downcast_ref::<regex::Error>().is_some() {
+        return Some("to search for the text as it is, not as a regex, add -F (--fixed-strings)".into());
+    }
     let se = e.chain().find_map(|c| c.downcast_ref::<E>())?;
     Some(match se {
         E::Io { .. } => "check the path given with -s/--session".into(),
