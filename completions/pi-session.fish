@@ -177,7 +177,7 @@ always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s d -l delete -d 'Clear the label of REV'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s l -l list -d 'List the current labels: name, target id, preview (also what a bare `label` does)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l json -d 'When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l json -d 'When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"}; with --dry-run: the label entries that would be appended, one per line'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s f -l force -d 'Move NAME here from the entry that has it (its label is cleared)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l dry-run -d 'Print the label entries that would be appended, and write nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -233,7 +233,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l color 
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l if-needed -d 'Compact only when the context exceeds the context window minus reserveTokens'
-complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l json -d 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l json -d 'With --dry-run: the plan as one JSON object {"compact":true,"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}, or {"compact":false,"reason"} when there is nothing to compact (reason: noEntries, alreadyCompacted, nothingToSummarize or notNeeded)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l dry-run -d 'Write nothing: show what would be written (for a summary, the plan)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l print-prompt -d 'Print what would be sent to the model and change nothing'
