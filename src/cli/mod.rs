@@ -47,7 +47,10 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Options every command takes: listed under their own heading in each command's help, apart
+/// from the command's own.
 #[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Session file, or the id (or unique id prefix) of a session of the current directory.
     /// Default: the most recent session of the current directory, found as Pi finds it.
