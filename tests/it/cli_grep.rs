@@ -610,7 +610,7 @@ impl TwoProjects {
             .output()
             .is_ok_and(|o| o.status.success());
         if !ok {
-            eprintln!("skipping: util-linux `script` is not available to provide a terminal");
+            crate::common::skip("util-linux `script` is not available to provide a terminal");
             return None;
         }
         let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));

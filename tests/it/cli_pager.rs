@@ -16,7 +16,7 @@ fn have_script() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("skipping: util-linux `script` is not available to provide a terminal");
+        common::skip("util-linux `script` is not available to provide a terminal");
     }
     ok
 }
