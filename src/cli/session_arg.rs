@@ -65,8 +65,14 @@ pub fn say_none_found(loc: &Locations, all: bool) {
     } else {
         ", which does not exist"
     };
+    // A folder all projects share holds this directory's sessions among others'.
+    let shared = if here.filter_cwd.is_some() {
+        ", for sessions whose header names this directory"
+    } else {
+        ""
+    };
     Output::note(&format!(
-        "no Pi sessions for {} (looked in {}{missing})",
+        "no Pi sessions for {} (looked in {}{missing}{shared})",
         loc.cwd.display(),
         here.path.display()
     ));
