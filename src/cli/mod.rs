@@ -278,19 +278,16 @@ pub fn report(e: &anyhow::Error, command: Option<&Command>) -> Exit {
     let mut message = format!("{e:#}");
     // A revision unknown in a session nobody named: say which one was read (after `clone`,
     // the most recent session of the directory may not be the one the user has in mind).
-    if let Some(path) = session_arg::implicit_session().filter(|_| {
-        e.chain().any(|c| {
-            matches!(
-                c.downcast_ref::<pi_session::session::SessionError>(),
-                Some(
-                    pi_session::session::SessionError::UnknownRevision(_)
-                        | pi_session::session::SessionError::TextNotFound { .. }
-                )
-            )
-        })
-    }) {
+    let unknown = e
+        .chain()
+        .find_map(|c| match c.downcast_ref::<pi_session::session::SessionError>() {
+            Some(pi_session::session::SessionError::UnknownRevision(_)) => Some(" in"),
+            Some(pi_session::session::SessionError::TextNotFound { .. }) => Some(", in"),
+            _ => None,
+        });
+    if let (Some(path), Some(sep)) = (session_arg::implicit_session(), unknown) {
         message.push_str(&format!(
-            " in {} (the most recent session of this directory, read as no -s was given)",
+            "{sep} {} (the most recent session of this directory, read as no -s was given)",
             path.display()
         ));
         hint = Some(format!(
