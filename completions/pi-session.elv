@@ -185,7 +185,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --delete 'Clear the label of REV'
             cand -l 'List the current labels: name, target id, preview (also what a bare `label` does)'
             cand --list 'List the current labels: name, target id, preview (also what a bare `label` does)'
-            cand --json 'When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"}'
+            cand --json 'When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"}; with --dry-run: the label entries that would be appended, one per line'
             cand -f 'Move NAME here from the entry that has it (its label is cleared)'
             cand --force 'Move NAME here from the entry that has it (its label is cleared)'
             cand --dry-run 'Print the label entries that would be appended, and write nothing'
@@ -258,7 +258,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --if-needed 'Compact only when the context exceeds the context window minus reserveTokens'
-            cand --json 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}'
+            cand --json 'With --dry-run: the plan as one JSON object {"compact":true,"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}, or {"compact":false,"reason"} when there is nothing to compact (reason: noEntries, alreadyCompacted, nothingToSummarize or notNeeded)'
             cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
             cand --dry-run 'Write nothing: show what would be written (for a summary, the plan)'
             cand --print-prompt 'Print what would be sent to the model and change nothing'
@@ -414,8 +414,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;export'= {
             cand --format 'md or html [default: html when FILE ends in .html or .htm, else md]'
-            cand -o 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force'
-            cand --output 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force'
+            cand -o 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`'
+            cand --output 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`'
             cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'

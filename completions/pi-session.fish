@@ -177,7 +177,7 @@ always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s d -l delete -d 'Clear the label of REV'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s l -l list -d 'List the current labels: name, target id, preview (also what a bare `label` does)'
-complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l json -d 'When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l json -d 'When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"}; with --dry-run: the label entries that would be appended, one per line'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s f -l force -d 'Move NAME here from the entry that has it (its label is cleared)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l dry-run -d 'Print the label entries that would be appended, and write nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -233,7 +233,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l color 
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l if-needed -d 'Compact only when the context exceeds the context window minus reserveTokens'
-complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l json -d 'With --dry-run: the plan as one JSON object {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}'
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l json -d 'With --dry-run: the plan as one JSON object {"compact":true,"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}, or {"compact":false,"reason"} when there is nothing to compact (reason: noEntries, alreadyCompacted, nothingToSummarize or notNeeded)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l include-thinking -d 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l dry-run -d 'Write nothing: show what would be written (for a summary, the plan)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l print-prompt -d 'Print what would be sent to the model and change nothing'
@@ -365,7 +365,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s h -l help
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l format -d 'md or html [default: html when FILE ends in .html or .htm, else md]' -r -f -a "md\t''
 html\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''

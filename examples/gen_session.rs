@@ -68,14 +68,18 @@ pub fn fresh_id(rng: &mut Rng, taken: &mut std::collections::HashSet<u32>) -> St
     }
 }
 
-fn parse_size(s: &str) -> u64 {
+/// A size in bytes, or with a K, M or G suffix (powers of 1024).
+fn parse_size(s: &str) -> Result<u64, String> {
     let (num, mult) = match s.chars().last() {
         Some('K' | 'k') => (&s[..s.len() - 1], 1u64 << 10),
         Some('M' | 'm') => (&s[..s.len() - 1], 1 << 20),
         Some('G' | 'g') => (&s[..s.len() - 1], 1 << 30),
         _ => (s, 1),
     };
-    num.parse::<u64>().expect("size") * mult
+    num.parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| format!("'{s}' is not a size (bytes, or a number with K, M or G)"))
 }
 
 const WORDS: &[&str] = &[
@@ -137,27 +141,29 @@ fn filler(rng: &mut Rng, bytes: usize) -> String {
     s
 }
 
+/// Generates a large Pi session file for benchmarks (see the top of examples/gen_session.rs).
+#[derive(clap::Parser)]
+#[command(name = "gen_session")]
+pub struct Cli {
+    /// About how large the file is: bytes, or a number with K, M or G.
+    #[arg(long, default_value = "64M", value_parser = parse_size)]
+    pub size: u64,
+    /// The file to write.
+    #[arg(long, default_value = "session.jsonl")]
+    pub out: String,
+    /// The seed of the generator: the same seed writes the same file.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// realistic: entry sizes like real sessions'; large-entries: every tool result long code.
+    #[arg(long, default_value = "realistic", value_parser = ["realistic", "large-entries"])]
+    pub shape: String,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let mut size = 64u64 << 20;
-    let mut out = String::from("session.jsonl");
-    let mut seed = 42u64;
-    let mut shape = String::from("realistic");
-    let mut i = 1;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--size" => size = parse_size(&args[i + 1]),
-            "--out" => out = args[i + 1].clone(),
-            "--seed" => seed = args[i + 1].parse().expect("seed"),
-            "--shape" => shape = args[i + 1].clone(),
-            other => panic!("unknown argument {other}"),
-        }
-        i += 2;
-    }
-    match shape.as_str() {
-        "realistic" => realistic(size, &out, seed),
-        "large-entries" => large_entries(size, &out, seed),
-        other => panic!("unknown shape {other} (realistic, large-entries)"),
+    let cli = <Cli as clap::Parser>::parse();
+    match cli.shape.as_str() {
+        "large-entries" => large_entries(cli.size, &cli.out, cli.seed),
+        _ => realistic(cli.size, &cli.out, cli.seed),
     }
 }
 

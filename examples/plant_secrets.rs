@@ -794,22 +794,23 @@ fn build(seed: u64) -> Session {
     s
 }
 
+/// Writes a session with secrets planted in it, and a manifest of them.
+#[derive(clap::Parser)]
+#[command(name = "plant_secrets")]
+struct Cli {
+    /// The session file to write.
+    #[arg(long, default_value = "planted.v3.jsonl")]
+    out: String,
+    /// Also write one JSON record per planted value here.
+    #[arg(long)]
+    manifest: Option<String>,
+    /// The seed of the generator: the same seed writes the same file.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let mut out = String::from("planted.v3.jsonl");
-    let mut manifest: Option<String> = None;
-    let mut seed = 1u64;
-    let mut i = 1;
-    while i < args.len() {
-        let value = || args.get(i + 1).cloned().expect("missing value");
-        match args[i].as_str() {
-            "--out" => out = value(),
-            "--manifest" => manifest = Some(value()),
-            "--seed" => seed = value().parse().expect("seed"),
-            other => panic!("unknown argument {other} (--out FILE --seed N --manifest FILE)"),
-        }
-        i += 2;
-    }
+    let Cli { out, manifest, seed } = <Cli as clap::Parser>::parse();
     let s = build(seed);
     let mut w = std::io::BufWriter::new(std::fs::File::create(&out).expect("create --out"));
     for v in &s.lines {

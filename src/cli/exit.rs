@@ -12,7 +12,8 @@ pub enum Exit {
     /// 2: a usage error; `grep` also ends with 2 when an error kept it from searching
     /// everything, as ripgrep does.
     Usage,
-    /// 4: `--expect-leaf` did not match; nothing was written.
+    /// 4: `--expect-leaf` did not match, or Pi's leaf moved while a model wrote a summary;
+    /// nothing was written.
     LeafMismatch,
     /// 130: interrupted by Ctrl-C, SIGTERM or SIGHUP (see `cli::interrupt`): the temp files
     /// of the writes under way removed, nothing written; or Ctrl-C while waiting for a model.

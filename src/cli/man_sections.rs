@@ -285,12 +285,36 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ("130", INTERRUPTED_WRITE),
         ],
         "merge-base" => &[("1", "The branches share no entry, or an error.")],
-        "compact" | "summarize-branch" | "checkout" | "label" => &[
+        "compact" | "summarize-branch" | "checkout" => &[
             ("1", "An error; nothing was written."),
-            ("4", "--expect-leaf did not match; nothing was written."),
+            (
+                "4",
+                "--expect-leaf did not match, or Pi's leaf moved while the model wrote the summary; nothing was written.",
+            ),
             (
                 "130",
                 "Interrupted (Ctrl-C while waiting for a model, SIGTERM, SIGHUP); nothing was written.",
+            ),
+        ],
+        // No model to wait for: label's appends are quick, as are its reads.
+        "label" => &[
+            ("1", "An error; nothing was written."),
+            ("4", "--expect-leaf did not match; nothing was written."),
+        ],
+        // The top page: every status some command can end with.
+        "pi-session" => &[
+            (
+                "1",
+                "An error, or the answer is no (grep found nothing, repair --check found a defect).",
+            ),
+            ("2", "A usage error; grep and secrets: an error (as ripgrep)."),
+            (
+                "4",
+                "--expect-leaf did not match, or Pi's leaf moved while a model wrote a summary (checkout, label, compact, summarize-branch); nothing was written.",
+            ),
+            (
+                "130",
+                "Interrupted (Ctrl-C, SIGTERM, SIGHUP): temp files removed, nothing written.",
             ),
         ],
         _ => &[("1", "An error (the message and a hint are on stderr).")],
@@ -360,6 +384,24 @@ mod tests {
             }
         }
         assert!(render("pi-session").contains("PI_CODING_AGENT_DIR"));
+        for code in ["0", "1", "2", "4", "130"] {
+            assert!(
+                render("pi-session").contains(&format!(".B {code}\n")),
+                "top page: {code}"
+            );
+        }
+        // Status 4 wherever --expect-leaf can give it; 130 "waiting for a model" only where
+        // there is a model to wait for.
+        for sub in cmd.get_subcommands() {
+            let name = sub.get_name();
+            if sub.get_arguments().any(|a| a.get_id() == "expect_leaf") {
+                assert!(render(name).contains(".B 4\n"), "{name}: 4");
+            }
+            if render(name).contains("waiting for a model") {
+                assert!(sub.get_arguments().any(|a| a.get_id() == "model"), "{name}: 130");
+            }
+        }
+        assert!(!render("label").contains(".B 130"));
         assert_eq!(roff(".x -y \\z"), "\\&.x \\-y \\ez");
     }
 }

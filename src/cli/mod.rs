@@ -36,7 +36,7 @@ use std::io::Write;
 #[command(
     after_help = "Revisions (REV): @ (where the conversation stands), an entry id or unique prefix of 4+ \
 characters, a label, root, REV~N and REV^ (ancestors), :/TEXT (newest entry on @'s branch whose text contains \
-TEXT), id:X and label:X to force one reading.\n\nExit status: 0 success, 1 failure, 2 usage error, 4 --expect-leaf did not match (nothing written), \
+TEXT), id:X and label:X to force one reading.\n\nExit status: 0 success, 1 failure, 2 usage error, 4 --expect-leaf did not match, or the leaf moved while a summary was written (nothing written), \
 130 interrupted (Ctrl-C, SIGTERM, SIGHUP: temp files removed, nothing written)."
 )]
 pub struct Cli {
@@ -47,7 +47,10 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Options every command takes: listed under their own heading in each command's help, apart
+/// from the command's own.
 #[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Session file, or the id (or unique id prefix) of a session of the current directory.
     /// Default: the most recent session of the current directory, found as Pi finds it.
@@ -272,18 +275,41 @@ pub fn report(e: &anyhow::Error, command: Option<&Command>) -> Exit {
         }
         _ => Exit::Failure,
     };
-    let hint = match own {
+    let mut hint = match own {
         Some(c) => c.hint.clone(),
         None => hint_for(e, command),
     };
+    let mut message = format!("{e:#}");
+    // A revision unknown in a session nobody named: say which one was read (after `clone`,
+    // the most recent session of the directory may not be the one the user has in mind).
+    let unknown = e
+        .chain()
+        .find_map(|c| match c.downcast_ref::<pi_session::session::SessionError>() {
+            Some(pi_session::session::SessionError::UnknownRevision(_)) => Some(" in"),
+            Some(pi_session::session::SessionError::TextNotFound { .. }) => Some(", in"),
+            _ => None,
+        });
+    if let (Some(path), Some(sep)) = (session_arg::implicit_session(), unknown) {
+        message.push_str(&format!(
+            "{sep} {} (the most recent session of this directory, read as no -s was given)",
+            path.display()
+        ));
+        hint = Some(format!(
+            "{}; -s names another session (`pi-session ls` lists them)",
+            hint.unwrap_or_default()
+        ));
+    }
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     // Commands suggested in the message and the hint name the session the user named.
-    let _ = writeln!(
-        err,
-        "error: {}",
-        output::escape_line(&output::advise(&format!("{e:#}")))
-    );
+    let message = if e.downcast_ref::<regex::Error>().is_some() {
+        // The regex crate points a caret under the pattern over several lines, as ripgrep
+        // prints it: kept as lines, each escaped.
+        message.lines().map(output::escape_line).collect::<Vec<_>>().join("\n")
+    } else {
+        output::escape_line(&output::advise(&message))
+    };
+    let _ = writeln!(err, "error: {message}");
     if let Some(hint) = hint {
         let _ = writeln!(err, "hint: {}", output::escape_line(&output::advise(&hint)));
     }
@@ -292,6 +318,9 @@ pub fn report(e: &anyhow::Error, command: Option<&Command>) -> Exit {
 
 fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
     use pi_session::session::SessionError as E;
+    if e.downcast_ref::<regex::Error>().is_some() {
+        return Some("to search for the text as it is, not as a regex, add -F (--fixed-strings)".into());
+    }
     let se = e.chain().find_map(|c| c.downcast_ref::<E>())?;
     Some(match se {
         E::Io { .. } => "check the path given with -s/--session".into(),
@@ -318,6 +347,12 @@ fn hint_for(e: &anyhow::Error, command: Option<&Command>) -> Option<String> {
             format_args!("@{}", &rev[4..])
         ),
         E::UnknownRevision(_) => "use a full id, a unique id prefix (4+ characters), a label, @, @- (jj's parent), root, REV~N or :/TEXT; `pi-session log --all` lists the ids".into(),
+        E::TextNotFound { text, .. } => format!(
+            "`pi-session grep {}{}` searches every branch",
+            // grep takes a regex; the text of :/TEXT is plain.
+            if text.contains(|c| ".^$*+?()[]{}|\\".contains(c)) { "-F " } else { "" },
+            output::shell_quote(text)
+        ),
         E::AmbiguousRevision { candidates, .. } => format!("candidates: {}", candidates.join(", ")),
         E::InvalidRevision { .. } => "see `pi-session --help` for the revision syntax".into(),
         E::PastRoot { .. } => "`pi-session log REV` shows how far back the branch goes".into(),

@@ -109,8 +109,30 @@ pub fn write_and_report(
     }
     if args.dry_run {
         Output::say("dry run: nothing written");
+    } else {
+        note_new_default(source, &path);
     }
     Ok(())
+}
+
+/// Says so when the new file is now the session commands run here without `-s` read (the
+/// most recent of the directory): the next `checkout` would otherwise look in the copy.
+fn note_new_default(source: &Session, new: &Path) {
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    let default = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| pi_session::session::io::locate::find_session(None, &cwd).ok());
+    if default.is_some_and(|d| same(&d, new)) {
+        Output::note(&format!(
+            "commands run here without -s now use the new session {} (the most recent of this directory); \
+             -s {} reads the original",
+            new.display(),
+            super::output::shell_quote(&source.path.to_string_lossy())
+        ));
+    }
 }
 
 /// A path as printed: exactly (its bytes) into a pipe, so scripts get a path that exists;

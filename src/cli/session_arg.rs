@@ -3,13 +3,91 @@
 use super::GlobalArgs;
 use crate::cli::output::Output;
 use anyhow::Result;
-use pi_session::session::io::{locate, tip};
-use pi_session::session::{LoadReport, Session};
+use pi_session::session::io::locate::{self, Locations};
+use pi_session::session::io::tip;
+use pi_session::session::{LoadReport, Session, SessionError};
+use std::path::{Path, PathBuf};
+
+/// The session file a command without `-s` chose (see [`implicit_session`]).
+static IMPLICIT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// The session file this run chose itself, when `-s` named none: an error about a revision
+/// names it, as nobody else did.
+pub fn implicit_session() -> Option<&'static Path> {
+    IMPLICIT.get().map(PathBuf::as_path)
+}
+
+/// The file `-s` names, else the current directory's most recent session (remembered for
+/// [`implicit_session`]). Finding none from a subdirectory of a project that has sessions
+/// says so: Pi looks only in the exact working directory, and so does this.
+pub fn session_path(global: &GlobalArgs) -> Result<PathBuf> {
+    let cwd = std::env::current_dir()?;
+    if let Some(arg) = global.session() {
+        return Ok(locate::find_session(Some(arg), &cwd)?);
+    }
+    let loc = Locations::discover(&cwd);
+    match loc.find_session(None) {
+        Ok(path) => {
+            let _ = IMPLICIT.set(path.clone());
+            Ok(path)
+        }
+        Err(e @ SessionError::NoSession(_)) => match loc.nearest_parent_with_sessions() {
+            Some((dir, n)) => Err(crate::cli::exit::CommandError::refused(
+                format!("{e}; {} above has {}", dir.display(), sessions_count(n)),
+                format!(
+                    "Pi looks for sessions only in the exact directory it runs in: run there (`cd {}`), or name one \
+                     with -s (`pi-session ls --all` lists every session with its id)",
+                    crate::cli::output::shell_quote(&dir.to_string_lossy())
+                ),
+            )),
+            None => Err(e.into()),
+        },
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn sessions_count(n: usize) -> String {
+    format!("{n} session{}", if n == 1 { "" } else { "s" })
+}
+
+/// Says on stderr where `ls` looked when it found no session (an empty listing is still an
+/// answer, so `ls` goes on to succeed), and which parent directory has sessions, if one does.
+pub fn say_none_found(loc: &Locations, all: bool) {
+    let root = loc.root();
+    let missing = if root.is_dir() { "" } else { ", which does not exist" };
+    if all {
+        Output::note(&format!("no Pi sessions found in {}{missing}", root.display()));
+        return;
+    }
+    let here = loc.here();
+    let missing = if here.path.is_dir() {
+        ""
+    } else {
+        ", which does not exist"
+    };
+    // A folder all projects share holds this directory's sessions among others'.
+    let shared = if here.filter_cwd.is_some() {
+        ", for sessions whose header names this directory"
+    } else {
+        ""
+    };
+    Output::note(&format!(
+        "no Pi sessions for {} (looked in {}{missing}{shared})",
+        loc.cwd.display(),
+        here.path.display()
+    ));
+    if let Some((dir, n)) = loc.nearest_parent_with_sessions() {
+        Output::note(&format!(
+            "{} above has {}; Pi looks only in the exact directory it runs in: `cd` there, or `pi-session ls --all`",
+            dir.display(),
+            sessions_count(n)
+        ));
+    }
+}
 
 /// Finds and loads the session named by `-s` (or the current directory's most recent).
 pub fn open_session(global: &GlobalArgs) -> Result<Session> {
-    let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session(), &cwd)?;
+    let path = session_path(global)?;
     let session = Session::open(&path)?;
     warn_load_report(&session);
     Ok(session)
@@ -25,7 +103,7 @@ pub fn sessions_named(global: &GlobalArgs, all: bool, named: &[String]) -> Resul
     }
     let named: Vec<&String> = named.iter().chain(&global.sessions).collect();
     if named.is_empty() {
-        return Ok(vec![locate::find_session(None, &cwd)?]);
+        return Ok(vec![session_path(global)?]);
     }
     named
         .into_iter()
@@ -44,8 +122,7 @@ pub fn open_session_redacted(global: &GlobalArgs, redact: bool) -> Result<Sessio
         config: None,
         no_own_keys: false,
     })?;
-    let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session(), &cwd)?;
+    let path = session_path(global)?;
     let data = pi_session::session::io::data::Data::open(&path)
         .map_err(|e| pi_session::session::SessionError::io(&path, e))?;
     let session = match pi_session::secrets::redact::redacted_bytes(&data, &rules) {
@@ -77,8 +154,7 @@ pub fn needs_more(e: &anyhow::Error) -> bool {
 /// header), and only reads further back while `answer` says it needs more of the file
 /// ([`pi_session::session::SessionError::NeedMore`]): see [`tip::read_tip`].
 pub fn open_tip<T>(global: &GlobalArgs, answer: impl FnMut(&Session) -> Result<T>) -> Result<(Session, T)> {
-    let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session(), &cwd)?;
+    let path = session_path(global)?;
     let (session, t) = tip::read_tip(
         tip_first_read(),
         |tail| Session::open_tail(&path, tail),

@@ -6,7 +6,7 @@ use super::output::{Output, escape_line};
 use super::session_arg::warn_load_report;
 use anyhow::Result;
 use pi_session::session::io::append::{Appended, SessionWriter};
-use pi_session::session::io::{locate, tip};
+use pi_session::session::io::tip;
 use std::path::Path;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -25,8 +25,7 @@ pub fn open_writer_tip<T>(
     dry_run: bool,
     mut answer: impl FnMut(&pi_session::session::Session) -> Result<T>,
 ) -> Result<(SessionWriter, T)> {
-    let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session(), &cwd)?;
+    let path = super::session_arg::session_path(global)?;
     let (writer, t) = tip::read_tip(
         super::session_arg::tip_first_read(),
         |tail| {

@@ -292,6 +292,8 @@ fn js<S: serde::Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanRecord {
+    /// Always true: a plan (see [`NoPlanRecord`] for the record when there is none).
+    pub compact: bool,
     /// The first entry kept: the compaction entry's `firstKeptEntryId`.
     pub first_kept_entry_id: String,
     /// The cut falls inside a turn, whose beginning is summarized apart.
@@ -313,6 +315,35 @@ pub struct PlanRecord {
     pub keep_recent_tokens: u64,
 }
 
+/// What `compact --dry-run --json` prints when there is nothing to compact:
+/// `{"compact":false,"reason":…}`, so that a script always gets one record.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct NoPlanRecord {
+    /// Always false.
+    pub compact: bool,
+    pub reason: NoPlanReason,
+}
+
+/// Why there is no compaction plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum NoPlanReason {
+    /// The session has no entries.
+    NoEntries,
+    /// The branch already ends with a compaction.
+    AlreadyCompacted,
+    /// Everything fits in the recent tokens kept.
+    NothingToSummarize,
+    /// `--if-needed`: the context is within the window.
+    NotNeeded,
+}
+
+impl NoPlanRecord {
+    pub fn new(reason: NoPlanReason) -> NoPlanRecord {
+        NoPlanRecord { compact: false, reason }
+    }
+}
+
 impl Preparation {
     /// Whether the summary request updates a previous summary (Pi ignores an empty one).
     pub fn updates_previous(&self) -> bool {
@@ -323,6 +354,7 @@ impl Preparation {
     pub fn record(&self, keep_recent_tokens: u64) -> PlanRecord {
         let (read_files, modified_files) = self.file_ops.lists();
         PlanRecord {
+            compact: true,
             first_kept_entry_id: self.first_kept_id.clone(),
             is_split_turn: self.is_split_turn,
             tokens_before: self.tokens_before,

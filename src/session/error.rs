@@ -52,6 +52,11 @@ pub enum SessionError {
     #[error("unknown revision '{0}'")]
     UnknownRevision(String),
 
+    /// `:/TEXT` matched nothing on the one branch it searches, `@`'s, which ends at `at`
+    /// (an id, or `line N`).
+    #[error("unknown revision '{rev}': the text is not on @'s branch (root to {at}), the only branch :/TEXT searches")]
+    TextNotFound { rev: String, text: String, at: String },
+
     #[error("ambiguous revision '{rev}': it matches {} entries", candidates.len())]
     AmbiguousRevision {
         rev: String,

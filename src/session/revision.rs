@@ -211,7 +211,11 @@ fn search_text(session: &Session, rev: &str, needle: &str) -> Result<EntryIdx, S
     if found.is_none() {
         session.check_edge(&branch)?;
     }
-    found.ok_or_else(|| SessionError::UnknownRevision(rev.to_owned()))
+    found.ok_or_else(|| SessionError::TextNotFound {
+        rev: rev.to_owned(),
+        text: needle.to_owned(),
+        at: session.id_or_line(at),
+    })
 }
 
 #[cfg(test)]

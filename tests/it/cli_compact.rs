@@ -32,6 +32,16 @@ fn dry_run_prints_the_plan_and_writes_nothing() {
     assert!(p["messagesToSummarize"].as_u64().unwrap() > 100);
     assert!(p["tokensBefore"].as_f64().unwrap() > p["tokensKept"].as_f64().unwrap());
     assert_eq!(p["keepRecentTokens"], 2000);
+    assert_eq!(p["compact"], true);
+    // Nothing to compact: one record saying so, not silence.
+    let none = ndjson(&run_ok(
+        &f,
+        &["compact", "--dry-run", "--json", "--keep-recent-tokens", "100000000"],
+    ));
+    assert_eq!(
+        none,
+        [serde_json::json!({"compact": false, "reason": "nothingToSummarize"})]
+    );
     let human = run_ok(&f, &["compact", "--dry-run", "--keep-recent-tokens", "2000"]);
     assert!(human.contains("cut at") && human.contains("summarize"), "{human}");
     assert_eq!(std::fs::read(&f).unwrap(), before);

@@ -25,7 +25,7 @@ fn have(shell: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("skipping: {shell} is not installed");
+        crate::common::skip(&format!("{shell} is not installed"));
     }
     ok
 }
@@ -448,7 +448,7 @@ fn zsh_completes_revisions_interactively() {
         "-f",
     ]);
     if !start.status.success() {
-        eprintln!("skipping: tmux cannot start a session");
+        crate::common::skip("tmux cannot start a session");
         return;
     }
     let setup = format!(
@@ -510,7 +510,7 @@ fn have_tmux() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("skipping: tmux is not installed");
+        crate::common::skip("tmux is not installed");
     }
     ok
 }

@@ -174,7 +174,12 @@ fn label_dry_run_shows_the_label_entries() {
     assert!(r.stderr.contains("would move 'green' from d2e5793f"), "{}", r.stderr);
     // Replacing a label.
     let r = check_lines_match(&src, &["label", "d2e5793f", "verde"]);
-    assert!(r.stderr.contains("the new label would replace it"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("warning: d2e5793f is labelled 'green': 'verde' would replace it"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

@@ -387,3 +387,19 @@ fn an_empty_position_names_the_leaf_pi_appends_under() {
     );
     assert!(!r.stderr.contains("new root"), "{}", r.stderr);
 }
+
+#[test]
+fn help_lists_global_options_under_their_own_heading() {
+    for args in [&["log", "--help"][..], &["label", "-h"], &["--help"]] {
+        let out = common::cmd().args(args).output().unwrap();
+        assert!(out.status.success());
+        let help = String::from_utf8(out.stdout).unwrap();
+        let heading = help
+            .find("\nGlobal options:\n")
+            .unwrap_or_else(|| panic!("{args:?}: {help}"));
+        for global in ["--session", "--color", "--no-pager"] {
+            let at = help.find(global).unwrap();
+            assert!(at > heading, "{args:?}: {global} is among the command's own options");
+        }
+    }
+}

@@ -160,6 +160,12 @@ fn exit_codes_follow_ripgrep() {
     assert_eq!(code, 2);
     assert!(out.is_empty());
     assert!(err.starts_with("error: regex parse error"), "{err}");
+    // The caret layout as lines (not literal `\n`), then a hint to search the text as it is.
+    assert_eq!(
+        err,
+        "error: regex parse error:\n    (unclosed\n    ^\nerror: unclosed group\n\
+         hint: to search for the text as it is, not as a regex, add -F (--fixed-strings)\n"
+    );
     let (code, _, err) = grep(&tmp.path().join("missing.jsonl"), &["x"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.starts_with("error:"));
@@ -604,7 +610,7 @@ impl TwoProjects {
             .output()
             .is_ok_and(|o| o.status.success());
         if !ok {
-            eprintln!("skipping: util-linux `script` is not available to provide a terminal");
+            crate::common::skip("util-linux `script` is not available to provide a terminal");
             return None;
         }
         let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));

@@ -431,8 +431,9 @@ fn force_onto_an_entry_with_a_label_moves_and_replaces() {
     assert_eq!(lines[1]["targetId"], "80fbf1f2");
     assert!(r.stderr.contains("moved 'green' from d2e5793f"), "{}", r.stderr);
     assert!(
-        r.stderr
-            .contains("80fbf1f2 was labelled 'start': the new label replaces it"),
+        r.stderr.contains(
+            "warning: 80fbf1f2 was labelled 'start': 'green' replaces it, and 'start' no longer names the entry"
+        ),
         "{}",
         r.stderr
     );
@@ -447,14 +448,44 @@ fn force_onto_an_entry_with_a_label_moves_and_replaces() {
 fn replacing_an_entrys_label_is_announced() {
     let (_dir, file) = temp_copy(&example());
     let (_, _, r) = label(&file, &["d2e5793f", "verde"]);
+    // As loudly as a move: a warning naming the label that is gone.
     assert!(
-        r.stderr
-            .contains("d2e5793f was labelled 'green': the new label replaces it"),
+        r.stderr.contains(
+            "warning: d2e5793f was labelled 'green': 'verde' replaces it, and 'green' no longer names the entry"
+        ),
         "{}",
         r.stderr
     );
     let (_, _, r) = label(&file, &["1ecdd056", "fresh"]);
     assert!(!r.stderr.contains("replaces"), "{}", r.stderr);
+}
+
+#[test]
+fn dry_run_json_prints_the_entries_that_would_be_appended() {
+    let (_dir, file) = temp_copy(&example());
+    let before = std::fs::read(&file).unwrap();
+    // Moving a name: the clearing entry, then the new label, as NDJSON.
+    let r = run(&file, &["label", "e0a8c95d", "green", "--force", "--dry-run", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines = ndjson(&r.stdout);
+    assert_eq!(lines.len(), 2, "{}", r.stdout);
+    assert_eq!(lines[0]["type"], "label");
+    assert_eq!(lines[0]["targetId"], "d2e5793f");
+    assert!(lines[0].get("label").is_none());
+    assert_eq!(lines[1]["targetId"], "e0a8c95d");
+    assert_eq!(lines[1]["label"], "green");
+    assert!(r.stderr.contains("dry run: nothing written"), "{}", r.stderr);
+    let r = run(&file, &["label", "green", "--delete", "--dry-run", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(ndjson(&r.stdout).len(), 1);
+    assert_eq!(std::fs::read(&file).unwrap(), before, "nothing written");
+    // Without --dry-run, --json still goes with --list only.
+    let r = unchanged(&file, &["label", "e0a8c95d", "x", "--json"], 2);
+    assert!(
+        r.stderr.contains("--json goes with --list or --dry-run"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

@@ -343,10 +343,22 @@ fn parent_sessions_and_escaped_names() {
 #[test]
 fn corpus_sessions_and_no_sessions() {
     let env = Env::new();
-    // Nothing yet: no output, success.
+    // Nothing yet: no output, success, and a note on stderr saying where it looked.
     let out = env.ls(&[]);
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("note: no Pi sessions for "), "{stderr}");
+    assert!(stderr.contains(env.proj.to_str().unwrap()), "{stderr}");
+    assert!(
+        stderr.contains(env.agent.join("sessions").to_str().unwrap()),
+        "{stderr}"
+    );
+    assert!(stderr.contains("which does not exist"), "{stderr}");
+    let out = env.ls(&["--all", "--json"]);
+    assert!(out.status.success() && out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("note: no Pi sessions found in "), "{stderr}");
 
     let dir = env.folder(&env.proj);
     for name in ["pi-built.v3.jsonl", "pi-built-clone.v3.jsonl", "real-large.v1.jsonl"] {
@@ -747,4 +759,38 @@ fn header_only_sessions_and_numeric_ids_list_as_pi_lists_them() {
     };
     assert_eq!(by_id("only")["firstMessage"], "(no messages)");
     assert_eq!(by_id("12345")["firstMessage"], "hello");
+}
+
+#[test]
+fn from_a_subdirectory_ls_names_the_parent_that_has_sessions() {
+    let env = Env::new();
+    let dir = env.folder(&env.proj);
+    write(
+        &dir.join("a.jsonl"),
+        &[
+            header("s1", "2026-01-01T00:00:00.000Z", &env.proj),
+            user("u1", None, "2026-01-01T00:00:01.000Z", "hi"),
+        ],
+    );
+    let sub = env.proj.join("src");
+    fs::create_dir_all(&sub).unwrap();
+    let out = cmd()
+        .current_dir(&sub)
+        .env("PI_CODING_AGENT_DIR", &env.agent)
+        .env("XDG_CACHE_HOME", &env.cache_home)
+        .arg("ls")
+        .output()
+        .unwrap();
+    // An empty listing is still an answer: exit 0, nothing on stdout.
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].contains(sub.to_str().unwrap()), "{stderr}");
+    assert!(
+        lines[1].starts_with(&format!("note: {} above has 1 session;", env.proj.display())),
+        "{stderr}"
+    );
+    assert!(lines[1].contains("exact directory"), "{stderr}");
 }

@@ -16,7 +16,7 @@ fn have_script() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("skipping: util-linux `script` is not available to provide a terminal");
+        common::skip("util-linux `script` is not available to provide a terminal");
     }
     ok
 }
@@ -254,4 +254,44 @@ fn quitting_the_pager_early_is_not_an_error() {
         &[("PI_SESSION_PAGER", Some("head -n 1 >/dev/null"))],
     );
     assert_eq!(code, 0);
+}
+
+#[test]
+fn html_export_to_a_terminal_is_refused_with_a_hint() {
+    if !have_script() {
+        return;
+    }
+    let s = Setup::new();
+    let env = [("PI_SESSION_PAGER", Some(s.pager()))];
+    let before: Vec<_> = std::fs::read_dir(s.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let (code, screen) = s.run_on_terminal(&["export", "--format", "html"], &env);
+    assert_eq!(code, 2, "{screen}");
+    assert!(!screen.contains("<html"), "{screen}");
+    assert!(
+        screen.contains("error: an HTML transcript is a file for a browser"),
+        "{screen}"
+    );
+    assert!(screen.contains("hint: ") && screen.contains("-o FILE.html"), "{screen}");
+    assert!(s.paged().is_none());
+    let after: Vec<_> = std::fs::read_dir(s.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(before.len(), after.len(), "nothing written");
+    // `-o -` asks for it: printed, unpaged.
+    let (code, screen) = s.run_on_terminal(&["export", "--format", "html", "-o", "-"], &env);
+    assert_eq!(code, 0);
+    assert!(screen.contains("<!DOCTYPE html>"));
+    // Into a pipe, unchanged.
+    let out = common::cmd()
+        .arg("-s")
+        .arg(&s.session)
+        .args(["export", "--format", "html"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.starts_with(b"<!DOCTYPE html>"));
 }

@@ -1256,7 +1256,7 @@ fn a_read_only_file_is_reported_as_one() {
     let (_dir, path) = temp_copy(&repair_fixture("malformed-middle.jsonl"));
     let original = fs::read(&path).unwrap();
     if !make_read_only(&path) {
-        eprintln!("skipped: running as root, and chattr +i is not available to make a file read-only");
+        crate::common::skip("running as root, and chattr +i is not available to make a file read-only");
         return;
     }
     let r = run(&path, &[]);

@@ -137,6 +137,13 @@ fn text_search_on_ats_branch() {
     let (code, _, stderr) = fail(&f, &[":/iterator"]);
     assert_eq!(code, 1);
     assert!(stderr.starts_with("error: unknown revision ':/iterator'"), "{stderr}");
+    // The error names the branch it searched (by where it ends) and points to grep.
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines[0].contains("@'s branch (root to b8731d22)"), "{stderr}");
+    assert!(lines[1].starts_with("hint: `pi-session -s "), "{stderr}");
+    assert!(lines[1].contains(" grep iterator` searches every branch"), "{stderr}");
+    let (_, _, stderr) = fail(&f, &[":/a (b"]);
+    assert!(stderr.contains(" grep -F 'a (b'`"), "{stderr}");
 }
 
 #[test]

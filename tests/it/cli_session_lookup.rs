@@ -528,3 +528,95 @@ fn session_dir_setting_serves_the_default_session_s_id_grep_and_repair() {
         "0a000001\n"
     );
 }
+
+#[test]
+fn from_a_subdirectory_the_error_names_the_parent_with_sessions() {
+    let s = setup();
+    write_aged(
+        &s.sessions.join("a.jsonl"),
+        &session_text("11111111-aaaa", &s.cwd, "0a000001", "hi"),
+        10,
+    );
+    let sub = s.cwd.join("src");
+    std::fs::create_dir_all(&sub).unwrap();
+    let out = in_project(&s).current_dir(&sub).arg("log").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    // Pi's rule is kept (the exact directory), and explained.
+    assert!(lines[0].starts_with("error: no session found"), "{stderr}");
+    assert!(
+        lines[0].ends_with(&format!("; {} above has 1 session", s.cwd.display())),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("hint: Pi looks for sessions only in the exact directory"),
+        "{stderr}"
+    );
+    assert!(lines[1].contains("`cd '") && lines[1].contains("-s"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_revision_in_the_session_chosen_here_names_its_file() {
+    let s = setup();
+    let file = s.sessions.join("a.jsonl");
+    write_aged(&file, &session_text("11111111-aaaa", &s.cwd, "0a000001", "hi"), 10);
+    let out = in_project(&s).args(["rev-parse", "green"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let first = stderr.lines().next().unwrap();
+    assert!(first.starts_with("error: unknown revision 'green' in "), "{stderr}");
+    assert!(first.contains(file.to_str().unwrap()), "{stderr}");
+    assert!(
+        stderr.lines().nth(1).unwrap().contains("-s names another session"),
+        "{stderr}"
+    );
+    // :/TEXT too; a session named with -s is the user's own choice: not repeated.
+    let out = in_project(&s).args(["rev-parse", ":/nowhere"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains(file.to_str().unwrap()));
+    let out = in_project(&s)
+        .arg("-s")
+        .arg(&file)
+        .args(["rev-parse", "green"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr.lines().next(),
+        Some("error: unknown revision 'green'"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn clone_and_fork_without_o_say_that_commands_now_use_the_new_file() {
+    let s = setup();
+    let file = s.sessions.join("a.jsonl");
+    write_aged(&file, &session_text("11111111-aaaa", &s.cwd, "0a000001", "hi"), 10);
+    for args in [&["clone"][..], &["fork", "0a000001"]] {
+        let out = in_project(&s).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let new = String::from_utf8(out.stdout).unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let note = format!(
+            "note: commands run here without -s now use the new session {}",
+            new.trim_end()
+        );
+        assert!(stderr.contains(&note), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(file.to_str().unwrap()),
+            "{args:?}: the original is named: {stderr}"
+        );
+        // It was true: the new file is the one read now.
+        std::fs::remove_file(new.trim_end()).unwrap();
+    }
+    // Written elsewhere, or not written: the default is unchanged, nothing to say.
+    let elsewhere = s.cwd.join("copy.jsonl");
+    let out = in_project(&s).arg("clone").arg("-o").arg(&elsewhere).output().unwrap();
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("now use"));
+    let out = in_project(&s).args(["clone", "--dry-run"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("now use"));
+}

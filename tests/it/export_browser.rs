@@ -29,7 +29,7 @@ pub fn chromium() -> Option<PathBuf> {
         Some(p) => Some(p),
         None if required => panic!("PI_SESSION_REQUIRE_CHROMIUM is set but no chromium was found"),
         None => {
-            eprintln!("skipped: no chromium on PATH (set PI_SESSION_CHROMIUM to name one)");
+            crate::common::skip("no chromium on PATH (set PI_SESSION_CHROMIUM to name one)");
             None
         }
     }

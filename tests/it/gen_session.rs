@@ -50,3 +50,24 @@ fn a_colliding_id_is_drawn_again() {
     assert_ne!(u32::from_str_radix(&id, 16).unwrap(), generator::Rng(99).id32());
     assert_eq!(taken.len(), 2);
 }
+
+/// `cargo run --example gen_session -- --help` prints help (it panicked); a bad value is a
+/// usage error, not a panic.
+#[test]
+fn its_command_line_has_help_and_refuses_bad_values() {
+    use clap::{CommandFactory, Parser, error::ErrorKind};
+    generator::Cli::command().debug_assert();
+    let kind = |args: &[&str]| generator::Cli::try_parse_from(args).err().map(|e| e.kind());
+    assert_eq!(kind(&["gen_session", "--help"]), Some(ErrorKind::DisplayHelp));
+    assert_eq!(
+        kind(&["gen_session", "--size", "12Q"]),
+        Some(ErrorKind::ValueValidation)
+    );
+    assert_eq!(
+        kind(&["gen_session", "--shape", "round"]),
+        Some(ErrorKind::InvalidValue)
+    );
+    assert_eq!(kind(&["gen_session", "--bogus"]), Some(ErrorKind::UnknownArgument));
+    let cli = generator::Cli::try_parse_from(["gen_session", "--size", "2M", "--seed", "7"]).unwrap();
+    assert_eq!((cli.size, cli.seed), (2 << 20, 7));
+}

@@ -292,7 +292,7 @@ fn commands_listed() -> &'static Vec<String> {
 fn has_command(name: &str) -> bool {
     let found = commands_listed().iter().any(|c| c == name);
     if !found {
-        eprintln!("skipping `{name}`: pi-session --help does not list it");
+        crate::common::skip(&format!("`{name}`: pi-session --help does not list it"));
     }
     found
 }

@@ -5,7 +5,7 @@ use crate::cli::session_arg::open_session;
 use crate::cli::summary_args::{SummaryArgs, choose, compaction_settings};
 use crate::cli::write_args::{WriteArgs, append, reopen_for_summary};
 use anyhow::Result;
-use pi_session::compaction::prepare::{NoCompaction, prepare, projected_context_tokens};
+use pi_session::compaction::prepare::{NoCompaction, NoPlanReason, NoPlanRecord, prepare, projected_context_tokens};
 use pi_session::compaction::system::current_system_message;
 use pi_session::compaction::{branch_model, compaction_entry, compaction_requests, summarize_compaction};
 use pi_session::session::SessionError;
@@ -34,8 +34,10 @@ pub struct Args {
     pub if_needed: bool,
 
     /// With --dry-run: the plan as one JSON object
-    /// {"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize",
-    /// "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}.
+    /// {"compact":true,"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize",
+    /// "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}, or
+    /// {"compact":false,"reason"} when there is nothing to compact (reason: noEntries,
+    /// alreadyCompacted, nothingToSummarize or notNeeded).
     #[arg(long)]
     pub json: bool,
 
@@ -52,7 +54,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     // is a label or a checkout record (which `@` steps over).
     let Some(leaf) = session.leaf() else {
         Output::say("nothing to compact: the session has no entries");
-        return Ok(());
+        return no_plan(args, out, NoPlanReason::NoEntries);
     };
     let path = session.branch(leaf).path;
     let model = branch_model(&session, &path);
@@ -71,20 +73,20 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             Output::say(&format!(
                 "not needed: the context is ~{tokens} tokens, within {window} − {reserve} = {limit}"
             ));
-            return Ok(());
+            return no_plan(args, out, NoPlanReason::NotNeeded);
         }
     }
     let prep = match prepare(&session, &path, keep as f64) {
         Ok(p) => p,
         Err(NoCompaction::AlreadyCompacted) => {
             Output::say("nothing to do: the branch already ends with a compaction");
-            return Ok(());
+            return no_plan(args, out, NoPlanReason::AlreadyCompacted);
         }
         Err(NoCompaction::NothingToSummarize) => {
             Output::say(&format!(
                 "nothing to compact: everything fits in the {keep} recent tokens kept"
             ));
-            return Ok(());
+            return no_plan(args, out, NoPlanReason::NothingToSummarize);
         }
     };
     let (read, modified) = prep.file_ops.lists();
@@ -199,5 +201,14 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         prep.tokens_before,
         escape_line(&prep.first_kept_id)
     ));
+    Ok(())
+}
+
+/// With `--dry-run --json`, one record saying why there is no plan (a script gets a record
+/// either way).
+fn no_plan(args: &Args, out: &mut Output, reason: NoPlanReason) -> Result<()> {
+    if args.summary.dry_run && args.json {
+        out.json(&serde_json::to_value(NoPlanRecord::new(reason))?)?;
+    }
     Ok(())
 }

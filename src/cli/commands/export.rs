@@ -31,7 +31,8 @@ pub struct Args {
     pub format: Option<Format>,
 
     /// Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp
-    /// file linked into place) and never replaces an existing file without --force.
+    /// file linked into place) and never replaces an existing file without --force. HTML is
+    /// not printed to a terminal without `-o -`.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -84,6 +85,13 @@ impl std::io::Write for Raw<'_> {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
+    // A page of HTML is for a browser: a terminal would get a megabyte of markup.
+    if out.is_terminal && args.output.is_none() && format_of(args) == export::Format::Html {
+        return Err(crate::cli::exit::CommandError::usage(
+            "an HTML transcript is a file for a browser, not for a terminal",
+            "write it to a file with `-o FILE.html` (or pipe it, or `-o -` to print it anyway)",
+        ));
+    }
     // The head's times need the system's time zone, whose lookup walks the zone database:
     // done on the side while the session loads, not after it.
     std::thread::spawn(|| local_time(Some("1970-01-01T00:00:00.000Z")));

@@ -33,7 +33,8 @@ pub struct Args {
     #[arg(long, short = 'l', conflicts_with_all = ["rev", "delete"])]
     pub list: bool,
 
-    /// When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"}.
+    /// When listing: one JSON object per label {"label","targetId","type","role","timestamp","preview"};
+    /// with --dry-run: the label entries that would be appended, one per line.
     #[arg(long)]
     pub json: bool,
 
@@ -63,10 +64,10 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         }
         return list(global, args, out);
     }
-    if args.json {
+    if args.json && !args.dry_run {
         return Err(usage_error(
-            "--json goes with --list",
-            "`pi-session label --list --json`",
+            "--json goes with --list or --dry-run",
+            "`pi-session label --list --json`, or `--dry-run --json` for the entries a change would append",
         ));
     }
     // `label NAME` labels @; `label --delete` needs the entry whose label to clear.
@@ -154,19 +155,31 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
                 escape_line(holder)
             ));
         }
+        // A label replaced is lost as a name for the entry: said as loudly as a move.
         if let Some(old) = &current {
-            Output::say(&format!(
-                "{} {} labelled '{}': the new label {}",
+            Output::warn(&format!(
+                "{} {} labelled '{}': '{}' {} it, and '{}' no longer names the entry",
                 escape_line(&target_id),
                 if args.dry_run { "is" } else { "was" },
                 escape_line(old),
-                if args.dry_run {
-                    "would replace it"
-                } else {
-                    "replaces it"
-                }
+                escape_line(name),
+                if args.dry_run { "would replace" } else { "replaces" },
+                escape_line(old),
             ));
         }
+    }
+    if args.json {
+        // Only with --dry-run: the entries themselves, as they would be appended.
+        for l in &lines {
+            let shown = if out.is_terminal {
+                escape_line(l)
+            } else {
+                (*l).to_owned()
+            };
+            out.line(&shown)?;
+        }
+        Output::say("dry run: nothing written");
+        return Ok(());
     }
     match name {
         Some(name) => out.line(&format!(

@@ -121,6 +121,9 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let loc = Locations::discover(&std::env::current_dir()?);
     let progress = Terminal::when(!args.json);
     let listing::Listing { mut sessions, skipped } = listing::list(&loc, &args.options(), &progress);
+    if sessions.is_empty() {
+        crate::cli::session_arg::say_none_found(&loc, args.all);
+    }
     if let Some(n) = args.max_count {
         sessions.truncate(n);
     }

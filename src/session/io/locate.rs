@@ -150,6 +150,33 @@ impl Locations {
         sessions_in(&self.here())
     }
 
+    /// The nearest directory above the working directory that has sessions of its own, with
+    /// how many. Pi looks only at the exact working directory, so from a subdirectory of a
+    /// project it finds none: this lets a caller say where they are.
+    pub fn nearest_parent_with_sessions(&self) -> Option<(PathBuf, usize)> {
+        let above = self.cwd.ancestors().skip(1);
+        let found = |dir: &Path, n: usize| (n > 0).then(|| (dir.to_path_buf(), n));
+        match &self.custom_dir {
+            // One folder for every project: its headers are read once.
+            Some(d) => {
+                let all = sessions_in(&SessionDir {
+                    path: d.clone(),
+                    filter_cwd: None,
+                });
+                above
+                    .into_iter()
+                    .find_map(|dir| found(dir, all.iter().filter(|(_, h)| h.is_for(dir)).count()))
+            }
+            None => above.into_iter().find_map(|dir| {
+                let here = Locations {
+                    cwd: dir.to_path_buf(),
+                    ..self.clone()
+                };
+                found(dir, here.sessions_here().len())
+            }),
+        }
+    }
+
     /// Every regular `*.jsonl` file of every project, sorted by path.
     pub fn all_files(&self) -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = self
@@ -213,6 +240,16 @@ pub struct HeaderInfo {
     pub parent_session: Option<String>,
 }
 
+impl HeaderInfo {
+    /// Whether the session belongs to `cwd` in a folder all projects share: its header's
+    /// `cwd` is that directory.
+    pub fn is_for(&self, cwd: &Path) -> bool {
+        self.cwd
+            .as_deref()
+            .is_some_and(|c| !c.is_empty() && Path::new(c) == cwd)
+    }
+}
+
 /// Pi scans at most this much for the header during discovery.
 const MAX_HEADER_SCAN: u64 = 1024 * 1024;
 
@@ -272,11 +309,10 @@ pub fn sessions_in(dir: &SessionDir) -> Vec<(PathBuf, HeaderInfo)> {
         .into_iter()
         .filter_map(|(p, _)| {
             let h = read_header(&p)?;
-            if let Some(cwd) = &dir.filter_cwd {
-                let matches = h.cwd.as_deref().is_some_and(|c| !c.is_empty() && Path::new(c) == cwd);
-                if !matches {
-                    return None;
-                }
+            if let Some(cwd) = &dir.filter_cwd
+                && !h.is_for(cwd)
+            {
+                return None;
             }
             Some((p, h))
         })
@@ -352,6 +388,39 @@ mod tests {
         assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
         write(&cwd.join(".pi/settings.json"), "{bad");
         assert_eq!(dir(None), Some(PathBuf::from("rel/s")));
+    }
+
+    #[test]
+    fn the_nearest_parent_with_sessions() {
+        let tmp = tempfile::tempdir().unwrap();
+        let proj = tmp.path().join("w/proj");
+        let loc = |cwd: &Path| Locations {
+            cwd: cwd.to_path_buf(),
+            agent_dir: tmp.path().join("agent"),
+            custom_dir: None,
+        };
+        let deep = proj.join("src/deep");
+        assert_eq!(loc(&deep).nearest_parent_with_sessions(), None);
+        let header = r#"{"type":"session","version":3,"id":"s1","cwd":"x"}"#;
+        write(&loc(&proj).here().path.join("a.jsonl"), header);
+        write(&loc(&proj).here().path.join("b.jsonl"), header);
+        assert_eq!(loc(&deep).nearest_parent_with_sessions(), Some((proj.clone(), 2)));
+        // The directory itself does not count: it is not above.
+        assert_eq!(loc(&proj).nearest_parent_with_sessions(), None);
+        // One folder for all projects: sessions count for the directory their header names.
+        let shared = tmp.path().join("shared");
+        let with_cwd = |cwd: &Path| format!(r#"{{"type":"session","version":3,"id":"s","cwd":{:?}}}"#, cwd);
+        write(&shared.join("p.jsonl"), &with_cwd(&proj));
+        write(&shared.join("w.jsonl"), &with_cwd(&tmp.path().join("w")));
+        let custom = |cwd: &Path| Locations {
+            custom_dir: Some(shared.clone()),
+            ..loc(cwd)
+        };
+        assert_eq!(custom(&deep).nearest_parent_with_sessions(), Some((proj.clone(), 1)));
+        assert_eq!(
+            custom(&proj).nearest_parent_with_sessions(),
+            Some((tmp.path().join("w"), 1))
+        );
     }
 
     #[test]

@@ -61,8 +61,8 @@ fn find_package_dir() -> Option<PathBuf> {
         .find(|dir| is_package_dir(dir))
 }
 
-/// The installed package dir (`.../node_modules/@ccusage/pi`), or `None` (after printing a
-/// skip notice) when it or node is missing.
+/// The installed package dir (`.../node_modules/@ccusage/pi`), or `None` (after saying the
+/// test skips) when it or node is missing.
 ///
 /// Panics instead of returning `None` when `PI_SESSION_REQUIRE_ORACLE` or `CI` is set.
 pub fn package_dir() -> Option<PathBuf> {
@@ -76,13 +76,8 @@ pub fn package_dir() -> Option<PathBuf> {
                  .ci/install-ccusage and set CCUSAGE_PI_DIR to the path it prints"
             );
         }
-        static SAID: std::sync::Once = std::sync::Once::new();
-        // Written to the stderr handle, not through eprintln!, which the test harness
-        // captures: the notice shows once per test binary without --nocapture.
-        SAID.call_once(|| {
-            use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "{SKIP_MESSAGE}");
-        });
+        // Each test that skips says so (see `common::skip`).
+        super::skip(SKIP_MESSAGE);
     }
     found.clone()
 }

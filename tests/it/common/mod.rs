@@ -9,6 +9,21 @@ pub mod pi_cli;
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
+/// Says that the running test skips, and why: `SKIPPED: <test>: <reason>` on stderr, once per
+/// test. The harness has no "skipped" result (the test still counts as passed) and hides what
+/// `eprintln!` prints in a passing test, so this writes to the stderr handle itself: every
+/// skip shows in `cargo test`'s output, and `cargo test 2>&1 | grep SKIPPED` lists them.
+pub fn skip(reason: &str) {
+    use std::io::Write;
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let test = std::thread::current().name().unwrap_or("main").to_owned();
+    let mut said = SAID.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !said.contains(&test) {
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: {reason}");
+        said.push(test);
+    }
+}
+
 /// The corpus of real Pi sessions vendored in `tests/corpus` (provenance in its README).
 pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")

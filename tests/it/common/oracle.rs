@@ -160,7 +160,7 @@ pub fn node_available() -> bool {
 }
 
 /// The installed Pi package dir (`.../node_modules/@earendil-works/pi-coding-agent`), or
-/// `None` (after printing a skip notice) when the oracle is unavailable.
+/// `None` (after saying the test skips) when the oracle is unavailable.
 ///
 /// Panics instead of returning `None` when `PI_SESSION_REQUIRE_ORACLE` or `CI` is set.
 pub fn oracle_module_dir() -> Option<PathBuf> {
@@ -179,13 +179,8 @@ pub fn oracle_module_dir() -> Option<PathBuf> {
                  run .ci/install-oracle and set PI_ORACLE_MODULE_DIR to the path it prints"
             );
         }
-        static SAID: std::sync::Once = std::sync::Once::new();
-        // Written to the stderr handle, not through eprintln!, which the test harness
-        // captures: the notice shows once per test binary without --nocapture.
-        SAID.call_once(|| {
-            use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "{SKIP_MESSAGE}");
-        });
+        // Each test that skips says so (see `common::skip`).
+        super::skip(SKIP_MESSAGE);
     }
     found.clone()
 }

@@ -95,7 +95,7 @@ fn find() -> Result<PiCli, String> {
     Ok(PiCli { node, cli })
 }
 
-/// Node 22 and Pi's CLI, or `None` (after printing a skip notice once) when either is
+/// Node 22 and Pi's CLI, or `None` (after saying the test skips) when either is
 /// missing. Panics instead when `PI_SESSION_REQUIRE_PI_CLI` is set.
 pub fn pi_cli() -> Option<PiCli> {
     static FOUND: OnceLock<Result<PiCli, String>> = OnceLock::new();
@@ -108,11 +108,8 @@ pub fn pi_cli() -> Option<PiCli> {
                      run .ci/install-node22 (set PI_SESSION_NODE22 to the path it prints) and .ci/install-oracle"
                 );
             }
-            static SAID: std::sync::Once = std::sync::Once::new();
-            // Straight to stderr: the test harness captures eprintln!.
-            SAID.call_once(|| {
-                let _ = writeln!(std::io::stderr(), "{SKIP_MESSAGE} ({why})");
-            });
+            // Each test that skips says so (see `common::skip`).
+            super::skip(&format!("{SKIP_MESSAGE} ({why})"));
             None
         }
     }
