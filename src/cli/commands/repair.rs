@@ -47,8 +47,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     if args.all {
         return run_all(args, out);
     }
-    let cwd = std::env::current_dir()?;
-    let path = locate::find_session(global.session(), &cwd)?;
+    let path = crate::cli::session_arg::session_path(global)?;
     let outcome = repair_one(&path, args, out, Some(&Terminal::when(!args.json)))?;
     match outcome {
         Outcome::Defects | Outcome::Failed(_) => Ok(Exit::Failure),
