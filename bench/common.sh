@@ -38,3 +38,12 @@ realistic_session() {
   [ -f "$f" ] || "$GEN" --shape realistic --size "$size" --out "$f" "$@" 2>/dev/null
   echo "$f"
 }
+
+# The image-heavy session of size $1 (`1G`) in $BENCH_DIR, generated on first use; prints its
+# path (what `slim` is measured on: bench/slim.sh).
+image_heavy_session() {
+  local size="$1"
+  local f="$BENCH_DIR/session-image-heavy-$size.jsonl"
+  [ -f "$f" ] || "$GEN" --shape image-heavy --size "$size" --out "$f" 2>/dev/null
+  echo "$f"
+}

@@ -12,6 +12,10 @@
 //!   about 110,000 entries per 256 MiB.
 //! - `large-entries`: the earlier shape, every tool result hundreds of lines of code (about
 //!   10 KB an entry, 27,000 entries per 256 MiB).
+//! - `image-heavy`: the sessions `slim` is for: images pasted by the user and returned by
+//!   tools (inline base64 of a few hundred KB to 2 MB), now and then a tool output of
+//!   hundreds of KB, an abandoned branch a third of the way in, and a compaction late in the
+//!   session, so that most of the weight is history the context no longer carries.
 //!
 //! Like Pi's, the files have no defect `repair --check` would find: an id that collides with
 //! one already written is drawn again, and a compaction keeps from a prompt on its own branch
@@ -154,8 +158,9 @@ pub struct Cli {
     /// The seed of the generator: the same seed writes the same file.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
-    /// realistic: entry sizes like real sessions'; large-entries: every tool result long code.
-    #[arg(long, default_value = "realistic", value_parser = ["realistic", "large-entries"])]
+    /// realistic: entry sizes like real sessions'; large-entries: every tool result long code;
+    /// image-heavy: inline images and huge tool outputs, mostly in history.
+    #[arg(long, default_value = "realistic", value_parser = ["realistic", "large-entries", "image-heavy"])]
     pub shape: String,
 }
 
@@ -163,6 +168,7 @@ fn main() {
     let cli = <Cli as clap::Parser>::parse();
     match cli.shape.as_str() {
         "large-entries" => large_entries(cli.size, &cli.out, cli.seed),
+        "image-heavy" => image_heavy(cli.size, &cli.out, cli.seed),
         _ => realistic(cli.size, &cli.out, cli.seed),
     }
 }
@@ -371,6 +377,101 @@ pub fn realistic(size: u64, out: &str, seed: u64) {
         s.entries,
         s.written / (s.entries + 1)
     );
+}
+
+/// `n` characters of base64, as an image's `data` holds (random: they compress as badly).
+fn base64(rng: &mut Rng, n: usize) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = Vec::with_capacity(n + 10);
+    while s.len() < n {
+        let mut x = rng.next_u64();
+        for _ in 0..10 {
+            s.push(ALPHABET[(x & 63) as usize]);
+            x >>= 6;
+        }
+    }
+    s.truncate(n / 4 * 4);
+    String::from_utf8(s).unwrap()
+}
+
+/// An inline image block of realistic size (a screenshot: median 400 KB of base64).
+fn image(rng: &mut Rng) -> Value {
+    let n = rng.size(400_000.0, 600_000.0).clamp(20_000, 2_000_000);
+    json!({"type":"image","data":base64(rng, n),"mimeType":"image/png"})
+}
+
+/// Sessions heavy with images and huge tool outputs (see the module docs).
+pub fn image_heavy(size: u64, out: &str, seed: u64) {
+    let mut s = Writer::new(out, seed);
+    s.entry(
+        "model_change",
+        json!({"provider":"anthropic","modelId":"claude-sonnet-4-5"}),
+    );
+    s.entry("thinking_level_change", json!({"thinkingLevel":"medium"}));
+    let mut path_users: Vec<String> = Vec::new();
+    let (mut branched, mut compacted) = (false, false);
+    let mut turn = 0u64;
+    while s.written < size {
+        turn += 1;
+        let n = s.rng.size(110.0, 220.0);
+        let mut content = vec![json!({"type":"text","text":filler(&mut s.rng, n)})];
+        if s.rng.below(3) == 0 {
+            content.push(image(&mut s.rng));
+        }
+        let t = s.ms;
+        let user = s.entry(
+            "message",
+            json!({"message":{"role":"user","content":content,"timestamp":t}}),
+        );
+        path_users.push(user);
+        for c in 0..1 + s.rng.below(3) {
+            let call_id = format!("toolu_{turn:06}_{c}_{}", s.rng.id());
+            let tool = ["screenshot", "bash", "read"][s.rng.below(3) as usize];
+            let usage = s.usage();
+            let t = s.ms;
+            s.entry("message", json!({"message":{"role":"assistant","content":[{"type":"toolCall","id":call_id,"name":tool,
+                "arguments":{"path":"src/ui.rs"}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5",
+                "usage":usage,"stopReason":"toolUse","timestamp":t}}));
+            let output = match tool {
+                "screenshot" => vec![json!({"type":"text","text":"captured"}), image(&mut s.rng)],
+                _ if s.rng.below(6) == 0 => {
+                    let n = 200_000 + s.rng.below(800_000) as usize;
+                    vec![json!({"type":"text","text":filler(&mut s.rng, n)})]
+                }
+                _ => {
+                    let n = s.rng.size(850.0, 2500.0);
+                    vec![json!({"type":"text","text":filler(&mut s.rng, n)})]
+                }
+            };
+            let t = s.ms;
+            s.entry("message", json!({"message":{"role":"toolResult","toolCallId":call_id,"toolName":tool,
+                "content":output,"isError":false,"timestamp":t}}));
+        }
+        let n = s.rng.size(450.0, 900.0);
+        let answer = filler(&mut s.rng, n);
+        let usage = s.usage();
+        let t = s.ms;
+        s.entry("message", json!({"message":{"role":"assistant","content":[{"type":"text","text":answer}],
+            "api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":usage,"stopReason":"stop","timestamp":t}}));
+        // A third of the way in, the last few turns are abandoned for a new branch.
+        if !branched && s.written > size / 3 && path_users.len() > 4 {
+            branched = true;
+            let from = s.parent.clone();
+            let at = path_users.len() - 4;
+            s.parent = Some(path_users[at].clone());
+            path_users.truncate(at + 1);
+            s.entry("branch_summary", json!({"fromId": from, "summary": "## Goal\nTried another layout."}));
+        }
+        // Late in the session, a compaction that keeps the last three prompts.
+        if !compacted && s.written > size / 100 * 85 && path_users.len() > 4 {
+            compacted = true;
+            let keep = path_users[path_users.len() - 3].clone();
+            s.entry("compaction", json!({"summary": "## Goal\nUI work so far.", "firstKeptEntryId": keep,
+                "tokensBefore": 180_000, "details":{"readFiles":["src/ui.rs"],"modifiedFiles":["src/ui.rs"]}, "fromHook": false}));
+        }
+    }
+    s.w.flush().unwrap();
+    eprintln!("wrote {out}: {} bytes, {} entries, {turn} turns", s.written, s.entries);
 }
 
 /// The earlier benchmark shape: large tool results in every turn.

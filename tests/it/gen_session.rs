@@ -41,6 +41,19 @@ fn large_entry_sessions_have_no_defects() {
 }
 
 #[test]
+fn image_heavy_sessions_have_no_defects() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("images.jsonl");
+    generator::image_heavy(12 << 20, path.to_str().unwrap(), 5);
+    let text = std::fs::read_to_string(&path).unwrap();
+    // What slim is about: images, an abandoned branch, a compaction late in the file.
+    assert!(text.contains(r#""type":"image""#));
+    assert!(text.contains(r#""type":"branch_summary""#));
+    assert!(text.contains(r#""type":"compaction""#));
+    check_clean(&path);
+}
+
+#[test]
 fn a_colliding_id_is_drawn_again() {
     let mut taken = std::collections::HashSet::new();
     let mut ahead = generator::Rng(99);
