@@ -24,6 +24,7 @@ mod cli_ls;
 mod cli_narrow;
 mod cli_pager;
 mod cli_progress;
+mod cli_prune;
 mod cli_repair;
 mod cli_rev_parse;
 mod cli_secrets;
