@@ -41,6 +41,7 @@ mod interop;
 mod interop_ccusage;
 mod interop_compaction;
 mod interop_pi_cli;
+mod interop_prune;
 mod interop_repair;
 mod interop_writes;
 mod json_fields;
