@@ -101,26 +101,38 @@ pub fn plan(session: &Session, revs: &[&str], empty: bool, force: bool) -> Resul
         }
     }
     let mut plan = Plan { at, ..Plan::default() };
-    for (i, e) in session.entries.iter().enumerate() {
-        let target = match &e.detail {
+    // What each entry names: a label its target, a branch summary the entry it came from,
+    // a compaction the first entry it keeps.
+    let names = |i: EntryIdx| {
+        let sym = match &session.entries[i].detail {
             Detail::Label { target, .. } => *target,
             Detail::BranchSummary { from } => from.as_deref().and_then(|f| session.ids().get(f)),
             Detail::Compaction { first_kept, .. } => *first_kept,
-            _ => continue,
+            _ => None,
         };
-        let Some(t) = target.and_then(|t| session.lookup_sym(t)) else {
-            continue;
-        };
-        if why[i].is_some() || why[t].is_none() {
-            continue;
+        sym.and_then(|t| session.lookup_sym(t))
+    };
+    // A label goes with its target (a label of a label too, whatever their order), unless
+    // entries continue from it.
+    loop {
+        let more: Vec<EntryIdx> = (0..n)
+            .filter(|&i| why[i].is_none() && session.entries[i].kind == EntryKind::Label)
+            .filter(|&i| names(i).is_some_and(|t| why[t].is_some()))
+            .filter(|&i| children[i].iter().all(|&c| why[c].is_some()))
+            .collect();
+        if more.is_empty() {
+            break;
         }
-        // A label goes with its target, unless entries continue from it.
-        if e.kind == EntryKind::Label && children[i].iter().all(|&c| why[c].is_some()) {
-            why[i] = Some(Why::Label);
-        } else {
-            plan.references.push(Reference { entry: i, target: t });
-        }
+        more.into_iter().for_each(|i| why[i] = Some(Why::Label));
     }
+    plan.references = (0..n)
+        .filter(|&i| why[i].is_none())
+        .filter_map(|i| {
+            names(i)
+                .filter(|&t| why[t].is_some())
+                .map(|t| Reference { entry: i, target: t })
+        })
+        .collect();
     refuse_shared_ids(session, &why)?;
     plan.dropped = (0..n).filter_map(|i| why[i].map(|w| (i, w))).collect();
     if let Some(a) = at.filter(|&a| why[a].is_some()) {

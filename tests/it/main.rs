@@ -47,6 +47,7 @@ mod interop_writes;
 mod json_fields;
 mod module_cycles;
 mod package;
+mod prop_prune;
 mod prop_repair;
 mod terminal_control_sequences;
 mod tip_reads;
