@@ -44,8 +44,9 @@ pub struct Args {
 
     /// One JSON object per dropped entry {"session", "id", "line", "kind", "reason" (rev,
     /// descendant, label, empty)}, then one for the file {"session", "result" (nothing,
-    /// would-prune, pruned, failed), "dropped", "references", "at", "movedAt", "record",
-    /// "backup", "carriedLines", "error"}.
+    /// would-prune, pruned, failed), "dropped", "references" (kept entries naming a dropped
+    /// one: [{"id", "kind", "refersTo"}]), "at", "movedAt", "record" (the id of a checkout
+    /// record appended), "backup", "carriedLines", "error"}.
     #[arg(long)]
     pub json: bool,
 }
