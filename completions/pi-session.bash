@@ -58,6 +58,9 @@ _pi_session() {
             pi_session,merge-base)
                 cmd="pi_session__subcmd__merge__subcmd__base"
                 ;;
+            pi_session,prune)
+                cmd="pi_session__subcmd__prune"
+                ;;
             pi_session,redact)
                 cmd="pi_session__subcmd__redact"
                 ;;
@@ -127,6 +130,9 @@ _pi_session() {
             pi_session__subcmd__help,merge-base)
                 cmd="pi_session__subcmd__help__subcmd__merge__subcmd__base"
                 ;;
+            pi_session__subcmd__help,prune)
+                cmd="pi_session__subcmd__help__subcmd__prune"
+                ;;
             pi_session__subcmd__help,redact)
                 cmd="pi_session__subcmd__help__subcmd__redact"
                 ;;
@@ -161,7 +167,7 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats usage secrets redact grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -577,7 +583,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair compact summarize-branch ls stats usage secrets redact grep export completions help"
+            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats usage secrets redact grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -773,6 +779,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__merge__subcmd__base)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1040,6 +1060,32 @@ _pi_session() {
             ;;
         pi_session__subcmd__merge__subcmd__base)
             opts="-s -h -V --json --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__prune)
+            opts="-s -h -V --empty --force --dry-run --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1408,6 +1454,7 @@ _pi_session_takes_value() {
         clone:-o|clone:--output|clone:-s|clone:--session|clone:--color) return 0 ;;
         fork:-o|fork:--output|fork:-s|fork:--session|fork:--color) return 0 ;;
         repair:-s|repair:--session|repair:--color) return 0 ;;
+        prune:-s|prune:--session|prune:--color) return 0 ;;
         compact:--keep-recent-tokens|compact:--reserve-tokens|compact:--model|compact:--base-url|compact:--context-window|compact:--max-output-tokens|compact:--instructions|compact:--timeout|compact:--summary-file|compact:--summarizer|compact:--expect-leaf|compact:-s|compact:--session|compact:--color) return 0 ;;
         summarize-branch:--reserve-tokens|summarize-branch:--model|summarize-branch:--base-url|summarize-branch:--context-window|summarize-branch:--max-output-tokens|summarize-branch:--instructions|summarize-branch:--timeout|summarize-branch:--summary-file|summarize-branch:--summarizer|summarize-branch:--expect-leaf|summarize-branch:-s|summarize-branch:--session|summarize-branch:--color) return 0 ;;
         ls:-n|ls:--max-count|ls:-s|ls:--session|ls:--color) return 0 ;;
@@ -1437,6 +1484,7 @@ _pi_session_takes_choice() {
         clone:--color|clone:--color) return 0 ;;
         fork:--color|fork:--color) return 0 ;;
         repair:--color|repair:--color) return 0 ;;
+        prune:--color|prune:--color) return 0 ;;
         compact:--color|compact:--color) return 0 ;;
         summarize-branch:--color|summarize-branch:--color) return 0 ;;
         ls:--color|ls:--color) return 0 ;;
@@ -1464,6 +1512,7 @@ _pi_session_rev_here() {
         label) (( npos == 0 )) ;;
         clone) (( npos == 0 )) ;;
         fork) (( npos == 0 )) ;;
+        prune) (( npos >= 0 )) ;;
         summarize-branch) (( npos == 0 )) ;;
         stats) (( npos == 0 )) ;;
         export) (( npos == 0 )) ;;
@@ -1492,6 +1541,7 @@ _pi_session_positional_here() {
         label) (( npos == 0 || npos == 1 )) ;;
         clone) (( npos == 0 )) ;;
         fork) (( npos == 0 )) ;;
+        prune) (( npos >= 0 )) ;;
         summarize-branch) (( npos == 0 )) ;;
         stats) (( npos == 0 )) ;;
         redact) (( npos >= 0 )) ;;

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
             cand fork 'Start a new session from just before a user message, as Pi''s /fork does'
             cand repair 'Check a session file for defects and fix them in place, losing nothing'
+            cand prune 'Delete branches from a session''s tree, as `git branch -D` deletes a branch'
             cand compact 'Compact the conversation: summarize old history, keep recent messages, as Pi''s /compact'
             cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
@@ -236,6 +237,20 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --dry-run 'Show what would be done, write nothing'
             cand --all 'Every session in the sessions directory, with a summary table'
             cand --json 'One JSON object per finding {"path","line","lines","kind","severity","id","message","action"}, then one per file {"path","result","defects","warnings","backup","rejectsFile","carriedLines","after"}; `after` is how Pi reads the repaired file: {"leaf","at","branch","context_messages","entries"}'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;prune'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --empty 'Also drop the branches off @''s branch that hold nothing but aborted or error replies'
+            cand --force 'Prune even when @''s branch passes through REV (moving @ first) or the file changed in the last few seconds'
+            cand --dry-run 'List what would be dropped; write nothing'
+            cand --json 'One JSON object per dropped entry {"session", "id", "line", "kind", "reason" (rev, descendant, label, empty)}, then one for the file {"session", "result" (nothing, would-prune, pruned, failed), "dropped", "references" (kept entries naming a dropped one: [{"id", "kind", "refersTo"}]), "at", "movedAt", "record" (the id of a checkout record appended), "backup", "carriedLines", "error"}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -452,6 +467,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
             cand fork 'Start a new session from just before a user message, as Pi''s /fork does'
             cand repair 'Check a session file for defects and fix them in place, losing nothing'
+            cand prune 'Delete branches from a session''s tree, as `git branch -D` deletes a branch'
             cand compact 'Compact the conversation: summarize old history, keep recent messages, as Pi''s /compact'
             cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
@@ -487,6 +503,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;fork'= {
         }
         &'pi-session;help;repair'= {
+        }
+        &'pi-session;help;prune'= {
         }
         &'pi-session;help;compact'= {
         }

@@ -97,6 +97,16 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
             ),
             ("Repair it, keeping a backup", "pi-session -s s.jsonl repair"),
         ],
+        "prune" => &[
+            (
+                "See what deleting the branch from a1b2c3d4 down would drop",
+                "pi-session prune --dry-run a1b2c3d4",
+            ),
+            (
+                "Drop the branches that hold only aborted or failed replies",
+                "pi-session prune --empty",
+            ),
+        ],
         "compact" => &[
             (
                 "See what a compaction would summarize, without calling a model",
@@ -282,6 +292,13 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
         ],
         "redact" | "export" | "clone" | "fork" => &[
             ("1", "An error (the message and a hint are on stderr)."),
+            ("130", INTERRUPTED_WRITE),
+        ],
+        "prune" => &[
+            (
+                "1",
+                "Refused (@'s branch passes through REV, or the file changed in the last few seconds; see --force) or failed; nothing was written.",
+            ),
             ("130", INTERRUPTED_WRITE),
         ],
         "merge-base" => &[("1", "The branches share no entry, or an error.")],

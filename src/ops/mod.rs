@@ -6,4 +6,5 @@
 pub mod checkout;
 pub mod label;
 pub mod log;
+pub mod prune;
 pub mod tree_view;

@@ -207,6 +207,12 @@ fn every_json_field_is_documented() {
             nested: &[],
         },
         Case {
+            command: "prune",
+            file: ex,
+            args: &["prune", "--dry-run", "--json", "--force", "root"],
+            nested: &[Nested::Values("references")],
+        },
+        Case {
             command: "clone",
             file: ex,
             args: &["clone", "--dry-run", "--json"],
@@ -277,6 +283,7 @@ fn every_command_with_json_is_covered() {
         "compact",
         "summarize-branch",
         "checkout",
+        "prune",
         "clone",
         "fork",
         "ls",

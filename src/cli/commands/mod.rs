@@ -15,6 +15,7 @@ pub mod label;
 pub mod log;
 pub mod ls;
 pub mod merge_base;
+pub mod prune;
 pub mod redact;
 pub mod repair;
 pub mod rev_parse;
