@@ -462,3 +462,17 @@ fn redact_writes_read_alike_in_pi() {
         "Pi sees the redacted text"
     );
 }
+
+#[test]
+fn prune_writes_read_alike_in_pi() {
+    // The main line after the first prompt is off @'s branch (@ is on the side branch at
+    // b8731d22): it goes, with the labels on it.
+    let (_dir, file) = session_from(&example());
+    let context_before = run_ok(&file, &["context", "--json"]);
+    run_ok(&file, &["prune", "--force", "7affd800"]);
+    let Some(pi) = agree(&file) else { return };
+    let ids = pi_tree(&pi).nodes.into_keys().collect::<HashSet<_>>();
+    assert!(!ids.contains("7affd800") && !ids.contains("d2e5793f"), "pruned entries are gone");
+    assert!(ids.contains("b8731d22") && ids.contains("80fbf1f2"));
+    assert_eq!(run_ok(&file, &["context", "--json"]), context_before);
+}
