@@ -6,4 +6,5 @@
 pub mod checkout;
 pub mod label;
 pub mod log;
+pub mod slim;
 pub mod tree_view;

@@ -107,24 +107,7 @@ impl SessionWriter {
     /// finer than a millisecond, so a file whose modification time is exactly its last
     /// line's timestamp was last changed by pi-session.
     pub fn recently_changed_by_another(&self) -> bool {
-        let Some(modified) = self.file.modified else {
-            return false;
-        };
-        let recent = SystemTime::now()
-            .duration_since(modified)
-            .is_ok_and(|age| age < RECENT_WRITE);
-        recent && !self.last_line_is_own_write(modified)
-    }
-
-    /// Whether the last line of the file is a whole entry whose timestamp is exactly the
-    /// file's modification time (what [`Self::stamp_own_write`] leaves).
-    fn last_line_is_own_write(&self, modified: SystemTime) -> bool {
-        let s = &self.session;
-        let Some(last) = s.leaf() else { return false };
-        if !s.ends_with_newline() || s.entries[last].end + 1 != s.len_bytes() {
-            return false;
-        }
-        s.timestamp_ms(last).and_then(stamp_time) == Some(modified)
+        recently_changed_by_another(&self.file, &self.session)
     }
 
     /// Marks the append just made as pi-session's own: sets the modification time to
@@ -163,6 +146,28 @@ impl SessionWriter {
             terminated_torn_line: torn,
         })
     }
+}
+
+/// [`SessionWriter::recently_changed_by_another`] for a file locked and loaded otherwise
+/// (the rewrites of `slim`).
+pub fn recently_changed_by_another(file: &LockedFile, session: &Session) -> bool {
+    let Some(modified) = file.modified else {
+        return false;
+    };
+    let recent = SystemTime::now()
+        .duration_since(modified)
+        .is_ok_and(|age| age < RECENT_WRITE);
+    recent && !last_line_is_own_write(session, modified)
+}
+
+/// Whether the last line of the file is a whole entry whose timestamp is exactly the
+/// file's modification time (what [`SessionWriter::stamp_own_write`] leaves).
+fn last_line_is_own_write(s: &Session, modified: SystemTime) -> bool {
+    let Some(last) = s.leaf() else { return false };
+    if !s.ends_with_newline() || s.entries[last].end + 1 != s.len_bytes() {
+        return false;
+    }
+    s.timestamp_ms(last).and_then(stamp_time) == Some(modified)
 }
 
 /// How long a write waits for a writer that has begun its last line to finish it.
