@@ -329,11 +329,11 @@ fn open(path: &Path, dry_run: bool, force: bool) -> Result<(LockedFile, Session)
         });
     }
     if !dry_run && !force && recently_changed_by_another(&lock, &session) {
-        return Err(SessionError::Refused(format!(
-            "{} changed in the last few seconds: if Pi has this session open, it keeps its own copy of the \
-             entries; close it (or pass --force); nothing was changed",
-            path.display()
-        )));
+        return Err(SessionError::Refused(
+            "the file changed in the last few seconds: if Pi has this session open, it keeps its own copy of \
+             the entries; close it (or pass --force); nothing was changed"
+                .into(),
+        ));
     }
     Ok((lock, session))
 }
@@ -352,6 +352,17 @@ fn rewrite(
         after: None,
     };
     let applied = apply(lock, original, &plan)?.expect("a plan with output is applied");
+    if applied.carried_lines == 0
+        && let Some(modified) = lock.modified
+    {
+        // The file holds what Pi last wrote, at the time it wrote it: listings sort by that
+        // time, and the next write's "changed in the last few seconds" looks at it. Best
+        // effort, as for appends.
+        let _ = rewrite_target(&lock.path)
+            .ok()
+            .and_then(|p| std::fs::OpenOptions::new().write(true).open(p).ok())
+            .map(|f| f.set_modified(modified));
+    }
     let backup = if keep_backup {
         Some(applied.backup)
     } else {

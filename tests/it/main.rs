@@ -29,6 +29,7 @@ mod cli_rev_parse;
 mod cli_secrets;
 mod cli_session_lookup;
 mod cli_show;
+mod cli_slim;
 mod cli_stats;
 mod cli_terminal_safety;
 mod cli_tree;
