@@ -20,6 +20,7 @@ pub mod render;
 pub mod rev_pair;
 pub mod secret_rules;
 pub mod session_arg;
+pub mod size_arg;
 pub mod summary_args;
 pub mod table;
 pub mod write_args;

@@ -3,11 +3,9 @@ use crate::cli::exit::Exit;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::progress::{Terminal, while_doing};
 use crate::cli::session_arg::sessions_named;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use pi_session::human::amounts::bytes as size;
 use pi_session::ops::slim::{self, DEFAULT_MAX_OUTPUT, Kind, Moved, Options, Outcome};
-use std::io::IsTerminal;
-use std::path::Path;
 
 /// Move the heavy payloads the model no longer sees out of session files, in place.
 ///
@@ -26,8 +24,7 @@ use std::path::Path;
 /// Pi appends meanwhile carried over. A file changed in the last few seconds is refused
 /// (Pi may have it open) unless --force.
 ///
-/// Exit status: 0 done (or nothing to do), 1 a file could not be slimmed or restored,
-/// 2 usage error.
+/// Exit status: 0 done (or nothing to do), 1 a file could not be slimmed or restored, 2 usage error.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Session files or ids [default: the sessions -s names (repeatable), else the most
@@ -44,7 +41,7 @@ pub struct Args {
     pub dry_run: bool,
 
     /// Move tool outputs longer than SIZE bytes (K, M, G: 1024s) [default: 64K].
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::cli::size_arg::parse_size)]
     pub max_output: Option<usize>,
 
     /// Also move the images still in the context at @: the model then sees the
@@ -103,28 +100,6 @@ struct FileRecord<'a> {
     error: Option<String>,
 }
 
-/// `64K`, `1M`, `65536`: bytes, in 1024s.
-fn parse_size(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let t = t.strip_suffix("iB").or_else(|| t.strip_suffix('B')).unwrap_or(t);
-    let (digits, unit) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
-        _ => (t, ' '),
-    };
-    let shift = match unit {
-        ' ' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        _ => return Err(format!("{s:?}: not a size (say 65536, 64K or 1M)")),
-    };
-    let n: usize = digits
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?}: not a size (say 65536, 64K or 1M)"))?;
-    n.checked_mul(1 << shift).ok_or_else(|| format!("{s:?}: too large"))
-}
-
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let files = sessions_named(global, args.all, &args.files)?;
     if args.drop {
@@ -143,12 +118,9 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
         let shown = path.to_string_lossy();
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         let what = format!("{} {name}", if args.restore { "restoring" } else { "slimming" });
-        let outcome = while_doing(&progress, &what, || {
-            if args.restore {
-                slim::restore_file(path, args.dry_run, args.force, !args.no_backup)
-            } else {
-                slim::slim_file(path, &opts)
-            }
+        let outcome = while_doing(&progress, &what, || match args.restore {
+            true => slim::restore_file(path, args.dry_run, args.force, !args.no_backup),
+            false => slim::slim_file(path, &opts),
         })
         .map_err(|e| format!("{:#}", anyhow::Error::new(e)));
         let result = match &outcome {
@@ -191,33 +163,31 @@ fn say(out: &mut Output, shown: &str, o: &Outcome, result: &str) -> Result<()> {
         out.line(&format!("{shown}: nothing to move"))?;
         return Ok(());
     }
-    let restore = result.ends_with("restore") || result == "restored";
+    let restore = result.contains("restore");
+    let verb = match result {
+        "would-slim" => "would move",
+        "slimmed" => "moved",
+        "would-restore" => "would put back",
+        _ => "put back",
+    };
+    let change = if restore { "grows" } else { "shrinks" };
     for (kind, label) in [(Kind::Image, "image"), (Kind::Output, "tool output")] {
         let of: Vec<&Moved> = o.moved.iter().filter(|m| m.kind == kind).collect();
-        if of.is_empty() {
-            continue;
-        }
-        let bytes: u64 = of.iter().map(|m| m.bytes).sum();
-        let saved: u64 = of.iter().map(|m| m.saved).sum();
-        let verb = match result {
-            "would-slim" => "would move",
-            "slimmed" => "moved",
-            "would-restore" => "would put back",
-            _ => "put back",
-        };
         let in_context = of.iter().filter(|m| m.in_context).count();
-        let note = if in_context > 0 {
-            format!(", {in_context} of them in the context at @")
-        } else {
-            String::new()
+        let note = match in_context {
+            0 => String::new(),
+            n => format!(", {n} of them in the context at @"),
         };
-        let change = if restore { "file grows by" } else { "file shrinks by" };
-        out.line(&format!(
-            "{shown}: {verb} {} {label}(s), {} ({change} {}){note}",
-            of.len(),
-            size(bytes as usize),
-            size(saved as usize)
-        ))?;
+        if !of.is_empty() {
+            let (bytes, saved) = (
+                of.iter().map(|m| m.bytes).sum::<u64>(),
+                of.iter().map(|m| m.saved).sum::<u64>(),
+            );
+            let (n, bytes, saved) = (of.len(), size(bytes as usize), size(saved as usize));
+            out.line(&format!(
+                "{shown}: {verb} {n} {label}(s), {bytes} (file {change} by {saved}){note}"
+            ))?;
+        }
     }
     if !o.missing.is_empty() {
         Output::error(&format!(
@@ -258,52 +228,22 @@ fn drop_stores(files: &[std::path::PathBuf], args: &Args, out: &mut Output) -> R
     for path in files {
         let shown = escape_line(&path.to_string_lossy());
         let (n, bytes) = slim::store_size(path)?;
-        if n == 0 {
-            out.line(&format!("{shown}: nothing kept"))?;
+        let amount = format!("{n} payload(s), {}", size(bytes as usize));
+        if n == 0 || args.dry_run {
+            let what = [format!("would delete {amount}"), "nothing kept".into()][usize::from(n == 0)].clone();
+            out.line(&format!("{shown}: {what}"))?;
             continue;
         }
-        if args.dry_run {
-            out.line(&format!(
-                "{shown}: would delete {n} payload(s), {}",
-                size(bytes as usize)
-            ))?;
-            continue;
-        }
-        if !args.yes && !confirm(path, n, bytes)? {
+        let question = format!("delete the {amount} slim moved out of {shown}? They cannot be put back.");
+        if !args.yes && !crate::cli::output::confirm(&question, "--drop deletes what slim moved out for good")? {
             out.line(&format!("{shown}: kept"))?;
             continue;
         }
         let (n, bytes) = slim::drop_store(path)?;
-        if args.json {
-            out.json(&serde_json::json!({"session": path.to_string_lossy(), "result": "dropped", "moved": n, "saved": bytes}))?;
-        } else {
-            out.line(&format!("{shown}: deleted {n} payload(s), {}", size(bytes as usize)))?;
+        match args.json {
+            true => out.json(&serde_json::json!({"session": path.to_string_lossy(), "result": "dropped", "moved": n, "saved": bytes}))?,
+            false => out.line(&format!("{shown}: deleted {n} payload(s), {}", size(bytes as usize)))?,
         }
     }
     Ok(Exit::Success)
-}
-
-fn confirm(path: &Path, n: usize, bytes: u64) -> Result<bool> {
-    if !std::io::stdin().is_terminal() {
-        bail!("--drop deletes what slim moved out for good: pass --yes to do it without a terminal to ask on");
-    }
-    eprint!(
-        "delete the {n} payload(s) ({}) slim moved out of {}? They cannot be put back. [y/N] ",
-        size(bytes as usize),
-        escape_line(&path.to_string_lossy())
-    );
-    let mut answer = String::new();
-    std::io::stdin().read_line(&mut answer)?;
-    Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn sizes() {
-        assert_eq!(super::parse_size("65536"), Ok(65536));
-        assert_eq!(super::parse_size("64K"), Ok(65536));
-        assert_eq!(super::parse_size("1MiB"), Ok(1 << 20));
-        assert!(super::parse_size("1X").is_err());
-    }
 }
