@@ -42,6 +42,7 @@ mod interop_ccusage;
 mod interop_compaction;
 mod interop_pi_cli;
 mod interop_repair;
+mod interop_slim;
 mod interop_writes;
 mod json_fields;
 mod module_cycles;
