@@ -48,6 +48,7 @@ mod json_fields;
 mod module_cycles;
 mod package;
 mod prop_repair;
+mod prop_slim;
 mod terminal_control_sequences;
 mod tip_reads;
 
