@@ -19,6 +19,7 @@ use crate::repair::apply::apply;
 use crate::repair::plan::Plan;
 use crate::session::context::build_context;
 use crate::session::io::append::{lock_wait, recently_changed_by_another};
+use crate::session::io::temp::Temp;
 use crate::session::io::write::{LockedFile, rewrite_target, write_file};
 use crate::session::{EntryKind, Session, SessionError};
 use sha2::{Digest, Sha256};
@@ -183,15 +184,9 @@ pub fn slim_file(path: &Path, opts: &Options) -> Result<Outcome, SessionError> {
     }
     let output = spliced(bytes, &spans);
     let created = write_store(&store, &payloads, bytes)?;
-    let written = rewrite(&mut lock, bytes, output, opts.keep_backup);
-    let written = match written {
-        Ok(w) => w,
-        Err(e) => {
-            // The file is as it was: what was stored for it goes too.
-            created.undo();
-            return Err(e);
-        }
-    };
+    // On an error the file is as it was, and what was stored for it goes (`created` drops).
+    let written = rewrite(&mut lock, bytes, output, opts.keep_backup)?;
+    created.placed();
     outcome.written = true;
     outcome.backup = written.0;
     outcome.carried_lines = written.1;
@@ -372,19 +367,20 @@ fn rewrite(
     Ok((backup, applied.carried_lines))
 }
 
-/// The store files made by one run, removed again if the rewrite does not happen.
+/// The store files made by one run (and its folder), removed again if the rewrite does not
+/// happen: on an error when this drops, on an interrupt with the temp files.
 struct Created {
-    dir: Option<PathBuf>,
-    files: Vec<PathBuf>,
+    // Dropped in this order: the files, then their folder.
+    files: Vec<Temp>,
+    dir: Option<Temp>,
 }
 
 impl Created {
-    fn undo(self) {
-        for f in &self.files {
-            let _ = std::fs::remove_file(f);
-        }
-        if let Some(d) = &self.dir {
-            let _ = std::fs::remove_dir(d);
+    /// The session now names them: they stay.
+    fn placed(self) {
+        self.files.into_iter().for_each(Temp::placed);
+        if let Some(d) = self.dir {
+            d.placed();
         }
     }
 }
@@ -397,23 +393,25 @@ fn write_store(
     bytes: &[u8],
 ) -> Result<Created, SessionError> {
     let mut created = Created {
-        dir: None,
         files: Vec::new(),
+        dir: None,
     };
     if !store.is_dir() {
+        created.dir = Some(Temp::register(store.to_path_buf()));
         std::fs::create_dir(store).map_err(|e| SessionError::write(store, e))?;
-        created.dir = Some(store.to_path_buf());
+    }
+    // What a killed run left (its temp files; the payloads it placed are kept, and used).
+    if let Some((sha, _)) = payloads.first() {
+        crate::session::io::temp::remove_stale(store, &store.join(sha));
     }
     for (sha, range) in payloads {
         let dest = store.join(sha);
         if std::fs::metadata(&dest).is_ok_and(|m| m.is_file() && m.len() == range.len() as u64) {
             continue;
         }
-        if let Err(e) = write_file(&dest, &bytes[range.clone()], true) {
-            created.undo();
-            return Err(e);
-        }
-        created.files.push(dest);
+        // Registered before it exists: an interrupt from here on removes it.
+        created.files.push(Temp::register(dest.clone()));
+        write_file(&dest, &bytes[range.clone()], true)?;
     }
     Ok(created)
 }

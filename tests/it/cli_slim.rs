@@ -228,3 +228,108 @@ fn drop_deletes_the_store_with_yes_and_restore_then_reports_what_is_missing() {
     let r = common::unchanged(&file, &["slim", "--restore"], 1);
     assert!(r.stderr.contains("not in"), "{}", r.stderr);
 }
+
+/// A session whose abandoned branch holds 150 distinct images of 64 KiB: slim takes long
+/// enough to be stopped while it writes the store.
+fn big_session(dir: &Path) -> (PathBuf, Vec<u8>) {
+    let mut lines = vec![
+        r#"{"type":"session","version":3,"id":"019a1c2e-5b7f-7d20-9a41-3f0e8b6c1d12","timestamp":"2026-03-05T08:00:00.000Z","cwd":"/home/dev/p"}"#.to_owned(),
+        msg("m0", None, 0, user(json!("hello"))),
+    ];
+    for i in 0..150u32 {
+        let parent = if i == 0 { "m0".to_owned() } else { format!("s{}", i - 1) };
+        let data: String = b64(64 * 1024 - 8, 0) + &format!("{i:08}");
+        let img = json!({"type": "image", "data": data, "mimeType": "image/png"});
+        lines.push(msg(&format!("s{i}"), Some(&parent), 1, user(json!([img]))));
+    }
+    lines.push(msg("m1", Some("m0"), 2, assistant("hi")));
+    let path = dir.join("big.jsonl");
+    let text = lines.join("\n") + "\n";
+    fs::write(&path, &text).unwrap();
+    age(&path);
+    (path, text.into_bytes())
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Starts `slim` on `path` and sends `signal` once the store folder appears; the exit code,
+/// or `None` when slim finished first.
+fn stopped_slim(path: &Path, signal: &str) -> Option<i32> {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-session"))
+        .env("XDG_CACHE_HOME", common::cache_home())
+        .arg("-s")
+        .arg(path)
+        .arg("slim")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let store = PathBuf::from(format!("{}.slim", path.display()));
+    let start = std::time::Instant::now();
+    while !store.exists() && child.try_wait().unwrap().is_none() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let _ = std::process::Command::new("kill")
+        .arg(signal)
+        .arg(child.id().to_string())
+        .status();
+    let status = child.wait().unwrap();
+    if status.success() {
+        return None;
+    }
+    Some(status.code().unwrap_or(-1))
+}
+
+#[test]
+fn an_interrupted_slim_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    for attempt in 0..3 {
+        let (path, original) = big_session(dir.path());
+        match stopped_slim(&path, "-INT") {
+            None => {
+                eprintln!("attempt {attempt}: slim finished before the signal; again");
+                fs::remove_dir_all(dir.path().join("big.jsonl.slim")).unwrap();
+                fs::remove_file(dir.path().join("big.jsonl.bak")).unwrap();
+                continue;
+            }
+            Some(code) => assert_eq!(code, 130),
+        }
+        assert!(fs::read(&path).unwrap() == original, "the file is as it was");
+        assert_eq!(names(dir.path()), ["big.jsonl"], "the store and temp files are gone");
+        return;
+    }
+    panic!("slim always finished before the signal");
+}
+
+#[test]
+fn a_killed_slim_leaves_the_file_whole_and_the_next_run_cleans_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, original) = big_session(dir.path());
+    let _ = stopped_slim(&path, "-KILL");
+    // The original, or the slimmed file, never a mix: it loads, and says the same to Pi.
+    let now = fs::read(&path).unwrap();
+    assert!(
+        now == original || now.len() < original.len() / 10,
+        "a half-written file"
+    );
+    age(&path);
+    let r = slim(&path, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    age(&path);
+    let r = slim(&path, &["--restore", "--no-backup"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(fs::read(&path).unwrap() == original, "restored");
+    let left: Vec<String> = names(dir.path())
+        .into_iter()
+        .chain(names(&dir.path().join("big.jsonl.slim")))
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temp files left: {left:?}");
+}

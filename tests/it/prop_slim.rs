@@ -124,15 +124,16 @@ fn session(entries: &[(Kind, usize)]) -> String {
     lines.join("\n") + "\n"
 }
 
-/// What must not change: the context at @ and at the leaf, @, and every entry's id and parent.
-fn seen(
-    path: &std::path::Path,
-) -> (
+/// The contexts at @ and at the leaf, @, and every entry's (id, parent).
+type Seen = (
     Vec<Value>,
     Vec<Value>,
     Option<String>,
     Vec<(Option<String>, Option<String>)>,
-) {
+);
+
+/// What must not change.
+fn seen(path: &std::path::Path) -> Seen {
     let s = Session::open(path).unwrap();
     let messages = |leaf| {
         build_context(&s, leaf)
