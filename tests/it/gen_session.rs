@@ -41,6 +41,21 @@ fn large_entry_sessions_have_no_defects() {
 }
 
 #[test]
+fn image_sessions_have_no_defects_and_slim_takes_their_weight() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("images.jsonl");
+    generator::images(24 << 20, path.to_str().unwrap(), 5);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(r#""type":"compaction""#));
+    assert!(text.contains(r#""type":"image""#));
+    check_clean(&path);
+    let r = common::run(&path, &["slim", "--dry-run", "--json", "--force"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let summary = common::ndjson(&r.stdout).pop().unwrap();
+    assert!(summary["saved"].as_u64().unwrap() > 8 << 20, "{summary}");
+}
+
+#[test]
 fn a_colliding_id_is_drawn_again() {
     let mut taken = std::collections::HashSet::new();
     let mut ahead = generator::Rng(99);
