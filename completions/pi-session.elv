@@ -385,7 +385,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --yes 'With --drop: do not ask'
             cand --force 'Rewrite a file even if it changed in the last few seconds'
             cand --no-backup 'Keep no backup of the original'
-            cand --json 'One JSON object per payload {"session", "line", "id", "kind" (image, output), "bytes", "saved", "sha256", "inContext"}, then one per file: {"session", "result" (clean, would-slim, slimmed, would-restore, restored, dropped, failed), "moved", "saved", "store", "backup", "carriedLines", "missing", "error"}'
+            cand --json 'One JSON object per payload {"session", "line", "id", "kind" (image, output), "bytes", "saved", "sha256" (null on a dry run), "inContext"}, then one per file: {"session", "result" (clean, would-slim, slimmed, would-restore, restored, dropped, failed), "moved", "saved", "store", "backup", "carriedLines", "missing", "error"}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

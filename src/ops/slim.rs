@@ -14,7 +14,7 @@
 //! meanwhile carried over. The store files are written (fsynced, renamed into place)
 //! before the rewrite, so a slimmed file never names a payload that is not on disk.
 
-use crate::json::scan::{self, RawStr, Scan};
+use crate::json::scan::{self, RawStr, Scan, trusted};
 use crate::repair::apply::apply;
 use crate::repair::plan::Plan;
 use crate::session::context::build_context;
@@ -56,8 +56,8 @@ pub struct Moved {
     pub bytes: u64,
     /// Bytes the file shrinks by (the payload less its placeholder).
     pub saved: u64,
-    /// Its name in the store.
-    pub sha256: String,
+    /// Its name in the store (not worked out by a dry run).
+    pub sha256: Option<String>,
     /// Whether the entry is in the context at `@` (only with `in_context`).
     pub in_context: bool,
 }
@@ -150,7 +150,12 @@ pub fn slim_file(path: &Path, opts: &Options) -> Result<Outcome, SessionError> {
             };
             let range = off + b.start..off + b.end;
             let payload = &bytes[range.clone()];
-            let sha = hex_sha256(payload);
+            // A dry run does not hash (the placeholder's size does not depend on it).
+            let sha = if opts.dry_run {
+                "0".repeat(64)
+            } else {
+                hex_sha256(payload)
+            };
             let what = match &b.what {
                 What::Image { mime } => format!("an image ({mime}, {})", crate::human::amounts::bytes(payload.len())),
                 _ => format!("a tool output ({})", crate::human::amounts::bytes(payload.len())),
@@ -163,7 +168,7 @@ pub fn slim_file(path: &Path, opts: &Options) -> Result<Outcome, SessionError> {
                 kind,
                 bytes: payload.len() as u64,
                 saved: (payload.len() as u64).saturating_sub(replacement.len() as u64),
-                sha256: sha.clone(),
+                sha256: (!opts.dry_run).then(|| sha.clone()),
                 in_context: seen[i],
             });
             payloads.push((sha, range.clone()));
@@ -182,7 +187,10 @@ pub fn slim_file(path: &Path, opts: &Options) -> Result<Outcome, SessionError> {
     if opts.dry_run || spans.is_empty() {
         return Ok(outcome);
     }
-    let output = spliced(bytes, &spans);
+    let mut output = spliced(bytes, &spans);
+    if !opts.in_context {
+        output = same_context(&session, output)?;
+    }
     let created = write_store(&store, &payloads, bytes)?;
     // On an error the file is as it was, and what was stored for it goes (`created` drops).
     let written = rewrite(&mut lock, bytes, output, opts.keep_backup)?;
@@ -235,7 +243,7 @@ pub fn restore_file(path: &Path, dry_run: bool, force: bool, keep_backup: bool) 
                 kind,
                 bytes: original.len() as u64,
                 saved: (original.len() as u64).saturating_sub(placeholder_len),
-                sha256: sha.clone(),
+                sha256: Some(sha.clone()),
                 in_context: false,
             });
             spans.push(Span {
@@ -331,6 +339,27 @@ fn open(path: &Path, dry_run: bool, force: bool) -> Result<(LockedFile, Session)
         ));
     }
     Ok((lock, session))
+}
+
+/// `output`, once read back, gives the same context at `@` and at the leaf as `session`:
+/// what slim promises, checked before anything is written (the placeholders must never
+/// reach the model unasked).
+fn same_context(session: &Session, output: Vec<u8>) -> Result<Vec<u8>, SessionError> {
+    let after = Session::from_bytes(session.path.clone(), output)?;
+    let same = after.entries.len() == session.entries.len()
+        && after.at() == session.at()
+        && [session.at(), session.leaf()].into_iter().all(|leaf| {
+            build_context(session, leaf)
+                .messages(session)
+                .map(|m| m.message)
+                .eq(build_context(&after, leaf).messages(&after).map(|m| m.message))
+        });
+    if !same {
+        return Err(SessionError::Refused(
+            "slimming this file would change what the model sees (a bug: please report it); nothing was changed".into(),
+        ));
+    }
+    Ok(after.into_bytes())
 }
 
 /// Rewrites the file with `output`: the backup (kept or removed) and the lines carried over.
@@ -509,7 +538,8 @@ enum What {
     Other,
 }
 
-/// The elements of the content array of a message or custom message line. Declines a line
+/// The elements of the content array of a message or custom message line (an entry's: a
+/// line `JSON.parse` accepted, so it is walked without being validated again). Declines a line
 /// where a key this reads appears twice (JSON.parse keeps the last; such a line is left
 /// alone rather than read in a way Pi might not).
 fn blocks(line: &[u8], kind: &EntryKind) -> Scan<Vec<BlockSpan>> {
@@ -524,11 +554,11 @@ fn blocks(line: &[u8], kind: &EntryKind) -> Scan<Vec<BlockSpan>> {
             }
             let (mut role, mut content) = (None, None);
             let mut dup = false;
-            scan::object(line, mpos, |k, b, p| {
+            trusted::object(line, mpos, |k, b, p| {
                 if k.is("role") {
                     dup |= role.is_some();
                     let r = if b.get(p) == Some(&b'"') {
-                        let (v, _) = scan::string(b, p)?;
+                        let (v, _) = trusted::string(b, p)?;
                         v.named(
                             |n| match n {
                                 b"user" => Role::User,
@@ -546,7 +576,7 @@ fn blocks(line: &[u8], kind: &EntryKind) -> Scan<Vec<BlockSpan>> {
                     dup |= content.is_some();
                     content = Some(p);
                 }
-                scan::skip(b, p)
+                trusted::skip(b, p)
             })?;
             if dup {
                 return Err(scan::Bail);
@@ -570,12 +600,12 @@ fn blocks(line: &[u8], kind: &EntryKind) -> Scan<Vec<BlockSpan>> {
 /// Where the top-level field `name` is, declining a line that has it twice.
 fn top_fields(line: &[u8], name: &str, at: &mut Option<usize>) -> Scan<()> {
     let mut dup = false;
-    scan::object(line, 0, |k, b, p| {
+    trusted::object(line, 0, |k, b, p| {
         if k.is(name) {
             dup |= at.is_some();
             *at = Some(p);
         }
-        scan::skip(b, p)
+        trusted::skip(b, p)
     })?;
     if dup { Err(scan::Bail) } else { Ok(()) }
 }
@@ -585,8 +615,8 @@ fn elements(line: &[u8], pos: usize, role: Role, out: &mut Vec<BlockSpan>) -> Sc
     if line.get(pos) != Some(&b'[') {
         return Ok(());
     }
-    scan::array(line, pos, |b, p| {
-        let end = scan::skip(b, p)?;
+    trusted::array(line, pos, |b, p| {
+        let end = trusted::skip(b, p)?;
         let what = if b.get(p) == Some(&b'{') {
             block(b, p)?
         } else {
@@ -608,7 +638,7 @@ fn block(b: &[u8], pos: usize) -> Scan<What> {
     let (mut kind, mut text, mut mime): (Option<RawStr>, Option<RawStr>, Option<RawStr>) = (None, None, None);
     let mut dup = false;
     let mut keys = 0;
-    scan::object(b, pos, |k, b, p| {
+    trusted::object(b, pos, |k, b, p| {
         keys += 1;
         let slot = if k.is("type") {
             &mut kind
@@ -617,15 +647,15 @@ fn block(b: &[u8], pos: usize) -> Scan<What> {
         } else if k.is("mimeType") {
             &mut mime
         } else {
-            return scan::skip(b, p);
+            return trusted::skip(b, p);
         };
         dup |= slot.is_some();
         if b.get(p) != Some(&b'"') {
             // Not a string: Pi reads the field as absent; a block slim leaves alone.
             dup = true;
-            return scan::skip(b, p);
+            return trusted::skip(b, p);
         }
-        let (v, end) = scan::string(b, p)?;
+        let (v, end) = trusted::string(b, p)?;
         *slot = Some(v);
         Ok(end)
     })?;
@@ -647,7 +677,7 @@ fn block(b: &[u8], pos: usize) -> Scan<What> {
             .flatten()
             .and_then(|s| placeholder_sha(&s).map(|sha| (sha.to_owned(), placeholder_block(&s))))
             .filter(|(_, canonical)| {
-                let end = scan::skip(b, pos).unwrap_or(pos);
+                let end = trusted::skip(b, pos).unwrap_or(pos);
                 b[pos..end] == canonical[..]
             })
             .map(|(sha, _)| sha);

@@ -71,7 +71,7 @@ pub struct Args {
     pub no_backup: bool,
 
     /// One JSON object per payload {"session", "line", "id", "kind" (image, output),
-    /// "bytes", "saved", "sha256", "inContext"}, then one per file: {"session", "result"
+    /// "bytes", "saved", "sha256" (null on a dry run), "inContext"}, then one per file: {"session", "result"
     /// (clean, would-slim, slimmed, would-restore, restored, dropped, failed), "moved",
     /// "saved", "store", "backup", "carriedLines", "missing", "error"}.
     #[arg(long)]
