@@ -333,3 +333,38 @@ fn a_killed_slim_leaves_the_file_whole_and_the_next_run_cleans_up() {
         .collect();
     assert!(left.is_empty(), "temp files left: {left:?}");
 }
+
+#[test]
+fn a_linked_session_is_slimmed_where_it_is_and_several_take_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real");
+    fs::create_dir(&real).unwrap();
+    let file = heavy_session(&real);
+    let original = fs::read(&file).unwrap();
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let other_dir = dir.path().join("other");
+    fs::create_dir(&other_dir).unwrap();
+    let other = heavy_session(&other_dir);
+    let r = cmd()
+        .arg("-s")
+        .arg(&link)
+        .arg("-s")
+        .arg(&other)
+        .args(["slim", "--json"])
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let files: Vec<Value> = ndjson(&String::from_utf8(r.stdout).unwrap())
+        .into_iter()
+        .filter(|v| v.get("result").is_some())
+        .collect();
+    assert_eq!(files.len(), 2);
+    assert!(files.iter().all(|f| f["result"] == "slimmed"), "{files:?}");
+    // The link is still a link; the store is beside the file it points to.
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(store_files(&file).len(), 4);
+    assert_eq!(store_files(&other).len(), 4);
+    common::run_ok(&link, &["slim", "--restore"]);
+    assert_eq!(fs::read(&file).unwrap(), original);
+}
