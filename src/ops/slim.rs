@@ -539,88 +539,90 @@ enum What {
 }
 
 /// The elements of the content array of a message or custom message line (an entry's: a
-/// line `JSON.parse` accepted, so it is walked without being validated again). Declines a line
-/// where a key this reads appears twice (JSON.parse keeps the last; such a line is left
-/// alone rather than read in a way Pi might not).
+/// line `JSON.parse` accepted, so it is walked without being validated again), in one pass
+/// over the line. Declines a line where a key this reads appears twice (JSON.parse keeps
+/// the last; such a line is left alone rather than read in a way Pi might not).
 fn blocks(line: &[u8], kind: &EntryKind) -> Scan<Vec<BlockSpan>> {
     let mut out = Vec::new();
-    match kind {
-        EntryKind::Message => {
-            let mut message = None;
-            top_fields(line, "message", &mut message)?;
-            let Some(mpos) = message else { return Ok(out) };
-            if line.get(mpos) != Some(&b'{') {
-                return Ok(out);
-            }
-            let (mut role, mut content) = (None, None);
-            let mut dup = false;
-            trusted::object(line, mpos, |k, b, p| {
-                if k.is("role") {
-                    dup |= role.is_some();
-                    let r = if b.get(p) == Some(&b'"') {
-                        let (v, _) = trusted::string(b, p)?;
-                        v.named(
-                            |n| match n {
-                                b"user" => Role::User,
-                                b"toolResult" => Role::ToolResult,
-                                b"assistant" => Role::Assistant,
-                                _ => Role::Other,
-                            },
-                            Role::Other,
-                        )
-                    } else {
-                        Role::Other
-                    };
-                    role = Some(r);
-                } else if k.is("content") {
-                    dup |= content.is_some();
-                    content = Some(p);
-                }
-                trusted::skip(b, p)
-            })?;
-            if dup {
-                return Err(scan::Bail);
-            }
-            if let (Some(role), Some(c)) = (role, content) {
-                elements(line, c, role, &mut out)?;
-            }
+    let field = match kind {
+        EntryKind::Message => "message",
+        EntryKind::CustomMessage => "content",
+        _ => return Ok(out),
+    };
+    let mut seen = false;
+    trusted::object(line, 0, |k, b, p| {
+        if !k.is(field) {
+            return trusted::skip(b, p);
         }
-        EntryKind::CustomMessage => {
-            let mut content = None;
-            top_fields(line, "content", &mut content)?;
-            if let Some(c) = content {
-                elements(line, c, Role::Custom, &mut out)?;
-            }
+        if seen {
+            return Err(scan::Bail);
         }
-        _ => {}
-    }
+        seen = true;
+        match kind {
+            EntryKind::Message => message(b, p, &mut out),
+            _ => elements(b, p, Role::Custom, &mut out),
+        }
+    })?;
     Ok(out)
 }
 
-/// Where the top-level field `name` is, declining a line that has it twice.
-fn top_fields(line: &[u8], name: &str, at: &mut Option<usize>) -> Scan<()> {
-    let mut dup = false;
-    trusted::object(line, 0, |k, b, p| {
-        if k.is(name) {
-            dup |= at.is_some();
-            *at = Some(p);
+/// The content elements of the message object at `pos`; the position after it.
+fn message(b: &[u8], pos: usize, out: &mut Vec<BlockSpan>) -> Scan<usize> {
+    if b.get(pos) != Some(&b'{') {
+        return trusted::skip(b, pos);
+    }
+    let (mut role, mut content) = (None, false);
+    let first = out.len();
+    let end = trusted::object(b, pos, |k, b, p| {
+        if k.is("role") {
+            if role.is_some() {
+                return Err(scan::Bail);
+            }
+            if b.get(p) != Some(&b'"') {
+                role = Some(Role::Other);
+                return trusted::skip(b, p);
+            }
+            let (v, end) = trusted::string(b, p)?;
+            let named = |n: &[u8]| match n {
+                b"user" => Role::User,
+                b"toolResult" => Role::ToolResult,
+                b"assistant" => Role::Assistant,
+                _ => Role::Other,
+            };
+            role = Some(v.named(named, Role::Other));
+            return Ok(end);
+        }
+        if k.is("content") {
+            if content {
+                return Err(scan::Bail);
+            }
+            content = true;
+            // The role may come after: set below.
+            return elements(b, p, Role::Other, out);
         }
         trusted::skip(b, p)
     })?;
-    if dup { Err(scan::Bail) } else { Ok(()) }
+    let Some(role) = role else {
+        out.truncate(first);
+        return Ok(end);
+    };
+    for span in &mut out[first..] {
+        span.role = role;
+    }
+    Ok(end)
 }
 
-/// The elements of the content array at `pos` (nothing when it is not an array).
-fn elements(line: &[u8], pos: usize, role: Role, out: &mut Vec<BlockSpan>) -> Scan<()> {
-    if line.get(pos) != Some(&b'[') {
-        return Ok(());
+/// The elements of the content array at `pos` (none when it is not an array); the
+/// position after it.
+fn elements(b: &[u8], pos: usize, role: Role, out: &mut Vec<BlockSpan>) -> Scan<usize> {
+    if b.get(pos) != Some(&b'[') {
+        return trusted::skip(b, pos);
     }
-    trusted::array(line, pos, |b, p| {
-        let end = trusted::skip(b, p)?;
-        let what = if b.get(p) == Some(&b'{') {
+    trusted::array(b, pos, |b, p| {
+        let (what, end) = if b.get(p) == Some(&b'{') {
             block(b, p)?
         } else {
-            What::Other
+            (What::Other, trusted::skip(b, p)?)
         };
         out.push(BlockSpan {
             start: p,
@@ -629,16 +631,15 @@ fn elements(line: &[u8], pos: usize, role: Role, out: &mut Vec<BlockSpan>) -> Sc
             what,
         });
         Ok(end)
-    })?;
-    Ok(())
+    })
 }
 
-/// What the block object at `pos` is.
-fn block(b: &[u8], pos: usize) -> Scan<What> {
+/// What the block object at `pos` is, and the position after it.
+fn block(b: &[u8], pos: usize) -> Scan<(What, usize)> {
     let (mut kind, mut text, mut mime): (Option<RawStr>, Option<RawStr>, Option<RawStr>) = (None, None, None);
     let mut dup = false;
     let mut keys = 0;
-    trusted::object(b, pos, |k, b, p| {
+    let end = trusted::object(b, pos, |k, b, p| {
         keys += 1;
         let slot = if k.is("type") {
             &mut kind
@@ -659,34 +660,30 @@ fn block(b: &[u8], pos: usize) -> Scan<What> {
         *slot = Some(v);
         Ok(end)
     })?;
-    if dup {
-        return Ok(What::Other);
-    }
-    let Some(kind) = kind else { return Ok(What::Other) };
-    if kind.is("image") {
-        let mime = mime.and_then(|m| m.decode().ok()).map(|m| clean_mime(&m));
-        return Ok(What::Image {
-            mime: mime.unwrap_or_else(|| "no type".into()),
-        });
-    }
-    if kind.is("text")
-        && let Some(t) = text
-    {
-        let placeholder = (keys == 2)
-            .then(|| t.decode().ok())
-            .flatten()
-            .and_then(|s| placeholder_sha(&s).map(|sha| (sha.to_owned(), placeholder_block(&s))))
-            .filter(|(_, canonical)| {
-                let end = trusted::skip(b, pos).unwrap_or(pos);
-                b[pos..end] == canonical[..]
-            })
-            .map(|(sha, _)| sha);
-        return Ok(What::Text {
-            len: t.bytes.len(),
-            placeholder,
-        });
-    }
-    Ok(What::Other)
+    let what = match kind {
+        _ if dup => What::Other,
+        Some(k) if k.is("image") => {
+            let mime = mime.and_then(|m| m.decode().ok()).map(|m| clean_mime(&m));
+            What::Image {
+                mime: mime.unwrap_or_else(|| "no type".into()),
+            }
+        }
+        Some(k) if k.is("text") && text.is_some() => {
+            let t = text.expect("checked");
+            let placeholder = (keys == 2)
+                .then(|| t.decode().ok())
+                .flatten()
+                .and_then(|s| placeholder_sha(&s).map(|sha| (sha.to_owned(), placeholder_block(&s))))
+                .filter(|(_, canonical)| b[pos..end] == canonical[..])
+                .map(|(sha, _)| sha);
+            What::Text {
+                len: t.bytes.len(),
+                placeholder,
+            }
+        }
+        _ => What::Other,
+    };
+    Ok((what, end))
 }
 
 /// A MIME type as a placeholder says it: only the characters such a type is made of.
@@ -710,12 +707,12 @@ mod tests {
         assert_eq!(placeholder_sha(&text), Some(sha.as_str()));
         assert_eq!(placeholder_sha("[pi-session slim: nothing]"), None);
         let block_bytes = placeholder_block(&text);
-        let what = block(&block_bytes, 0).unwrap();
+        let what = block(&block_bytes, 0).unwrap().0;
         assert!(matches!(what, What::Text { placeholder: Some(s), .. } if s == sha));
         // The same text written otherwise is a user's, not ours.
         let other = format!(r#"{{"text":{},"type":"text"}}"#, serde_json::to_string(&text).unwrap());
         assert!(matches!(
-            block(other.as_bytes(), 0).unwrap(),
+            block(other.as_bytes(), 0).unwrap().0,
             What::Text { placeholder: None, .. }
         ));
     }
