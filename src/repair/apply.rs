@@ -178,7 +178,7 @@ fn appended_since(
         }
         if started.elapsed() >= PARTIAL_LINE_WAIT {
             return Err(SessionError::Refused(
-                "a line appended while repair ran is still unfinished (is Pi writing to it?); nothing was changed"
+                "a line appended while the file was being rewritten is still unfinished (is Pi writing to it?); nothing was changed"
                     .into(),
             ));
         }
@@ -216,7 +216,9 @@ pub fn apply(lock: &mut LockedFile, original: &[u8], plan: &Plan) -> Result<Opti
         move |e| SessionError::sync(p, e)
     };
     let changed = || {
-        SessionError::Refused("the file changed while repair ran (is Pi writing to it?); nothing was changed".into())
+        SessionError::Refused(
+            "the file changed while it was being rewritten (is Pi writing to it?); nothing was changed".into(),
+        )
     };
     let original_len = original.len() as u64;
     let rejects_path = (!plan.rejects.is_empty()).then(|| {
@@ -485,7 +487,7 @@ mod tests {
             .write_all(rewritten.as_bytes())
             .unwrap();
         let e = apply(&mut lock, original.bytes(), &plan).unwrap_err();
-        assert!(e.to_string().contains("changed while repair ran"), "{e}");
+        assert!(e.to_string().contains("changed while it was being rewritten"), "{e}");
         assert_eq!(fs::read_to_string(&path).unwrap(), rewritten);
         let names: Vec<_> = fs::read_dir(dir.path())
             .unwrap()
