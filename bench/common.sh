@@ -39,11 +39,11 @@ realistic_session() {
   echo "$f"
 }
 
-# The image-heavy session of size $1 (`1G`) in $BENCH_DIR, generated on first use; prints its
+# The images session (gen_session --shape images) of size $1 (`1G`) in $BENCH_DIR, generated on first use; prints its
 # path (what `slim` is measured on: bench/slim.sh).
-image_heavy_session() {
+images_session() {
   local size="$1"
-  local f="$BENCH_DIR/session-image-heavy-$size.jsonl"
-  [ -f "$f" ] || "$GEN" --shape image-heavy --size "$size" --out "$f" 2>/dev/null
+  local f="$BENCH_DIR/session-images-$size.jsonl"
+  [ -f "$f" ] || "$GEN" --shape images --size "$size" --out "$f" 2>/dev/null
   echo "$f"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `slim` beside `repair` on an image-heavy session (examples/gen_session.rs --shape
-# image-heavy): wall time (median of RUNS) and peak memory of `slim --dry-run` against
+# `slim` beside `repair` on an images session (examples/gen_session.rs --shape
+# images): wall time (median of RUNS) and peak memory of `slim --dry-run` against
 # `repair --check`, and of `slim` against a `repair` that rewrites the same file (a copy with
 # one blank line after the header, which repair drops by rewriting it). Each run starts from
 # a fresh copy. The budget (issue 36): slim
@@ -17,7 +17,7 @@ SIZE="${SIZE:-1G}"
 RUNS="${RUNS:-3}"
 # shellcheck source=bench/common.sh
 . bench/common.sh
-src="$(image_heavy_session "$SIZE")"
+src="$(images_session "$SIZE")"
 work="$BENCH_DIR/slim-work.jsonl"
 export PI_SESSION_PAGER=cat
 

@@ -76,6 +76,9 @@ _pi_session() {
             pi_session,show)
                 cmd="pi_session__subcmd__show"
                 ;;
+            pi_session,slim)
+                cmd="pi_session__subcmd__slim"
+                ;;
             pi_session,stats)
                 cmd="pi_session__subcmd__stats"
                 ;;
@@ -148,6 +151,9 @@ _pi_session() {
             pi_session__subcmd__help,show)
                 cmd="pi_session__subcmd__help__subcmd__show"
                 ;;
+            pi_session__subcmd__help,slim)
+                cmd="pi_session__subcmd__help__subcmd__slim"
+                ;;
             pi_session__subcmd__help,stats)
                 cmd="pi_session__subcmd__help__subcmd__stats"
                 ;;
@@ -167,7 +173,7 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats usage secrets redact grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -583,7 +589,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats usage secrets redact grep export completions help"
+            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -863,6 +869,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__slim)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1252,6 +1272,36 @@ _pi_session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pi_session__subcmd__slim)
+            opts="-y -s -h -V --all --dry-run --max-output --in-context --restore --drop --yes --force --no-backup --json --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pi_session__subcmd__stats)
             opts="-s -h -V --branch --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1462,6 +1512,7 @@ _pi_session_takes_value() {
         usage:--by|usage:--since|usage:--until|usage:-z|usage:--timezone|usage:--project|usage:-s|usage:--session|usage:--color) return 0 ;;
         secrets:--config|secrets:-s|secrets:--session|secrets:--color) return 0 ;;
         redact:--config|redact:-s|redact:--session|redact:--color) return 0 ;;
+        slim:--max-output|slim:-s|slim:--session|slim:--color) return 0 ;;
         grep:--role|grep:-A|grep:--after-context|grep:-B|grep:--before-context|grep:-C|grep:--context|grep:-m|grep:--max-count|grep:-n|grep:--limit|grep:-s|grep:--session|grep:--color) return 0 ;;
         export:--format|export:-o|export:--output|export:-s|export:--session|export:--color) return 0 ;;
         completions:-s|completions:--session|completions:--color) return 0 ;;
@@ -1492,6 +1543,7 @@ _pi_session_takes_choice() {
         usage:--color|usage:--by|usage:--color) return 0 ;;
         secrets:--color|secrets:--color) return 0 ;;
         redact:--color|redact:--color) return 0 ;;
+        slim:--color|slim:--color) return 0 ;;
         grep:--color|grep:--role|grep:--color) return 0 ;;
         export:--color|export:--format|export:--color) return 0 ;;
         completions:--color|completions:--color) return 0 ;;
@@ -1524,6 +1576,7 @@ _pi_session_session_here() {
     local npos="$2"
     case "$1" in
         redact) (( npos >= 0 )) ;;
+        slim) (( npos >= 0 )) ;;
         *) return 1 ;;
     esac
 }
@@ -1545,6 +1598,7 @@ _pi_session_positional_here() {
         summarize-branch) (( npos == 0 )) ;;
         stats) (( npos == 0 )) ;;
         redact) (( npos >= 0 )) ;;
+        slim) (( npos >= 0 )) ;;
         grep) (( npos == 0 )) ;;
         export) (( npos == 0 )) ;;
         completions) (( npos == 0 )) ;;

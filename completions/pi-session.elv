@@ -18,8 +18,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
     }
     var completions = [
         &'pi-session'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help'
@@ -46,6 +46,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
             cand redact 'Take the credentials `secrets` finds out of session files, in place'
+            cand slim 'Move the heavy payloads the model no longer sees out of session files, in place'
             cand grep 'Search the text of a session with a regular expression, as ripgrep searches files'
             cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
             cand completions 'Print the completion script of a shell'
@@ -61,8 +62,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --until 'Only entries up to DATE, by their timestamp: a day through its last instant, else the moment named (the forms of --since)'
             cand --after 'With --all: only entries appended after the entry with this id (a cursor for polling)'
             cand --format 'One line per entry from TEMPLATE, with these placeholders: %H id, %h short id (8 characters), %P parent id, %t time (local, as log shows it), %T timestamp as written, %y type, %r role, %K kind (the role of a message, else the type), %m model (of an assistant message or a model change), %l label, %k tokens (the totalTokens of the call the entry records), %s the first line of the entry''s text, %n newline, %% percent. A field an entry lacks is empty; control characters are escaped'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --reverse 'Oldest first'
             cand --long 'Show each entry in full: text, thinking, tool calls with arguments, tool results'
@@ -82,8 +83,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -n 'Show at most N rows (the first N in display order)'
             cand --max-count 'Show at most N rows (the first N in display order)'
             cand --depth 'Show only rows at most N forks deep: 0 is the trunk (the rows up to the first fork, the fork included), 1 adds the branches of those forks, and so on. A fork is a row with two or more children in the view shown, where the tree indents. A row whose rows below were cut ends with (+K rows). Applied before -n'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Show every entry'
             cand --user 'Show only user messages'
@@ -96,8 +97,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;show'= {
             cand --max-chars 'Cut tool results and command output after this many characters'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'Print each entry''s original line, byte for byte (one line per revision)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -108,8 +109,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;context'= {
             cand --max-chars 'Cut tool results and command output after this many characters'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'One message object per line, field for field what Pi builds (NDJSON)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -119,8 +120,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;rev-parse'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --leaf 'Print Pi''s literal leaf: the last entry of the file'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -130,8 +131,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;diff'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --stat 'Sum each side: entries, messages by role, tokens and cost, tools called'
             cand --json 'NDJSON: a {"mergeBase", "left", "right"} record with the two tips'' ids, then one {"side", "id", "parentId", "type", "role", "timestamp", "preview"} record per entry (`side`: "left" or "right"); with --stat one {"side", "entries", "messages", "roles", "totalTokens", "cost", "tools"} record per side'
@@ -142,8 +143,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;merge-base'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'One JSON object: {"mergeBase": ID or null}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -162,8 +163,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --empty 'Make the next message start a new root (an empty conversation)'
             cand --json 'Print {"at","from","abandoned","record"} as one JSON line (with --dry-run also "dryRun": true and "line", the line that would be appended)'
@@ -179,8 +180,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;label'= {
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand -d 'Clear the label of REV'
             cand --delete 'Clear the label of REV'
@@ -199,8 +200,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;clone'= {
             cand -o 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
             cand --output 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --redact 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -216,8 +217,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;fork'= {
             cand -o 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
             cand --output 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -230,8 +231,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;repair'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --check 'Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not built, so with --json `after` is null when there are defects'
             cand --dry-run 'Show what would be done, write nothing'
@@ -244,8 +245,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;prune'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --empty 'Also drop the branches off @''s branch that hold nothing but aborted or error replies'
             cand --force 'Prune even when @''s branch passes through REV (moving @ first) or the file changed in the last few seconds'
@@ -269,8 +270,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --if-needed 'Compact only when the context exceeds the context window minus reserveTokens'
             cand --json 'With --dry-run: the plan as one JSON object {"compact":true,"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}, or {"compact":false,"reason"} when there is nothing to compact (reason: noEntries, alreadyCompacted, nothingToSummarize or notNeeded)'
@@ -294,8 +295,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi''s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}'
             cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
@@ -310,8 +311,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;ls'= {
             cand -n 'Show at most N sessions (the most recently modified)'
             cand --max-count 'Show at most N sessions (the most recently modified)'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Sessions of every project, not only the current directory''s'
             cand --json 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)'
@@ -325,8 +326,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;stats'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --branch 'Count only the calls on the branch of REV [default: @], not the whole file'
             cand --json 'One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction", "branchSummary" and "toolResult"'
@@ -343,8 +344,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -z 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
             cand --timezone 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
             cand --project 'Only the sessions of this project folder (`.` for the current directory)'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction, branchSummary or toolResult), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters'
             cand --csv 'CSV with a header row; the last row holds the totals'
@@ -357,8 +358,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;secrets'= {
             cand --config 'Rules in gitleaks'' configuration format (TOML [[rules]] and [allowlist]), e.g. a team''s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Every session of every project [default: the session -s names (repeatable), else the most recent session of the current directory]'
             cand --json 'One JSON object per finding: {"session", "line", "entry", "type", "path", "rule", "preview", "length"} (path: where in the entry, as message.content[2].arguments.command); and one per payload that cannot be read: {"session", "line", "entry", "path", "unscannable"}'
@@ -371,14 +372,35 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;redact'= {
             cand --config 'Rules in gitleaks'' configuration format (TOML [[rules]] and [allowlist]), e.g. a team''s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Every session of every project'
             cand --dry-run 'Show what would be taken out; write nothing'
             cand --no-backup 'Keep no backup of the original, so the secrets leave the file system''s view (blocks the disk held may still hold them until reused)'
             cand --json 'One JSON object per finding (as `secrets --json`), then one per file: {"session", "result" (clean, would-redact, redacted, failed), "redacted", "backup", "carriedLines", "error"}'
             cand --no-own-keys 'Do not look for the values of your own keys: the provider variables Pi reads (and any other *_API_KEY, *_TOKEN, *_SECRET variable) and the keys in Pi''s auth.json'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;slim'= {
+            cand --max-output 'Move tool outputs longer than SIZE bytes (K, M, G: 1024s) [default: 64K]'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --all 'Every session of every project'
+            cand --dry-run 'Show what would be moved (or put back), per kind; write nothing'
+            cand --in-context 'Also move the images still in the context at @: the model then sees the placeholder''s text instead (for a session too heavy to resume otherwise)'
+            cand --restore 'Put back what an earlier slim moved out, from FILE.slim/'
+            cand --drop 'Delete what earlier slims moved out (FILE.slim/): it cannot be put back then. Asks first on a terminal'
+            cand -y 'With --drop: do not ask'
+            cand --yes 'With --drop: do not ask'
+            cand --force 'Rewrite a file even if it changed in the last few seconds'
+            cand --no-backup 'Keep no backup of the original'
+            cand --json 'One JSON object per payload {"session", "line", "id", "kind" (image, output), "bytes", "saved", "sha256" (null on a dry run), "inContext"}, then one per file: {"session", "result" (clean, would-slim, slimmed, would-restore, restored, dropped, failed), "moved", "saved", "store", "backup", "carriedLines", "missing", "error"}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -397,8 +419,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --max-count 'At most NUM matching lines per session (the context after the last still shows)'
             cand -n 'At most N matching lines in all, across every session searched (the context after the last still shows); -N is -n N. Unlike ripgrep''s -n (line numbers: here lines are named by their entry id, and --json gives line numbers), -n is a count, as in log, tree and ls'
             cand --limit 'At most N matching lines in all, across every session searched (the context after the last still shows); -N is -n N. Unlike ripgrep''s -n (line numbers: here lines are named by their entry id, and --json gives line numbers), -n is a count, as in log, tree and ls'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all-sessions 'Search every session of the current directory, newest first'
             cand --all 'Search every session of every project (the sessions `ls --all` lists), in its order'
@@ -431,8 +453,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --format 'md or html [default: html when FILE ends in .html or .htm, else md]'
             cand -o 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`'
             cand --output 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -445,8 +467,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;completions'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets` and `redact` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
@@ -475,6 +497,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
             cand redact 'Take the credentials `secrets` finds out of session files, in place'
+            cand slim 'Move the heavy payloads the model no longer sees out of session files, in place'
             cand grep 'Search the text of a session with a regular expression, as ripgrep searches files'
             cand export 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
             cand completions 'Print the completion script of a shell'
@@ -519,6 +542,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;secrets'= {
         }
         &'pi-session;help;redact'= {
+        }
+        &'pi-session;help;slim'= {
         }
         &'pi-session;help;grep'= {
         }

@@ -12,10 +12,10 @@
 //!   about 110,000 entries per 256 MiB.
 //! - `large-entries`: the earlier shape, every tool result hundreds of lines of code (about
 //!   10 KB an entry, 27,000 entries per 256 MiB).
-//! - `image-heavy`: the sessions `slim` is for: images pasted by the user and returned by
-//!   tools (inline base64 of a few hundred KB to 2 MB), now and then a tool output of
-//!   hundreds of KB, an abandoned branch a third of the way in, and a compaction late in the
-//!   session, so that most of the weight is history the context no longer carries.
+//! - `images`: the sessions `slim` is for: screenshots pasted by the user (one prompt in
+//!   three, 150 KB to 1.5 MB of base64) and returned by tools (one result in four), now and
+//!   then a huge tool output (200 KB to 2 MB: a fetched page, a log), an abandoned branch a
+//!   third of the way in and one compaction late (at four fifths).
 //!
 //! Like Pi's, the files have no defect `repair --check` would find: an id that collides with
 //! one already written is drawn again, and a compaction keeps from a prompt on its own branch
@@ -159,8 +159,8 @@ pub struct Cli {
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
     /// realistic: entry sizes like real sessions'; large-entries: every tool result long code;
-    /// image-heavy: inline images and huge tool outputs, mostly in history.
-    #[arg(long, default_value = "realistic", value_parser = ["realistic", "large-entries", "image-heavy"])]
+    /// images: pasted and returned images, huge outputs (see the top of the file).
+    #[arg(long, default_value = "realistic", value_parser = ["realistic", "large-entries", "images"])]
     pub shape: String,
 }
 
@@ -168,7 +168,7 @@ fn main() {
     let cli = <Cli as clap::Parser>::parse();
     match cli.shape.as_str() {
         "large-entries" => large_entries(cli.size, &cli.out, cli.seed),
-        "image-heavy" => image_heavy(cli.size, &cli.out, cli.seed),
+        "images" => images(cli.size, &cli.out, cli.seed),
         _ => realistic(cli.size, &cli.out, cli.seed),
     }
 }
@@ -379,36 +379,25 @@ pub fn realistic(size: u64, out: &str, seed: u64) {
     );
 }
 
-/// `n` characters of base64, as an image's `data` holds (random: they compress as badly).
-fn base64(rng: &mut Rng, n: usize) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = Vec::with_capacity(n + 10);
-    while s.len() < n {
-        let mut x = rng.next_u64();
-        for _ in 0..10 {
-            s.push(ALPHABET[(x & 63) as usize]);
-            x >>= 6;
-        }
-    }
-    s.truncate(n / 4 * 4);
-    String::from_utf8(s).unwrap()
+/// An inline image block of `lo..hi` bytes of base64, cut from `pool` at a random place (so
+/// that images differ).
+fn image_block(rng: &mut Rng, pool: &str, lo: u64, hi: u64) -> Value {
+    let n = ((lo + rng.below(hi - lo)) as usize).min(pool.len());
+    let at = rng.below((pool.len() - n) as u64 + 1) as usize;
+    let mime = ["image/png", "image/jpeg"][rng.below(2) as usize];
+    json!({"type": "image", "data": &pool[at..at + n], "mimeType": mime})
 }
 
-/// An inline image block of realistic size (a screenshot: median 400 KB of base64).
-fn image(rng: &mut Rng) -> Value {
-    let n = rng.size(400_000.0, 600_000.0).clamp(20_000, 2_000_000);
-    json!({"type":"image","data":base64(rng, n),"mimeType":"image/png"})
-}
-
-/// Sessions heavy with images and huge tool outputs (see the module docs).
-pub fn image_heavy(size: u64, out: &str, seed: u64) {
+/// Image-heavy sessions (see the module docs).
+pub fn images(size: u64, out: &str, seed: u64) {
     let mut s = Writer::new(out, seed);
     s.entry(
         "model_change",
         json!({"provider":"anthropic","modelId":"claude-sonnet-4-5"}),
     );
-    s.entry("thinking_level_change", json!({"thinkingLevel":"medium"}));
-    let mut path_users: Vec<String> = Vec::new();
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let pool: String = (0..4 << 20).map(|_| B64[s.rng.below(64) as usize] as char).collect();
+    let mut users: Vec<String> = Vec::new();
     let (mut branched, mut compacted) = (false, false);
     let mut turn = 0u64;
     while s.written < size {
@@ -416,58 +405,56 @@ pub fn image_heavy(size: u64, out: &str, seed: u64) {
         let n = s.rng.size(110.0, 220.0);
         let mut content = vec![json!({"type":"text","text":filler(&mut s.rng, n)})];
         if s.rng.below(3) == 0 {
-            content.push(image(&mut s.rng));
+            content.push(image_block(&mut s.rng, &pool, 150_000, 1_500_000));
         }
         let t = s.ms;
-        let user = s.entry(
+        users.push(s.entry(
             "message",
             json!({"message":{"role":"user","content":content,"timestamp":t}}),
-        );
-        path_users.push(user);
-        for c in 0..1 + s.rng.below(3) {
+        ));
+        for c in 0..1 + s.rng.below(4) {
             let call_id = format!("toolu_{turn:06}_{c}_{}", s.rng.id());
-            let tool = ["screenshot", "bash", "read"][s.rng.below(3) as usize];
-            let usage = s.usage();
-            let t = s.ms;
-            s.entry("message", json!({"message":{"role":"assistant","content":[{"type":"toolCall","id":call_id,"name":tool,
-                "arguments":{"path":"src/ui.rs"}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5",
-                "usage":usage,"stopReason":"toolUse","timestamp":t}}));
-            let output = match tool {
-                "screenshot" => vec![json!({"type":"text","text":"captured"}), image(&mut s.rng)],
-                _ if s.rng.below(6) == 0 => {
-                    let n = 200_000 + s.rng.below(800_000) as usize;
-                    vec![json!({"type":"text","text":filler(&mut s.rng, n)})]
+            let (tool, output) = match s.rng.below(20) {
+                0..5 => ("read", image_block(&mut s.rng, &pool, 100_000, 800_000)),
+                5 => {
+                    let n = 200_000 + s.rng.below(1_800_000) as usize;
+                    ("fetch", json!({"type":"text","text":filler(&mut s.rng, n)}))
                 }
                 _ => {
-                    let n = s.rng.size(850.0, 2500.0);
-                    vec![json!({"type":"text","text":filler(&mut s.rng, n)})]
+                    let n = s.rng.size(850.0, 2500.0).min(60_000);
+                    ("bash", json!({"type":"text","text":filler(&mut s.rng, n)}))
                 }
             };
+            let (usage, t) = (s.usage(), s.ms);
+            s.entry("message", json!({"message":{"role":"assistant","content":[{"type":"toolCall","id":call_id,"name":tool,
+                "arguments":{"path":"shot.png"}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5",
+                "usage":usage,"stopReason":"toolUse","timestamp":t}}));
             let t = s.ms;
-            s.entry("message", json!({"message":{"role":"toolResult","toolCallId":call_id,"toolName":tool,
-                "content":output,"isError":false,"timestamp":t}}));
+            s.entry(
+                "message",
+                json!({"message":{"role":"toolResult","toolCallId":call_id,"toolName":tool,
+                "content":[output],"isError":false,"timestamp":t}}),
+            );
         }
         let n = s.rng.size(450.0, 900.0);
-        let answer = filler(&mut s.rng, n);
-        let usage = s.usage();
-        let t = s.ms;
-        s.entry("message", json!({"message":{"role":"assistant","content":[{"type":"text","text":answer}],
+        let (text, usage, t) = (filler(&mut s.rng, n), s.usage(), s.ms);
+        s.entry("message", json!({"message":{"role":"assistant","content":[{"type":"text","text":text}],
             "api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":usage,"stopReason":"stop","timestamp":t}}));
-        // A third of the way in, the last few turns are abandoned for a new branch.
-        if !branched && s.written > size / 3 && path_users.len() > 4 {
+        // The abandoned branch: a third of the way in, back to the prompt five turns before.
+        if !branched && s.written > size / 3 && users.len() > 6 {
+            s.parent = Some(users[users.len() - 6].clone());
+            users.truncate(users.len() - 5);
             branched = true;
-            let from = s.parent.clone();
-            let at = path_users.len() - 4;
-            s.parent = Some(path_users[at].clone());
-            path_users.truncate(at + 1);
-            s.entry("branch_summary", json!({"fromId": from, "summary": "## Goal\nTried another layout."}));
         }
-        // Late in the session, a compaction that keeps the last three prompts.
-        if !compacted && s.written > size / 100 * 85 && path_users.len() > 4 {
+        // One compaction late, keeping the last three turns.
+        if !compacted && s.written > size / 5 * 4 && users.len() > 4 {
+            let keep = users[users.len() - 3].clone();
+            let summary = format!("## Goal\n{}", filler(&mut s.rng, 4000));
+            s.entry(
+                "compaction",
+                json!({"summary": summary, "firstKeptEntryId": keep, "tokensBefore": 180_000, "fromHook": false}),
+            );
             compacted = true;
-            let keep = path_users[path_users.len() - 3].clone();
-            s.entry("compaction", json!({"summary": "## Goal\nUI work so far.", "firstKeptEntryId": keep,
-                "tokensBefore": 180_000, "details":{"readFiles":["src/ui.rs"],"modifiedFiles":["src/ui.rs"]}, "fromHook": false}));
         }
     }
     s.w.flush().unwrap();

@@ -159,6 +159,21 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pi-session redact --all --no-backup",
             ),
         ],
+        "slim" => &[
+            (
+                "What would be moved out of the current session, per kind",
+                "pi-session slim --dry-run",
+            ),
+            (
+                "Every session of every project, tool outputs over 16 KiB too",
+                "pi-session slim --all --max-output 16K",
+            ),
+            (
+                "A session Pi can no longer resume: the images it still sees go too",
+                "pi-session slim --in-context",
+            ),
+            ("Put everything back", "pi-session slim --restore"),
+        ],
         "grep" => &[
             (
                 "Where a crate is mentioned, case-insensitively",
@@ -288,6 +303,13 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
         ],
         "repair" => &[
             ("1", "With --check: a defect was found; or the repair failed."),
+            ("130", INTERRUPTED_WRITE),
+        ],
+        "slim" => &[
+            (
+                "1",
+                "A file could not be slimmed or restored (changed in the last few seconds without --force, a payload missing from FILE.slim/, …); nothing was written to it.",
+            ),
             ("130", INTERRUPTED_WRITE),
         ],
         "redact" | "export" | "clone" | "fork" => &[

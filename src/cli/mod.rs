@@ -20,6 +20,7 @@ pub mod render;
 pub mod rev_pair;
 pub mod secret_rules;
 pub mod session_arg;
+pub mod size_arg;
 pub mod summary_args;
 pub mod table;
 pub mod write_args;
@@ -54,7 +55,7 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Session file, or the id (or unique id prefix) of a session of the current directory.
     /// Default: the most recent session of the current directory, found as Pi finds it.
-    /// `usage`, `secrets` and `redact` take several.
+    /// `usage`, `secrets`, `redact` and `slim` take several.
     #[arg(short = 's', long = "session", value_name = "PATH|ID", global = true, action = clap::ArgAction::Append)]
     pub sessions: Vec<String>,
 
@@ -98,6 +99,7 @@ pub enum Command {
     Usage(commands::usage::Args),
     Secrets(commands::secrets::Args),
     Redact(commands::redact::Args),
+    Slim(commands::slim::Args),
     Grep(commands::grep::Args),
     Export(commands::export::Args),
     Completions(commands::completions::Args),
@@ -174,11 +176,11 @@ fn run() -> Exit {
     };
     let takes_several = matches!(
         cli.command,
-        Command::Usage(_) | Command::Secrets(_) | Command::Redact(_)
+        Command::Usage(_) | Command::Secrets(_) | Command::Redact(_) | Command::Slim(_)
     );
     if cli.global.sessions.len() > 1 && !takes_several {
         output::Output::error(
-            "-s/--session names one session here (only `usage`, `secrets` and `redact` take several)",
+            "-s/--session names one session here (only `usage`, `secrets`, `redact` and `slim` take several)",
         );
         return Exit::Usage;
     }
@@ -209,6 +211,7 @@ fn run() -> Exit {
         Command::Usage(a) => commands::usage::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Secrets(a) => commands::secrets::run(&cli.global, a, &mut out),
         Command::Redact(a) => commands::redact::run(&cli.global, a, &mut out),
+        Command::Slim(a) => commands::slim::run(&cli.global, a, &mut out),
         Command::Grep(a) => commands::grep::run(&cli.global, a, &mut out),
         Command::Export(a) => commands::export::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Completions(a) => commands::completions::run(a, &mut out).map(Exit::from),

@@ -847,6 +847,19 @@ pub fn short_id(id: &str) -> String {
     escape_line(&id.chars().take(8).collect::<String>())
 }
 
+/// Asks `question` on the terminal (y/N). Without a terminal to ask on, fails saying
+/// `what` and that --yes does it without asking.
+pub fn confirm(question: &str, what: &str) -> anyhow::Result<bool> {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() {
+        anyhow::bail!("{what}: pass --yes to do it without a terminal to ask on");
+    }
+    eprint!("{} [y/N] ", escape_line(question));
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

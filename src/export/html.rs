@@ -9,6 +9,7 @@ use super::escape::{clean, push_html, push_html_line};
 use super::highlight::{self, Language};
 use super::markdown;
 use super::{Doc, take_result};
+use crate::human::amounts::bytes as size;
 use crate::human::{dollars, local_time, local_time_into, tokens};
 use crate::transcript::tools::{ToolView, count_lines};
 use crate::transcript::{CallArgs, Class, Part, Section};
@@ -34,15 +35,6 @@ fn safe_image(mime: &str, data: &str) -> bool {
         && data
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'\n' | b'\r'))
-}
-
-/// A size for people: `812 B`, `12.3 KB`, `4.1 MB`.
-fn size(bytes: usize) -> String {
-    match bytes {
-        b if b < 1024 => format!("{b} B"),
-        b if b < 1024 * 1024 => format!("{:.1} KB", b as f64 / 1024.0),
-        b => format!("{:.1} MB", b as f64 / (1024.0 * 1024.0)),
-    }
 }
 
 pub(super) fn head(doc: &Doc<'_>, stats: &Stats, h: &mut String) {

@@ -1,6 +1,16 @@
 //! Token counts and dollar amounts as people read them, for the tables of `stats`, `usage`
 //! and the export (a `--json` output keeps JavaScript's exact sums).
 
+/// A size for people: `812 B`, `12.3 KB`, `4.1 MB` (the export's figures and `slim`'s
+/// placeholders).
+pub fn bytes(bytes: usize) -> String {
+    match bytes {
+        b if b < 1024 => format!("{b} B"),
+        b if b < 1024 * 1024 => format!("{:.1} KB", b as f64 / 1024.0),
+        b => format!("{:.1} MB", b as f64 / (1024.0 * 1024.0)),
+    }
+}
+
 /// Digits with thousands separated by commas.
 fn grouped(digits: &str) -> String {
     let mut out = String::new();

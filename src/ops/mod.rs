@@ -7,4 +7,5 @@ pub mod checkout;
 pub mod label;
 pub mod log;
 pub mod prune;
+pub mod slim;
 pub mod tree_view;

@@ -41,16 +41,18 @@ fn large_entry_sessions_have_no_defects() {
 }
 
 #[test]
-fn image_heavy_sessions_have_no_defects() {
+fn image_sessions_have_no_defects_and_slim_takes_their_weight() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("images.jsonl");
-    generator::image_heavy(12 << 20, path.to_str().unwrap(), 5);
+    generator::images(24 << 20, path.to_str().unwrap(), 5);
     let text = std::fs::read_to_string(&path).unwrap();
-    // What slim is about: images, an abandoned branch, a compaction late in the file.
-    assert!(text.contains(r#""type":"image""#));
-    assert!(text.contains(r#""type":"branch_summary""#));
     assert!(text.contains(r#""type":"compaction""#));
+    assert!(text.contains(r#""type":"image""#));
     check_clean(&path);
+    let r = common::run(&path, &["slim", "--dry-run", "--json", "--force"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let summary = common::ndjson(&r.stdout).pop().unwrap();
+    assert!(summary["saved"].as_u64().unwrap() > 8 << 20, "{summary}");
 }
 
 #[test]

@@ -472,7 +472,10 @@ fn prune_writes_read_alike_in_pi() {
     run_ok(&file, &["prune", "--force", "7affd800"]);
     let Some(pi) = agree(&file) else { return };
     let ids = pi_tree(&pi).nodes.into_keys().collect::<HashSet<_>>();
-    assert!(!ids.contains("7affd800") && !ids.contains("d2e5793f"), "pruned entries are gone");
+    assert!(
+        !ids.contains("7affd800") && !ids.contains("d2e5793f"),
+        "pruned entries are gone"
+    );
     assert!(ids.contains("b8731d22") && ids.contains("80fbf1f2"));
     assert_eq!(run_ok(&file, &["context", "--json"]), context_before);
 }

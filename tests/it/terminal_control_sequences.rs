@@ -714,3 +714,27 @@ fn export_markdown_safely() {
         assert!(!out.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn slim_reports_safely() {
+    if !has_command("slim") {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let file = write_session(root.path());
+    // Written just now: --force, as Pi has not got it open.
+    check_ok(
+        root.path(),
+        &file,
+        &["slim", "--dry-run", "--in-context", "--max-output", "1"],
+    );
+    check_ok(
+        root.path(),
+        &file,
+        &["slim", "--force", "--in-context", "--max-output", "1"],
+    );
+    check_ok(root.path(), &file, &["tree"]);
+    check_ok(root.path(), &file, &["slim", "--restore", "--dry-run"]);
+    check_ok(root.path(), &file, &["slim", "--restore", "--force"]);
+    check_ok(root.path(), &file, &["slim", "--drop", "--yes"]);
+}

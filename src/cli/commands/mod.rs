@@ -21,6 +21,7 @@ pub mod repair;
 pub mod rev_parse;
 pub mod secrets;
 pub mod show;
+pub mod slim;
 pub mod stats;
 pub mod summarize_branch;
 pub mod tree;

@@ -58,7 +58,8 @@ impl Temp {
         }
     }
 
-    /// Registers a file this process has just made (a backup linked into place).
+    /// Registers a file this process has just made (a backup linked into place), or is
+    /// about to make, or a folder made for such files (removed once they are gone, if empty).
     pub fn register(path: PathBuf) -> Temp {
         lock(&LIVE).push(path.clone());
         Temp { path }
@@ -77,7 +78,7 @@ impl Temp {
 
 impl Drop for Temp {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        let _ = std::fs::remove_file(&self.path).or_else(|_| std::fs::remove_dir(&self.path));
         unregister(&self.path);
     }
 }
@@ -95,6 +96,10 @@ pub fn remove_registered() -> MutexGuard<'static, Vec<PathBuf>> {
     let live = lock(&LIVE);
     for p in live.iter() {
         let _ = std::fs::remove_file(p);
+    }
+    // The folders made for them, empty now.
+    for p in live.iter() {
+        let _ = std::fs::remove_dir(p);
     }
     live
 }
@@ -130,7 +135,8 @@ pub fn remove_stale(dir: &Path, target: &Path) {
 
 /// The process id in `file_name` when it is a temp file [`remove_stale`] may take for
 /// `target`: `.NAME.PID.tmp` or `.NAME.TAG.PID.tmp`, NAME the target's name, or any session
-/// file's (`*.jsonl`) when the target is one.
+/// file's (`*.jsonl`) when the target is one, or any payload's of `slim`'s store (a SHA-256
+/// in hex) when the target is one.
 fn stale_pid(file_name: &str, target: &str) -> Option<u32> {
     let rest = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
     let (rest, pid) = rest.rsplit_once('.')?;
@@ -141,7 +147,11 @@ fn stale_pid(file_name: &str, target: &str) -> Option<u32> {
         Some((name, tag)) if TAGS.contains(&tag) => name,
         _ => rest,
     };
-    let ours = rest == target || name == target || (name.ends_with(".jsonl") && target.ends_with(".jsonl"));
+    let sha = |n: &str| n.len() == 64 && n.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    let ours = rest == target
+        || name == target
+        || (name.ends_with(".jsonl") && target.ends_with(".jsonl"))
+        || (sha(name) && sha(target));
     if !ours {
         return None;
     }
