@@ -479,3 +479,19 @@ fn prune_writes_read_alike_in_pi() {
     assert!(ids.contains("b8731d22") && ids.contains("80fbf1f2"));
     assert_eq!(run_ok(&file, &["context", "--json"]), context_before);
 }
+
+#[test]
+fn slim_writes_read_alike_in_pi() {
+    // A generated session heavy with images and outputs, most of them off @'s context.
+    let src_dir = tempfile::tempdir().unwrap();
+    let src = src_dir.path().join("images.jsonl");
+    crate::gen_session::generator::images(3 << 20, src.to_str().unwrap(), 11);
+    let (_dir, file) = session_from(&src);
+    let context_before = run_ok(&file, &["context", "--json"]);
+    let size_before = std::fs::metadata(&file).unwrap().len();
+    run_ok(&file, &["slim", "--force", "--no-backup"]);
+    assert!(std::fs::metadata(&file).unwrap().len() < size_before, "slim took weight out");
+    let Some(pi) = agree(&file) else { return };
+    assert!(!pi.messages.is_empty());
+    assert_eq!(run_ok(&file, &["context", "--json"]), context_before);
+}
