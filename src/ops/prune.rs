@@ -6,8 +6,7 @@
 
 use crate::repair::apply::apply;
 use crate::repair::plan::Plan as Rewrite;
-use crate::session::io::append::{changed_recently_by_another, checkout_record, lock_wait, new_entry_id};
-use crate::session::io::write::LockedFile;
+use crate::session::io::append::{checkout_record, new_entry_id};
 use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, SessionError, revision};
 use std::path::{Path, PathBuf};
 
@@ -262,25 +261,7 @@ pub struct Pruned {
 /// few seconds by something other than pi-session, unless `force`: a running Pi keeps its
 /// own position in memory.
 pub fn prune_file(path: &Path, revs: &[&str], empty: bool, force: bool, dry_run: bool) -> Result<Pruned, SessionError> {
-    let mut lock = if dry_run {
-        LockedFile::open_shared(path, lock_wait())?
-    } else {
-        LockedFile::open(path, lock_wait())?
-    };
-    let data = lock.map_all()?;
-    let session = Session::from_data(path.to_path_buf(), data)?;
-    let version = session.header.format();
-    if version < crate::session::CURRENT_VERSION {
-        return Err(SessionError::OldFormat {
-            path: path.to_path_buf(),
-            version,
-        });
-    }
-    if !force && changed_recently_by_another(lock.modified, &session) {
-        return Err(SessionError::Refused(
-            "the file changed in the last few seconds: if Pi has this session open, it keeps its own position and would write on the pruned entries; close it, or use --force".into(),
-        ));
-    }
+    let (mut lock, session) = crate::repair::apply::open_for_rewrite(path, dry_run, force)?;
     let plan = plan(&session, revs, empty, force)?;
     let mut pruned = Pruned {
         session,

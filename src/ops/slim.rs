@@ -18,7 +18,6 @@ use crate::json::scan::{self, RawStr, Scan, trusted};
 use crate::repair::apply::apply;
 use crate::repair::plan::Plan;
 use crate::session::context::build_context;
-use crate::session::io::append::{changed_recently_by_another, lock_wait};
 use crate::session::io::temp::Temp;
 use crate::session::io::write::{LockedFile, rewrite_target, write_file};
 use crate::session::{EntryKind, Session, SessionError};
@@ -313,32 +312,9 @@ pub fn store_size(path: &Path) -> Result<(usize, u64), SessionError> {
     Ok((n, size))
 }
 
-/// Locks and loads the session (under a shared lock for a dry run); refuses a file Pi
-/// changed in the last few seconds unless `force`: a running Pi keeps its own copy of the
-/// entries and would go on from it.
+/// Locks and loads the session for slim's rewrite (a dry run is never refused as recent).
 fn open(path: &Path, dry_run: bool, force: bool) -> Result<(LockedFile, Session), SessionError> {
-    let mut lock = if dry_run {
-        LockedFile::open_shared(path, lock_wait())?
-    } else {
-        LockedFile::open(path, lock_wait())?
-    };
-    let data = lock.map_all()?;
-    let session = Session::from_data(path.to_path_buf(), data)?;
-    let version = session.header.format();
-    if version < crate::session::CURRENT_VERSION {
-        return Err(SessionError::OldFormat {
-            path: path.to_path_buf(),
-            version,
-        });
-    }
-    if !dry_run && !force && changed_recently_by_another(lock.modified, &session) {
-        return Err(SessionError::Refused(
-            "the file changed in the last few seconds: if Pi has this session open, it keeps its own copy of \
-             the entries; close it (or pass --force); nothing was changed"
-                .into(),
-        ));
-    }
-    Ok((lock, session))
+    crate::repair::apply::open_for_rewrite(path, dry_run, force || dry_run)
 }
 
 /// `output`, once read back, gives the same context at `@` and at the leaf as `session`:

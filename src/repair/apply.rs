@@ -1,7 +1,7 @@
 //! Writing a repair: atomically, with a byte-identical backup and the rejects kept.
 
 use super::plan::Plan;
-use crate::session::io::append::lock_wait;
+use crate::session::io::append::{changed_recently_by_another, lock_wait};
 use crate::session::io::temp::{Temp, remove_stale, temp_path};
 use crate::session::io::write::{LockedFile, rewrite_target, same_file, sync_dir};
 use crate::session::{Session, SessionError};
@@ -184,6 +184,36 @@ fn appended_since(
         }
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// Locks a session for a rewrite that keeps its format (`prune`, `slim`) and loads it: a
+/// shared lock for a dry run, which only reads. A file in an older format is refused (Pi
+/// would migrate it on open; `repair` writes it in the current one). Unless `force`, a file
+/// changed in the last few seconds by something other than pi-session is refused too: a Pi
+/// that has it open keeps its own copy of the entries and would go on from them.
+pub fn open_for_rewrite(path: &Path, dry_run: bool, force: bool) -> Result<(LockedFile, Session), SessionError> {
+    let mut lock = if dry_run {
+        LockedFile::open_shared(path, lock_wait())?
+    } else {
+        LockedFile::open(path, lock_wait())?
+    };
+    let data = lock.map_all()?;
+    let session = Session::from_data(path.to_path_buf(), data)?;
+    let version = session.header.format();
+    if version < crate::session::CURRENT_VERSION {
+        return Err(SessionError::OldFormat {
+            path: path.to_path_buf(),
+            version,
+        });
+    }
+    if !force && changed_recently_by_another(lock.modified, &session) {
+        return Err(SessionError::Refused(
+            "the file changed in the last few seconds: if Pi has this session open, it keeps its own copy of \
+             the entries and would go on from them; close it (or pass --force); nothing was changed"
+                .into(),
+        ));
+    }
+    Ok((lock, session))
 }
 
 /// Writes the plan's output over `path`: temp file in the same directory, fsync, the original

@@ -490,7 +490,10 @@ fn slim_writes_read_alike_in_pi() {
     let context_before = run_ok(&file, &["context", "--json"]);
     let size_before = std::fs::metadata(&file).unwrap().len();
     run_ok(&file, &["slim", "--force", "--no-backup"]);
-    assert!(std::fs::metadata(&file).unwrap().len() < size_before, "slim took weight out");
+    assert!(
+        std::fs::metadata(&file).unwrap().len() < size_before,
+        "slim took weight out"
+    );
     let Some(pi) = agree(&file) else { return };
     assert!(!pi.messages.is_empty());
     assert_eq!(run_ok(&file, &["context", "--json"]), context_before);

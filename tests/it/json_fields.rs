@@ -213,6 +213,12 @@ fn every_json_field_is_documented() {
             nested: &[Nested::Values("references")],
         },
         Case {
+            command: "slim",
+            file: planted,
+            args: &["slim", "--dry-run", "--json"],
+            nested: &[],
+        },
+        Case {
             command: "clone",
             file: ex,
             args: &["clone", "--dry-run", "--json"],
@@ -284,6 +290,7 @@ fn every_command_with_json_is_covered() {
         "summarize-branch",
         "checkout",
         "prune",
+        "slim",
         "clone",
         "fork",
         "ls",
