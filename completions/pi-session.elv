@@ -391,7 +391,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
-            cand --all 'Every session of every project'
+            cand --all 'Every session of the current project (the working directory''s, as `ls` lists them)'
             cand --dry-run 'Show what would be moved (or put back), per kind; write nothing'
             cand --in-context 'Also move the images still in the context at @: the model then sees the placeholder''s text instead (for a session too heavy to resume otherwise)'
             cand --restore 'Put back what an earlier slim moved out, from FILE.slim/'

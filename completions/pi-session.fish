@@ -346,7 +346,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -s s -l sess
 complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -l all -d 'Every session of every project'
+complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -l all -d 'Every session of the current project (the working directory\'s, as `ls` lists them)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -l dry-run -d 'Show what would be moved (or put back), per kind; write nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -l in-context -d 'Also move the images still in the context at @: the model then sees the placeholder\'s text instead (for a session too heavy to resume otherwise)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -l restore -d 'Put back what an earlier slim moved out, from FILE.slim/'

@@ -111,6 +111,17 @@ pub fn sessions_named(global: &GlobalArgs, all: bool, named: &[String]) -> Resul
         .collect()
 }
 
+/// [`sessions_named`], where `all` is the current project's sessions (the working
+/// directory's, as `ls` lists them) rather than every project's.
+pub fn project_sessions_named(global: &GlobalArgs, all: bool, named: &[String]) -> Result<Vec<std::path::PathBuf>> {
+    if !all {
+        return sessions_named(global, false, named);
+    }
+    let cwd = std::env::current_dir()?;
+    let here = locate::Locations::discover(&cwd).sessions_here();
+    Ok(here.into_iter().map(|(path, _)| path).collect())
+}
+
 /// [`open_session`], with the credentials the rules find taken out of what is read when
 /// `redact` is set (for `export --redact` and `clone --redact`: what they write is clean,
 /// the file is untouched).

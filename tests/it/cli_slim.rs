@@ -368,3 +368,47 @@ fn a_linked_session_is_slimmed_where_it_is_and_several_take_one_run() {
     common::run_ok(&link, &["slim", "--restore"]);
     assert_eq!(fs::read(&file).unwrap(), original);
 }
+
+/// `--all` is the current project's sessions (the working directory's), not every project's.
+#[test]
+fn all_is_the_current_projects_sessions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (agent, here, other) = (root.join("agent"), root.join("here"), root.join("other"));
+    let planted = common::fixture("secrets/planted.v3.jsonl");
+    for (cwd, name) in [(&here, "a.jsonl"), (&here, "b.jsonl"), (&other, "c.jsonl")] {
+        fs::create_dir_all(cwd).unwrap();
+        let folder = format!(
+            "--{}--",
+            cwd.to_string_lossy().trim_start_matches('/').replace('/', "-")
+        );
+        let dir = agent.join("sessions").join(folder);
+        fs::create_dir_all(&dir).unwrap();
+        let text = fs::read_to_string(&planted).unwrap();
+        let (header, rest) = text.split_once('\n').unwrap();
+        let mut header: Value = serde_json::from_str(header).unwrap();
+        header["cwd"] = json!(cwd.to_string_lossy());
+        fs::write(dir.join(name), format!("{header}\n{rest}")).unwrap();
+    }
+    let out = cmd()
+        .current_dir(&here)
+        .env("PI_CODING_AGENT_DIR", &agent)
+        .env_remove("PI_CODING_AGENT_SESSION_DIR")
+        .args(["slim", "--all", "--dry-run", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut files: Vec<String> = ndjson(&String::from_utf8(out.stdout).unwrap())
+        .iter()
+        .filter(|v| v.get("result").is_some())
+        .map(|v| {
+            Path::new(v["session"].as_str().unwrap())
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    files.sort();
+    assert_eq!(files, ["a.jsonl", "b.jsonl"]);
+}

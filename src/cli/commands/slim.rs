@@ -2,7 +2,7 @@ use crate::cli::GlobalArgs;
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::progress::{Terminal, while_doing};
-use crate::cli::session_arg::sessions_named;
+use crate::cli::session_arg::project_sessions_named;
 use anyhow::Result;
 use pi_session::human::amounts::bytes as size;
 use pi_session::ops::slim::{self, DEFAULT_MAX_OUTPUT, Kind, Moved, Options, Outcome};
@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(value_name = "FILE|ID")]
     pub files: Vec<String>,
 
-    /// Every session of every project.
+    /// Every session of the current project (the working directory's, as `ls` lists them).
     #[arg(long, conflicts_with = "files")]
     pub all: bool,
 
@@ -101,7 +101,7 @@ struct FileRecord<'a> {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
-    let files = sessions_named(global, args.all, &args.files)?;
+    let files = project_sessions_named(global, args.all, &args.files)?;
     if args.drop {
         return drop_stores(&files, args, out);
     }
