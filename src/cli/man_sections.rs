@@ -74,6 +74,13 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
             ),
         ],
         "merge-base" => &[("Where two attempts part", "pi-session merge-base @ a1b2c3d4")],
+        "files" => &[
+            ("What the current branch read and changed", "pi-session files"),
+            (
+                "Only the files changed, on every branch",
+                "pi-session files --all --json | jq -r 'select(.modified) | .path'",
+            ),
+        ],
         "checkout" => &[
             (
                 "Go back three entries (the next message branches there)",

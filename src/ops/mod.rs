@@ -4,6 +4,7 @@
 //! [`crate::session::SessionError::NeedMore`] when the part read cannot tell.
 
 pub mod checkout;
+pub mod files;
 pub mod label;
 pub mod log;
 pub mod prune;

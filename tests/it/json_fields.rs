@@ -114,6 +114,12 @@ fn every_json_field_is_documented() {
             nested: &[],
         },
         Case {
+            command: "files",
+            file: ex,
+            args: &["files", "--all", "--json"],
+            nested: &[],
+        },
+        Case {
             command: "label",
             file: labels,
             args: &["label", "--list", "--json"],
@@ -296,6 +302,7 @@ fn every_command_with_json_is_covered() {
         "ls",
         "diff",
         "merge-base",
+        "files",
     ];
     // Original lines (log, show) and Pi's own messages (context): Pi's fields, not ours.
     const PI_CONTENT: &[&str] = &["log", "show", "context"];

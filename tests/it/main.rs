@@ -16,6 +16,7 @@ mod cli_diff;
 mod cli_dry_run;
 mod cli_errors;
 mod cli_export;
+mod cli_files;
 mod cli_grep;
 mod cli_label;
 mod cli_log;

@@ -8,6 +8,7 @@ pub mod completions;
 pub mod context;
 pub mod diff;
 pub mod export;
+pub mod files;
 pub mod fork;
 pub mod generate_docs;
 pub mod grep;
