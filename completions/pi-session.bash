@@ -37,6 +37,9 @@ _pi_session() {
             pi_session,export)
                 cmd="pi_session__subcmd__export"
                 ;;
+            pi_session,files)
+                cmd="pi_session__subcmd__files"
+                ;;
             pi_session,fork)
                 cmd="pi_session__subcmd__fork"
                 ;;
@@ -112,6 +115,9 @@ _pi_session() {
             pi_session__subcmd__help,export)
                 cmd="pi_session__subcmd__help__subcmd__export"
                 ;;
+            pi_session__subcmd__help,files)
+                cmd="pi_session__subcmd__help__subcmd__files"
+                ;;
             pi_session__subcmd__help,fork)
                 cmd="pi_session__subcmd__help__subcmd__fork"
                 ;;
@@ -173,7 +179,7 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats usage secrets redact slim grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -484,6 +490,32 @@ _pi_session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pi_session__subcmd__files)
+            opts="-s -h -V --all --json --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pi_session__subcmd__fork)
             opts="-o -f -s -h -V --output --force --dry-run --json --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -589,7 +621,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats usage secrets redact slim grep export completions help"
+            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,6 +719,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__files)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1509,6 +1555,7 @@ _pi_session_takes_value() {
         summarize-branch:--reserve-tokens|summarize-branch:--model|summarize-branch:--base-url|summarize-branch:--context-window|summarize-branch:--max-output-tokens|summarize-branch:--instructions|summarize-branch:--timeout|summarize-branch:--summary-file|summarize-branch:--summarizer|summarize-branch:--expect-leaf|summarize-branch:-s|summarize-branch:--session|summarize-branch:--color) return 0 ;;
         ls:-n|ls:--max-count|ls:-s|ls:--session|ls:--color) return 0 ;;
         stats:-s|stats:--session|stats:--color) return 0 ;;
+        files:-s|files:--session|files:--color) return 0 ;;
         usage:--by|usage:--since|usage:--until|usage:-z|usage:--timezone|usage:--project|usage:-s|usage:--session|usage:--color) return 0 ;;
         secrets:--config|secrets:-s|secrets:--session|secrets:--color) return 0 ;;
         redact:--config|redact:-s|redact:--session|redact:--color) return 0 ;;
@@ -1540,6 +1587,7 @@ _pi_session_takes_choice() {
         summarize-branch:--color|summarize-branch:--color) return 0 ;;
         ls:--color|ls:--color) return 0 ;;
         stats:--color|stats:--color) return 0 ;;
+        files:--color|files:--color) return 0 ;;
         usage:--color|usage:--by|usage:--color) return 0 ;;
         secrets:--color|secrets:--color) return 0 ;;
         redact:--color|redact:--color) return 0 ;;
@@ -1567,6 +1615,7 @@ _pi_session_rev_here() {
         prune) (( npos >= 0 )) ;;
         summarize-branch) (( npos == 0 )) ;;
         stats) (( npos == 0 )) ;;
+        files) (( npos == 0 )) ;;
         export) (( npos == 0 )) ;;
         *) return 1 ;;
     esac
@@ -1597,6 +1646,7 @@ _pi_session_positional_here() {
         prune) (( npos >= 0 )) ;;
         summarize-branch) (( npos == 0 )) ;;
         stats) (( npos == 0 )) ;;
+        files) (( npos == 0 )) ;;
         redact) (( npos >= 0 )) ;;
         slim) (( npos >= 0 )) ;;
         grep) (( npos == 0 )) ;;

@@ -43,6 +43,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
             cand stats 'Tokens and cost of every paid call recorded in the session'
+            cand files 'The files the branch read, edited and wrote, each with the entry that touched it last'
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
             cand redact 'Take the credentials `secrets` finds out of session files, in place'
@@ -337,6 +338,18 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'pi-session;files'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --all 'Every branch of the file, not only the branch of REV'
+            cand --json 'One JSON object per file (NDJSON): "path", "op" ("read", "edited" or "written": how the last entry touched it), "entryId" (that entry''s id, or its line number when it has none) and "modified" (true when some entry edited or wrote it)'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'pi-session;usage'= {
             cand --by 'Group by these keys, in this order (repeat or separate with commas)'
             cand --since 'Only calls from DATE on, as `log --since` takes it: a day (2026-11-30, 20261130, today, yesterday, 7d, 2w) from its first instant in the report''s time zone, a date and time (2026-11-30T14:00; with Z or +02:00, else in the report''s zone), or a time ago (''3 days ago'', 2.weeks.ago, 1h, 90min)'
@@ -494,6 +507,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
             cand stats 'Tokens and cost of every paid call recorded in the session'
+            cand files 'The files the branch read, edited and wrote, each with the entry that touched it last'
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
             cand redact 'Take the credentials `secrets` finds out of session files, in place'
@@ -536,6 +550,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;ls'= {
         }
         &'pi-session;help;stats'= {
+        }
+        &'pi-session;help;files'= {
         }
         &'pi-session;help;usage'= {
         }

@@ -55,7 +55,7 @@ fn session(dir: &Path) -> PathBuf {
                "message": {"role": "assistant", "content": calls, "provider": "p", "model": "m",
                            "stopReason": "toolUse"}})
     };
-    let lines = vec![
+    let lines = [
         json!({"type": "session", "version": 3, "id": "s", "timestamp": ts(0), "cwd": "/p"}),
         json!({"type": "message", "id": "u1", "parentId": null, "timestamp": ts(1),
                "message": {"role": "user", "content": "go", "timestamp": 1}}),

@@ -378,6 +378,17 @@ fn context_at_every_entry() {
 }
 
 #[test]
+fn files_of_every_branch() {
+    let root = tempfile::tempdir().unwrap();
+    let file = write_session(root.path());
+    let all = check_ok(root.path(), &file, &["files", "--all"]);
+    assert!(all.lines().count() >= 3, "{all}");
+    for id in ids() {
+        check_ok(root.path(), &file, &["files", &id]);
+    }
+}
+
+#[test]
 fn rev_parse_and_labels() {
     let root = tempfile::tempdir().unwrap();
     let file = write_session(root.path());
