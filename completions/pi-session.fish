@@ -291,7 +291,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l color -d
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l branch -d 'Count only the calls on the branch of REV [default: @], not the whole file'
-complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l json -d 'One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction", "branchSummary" and "toolResult"'
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l json -d 'One JSON object: {"userMessages", "assistantMessages", "toolCalls", "toolResults", "totalMessages" (Pi\'s get_session_stats counts: every message entry, and the toolCall blocks of assistant messages), "compactions", "branchSummaries", "total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction", "branchSummary" and "toolResult"'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s V -l version -d 'Print version'

@@ -5,7 +5,7 @@ use crate::cli::session_arg::{open_session, warn_cycle};
 use crate::cli::table::Table;
 use anyhow::Result;
 use pi_session::session::revision;
-use pi_session::usage::{Scope, Source, Totals, session_stats};
+use pi_session::usage::{Counts, Scope, Source, Totals, message_counts, session_stats};
 
 /// Tokens and cost of every paid call recorded in the session.
 ///
@@ -14,7 +14,7 @@ use pi_session::usage::{Scope, Source, Totals, session_stats};
 /// called a model), as Pi's /session counts them, over the whole file: abandoned branches and
 /// compacted history were paid for too. Totals overall, by model and by source; cost is what
 /// the session recorded (missing numbers count as 0; a missing totalTokens is the sum of the
-/// other four).
+/// other four). Below them, the messages and tool calls as Pi's /session counts them.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Count only the branch ending at this revision (implies --branch).
@@ -25,7 +25,10 @@ pub struct Args {
     #[arg(long)]
     pub branch: bool,
 
-    /// One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output",
+    /// One JSON object: {"userMessages", "assistantMessages", "toolCalls", "toolResults",
+    /// "totalMessages" (Pi's get_session_stats counts: every message entry, and the toolCall
+    /// blocks of assistant messages), "compactions", "branchSummaries", "total", "byModel",
+    /// "bySource"}. Each total is {"input", "output",
     /// "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead",
     /// "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource"
     /// names them "assistant", "usage", "compaction", "branchSummary" and "toolResult".
@@ -44,9 +47,17 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         Scope::File
     };
     let (stats, cycle_at) = session_stats(&session, scope);
+    let counts = message_counts(&session, scope);
     warn_cycle(&session, cycle_at);
     if args.json {
-        out.json(&serde_json::to_value(&stats)?)?;
+        // Pi's counts first, as get_session_stats lists them.
+        let mut record = serde_json::to_value(&counts)?;
+        if let (Some(record), serde_json::Value::Object(totals)) =
+            (record.as_object_mut(), serde_json::to_value(&stats)?)
+        {
+            record.extend(totals);
+        }
+        out.json(&record)?;
         return Ok(());
     }
 
@@ -79,5 +90,20 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         total: 0,
     }
     .write(out)?;
+    write_counts(&counts, out)
+}
+
+/// The counts below the table, one line each: messages by role, tool calls, summaries.
+fn write_counts(c: &Counts, out: &mut Output) -> Result<()> {
+    out.line("")?;
+    out.line(&format!(
+        "messages    {} ({} user, {} assistant, {} tool results)",
+        c.total_messages, c.user_messages, c.assistant_messages, c.tool_results
+    ))?;
+    out.line(&format!("tool calls  {}", c.tool_calls))?;
+    out.line(&format!(
+        "summaries   {} compactions, {} branch summaries",
+        c.compactions, c.branch_summaries
+    ))?;
     Ok(())
 }
