@@ -20,6 +20,31 @@ pub struct Counts {
     /// Compaction and branch-summary entries (Pi does not count these).
     pub compactions: u64,
     pub branch_summaries: u64,
+    /// By tool name (`""` when a call or result names none): most calls first, then by name.
+    pub by_tool: Vec<ToolCounts>,
+}
+
+/// The calls of one tool, its results and how many of them failed (`isError`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCounts {
+    pub name: String,
+    pub calls: u64,
+    pub results: u64,
+    pub failed: u64,
+}
+
+fn tool<'a>(by_tool: &'a mut Vec<ToolCounts>, name: &str) -> &'a mut ToolCounts {
+    match by_tool.iter().position(|t| t.name == name) {
+        Some(i) => &mut by_tool[i],
+        None => {
+            by_tool.push(ToolCounts {
+                name: name.to_owned(),
+                ..ToolCounts::default()
+            });
+            by_tool.last_mut().expect("just pushed")
+        }
+    }
 }
 
 /// The counts of a scope's entries.
@@ -35,10 +60,19 @@ pub fn message_counts(session: &Session, scope: Scope) -> Counts {
                 c.total_messages += 1;
                 match e.role() {
                     Some(Role::User) => c.user_messages += 1,
-                    Some(Role::ToolResult) => c.tool_results += 1,
+                    Some(Role::ToolResult) => {
+                        c.tool_results += 1;
+                        let (name, failed) = result_of(session, idx);
+                        let t = tool(&mut c.by_tool, &name);
+                        t.results += 1;
+                        t.failed += u64::from(failed);
+                    }
                     Some(Role::Assistant) => {
                         c.assistant_messages += 1;
-                        c.tool_calls += tool_calls(session, idx);
+                        for name in tool_calls(session, idx) {
+                            c.tool_calls += 1;
+                            tool(&mut c.by_tool, &name).calls += 1;
+                        }
                     }
                     _ => {}
                 }
@@ -46,14 +80,40 @@ pub fn message_counts(session: &Session, scope: Scope) -> Counts {
             _ => {}
         }
     }
+    c.by_tool
+        .sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));
     c
 }
 
-/// The tool-call blocks of an assistant message. The loader kept the ids of the calls that
-/// have one; when every `toolCall"` written in the line is one of them (and nothing is
-/// written with `\u` escapes, which could spell `toolCall` otherwise), that is the count:
-/// each block whose type is `toolCall` writes it. Otherwise the line is parsed.
-fn tool_calls(session: &Session, idx: EntryIdx) -> u64 {
+/// A tool result's `toolName` and whether it failed (`isError` is `true`).
+fn result_of(session: &Session, idx: EntryIdx) -> (String, bool) {
+    if let Some(at) = session.entries[idx].message_at() {
+        let name = at
+            .tool_name
+            .and_then(|p| {
+                serde_json::Deserializer::from_slice(&session.raw(idx)[p.get() as usize..])
+                    .into_iter::<Value>()
+                    .next()
+            })
+            .and_then(Result::ok);
+        return (
+            name.as_ref().and_then(Value::as_str).unwrap_or("").to_owned(),
+            at.is_error,
+        );
+    }
+    let v = session.value(idx);
+    let name = v.pointer("/message/toolName").and_then(Value::as_str).unwrap_or("");
+    (
+        name.to_owned(),
+        v.pointer("/message/isError") == Some(&Value::Bool(true)),
+    )
+}
+
+/// The names of the tool-call blocks of an assistant message. The loader kept the ids of the
+/// calls that have one: when there are none, and no `toolCall"` is written in the line (nor
+/// anything with a `\u` escape, which could spell it), there is no call and the line is not
+/// parsed.
+fn tool_calls(session: &Session, idx: EntryIdx) -> Vec<String> {
     let e = &session.entries[idx];
     let raw = session.raw(idx);
     if let Detail::Message {
@@ -61,18 +121,19 @@ fn tool_calls(session: &Session, idx: EntryIdx) -> u64 {
         at: Some(_),
         ..
     } = &e.detail
+        && calls.is_empty()
+        && memchr::memmem::find(raw, b"toolCall\"").is_none()
+        && memchr::memmem::find(raw, b"\\u").is_none()
     {
-        let written = memchr::memmem::find_iter(raw, b"toolCall\"").count();
-        if written == calls.len() && memchr::memmem::find(raw, b"\\u").is_none() {
-            return calls.len() as u64;
-        }
+        return Vec::new();
     }
     match session.value(idx).pointer("/message/content") {
         Some(Value::Array(blocks)) => blocks
             .iter()
             .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
-            .count() as u64,
-        _ => 0,
+            .map(|b| b.get("name").and_then(Value::as_str).unwrap_or("").to_owned())
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -141,6 +202,20 @@ mod tests {
                 total_messages: 6,
                 compactions: 1,
                 branch_summaries: 0,
+                by_tool: vec![
+                    ToolCounts {
+                        name: "read".into(),
+                        calls: 2,
+                        results: 1,
+                        failed: 1
+                    },
+                    ToolCounts {
+                        name: "bash".into(),
+                        calls: 1,
+                        results: 0,
+                        failed: 0
+                    },
+                ],
             }
         );
     }

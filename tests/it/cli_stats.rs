@@ -89,7 +89,7 @@ fn whole_file_sums_every_paid_call() {
     let b1 = totals(500, 50, 0, 0, [0.125, 0.125, 0.0, 0.0, 0.25]);
     let expected = json!({
         "userMessages": 2, "assistantMessages": 3, "toolCalls": 0, "toolResults": 0,
-        "totalMessages": 5, "compactions": 1, "branchSummaries": 1,
+        "totalMessages": 5, "compactions": 1, "branchSummaries": 1, "byTool": [],
         "total": totals(7800, 750, 50, 20, [3.375, 1.375, 0.125, 0.0625, 4.9375]),
         "byModel": [
             with_model(Value::Null, "(summaries)", c1.clone()),
@@ -118,6 +118,7 @@ fn whole_file_sums_every_paid_call() {
             "totalMessages",
             "compactions",
             "branchSummaries",
+            "byTool",
             "total",
             "byModel",
             "bySource"
@@ -309,6 +310,13 @@ fn counts_messages_and_tool_calls_as_pi_does() {
         .map(|k| s[k].as_u64().unwrap())
     };
     assert_eq!(got(&s), [1, 1, 2, 1, 4]);
+    assert_eq!(
+        s["byTool"],
+        json!([{"name": "bash", "calls": 1, "results": 0, "failed": 0},
+               {"name": "read", "calls": 1, "results": 1, "failed": 0}])
+    );
     // @ is x: u → x.
     assert_eq!(got(&stats(&path, &["--branch"])), [1, 0, 0, 0, 2]);
+    let out = run_ok(&path, &["stats"]);
+    assert!(out.contains("  read  1 calls, 1 results, 0 failed"), "{out}");
 }

@@ -27,7 +27,8 @@ pub struct Args {
 
     /// One JSON object: {"userMessages", "assistantMessages", "toolCalls", "toolResults",
     /// "totalMessages" (Pi's get_session_stats counts: every message entry, and the toolCall
-    /// blocks of assistant messages), "compactions", "branchSummaries", "total", "byModel",
+    /// blocks of assistant messages), "compactions", "branchSummaries", "byTool" (per tool
+    /// {"name", "calls", "results", "failed"}, most calls first), "total", "byModel",
     /// "bySource"}. Each total is {"input", "output",
     /// "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead",
     /// "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource"
@@ -105,5 +106,15 @@ fn write_counts(c: &Counts, out: &mut Output) -> Result<()> {
         "summaries   {} compactions, {} branch summaries",
         c.compactions, c.branch_summaries
     ))?;
+    for t in &c.by_tool {
+        let name = if t.name.is_empty() { "(unnamed)" } else { &t.name };
+        out.line(&format!(
+            "  {}  {} calls, {} results, {} failed",
+            escape_line(name),
+            t.calls,
+            t.results,
+            t.failed
+        ))?;
+    }
     Ok(())
 }
