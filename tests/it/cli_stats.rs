@@ -90,6 +90,8 @@ fn whole_file_sums_every_paid_call() {
     let expected = json!({
         "userMessages": 2, "assistantMessages": 3, "toolCalls": 0, "toolResults": 0,
         "totalMessages": 5, "compactions": 1, "branchSummaries": 1, "byTool": [],
+        // The model "claude" is not in the model table: no window to measure against.
+        "contextUsage": null,
         "total": totals(7800, 750, 50, 20, [3.375, 1.375, 0.125, 0.0625, 4.9375]),
         "byModel": [
             with_model(Value::Null, "(summaries)", c1.clone()),
@@ -119,6 +121,7 @@ fn whole_file_sums_every_paid_call() {
             "compactions",
             "branchSummaries",
             "byTool",
+            "contextUsage",
             "total",
             "byModel",
             "bySource"
@@ -319,4 +322,35 @@ fn counts_messages_and_tool_calls_as_pi_does() {
     assert_eq!(got(&stats(&path, &["--branch"])), [1, 0, 0, 0, 2]);
     let out = run_ok(&path, &["stats"]);
     assert!(out.contains("  read  1 calls, 1 results, 0 failed"), "{out}");
+}
+
+/// The context at @ (or REV) against the model's window, as Pi's footer shows it; unknown
+/// after a compaction no reply followed.
+#[test]
+fn context_usage_against_the_model_window() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ts = "2026-01-01T00:00:00.000Z";
+    let lines = [
+        json!({"type": "session", "version": 3, "id": "s", "timestamp": ts, "cwd": "/p"}),
+        json!({"type": "message", "id": "u", "parentId": null, "timestamp": ts,
+               "message": {"role": "user", "content": "go", "timestamp": 1}}),
+        json!({"type": "message", "id": "a", "parentId": "u", "timestamp": ts,
+               "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}],
+                           "provider": "anthropic", "model": "claude-sonnet-4-5", "stopReason": "stop",
+                           "usage": usage(1000, 0, 0, 0, json!({"total": 0}))}}),
+        json!({"type": "compaction", "id": "c", "parentId": "a", "timestamp": ts, "summary": "s",
+               "firstKeptEntryId": "a", "tokensBefore": 1000}),
+    ];
+    let path = tmp.path().join("s.jsonl");
+    std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    assert_eq!(
+        stats(&path, &[])["contextUsage"],
+        json!({"tokens": null, "contextWindow": 200000, "percent": null})
+    );
+    assert_eq!(
+        stats(&path, &["a"])["contextUsage"],
+        json!({"tokens": 1000, "contextWindow": 200000, "percent": 0.5})
+    );
+    let out = run_ok(&path, &["stats", "a"]);
+    assert!(out.contains("context     1,000 of 200,000 tokens (0.5%)"), "{out}");
 }
