@@ -224,7 +224,8 @@ fn agree(file: &Path) -> Option<PiView> {
 }
 
 /// `stats --json` says what Pi's `get_session_stats` says: tokens and cost over the whole
-/// file, and the counts of messages and tool calls.
+/// file, and the counts of messages and tool calls. (Not `contextUsage`: Pi started with no
+/// keys has no model, and then reports none.)
 fn stats_agree(file: &Path, pi: &PiView) {
     let what = file.display();
     let stats: Value = serde_json::from_str(&run_ok(file, &["stats", "--json"])).unwrap();
