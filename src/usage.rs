@@ -7,8 +7,11 @@
 //! ([`report`]) both count with; how a call is read from its line is written once, in
 //! `read`.
 
+mod counts;
 mod read;
 pub mod report;
+
+pub use counts::{ContextUsage, Counts, ToolCounts, context_usage, message_counts};
 
 use crate::json::jsjson::number;
 use crate::llm::Cost;

@@ -88,6 +88,10 @@ fn whole_file_sums_every_paid_call() {
     let a2 = totals(2000, 200, 0, 0, [1.0, 0.5, 0.0, 0.0, 1.5]);
     let b1 = totals(500, 50, 0, 0, [0.125, 0.125, 0.0, 0.0, 0.25]);
     let expected = json!({
+        "userMessages": 2, "assistantMessages": 3, "toolCalls": 0, "toolResults": 0,
+        "totalMessages": 5, "compactions": 1, "branchSummaries": 1, "byTool": [],
+        // The model "claude" is not in the model table: no window to measure against.
+        "contextUsage": null,
         "total": totals(7800, 750, 50, 20, [3.375, 1.375, 0.125, 0.0625, 4.9375]),
         "byModel": [
             with_model(Value::Null, "(summaries)", c1.clone()),
@@ -106,7 +110,23 @@ fn whole_file_sums_every_paid_call() {
     assert!(common::json_eq(&s, &expected), "got {s:#}\nwant {expected:#}");
     // Key order is part of the format.
     let keys: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["total", "byModel", "bySource"]);
+    assert_eq!(
+        keys,
+        [
+            "userMessages",
+            "assistantMessages",
+            "toolCalls",
+            "toolResults",
+            "totalMessages",
+            "compactions",
+            "branchSummaries",
+            "byTool",
+            "contextUsage",
+            "total",
+            "byModel",
+            "bySource"
+        ]
+    );
     let keys: Vec<&str> = s["bySource"].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
@@ -126,6 +146,11 @@ fn branch_counts_only_the_branch_of_rev() {
     assert!(common::json_eq(&s["bySource"]["assistant"], &totals(0, 0, 0, 0, ZERO)));
     assert_eq!(s["byModel"].as_array().unwrap().len(), 1);
     assert_eq!(s["byModel"][0]["model"], "gemini");
+    assert_eq!(
+        (&s["userMessages"], &s["totalMessages"], &s["assistantMessages"]),
+        (&json!(2), &json!(2), &json!(0))
+    );
+    assert_eq!((&s["compactions"], &s["branchSummaries"]), (&json!(0), &json!(1)));
 
     // REV names the branch (and implies --branch): m1 → a1 → u1 → c1 → a2.
     for args in [&["a2", "--branch"][..], &["a2"][..]] {
@@ -168,6 +193,12 @@ fn human_table() {
     assert!(line("(summaries)").ends_with("$2.0000"));
     assert!(line("branchSummary").contains("550"));
     assert!(out.contains("by model") && out.contains("by source"));
+    assert!(
+        line("messages").contains("5 (2 user, 3 assistant, 0 tool results)"),
+        "{out}"
+    );
+    assert!(line("tool calls").ends_with(" 0"), "{out}");
+    assert!(line("summaries").contains("1 compactions, 1 branch summaries"), "{out}");
 }
 
 #[test]
@@ -245,4 +276,81 @@ fn a_missing_total_is_the_sum_of_the_parts() {
     .unwrap();
     let s = stats(&file, &[]);
     assert_eq!(s["total"]["totalTokens"], 43000017);
+}
+
+/// Pi's rules: every message entry counts; tool calls are the toolCall blocks of assistant
+/// messages (with an id or not), on the whole file or only the branch.
+#[test]
+fn counts_messages_and_tool_calls_as_pi_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ts = "2026-01-01T00:00:00.000Z";
+    let lines = [
+        json!({"type": "session", "version": 3, "id": "s", "timestamp": ts, "cwd": "/p"}),
+        json!({"type": "message", "id": "u", "parentId": null, "timestamp": ts,
+               "message": {"role": "user", "content": "go", "timestamp": 1}}),
+        json!({"type": "message", "id": "a", "parentId": "u", "timestamp": ts,
+               "message": {"role": "assistant", "content": [
+                   {"type": "text", "text": "the toolCall"},
+                   {"type": "toolCall", "id": "c1", "name": "read", "arguments": {}},
+                   {"type": "toolCall", "name": "bash", "arguments": {}}]}}),
+        json!({"type": "message", "id": "r", "parentId": "a", "timestamp": ts,
+               "message": {"role": "toolResult", "toolCallId": "c1", "toolName": "read",
+                           "content": [], "isError": false}}),
+        json!({"type": "message", "id": "x", "parentId": "u", "timestamp": ts,
+               "message": {"role": "bashExecution", "command": "ls", "output": ""}}),
+    ];
+    let path = tmp.path().join("s.jsonl");
+    std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let s = stats(&path, &[]);
+    let got = |s: &Value| {
+        [
+            "userMessages",
+            "assistantMessages",
+            "toolCalls",
+            "toolResults",
+            "totalMessages",
+        ]
+        .map(|k| s[k].as_u64().unwrap())
+    };
+    assert_eq!(got(&s), [1, 1, 2, 1, 4]);
+    assert_eq!(
+        s["byTool"],
+        json!([{"name": "bash", "calls": 1, "results": 0, "failed": 0},
+               {"name": "read", "calls": 1, "results": 1, "failed": 0}])
+    );
+    // @ is x: u → x.
+    assert_eq!(got(&stats(&path, &["--branch"])), [1, 0, 0, 0, 2]);
+    let out = run_ok(&path, &["stats"]);
+    assert!(out.contains("  read  1 calls, 1 results, 0 failed"), "{out}");
+}
+
+/// The context at @ (or REV) against the model's window, as Pi's footer shows it; unknown
+/// after a compaction no reply followed.
+#[test]
+fn context_usage_against_the_model_window() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ts = "2026-01-01T00:00:00.000Z";
+    let lines = [
+        json!({"type": "session", "version": 3, "id": "s", "timestamp": ts, "cwd": "/p"}),
+        json!({"type": "message", "id": "u", "parentId": null, "timestamp": ts,
+               "message": {"role": "user", "content": "go", "timestamp": 1}}),
+        json!({"type": "message", "id": "a", "parentId": "u", "timestamp": ts,
+               "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}],
+                           "provider": "anthropic", "model": "claude-sonnet-4-5", "stopReason": "stop",
+                           "usage": usage(1000, 0, 0, 0, json!({"total": 0}))}}),
+        json!({"type": "compaction", "id": "c", "parentId": "a", "timestamp": ts, "summary": "s",
+               "firstKeptEntryId": "a", "tokensBefore": 1000}),
+    ];
+    let path = tmp.path().join("s.jsonl");
+    std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    assert_eq!(
+        stats(&path, &[])["contextUsage"],
+        json!({"tokens": null, "contextWindow": 200000, "percent": null})
+    );
+    assert_eq!(
+        stats(&path, &["a"])["contextUsage"],
+        json!({"tokens": 1000, "contextWindow": 200000, "percent": 0.5})
+    );
+    let out = run_ok(&path, &["stats", "a"]);
+    assert!(out.contains("context     1,000 of 200,000 tokens (0.5%)"), "{out}");
 }

@@ -219,7 +219,15 @@ fn agree(file: &Path) -> Option<PiView> {
         assert!(json_eq(a, b), "{what}: message {i}\nours: {a}\nPi's: {b}");
     }
 
-    // The totals both count: tokens and cost over the whole file, and the messages.
+    stats_agree(file, &pi);
+    Some(pi)
+}
+
+/// `stats --json` says what Pi's `get_session_stats` says: tokens and cost over the whole
+/// file, and the counts of messages and tool calls. (Not `contextUsage`: Pi started with no
+/// keys has no model, and then reports none.)
+fn stats_agree(file: &Path, pi: &PiView) {
+    let what = file.display();
     let stats: Value = serde_json::from_str(&run_ok(file, &["stats", "--json"])).unwrap();
     let total = &stats["total"];
     let tokens = &pi.stats["tokens"];
@@ -240,21 +248,22 @@ fn agree(file: &Path) -> Option<PiView> {
         total["cost"]["total"],
         pi.stats["cost"]
     );
-    let count = |role: &str| {
-        ours.nodes
-            .values()
-            .filter(|n| n.kind == "message" && (role.is_empty() || n.role == role))
-            .count() as u64
-    };
-    for (key, role) in [
-        ("userMessages", "user"),
-        ("assistantMessages", "assistant"),
-        ("toolResults", "toolResult"),
-        ("totalMessages", ""),
+    // The counts of Pi's /session, as `stats` reports them.
+    for key in [
+        "userMessages",
+        "assistantMessages",
+        "toolCalls",
+        "toolResults",
+        "totalMessages",
     ] {
-        assert_eq!(Some(count(role)), pi.stats[key].as_u64(), "{what}: {key}");
+        assert_eq!(
+            stats[key].as_u64(),
+            pi.stats[key].as_u64(),
+            "{what}: {key}: ours {} Pi's {}",
+            stats[key],
+            pi.stats[key]
+        );
     }
-    Some(pi)
 }
 
 /// The label Pi shows on `id`.
@@ -497,4 +506,45 @@ fn slim_writes_read_alike_in_pi() {
     let Some(pi) = agree(&file) else { return };
     assert!(!pi.messages.is_empty());
     assert_eq!(run_ok(&file, &["context", "--json"]), context_before);
+}
+
+/// `stats` counts as Pi's /session does on every corpus session, the fixtures Pi opens, and
+/// a session whose tool calls try the counting rules (a call without an id, a type written
+/// with an escape, text that names toolCall, roles Pi counts only in the total).
+#[test]
+fn stats_counts_agree_with_pi() {
+    // Pi rewrites older formats when it opens them (the test asks that it leave the bytes).
+    let mut sources: Vec<PathBuf> = common::corpus_files()
+        .into_iter()
+        .filter(|f| f.to_string_lossy().ends_with(".v3.jsonl"))
+        .collect();
+    sources.extend(more_sources());
+    sources.push(fixture("duplicate-ids.jsonl"));
+    let dir = tempfile::tempdir().unwrap();
+    let generated = dir.path().join("tool-calls.jsonl");
+    let ts = "2026-01-01T00:00:00.000Z";
+    let header = serde_json::json!({"type": "session", "version": 3, "id": "g", "timestamp": ts, "cwd": "/"});
+    let lines = [
+        header.to_string(),
+        r#"{"type":"message","id":"u","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"say toolCall","timestamp":1}}"#.into(),
+        r#"{"type":"message","id":"a","parentId":"u","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"a toolCall"},{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"x"}},{"type":"\u0074oolCall","id":"c2","name":"bash","arguments":{"command":"ls"}}],"provider":"p","model":"m","stopReason":"toolUse","usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"timestamp":2}}"#.into(),
+        r#"{"type":"message","id":"r1","parentId":"a","timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"x"}],"isError":false,"timestamp":3}}"#.into(),
+        r#"{"type":"message","id":"r2","parentId":"r1","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"bash","content":[{"type":"text","text":"no"}],"isError":true,"timestamp":4}}"#.into(),
+        r#"{"type":"message","id":"b","parentId":"u","timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"bashExecution","command":"ls","output":"","exitCode":0,"cancelled":false,"truncated":false,"timestamp":5}}"#.into(),
+        r#"{"type":"message","id":"a2","parentId":"b","timestamp":"2026-01-01T00:00:06.000Z","message":{"role":"assistant","content":[{"type":"toolCall","name":"read","arguments":{}}],"provider":"p","model":"m","stopReason":"stop","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"timestamp":6}}"#.into(),
+    ];
+    std::fs::write(&generated, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    sources.push(generated.clone());
+    for src in sources {
+        let (_dir, file) = session_from(&src);
+        let Some(pi) = ask_pi(&file) else {
+            return;
+        };
+        stats_agree(&file, &pi);
+        if src == generated {
+            // Not agreement on nothing: the id-less and the escaped call count.
+            assert_eq!(pi.stats["toolCalls"], 3);
+            assert_eq!(pi.stats["totalMessages"], 6);
+        }
+    }
 }

@@ -5,7 +5,7 @@ use crate::cli::session_arg::{open_session, warn_cycle};
 use crate::cli::table::Table;
 use anyhow::Result;
 use pi_session::session::revision;
-use pi_session::usage::{Scope, Source, Totals, session_stats};
+use pi_session::usage::{ContextUsage, Counts, Scope, Source, Totals, context_usage, message_counts, session_stats};
 
 /// Tokens and cost of every paid call recorded in the session.
 ///
@@ -14,7 +14,8 @@ use pi_session::usage::{Scope, Source, Totals, session_stats};
 /// called a model), as Pi's /session counts them, over the whole file: abandoned branches and
 /// compacted history were paid for too. Totals overall, by model and by source; cost is what
 /// the session recorded (missing numbers count as 0; a missing totalTokens is the sum of the
-/// other four).
+/// other four). Below them, the messages and tool calls as Pi's /session counts them, and
+/// the context at REV (default @) against its model's context window.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Count only the branch ending at this revision (implies --branch).
@@ -25,7 +26,13 @@ pub struct Args {
     #[arg(long)]
     pub branch: bool,
 
-    /// One JSON object: {"total", "byModel", "bySource"}. Each total is {"input", "output",
+    /// One JSON object: {"userMessages", "assistantMessages", "toolCalls", "toolResults",
+    /// "totalMessages" (Pi's get_session_stats counts: every message entry, and the toolCall
+    /// blocks of assistant messages), "compactions", "branchSummaries", "byTool" (per tool
+    /// {"name", "calls", "results", "failed"}, most calls first), "contextUsage" (at REV or @:
+    /// {"tokens", "contextWindow", "percent"}, tokens and percent null after a compaction no
+    /// reply followed; null when the model's window is unknown), "total", "byModel",
+    /// "bySource"}. Each total is {"input", "output",
     /// "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead",
     /// "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource"
     /// names them "assistant", "usage", "compaction", "branchSummary" and "toolResult".
@@ -44,9 +51,25 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         Scope::File
     };
     let (stats, cycle_at) = session_stats(&session, scope);
+    let counts = message_counts(&session, scope);
+    let at = match &args.rev {
+        Some(rev) => revision::resolve(&session, rev)?,
+        None => session.at(),
+    };
+    let context = at.and_then(|at| context_usage(&session, at));
     warn_cycle(&session, cycle_at);
     if args.json {
-        out.json(&serde_json::to_value(&stats)?)?;
+        // Pi's counts first, as get_session_stats lists them.
+        let mut record = serde_json::to_value(&counts)?;
+        if let Some(record) = record.as_object_mut() {
+            record.insert("contextUsage".into(), serde_json::to_value(&context)?);
+        }
+        if let (Some(record), serde_json::Value::Object(totals)) =
+            (record.as_object_mut(), serde_json::to_value(&stats)?)
+        {
+            record.extend(totals);
+        }
+        out.json(&record)?;
         return Ok(());
     }
 
@@ -79,5 +102,38 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         total: 0,
     }
     .write(out)?;
+    write_counts(&counts, context.as_ref(), out)
+}
+
+/// The counts below the table, one line each: messages by role, tool calls, summaries.
+fn write_counts(c: &Counts, context: Option<&ContextUsage>, out: &mut Output) -> Result<()> {
+    out.line("")?;
+    out.line(&format!(
+        "messages    {} ({} user, {} assistant, {} tool results)",
+        c.total_messages, c.user_messages, c.assistant_messages, c.tool_results
+    ))?;
+    out.line(&format!("tool calls  {}", c.tool_calls))?;
+    out.line(&format!(
+        "summaries   {} compactions, {} branch summaries",
+        c.compactions, c.branch_summaries
+    ))?;
+    if let Some(u) = context {
+        let window = tokens(u.context_window as f64);
+        out.line(&match (u.tokens, u.percent) {
+            // One decimal, as Pi's footer shows it.
+            (Some(t), Some(p)) => format!("context     {} of {window} tokens ({p:.1}%)", tokens(t)),
+            _ => format!("context     unknown until a reply after the compaction (window {window})"),
+        })?;
+    }
+    for t in &c.by_tool {
+        let name = if t.name.is_empty() { "(unnamed)" } else { &t.name };
+        out.line(&format!(
+            "  {}  {} calls, {} results, {} failed",
+            escape_line(name),
+            t.calls,
+            t.results,
+            t.failed
+        ))?;
+    }
     Ok(())
 }
