@@ -6,6 +6,6 @@ pub mod amounts;
 pub mod terminal;
 pub mod time;
 
-pub use amounts::{dollars, tokens};
+pub use amounts::{counted, dollars, tokens};
 pub use terminal::{escape_block, escape_line};
 pub use time::{local_time, local_time_into};

@@ -11,6 +11,11 @@ pub fn bytes(bytes: usize) -> String {
     }
 }
 
+/// `n` and its noun, singular for one: `1 compaction`, `2 compactions`, `3 entries`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Digits with thousands separated by commas.
 fn grouped(digits: &str) -> String {
     let mut out = String::new();

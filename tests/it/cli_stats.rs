@@ -198,7 +198,7 @@ fn human_table() {
         "{out}"
     );
     assert!(line("tool calls").ends_with(" 0"), "{out}");
-    assert!(line("summaries").contains("1 compactions, 1 branch summaries"), "{out}");
+    assert!(line("summaries").contains("1 compaction, 1 branch summary"), "{out}");
 }
 
 #[test]
@@ -321,7 +321,7 @@ fn counts_messages_and_tool_calls_as_pi_does() {
     // @ is x: u → x.
     assert_eq!(got(&stats(&path, &["--branch"])), [1, 0, 0, 0, 2]);
     let out = run_ok(&path, &["stats"]);
-    assert!(out.contains("  read  1 calls, 1 results, 0 failed"), "{out}");
+    assert!(out.contains("  read  1 call, 1 result, 0 failed"), "{out}");
 }
 
 /// The context at @ (or REV) against the model's window, as Pi's footer shows it; unknown

@@ -1,4 +1,5 @@
 use crate::cli::GlobalArgs;
+use crate::cli::amounts::counted;
 use crate::cli::output::{Output, escape_line};
 use crate::cli::progress::{Terminal, while_doing};
 use crate::cli::render::entry_line;
@@ -162,12 +163,12 @@ fn say(out: &mut Output, p: &Pruned, dry_run: bool) -> Result<()> {
     let file = escape_line(&s.path.display().to_string());
     if dry_run {
         Output::say(&format!(
-            "dry run: {n} entr{} would go; nothing written to {file}",
-            plural(n)
+            "dry run: {} would go; nothing written to {file}",
+            counted(n as u64, "entry", "entries")
         ));
         return Ok(());
     }
-    Output::say(&format!("pruned {n} entr{} from {file}", plural(n)));
+    Output::say(&format!("pruned {} from {file}", counted(n as u64, "entry", "entries")));
     if let Some(b) = &p.backup {
         Output::note(&format!(
             "the original is kept in {}",
@@ -181,8 +182,4 @@ fn say(out: &mut Output, p: &Pruned, dry_run: bool) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "y" } else { "ies" }
 }

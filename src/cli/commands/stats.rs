@@ -1,11 +1,13 @@
 use crate::cli::GlobalArgs;
-use crate::cli::amounts::{dollars, tokens};
-use crate::cli::output::{Output, escape_line};
+use crate::cli::amounts::{counted, dollars, tokens};
+use crate::cli::output::{Output, display_width, escape_line};
 use crate::cli::session_arg::{open_session, warn_cycle};
 use crate::cli::table::Table;
 use anyhow::Result;
 use pi_session::session::revision;
-use pi_session::usage::{ContextUsage, Counts, Scope, Source, Totals, context_usage, message_counts, session_stats};
+use pi_session::usage::{
+    ContextUsage, Counts, Scope, Source, ToolCounts, Totals, context_usage, message_counts, session_stats,
+};
 
 /// Tokens and cost of every paid call recorded in the session.
 ///
@@ -114,8 +116,9 @@ fn write_counts(c: &Counts, context: Option<&ContextUsage>, out: &mut Output) ->
     ))?;
     out.line(&format!("tool calls  {}", c.tool_calls))?;
     out.line(&format!(
-        "summaries   {} compactions, {} branch summaries",
-        c.compactions, c.branch_summaries
+        "summaries   {}, {}",
+        counted(c.compactions, "compaction", "compactions"),
+        counted(c.branch_summaries, "branch summary", "branch summaries")
     ))?;
     if let Some(u) = context {
         let window = tokens(u.context_window as f64);
@@ -125,13 +128,15 @@ fn write_counts(c: &Counts, context: Option<&ContextUsage>, out: &mut Output) ->
             _ => format!("context     unknown until a reply after the compaction (window {window})"),
         })?;
     }
+    let name = |t: &ToolCounts| escape_line(if t.name.is_empty() { "(unnamed)" } else { &t.name });
+    let width = c.by_tool.iter().map(|t| display_width(&name(t))).max().unwrap_or(0);
     for t in &c.by_tool {
-        let name = if t.name.is_empty() { "(unnamed)" } else { &t.name };
+        let shown = name(t);
         out.line(&format!(
-            "  {}  {} calls, {} results, {} failed",
-            escape_line(name),
-            t.calls,
-            t.results,
+            "  {shown}{}  {}, {}, {} failed",
+            " ".repeat(width - display_width(&shown)),
+            counted(t.calls, "call", "calls"),
+            counted(t.results, "result", "results"),
             t.failed
         ))?;
     }
