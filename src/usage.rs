@@ -11,7 +11,7 @@ mod counts;
 mod read;
 pub mod report;
 
-pub use counts::{ContextUsage, Counts, ToolCounts, context_usage, message_counts};
+pub use counts::{Counts, ToolCounts, message_counts};
 
 use crate::json::jsjson::number;
 use crate::llm::Cost;

@@ -208,6 +208,32 @@ impl Output {
         w.write_all(b"\n")
     }
 
+    /// `label` (escaped, padded to `indent` columns) then `parts` joined by ", ", wrapped at
+    /// those joins onto lines indented by `indent` when the output has a width: no part is
+    /// ever cut, so a number stays whole on a narrow terminal.
+    pub fn labelled(&mut self, label: &str, indent: usize, parts: &[String]) -> std::io::Result<()> {
+        let mut line = format!("{label}{}", " ".repeat(indent.saturating_sub(display_width(label))));
+        let mut used = display_width(&line);
+        let room = self.width.unwrap_or(usize::MAX);
+        for (n, part) in parts.iter().enumerate() {
+            let last = n + 1 == parts.len();
+            let piece = if last { part.clone() } else { format!("{part},") };
+            let wide = display_width(&piece);
+            let fresh = used == indent.max(display_width(label));
+            if !fresh && used + 1 + wide > room {
+                self.line(&line)?;
+                line = " ".repeat(indent);
+                used = indent;
+            } else if !fresh {
+                line.push(' ');
+                used += 1;
+            }
+            line.push_str(&piece);
+            used += wide;
+        }
+        self.line(&line)
+    }
+
     /// One `--json` record, written as `JSON.stringify` would write it: numbers as
     /// JavaScript prints them, a lone surrogate from a session as its escape.
     pub fn json(&mut self, record: &serde_json::Value) -> std::io::Result<()> {

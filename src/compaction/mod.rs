@@ -3,6 +3,7 @@
 
 pub mod branch;
 pub mod command;
+pub mod context_usage;
 pub mod fileops;
 pub mod prepare;
 pub mod prompts;

@@ -233,7 +233,7 @@ fn context_tokens(usage: &Value) -> f64 {
 }
 
 /// Usage of an assistant message that is trustworthy (not aborted, not an error, not zero).
-fn assistant_usage(m: &Value) -> Option<&Value> {
+pub(crate) fn assistant_usage(m: &Value) -> Option<&Value> {
     if role_of(m) != Some(Role::Assistant) {
         return None;
     }

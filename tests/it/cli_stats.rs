@@ -352,5 +352,5 @@ fn context_usage_against_the_model_window() {
         json!({"tokens": 1000, "contextWindow": 200000, "percent": 0.5})
     );
     let out = run_ok(&path, &["stats", "a"]);
-    assert!(out.contains("context     1,000 of 200,000 tokens (0.5%)"), "{out}");
+    assert!(out.contains("context     1,000 of 200,000 tokens, 0.5%"), "{out}");
 }

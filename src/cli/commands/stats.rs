@@ -1,13 +1,12 @@
 use crate::cli::GlobalArgs;
 use crate::cli::amounts::{counted, dollars, tokens};
-use crate::cli::output::{Output, display_width, escape_line};
+use crate::cli::output::{Output, display_width, escape_line, fit};
 use crate::cli::session_arg::{open_session, warn_cycle};
 use crate::cli::table::Table;
 use anyhow::Result;
+use pi_session::compaction::context_usage::{ContextUsage, context_usage};
 use pi_session::session::revision;
-use pi_session::usage::{
-    ContextUsage, Counts, Scope, Source, ToolCounts, Totals, context_usage, message_counts, session_stats,
-};
+use pi_session::usage::{Counts, Scope, Source, ToolCounts, Totals, message_counts, session_stats};
 
 /// Tokens and cost of every paid call recorded in the session.
 ///
@@ -110,35 +109,52 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
 /// The counts below the table, one line each: messages by role, tool calls, summaries.
 fn write_counts(c: &Counts, context: Option<&ContextUsage>, out: &mut Output) -> Result<()> {
     out.line("")?;
-    out.line(&format!(
-        "messages    {} ({} user, {} assistant, {} tool results)",
-        c.total_messages, c.user_messages, c.assistant_messages, c.tool_results
-    ))?;
+    out.labelled(
+        "messages",
+        12,
+        &[
+            format!("{} ({} user", c.total_messages, c.user_messages),
+            format!("{} assistant", c.assistant_messages),
+            format!("{} tool results)", c.tool_results),
+        ],
+    )?;
     out.line(&format!("tool calls  {}", c.tool_calls))?;
-    out.line(&format!(
-        "summaries   {}, {}",
-        counted(c.compactions, "compaction", "compactions"),
-        counted(c.branch_summaries, "branch summary", "branch summaries")
-    ))?;
+    out.labelled(
+        "summaries",
+        12,
+        &[
+            counted(c.compactions, "compaction", "compactions"),
+            counted(c.branch_summaries, "branch summary", "branch summaries"),
+        ],
+    )?;
     if let Some(u) = context {
         let window = tokens(u.context_window as f64);
-        out.line(&match (u.tokens, u.percent) {
+        let parts = match (u.tokens, u.percent) {
             // One decimal, as Pi's footer shows it.
-            (Some(t), Some(p)) => format!("context     {} of {window} tokens ({p:.1}%)", tokens(t)),
-            _ => format!("context     unknown until a reply after the compaction (window {window})"),
-        })?;
+            (Some(t), Some(p)) => vec![format!("{} of {window} tokens", tokens(t)), format!("{p:.1}%")],
+            _ => vec![
+                "unknown until a reply after the compaction".into(),
+                format!("window {window}"),
+            ],
+        };
+        out.labelled("context", 12, &parts)?;
     }
     let name = |t: &ToolCounts| escape_line(if t.name.is_empty() { "(unnamed)" } else { &t.name });
     let width = c.by_tool.iter().map(|t| display_width(&name(t))).max().unwrap_or(0);
+    // On a narrow terminal a long tool name is cut (to a third of it), its counts never.
+    let width = width.min(out.width.map_or(usize::MAX, |w| w / 3));
     for t in &c.by_tool {
         let shown = name(t);
-        out.line(&format!(
-            "  {shown}{}  {}, {}, {} failed",
-            " ".repeat(width - display_width(&shown)),
-            counted(t.calls, "call", "calls"),
-            counted(t.results, "result", "results"),
-            t.failed
-        ))?;
+        let shown = fit(&shown, width);
+        out.labelled(
+            &format!("  {shown}"),
+            width + 4,
+            &[
+                counted(t.calls, "call", "calls"),
+                counted(t.results, "result", "results"),
+                format!("{} failed", t.failed),
+            ],
+        )?;
     }
     Ok(())
 }
