@@ -16,6 +16,9 @@ _pi_session() {
             ",$1")
                 cmd="pi_session"
                 ;;
+            pi_session,check)
+                cmd="pi_session__subcmd__check"
+                ;;
             pi_session,checkout)
                 cmd="pi_session__subcmd__checkout"
                 ;;
@@ -93,6 +96,9 @@ _pi_session() {
                 ;;
             pi_session,usage)
                 cmd="pi_session__subcmd__usage"
+                ;;
+            pi_session__subcmd__help,check)
+                cmd="pi_session__subcmd__help__subcmd__check"
                 ;;
             pi_session__subcmd__help,checkout)
                 cmd="pi_session__subcmd__help__subcmd__checkout"
@@ -179,12 +185,90 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__check)
+            opts="-s -h -V --all --config --max-cost --max-tokens --max-context --max-tool-calls --max-turns --no-tool-errors --max-tool-errors --no-secrets --valid --forbid-tool --require-tool --paths --branch --gitleaks-config --no-own-keys --json --format --junit --force --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cost)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tool-calls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-turns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tool-errors)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --forbid-tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --require-tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gitleaks-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human github" -- "${cur}"))
+                    return 0
+                    ;;
+                --junit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -621,8 +705,22 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help"
+            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1556,6 +1654,7 @@ _pi_session_takes_value() {
         ls:-n|ls:--max-count|ls:-s|ls:--session|ls:--color) return 0 ;;
         stats:-s|stats:--session|stats:--color) return 0 ;;
         files:-s|files:--session|files:--color) return 0 ;;
+        check:--config|check:--max-cost|check:--max-tokens|check:--max-context|check:--max-tool-calls|check:--max-turns|check:--max-tool-errors|check:--forbid-tool|check:--require-tool|check:--paths|check:--gitleaks-config|check:--format|check:--junit|check:-s|check:--session|check:--color) return 0 ;;
         usage:--by|usage:--since|usage:--until|usage:-z|usage:--timezone|usage:--project|usage:-s|usage:--session|usage:--color) return 0 ;;
         secrets:--config|secrets:-s|secrets:--session|secrets:--color) return 0 ;;
         redact:--config|redact:-s|redact:--session|redact:--color) return 0 ;;
@@ -1588,6 +1687,7 @@ _pi_session_takes_choice() {
         ls:--color|ls:--color) return 0 ;;
         stats:--color|stats:--color) return 0 ;;
         files:--color|files:--color) return 0 ;;
+        check:--color|check:--format|check:--color) return 0 ;;
         usage:--color|usage:--by|usage:--color) return 0 ;;
         secrets:--color|secrets:--color) return 0 ;;
         redact:--color|redact:--color) return 0 ;;

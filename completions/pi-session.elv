@@ -18,8 +18,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
     }
     var completions = [
         &'pi-session'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help'
@@ -44,6 +44,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
             cand stats 'Tokens and cost of every paid call recorded in the session'
             cand files 'The files the branch read, edited and wrote, each with the entry that touched it last'
+            cand check 'Check sessions against budgets and rules, for CI'
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
             cand redact 'Take the credentials `secrets` finds out of session files, in place'
@@ -63,8 +64,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --until 'Only entries up to DATE, by their timestamp: a day through its last instant, else the moment named (the forms of --since)'
             cand --after 'With --all: only entries appended after the entry with this id (a cursor for polling)'
             cand --format 'One line per entry from TEMPLATE, with these placeholders: %H id, %h short id (8 characters), %P parent id, %t time (local, as log shows it), %T timestamp as written, %y type, %r role, %K kind (the role of a message, else the type), %m model (of an assistant message or a model change), %l label, %k tokens (the totalTokens of the call the entry records), %s the first line of the entry''s text, %n newline, %% percent. A field an entry lacks is empty; control characters are escaped'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --reverse 'Oldest first'
             cand --long 'Show each entry in full: text, thinking, tool calls with arguments, tool results'
@@ -84,8 +85,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -n 'Show at most N rows (the first N in display order)'
             cand --max-count 'Show at most N rows (the first N in display order)'
             cand --depth 'Show only rows at most N forks deep: 0 is the trunk (the rows up to the first fork, the fork included), 1 adds the branches of those forks, and so on. A fork is a row with two or more children in the view shown, where the tree indents. A row whose rows below were cut ends with (+K rows). Applied before -n'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Show every entry'
             cand --user 'Show only user messages'
@@ -98,8 +99,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;show'= {
             cand --max-chars 'Cut tool results and command output after this many characters'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'Print each entry''s original line, byte for byte (one line per revision)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -110,8 +111,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;context'= {
             cand --max-chars 'Cut tool results and command output after this many characters'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'One message object per line, field for field what Pi builds (NDJSON)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -121,8 +122,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;rev-parse'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --leaf 'Print Pi''s literal leaf: the last entry of the file'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -132,8 +133,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;diff'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --stat 'Sum each side: entries, messages by role, tokens and cost, tools called'
             cand --json 'NDJSON: a {"mergeBase", "left", "right"} record with the two tips'' ids, then one {"side", "id", "parentId", "type", "role", "timestamp", "preview"} record per entry (`side`: "left" or "right"); with --stat one {"side", "entries", "messages", "roles", "totalTokens", "cost", "tools"} record per side'
@@ -144,8 +145,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;merge-base'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'One JSON object: {"mergeBase": ID or null}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -164,8 +165,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --empty 'Make the next message start a new root (an empty conversation)'
             cand --json 'Print {"at","from","abandoned","record"} as one JSON line (with --dry-run also "dryRun": true and "line", the line that would be appended)'
@@ -181,8 +182,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;label'= {
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand -d 'Clear the label of REV'
             cand --delete 'Clear the label of REV'
@@ -201,8 +202,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;clone'= {
             cand -o 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
             cand --output 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --redact 'Take the credentials `secrets` finds (built-in rules, ./.gitleaks.toml, your own keys) out of what is written, as `redact` would; the session file is not changed'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -218,8 +219,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;fork'= {
             cand -o 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
             cand --output 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -232,8 +233,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;repair'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --check 'Report only; exit 1 if a defect was found (warnings allowed). The repaired file is not built, so with --json `after` is null when there are defects'
             cand --dry-run 'Show what would be done, write nothing'
@@ -246,8 +247,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;prune'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --empty 'Also drop the branches off @''s branch that hold nothing but aborted or error replies'
             cand --force 'Prune even when @''s branch passes through REV (moving @ first) or the file changed in the last few seconds'
@@ -271,8 +272,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --if-needed 'Compact only when the context exceeds the context window minus reserveTokens'
             cand --json 'With --dry-run: the plan as one JSON object {"compact":true,"firstKeptEntryId","isSplitTurn","tokensBefore","tokensKept","messagesToSummarize", "turnPrefixMessages","previousSummary","readFiles","modifiedFiles","keepRecentTokens"}, or {"compact":false,"reason"} when there is nothing to compact (reason: noEntries, alreadyCompacted, nothingToSummarize or notNeeded)'
@@ -296,8 +297,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
             cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
             cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'With --dry-run: the plan as one JSON object {"target","parent" (where the summary goes: TARGET, or its parent for a user or custom message),"from" (Pi''s leaf),"commonAncestor","entries","messages","totalTokens", "readFiles","modifiedFiles"}'
             cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
@@ -312,8 +313,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;ls'= {
             cand -n 'Show at most N sessions (the most recently modified)'
             cand --max-count 'Show at most N sessions (the most recently modified)'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Sessions of every project, not only the current directory''s'
             cand --json 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)'
@@ -327,8 +328,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;stats'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --branch 'Count only the calls on the branch of REV [default: @], not the whole file'
             cand --json 'One JSON object: {"userMessages", "assistantMessages", "toolCalls", "toolResults", "totalMessages" (Pi''s get_session_stats counts: every message entry, and the toolCall blocks of assistant messages), "compactions", "branchSummaries", "byTool" (per tool {"name", "calls", "results", "failed"}, most calls first), "contextUsage" (at REV or @: {"tokens", "contextWindow", "percent"}, tokens and percent null after a compaction no reply followed; null when the model''s window is unknown), "total", "byModel", "bySource"}. Each total is {"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite", "total"}}; "byModel" lists them with "provider" and "model", "bySource" names them "assistant", "usage", "compaction", "branchSummary" and "toolResult"'
@@ -339,11 +340,42 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;files'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Every branch of the file, not only the branch of REV'
             cand --json 'One JSON object per file (NDJSON): "path", "op" ("read", "edited" or "written": how the last entry touched it), "entryId" (that entry''s id, or its line number when it has none) and "modified" (true when some entry edited or wrote it)'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;check'= {
+            cand --config 'Budgets and rules from a TOML file, keys named as the options (max-cost = 2.5, paths = ["src/**"], no-secrets = true). Options given on the command line replace the file''s'
+            cand --max-cost 'At most this cost in US dollars, as `usage` sums it'
+            cand --max-tokens 'At most this many tokens over all paid calls'
+            cand --max-context 'The fullest context a reply reported is at most this percent of its model''s window'
+            cand --max-tool-calls 'At most this many tool calls'
+            cand --max-turns 'At most this many turns (assistant messages: one model call each)'
+            cand --max-tool-errors 'At most this many tool results are errors'
+            cand --forbid-tool 'These tools are never called'
+            cand --require-tool 'These tools are each called at least once'
+            cand --paths 'Every tool call that changed a file (edit, write) changed one these gitignore-style globs match, relative to the session''s working directory: `*.md` at any depth, `/build` or `src/*.rs` from the top, `docs/` a whole directory, `!GLOB` an exception'
+            cand --gitleaks-config 'Rules in gitleaks'' format for --no-secrets [default: ./.gitleaks.toml if any]'
+            cand --format 'How to print the verdicts: `human`, or `github` (GitHub Actions annotations, `::error file=…,line=…,title=…::…`, one per failed rule)'
+            cand --junit 'Also write the verdicts as JUnit XML to FILE (one testsuite per session, one testcase per rule, a failure per failed rule)'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --all 'Every session of the current project [default: the sessions -s names (repeatable), else the most recent session of the current directory]'
+            cand --no-tool-errors 'No tool result is an error'
+            cand --no-secrets 'No credential is recorded (the `secrets` scan, with its --gitleaks-config and --no-own-keys)'
+            cand --valid 'Nothing `repair --check` calls a defect'
+            cand --branch 'Budgets and tool rules count only the branch of @ (what the model saw)'
+            cand --no-own-keys '--no-secrets does not look for the values of your own keys'
+            cand --json 'One JSON object per rule and session (NDJSON): {"session", "rule", "limit", "value", "pass", "entries": [{"id", "line", "note"}]}; {"session", "error"} for a session that cannot be read'
+            cand --force 'Replace the --junit file if it exists (atomically)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -357,8 +389,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -z 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
             cand --timezone 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]'
             cand --project 'Only the sessions of this project folder (`.` for the current directory)'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --json 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction, branchSummary or toolResult), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters'
             cand --csv 'CSV with a header row; the last row holds the totals'
@@ -371,8 +403,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;secrets'= {
             cand --config 'Rules in gitleaks'' configuration format (TOML [[rules]] and [allowlist]), e.g. a team''s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Every session of every project [default: the session -s names (repeatable), else the most recent session of the current directory]'
             cand --json 'One JSON object per finding: {"session", "line", "entry", "type", "path", "rule", "preview", "length"} (path: where in the entry, as message.content[2].arguments.command); and one per payload that cannot be read: {"session", "line", "entry", "path", "unscannable"}'
@@ -385,8 +417,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;redact'= {
             cand --config 'Rules in gitleaks'' configuration format (TOML [[rules]] and [allowlist]), e.g. a team''s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Every session of every project'
             cand --dry-run 'Show what would be taken out; write nothing'
@@ -401,8 +433,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         }
         &'pi-session;slim'= {
             cand --max-output 'Move tool outputs longer than SIZE bytes (K, M, G: 1024s) [default: 64K]'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Every session of the current project (the working directory''s, as `ls` lists them)'
             cand --dry-run 'Show what would be moved (or put back), per kind; write nothing'
@@ -432,8 +464,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --max-count 'At most NUM matching lines per session (the context after the last still shows)'
             cand -n 'At most N matching lines in all, across every session searched (the context after the last still shows); -N is -n N. Unlike ripgrep''s -n (line numbers: here lines are named by their entry id, and --json gives line numbers), -n is a count, as in log, tree and ls'
             cand --limit 'At most N matching lines in all, across every session searched (the context after the last still shows); -N is -n N. Unlike ripgrep''s -n (line numbers: here lines are named by their entry id, and --json gives line numbers), -n is a count, as in log, tree and ls'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all-sessions 'Search every session of the current directory, newest first'
             cand --all 'Search every session of every project (the sessions `ls --all` lists), in its order'
@@ -466,8 +498,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --format 'md or html [default: html when FILE ends in .html or .htm, else md]'
             cand -o 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`'
             cand --output 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`'
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand -f 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
             cand --force 'Replace the -o file if it exists (atomically: the new file is renamed over it)'
@@ -480,8 +512,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;completions'= {
-            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
-            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
@@ -508,6 +540,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
             cand stats 'Tokens and cost of every paid call recorded in the session'
             cand files 'The files the branch read, edited and wrote, each with the entry that touched it last'
+            cand check 'Check sessions against budgets and rules, for CI'
             cand usage 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
             cand secrets 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
             cand redact 'Take the credentials `secrets` finds out of session files, in place'
@@ -552,6 +585,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;stats'= {
         }
         &'pi-session;help;files'= {
+        }
+        &'pi-session;help;check'= {
         }
         &'pi-session;help;usage'= {
         }

@@ -24,7 +24,7 @@ function __fish_pi_session_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c pi-session -n "__fish_pi_session_needs_command" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_needs_command" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_needs_command" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -49,6 +49,7 @@ complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "summarize-bra
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "files" -d 'The files the branch read, edited and wrote, each with the entry that touched it last'
+complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "check" -d 'Check sessions against budgets and rules, for CI'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "secrets" -d 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
 complete -c pi-session -n "__fish_pi_session_needs_command" -f -a "redact" -d 'Take the credentials `secrets` finds out of session files, in place'
@@ -82,7 +83,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l since -d '
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l until -d 'Only entries up to DATE, by their timestamp: a day through its last instant, else the moment named (the forms of --since)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l after -d 'With --all: only entries appended after the entry with this id (a cursor for polling)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l format -d 'One line per entry from TEMPLATE, with these placeholders: %H id, %h short id (8 characters), %P parent id, %t time (local, as log shows it), %T timestamp as written, %y type, %r role, %K kind (the role of a message, else the type), %m model (of an assistant message or a model change), %l label, %k tokens (the totalTokens of the call the entry records), %s the first line of the entry\'s text, %n newline, %% percent. A field an entry lacks is empty; control characters are escaped' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -98,7 +99,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s h -l help 
 complete -c pi-session -n "__fish_pi_session_using_subcommand log" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s n -l max-count -d 'Show at most N rows (the first N in display order)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l depth -d 'Show only rows at most N forks deep: 0 is the trunk (the rows up to the first fork, the fork included), 1 adds the branches of those forks, and so on. A fork is a row with two or more children in the view shown, where the tree indents. A row whose rows below were cut ends with (+K rows). Applied before -n' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -109,7 +110,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -l no-pager 
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand tree" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l max-chars -d 'Cut tool results and command output after this many characters' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -118,7 +119,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand show" -l no-pager 
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand show" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l max-chars -d 'Cut tool results and command output after this many characters' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -126,7 +127,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l json -
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand context" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -134,7 +135,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l leaf
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand rev-parse" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -143,7 +144,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l json -d '
 complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand diff" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand merge-base" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -160,7 +161,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l timeo
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -174,7 +175,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -l no-pa
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand checkout" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -187,7 +188,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand label" -l no-pager
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand label" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s o -l output -d 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -199,7 +200,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -l no-pager
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand clone" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s o -l output -d 'Write the new session here instead of beside the source; `-` prints it on stdout. An existing file is never replaced without --force' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -209,7 +210,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l json -d '
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand fork" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -220,7 +221,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l json -d
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand repair" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand prune" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand prune" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand prune" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -242,7 +243,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l timeou
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand compact" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -264,7 +265,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l summary-file -d 'Use this text as the summary instead of asking a model (`-` reads stdin)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l summarizer -d 'Run CMD through the shell with the request on stdin; its stdout is the summary' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l expect-leaf -d 'Write nothing, and exit with status 4, unless Pi\'s leaf (the last entry) is ID' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -276,7 +277,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" 
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand summarize-branch" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s n -l max-count -d 'Show at most N sessions (the most recently modified)' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -287,7 +288,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l no-cache -d
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand ls" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -296,7 +297,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l json -d 
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand stats" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand files" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand files" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand files" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -305,6 +306,35 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand files" -l json -d 
 complete -c pi-session -n "__fish_pi_session_using_subcommand files" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand files" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand files" -s V -l version -d 'Print version'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l config -d 'Budgets and rules from a TOML file, keys named as the options (max-cost = 2.5, paths = ["src/**"], no-secrets = true). Options given on the command line replace the file\'s' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l max-cost -d 'At most this cost in US dollars, as `usage` sums it' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l max-tokens -d 'At most this many tokens over all paid calls' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l max-context -d 'The fullest context a reply reported is at most this percent of its model\'s window' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l max-tool-calls -d 'At most this many tool calls' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l max-turns -d 'At most this many turns (assistant messages: one model call each)' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l max-tool-errors -d 'At most this many tool results are errors' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l forbid-tool -d 'These tools are never called' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l require-tool -d 'These tools are each called at least once' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l paths -d 'Every tool call that changed a file (edit, write) changed one these gitignore-style globs match, relative to the session\'s working directory: `*.md` at any depth, `/build` or `src/*.rs` from the top, `docs/` a whole directory, `!GLOB` an exception' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l gitleaks-config -d 'Rules in gitleaks\' format for --no-secrets [default: ./.gitleaks.toml if any]' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l format -d 'How to print the verdicts: `human`, or `github` (GitHub Actions annotations, `::error file=…,line=…,title=…::…`, one per failed rule)' -r -f -a "human\t''
+github\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l junit -d 'Also write the verdicts as JUnit XML to FILE (one testsuite per session, one testcase per rule, a failure per failed rule)' -r -F
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l all -d 'Every session of the current project [default: the sessions -s names (repeatable), else the most recent session of the current directory]'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-tool-errors -d 'No tool result is an error'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-secrets -d 'No credential is recorded (the `secrets` scan, with its --gitleaks-config and --no-own-keys)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l valid -d 'Nothing `repair --check` calls a defect'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l branch -d 'Budgets and tool rules count only the branch of @ (what the model saw)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-own-keys -d '--no-secrets does not look for the values of your own keys'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l json -d 'One JSON object per rule and session (NDJSON): {"session", "rule", "limit", "value", "pass", "entries": [{"id", "line", "note"}]}; {"session", "error"} for a session that cannot be read'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l force -d 'Replace the --junit file if it exists (atomically)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l by -d 'Group by these keys, in this order (repeat or separate with commas)' -r -f -a "day\t''
 week\t''
 month\t''
@@ -317,7 +347,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l since -d
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l until -d 'Only calls up to DATE: a day through its last instant, else the moment named (the forms of --since)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s z -l timezone -d 'Take calendar days in this time zone (an IANA name such as Europe/Paris, or UTC) [default: the local time zone]' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l project -d 'Only the sessions of this project folder (`.` for the current directory)' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -328,7 +358,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -l no-pager
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand usage" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l config -d 'Rules in gitleaks\' configuration format (TOML [[rules]] and [allowlist]), e.g. a team\'s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -339,7 +369,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -l no-pag
 complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand secrets" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l config -d 'Rules in gitleaks\' configuration format (TOML [[rules]] and [allowlist]), e.g. a team\'s .gitleaks.toml [default: ./.gitleaks.toml when there is one]. Its rules replace the built-in ones unless it has `[extend] useDefault = true`; its allowlists apply' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -352,7 +382,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -l no-page
 complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand redact" -s V -l version -d 'Print version'
 complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -l max-output -d 'Move tool outputs longer than SIZE bytes (K, M, G: 1024s) [default: 64K]' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand slim" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -382,7 +412,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s B -l befo
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s C -l context -d 'Show NUM lines before and after each match (-A and -B take precedence)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s m -l max-count -d 'At most NUM matching lines per session (the context after the last still shows)' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s n -l limit -d 'At most N matching lines in all, across every session searched (the context after the last still shows); -N is -n N. Unlike ripgrep\'s -n (line numbers: here lines are named by their entry id, and --json gives line numbers), -n is a count, as in log, tree and ls' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -406,7 +436,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand grep" -s V -l vers
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l format -d 'md or html [default: html when FILE ends in .html or .htm, else md]' -r -f -a "md\t''
 html\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s o -l output -d 'Write to FILE instead of stdout (`-` is stdout). The file is written atomically (a temp file linked into place) and never replaces an existing file without --force. HTML is not printed to a terminal without `-o -`' -r -F
-complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -416,39 +446,40 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l all-bra
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand export" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact` and `slim` take several' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "diff" -d 'Compare two branches: where they part, and what each did after'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "merge-base" -d 'Print the newest entry two branches share: their merge base'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "label" -d 'Set, clear or list labels: names for entries that work as revisions'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "clone" -d 'Copy the branch ending at REV into a new session file, as Pi\'s /clone does'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "fork" -d 'Start a new session from just before a user message, as Pi\'s /fork does'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "repair" -d 'Check a session file for defects and fix them in place, losing nothing'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "prune" -d 'Delete branches from a session\'s tree, as `git branch -D` deletes a branch'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "compact" -d 'Compact the conversation: summarize old history, keep recent messages, as Pi\'s /compact'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "summarize-branch" -d 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi\'s /tree does'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "files" -d 'The files the branch read, edited and wrote, each with the entry that touched it last'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "secrets" -d 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "redact" -d 'Take the credentials `secrets` finds out of session files, in place'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "slim" -d 'Move the heavy payloads the model no longer sees out of session files, in place'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "grep" -d 'Search the text of a session with a regular expression, as ripgrep searches files'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "completions" -d 'Print the completion script of a shell'
-complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files usage secrets redact slim grep export completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "log" -d 'Show a branch, newest entry first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "tree" -d 'Show the whole session tree, as Pi\'s /tree shows it'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "show" -d 'Show entries in full: every content block, tool-call arguments, model, usage and cost'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "context" -d 'Show exactly the messages Pi 1.6.0 sends to the model with the leaf at REV'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "rev-parse" -d 'Print the full ids that revisions name, one per line'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "diff" -d 'Compare two branches: where they part, and what each did after'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "merge-base" -d 'Print the newest entry two branches share: their merge base'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "checkout" -d 'Move @ to another entry, persistently, so Pi continues from there'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "label" -d 'Set, clear or list labels: names for entries that work as revisions'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "clone" -d 'Copy the branch ending at REV into a new session file, as Pi\'s /clone does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "fork" -d 'Start a new session from just before a user message, as Pi\'s /fork does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "repair" -d 'Check a session file for defects and fix them in place, losing nothing'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "prune" -d 'Delete branches from a session\'s tree, as `git branch -D` deletes a branch'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "compact" -d 'Compact the conversation: summarize old history, keep recent messages, as Pi\'s /compact'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "summarize-branch" -d 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi\'s /tree does'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "ls" -d 'List sessions as Pi\'s /resume does, most recently active first'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "stats" -d 'Tokens and cost of every paid call recorded in the session'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "files" -d 'The files the branch read, edited and wrote, each with the entry that touched it last'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "check" -d 'Check sessions against budgets and rules, for CI'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "usage" -d 'What sessions cost, across every project: tokens and cost by day, week, month, session, project, model, provider or source'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "secrets" -d 'Find the credentials sessions have recorded: API keys, tokens, private keys, passwords'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "redact" -d 'Take the credentials `secrets` finds out of session files, in place'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "slim" -d 'Move the heavy payloads the model no longer sees out of session files, in place'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "grep" -d 'Search the text of a session with a regular expression, as ripgrep searches files'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "export" -d 'Export a branch as a readable transcript: Markdown, or one self-contained HTML file'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "completions" -d 'Print the completion script of a shell'
+complete -c pi-session -n "__fish_pi_session_using_subcommand help; and not __fish_seen_subcommand_from log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # Revisions (REV, TARGET) complete with @, root and the session's labels, from
 # `pi-session __complete-revs` on the session given with -s, if any.
@@ -491,6 +522,8 @@ function __fish_pi_session_takes_value
         case 'stats:-s' 'stats:--session' 'stats:--color'
             return 0
         case 'files:-s' 'files:--session' 'files:--color'
+            return 0
+        case 'check:--config' 'check:--max-cost' 'check:--max-tokens' 'check:--max-context' 'check:--max-tool-calls' 'check:--max-turns' 'check:--max-tool-errors' 'check:--forbid-tool' 'check:--require-tool' 'check:--paths' 'check:--gitleaks-config' 'check:--format' 'check:--junit' 'check:-s' 'check:--session' 'check:--color'
             return 0
         case 'usage:--by' 'usage:--since' 'usage:--until' 'usage:-z' 'usage:--timezone' 'usage:--project' 'usage:-s' 'usage:--session' 'usage:--color'
             return 0

@@ -55,7 +55,7 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Session file, or the id (or unique id prefix) of a session of the current directory.
     /// Default: the most recent session of the current directory, found as Pi finds it.
-    /// `usage`, `secrets`, `redact` and `slim` take several.
+    /// `usage`, `secrets`, `redact`, `slim` and `check` take several.
     #[arg(short = 's', long = "session", value_name = "PATH|ID", global = true, action = clap::ArgAction::Append)]
     pub sessions: Vec<String>,
 
@@ -97,6 +97,7 @@ pub enum Command {
     Ls(commands::ls::Args),
     Stats(commands::stats::Args),
     Files(commands::files::Args),
+    Check(commands::check::Args),
     Usage(commands::usage::Args),
     Secrets(commands::secrets::Args),
     Redact(commands::redact::Args),
@@ -177,11 +178,11 @@ fn run() -> Exit {
     };
     let takes_several = matches!(
         cli.command,
-        Command::Usage(_) | Command::Secrets(_) | Command::Redact(_) | Command::Slim(_)
+        Command::Usage(_) | Command::Secrets(_) | Command::Redact(_) | Command::Slim(_) | Command::Check(_)
     );
     if cli.global.sessions.len() > 1 && !takes_several {
         output::Output::error(
-            "-s/--session names one session here (only `usage`, `secrets`, `redact` and `slim` take several)",
+            "-s/--session names one session here (only `usage`, `secrets`, `redact`, `slim` and `check` take several)",
         );
         return Exit::Usage;
     }
@@ -200,6 +201,7 @@ fn run() -> Exit {
         Command::Diff(a) => commands::diff::run(&cli.global, a, &mut out).map(Exit::from),
         Command::MergeBase(a) => commands::merge_base::run(&cli.global, a, &mut out),
         Command::Files(a) => commands::files::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Check(a) => commands::check::run(&cli.global, a, &mut out),
         Command::Checkout(a) => commands::checkout::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Label(a) => commands::label::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Clone(a) => commands::clone::run(&cli.global, a, &mut out).map(Exit::from),

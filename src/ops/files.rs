@@ -82,7 +82,7 @@ pub fn files(session: &Session, scope: Scope) -> (Vec<FileRecord>, Option<EntryI
 }
 
 /// The file operations of one entry, by the rule Pi's compaction applies.
-fn entry_ops(session: &Session, i: EntryIdx) -> FileOps {
+pub fn entry_ops(session: &Session, i: EntryIdx) -> FileOps {
     let mut ops = FileOps::default();
     match session.entries[i].kind {
         EntryKind::Message => {

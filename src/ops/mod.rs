@@ -3,6 +3,7 @@
 //! works on a whole [`crate::session::Session`] or on its end alone, answering
 //! [`crate::session::SessionError::NeedMore`] when the part read cannot tell.
 
+pub mod check;
 pub mod checkout;
 pub mod files;
 pub mod label;

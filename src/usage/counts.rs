@@ -86,7 +86,7 @@ pub fn message_counts(session: &Session, scope: Scope) -> Counts {
 }
 
 /// A tool result's `toolName` and whether it failed (`isError` is `true`).
-fn result_of(session: &Session, idx: EntryIdx) -> (String, bool) {
+pub fn result_of(session: &Session, idx: EntryIdx) -> (String, bool) {
     if let Some(at) = session.entries[idx].message_at() {
         let name = at
             .tool_name
@@ -113,7 +113,7 @@ fn result_of(session: &Session, idx: EntryIdx) -> (String, bool) {
 /// calls that have one: when there are none, and no `toolCall"` is written in the line (nor
 /// anything with a `\u` escape, which could spell it), there is no call and the line is not
 /// parsed.
-fn tool_calls(session: &Session, idx: EntryIdx) -> Vec<String> {
+pub fn tool_calls(session: &Session, idx: EntryIdx) -> Vec<String> {
     let e = &session.entries[idx];
     let raw = session.raw(idx);
     if let Detail::Message {

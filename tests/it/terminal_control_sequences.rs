@@ -389,6 +389,59 @@ fn files_of_every_branch() {
 }
 
 #[test]
+fn check_names_hostile_paths_and_tools_safely() {
+    let root = tempfile::tempdir().unwrap();
+    let file = write_session(root.path());
+    let every = [
+        "--max-cost",
+        "0",
+        "--max-tokens",
+        "0",
+        "--max-context",
+        "0",
+        "--max-tool-calls",
+        "0",
+        "--max-turns",
+        "0",
+        "--no-tool-errors",
+        "--paths",
+        "none",
+        "--no-secrets",
+        "--valid",
+        "--require-tool",
+        "\u{1b}[31m",
+    ];
+    for format in ["human", "github"] {
+        let mut args = vec!["check", "--format", format];
+        args.extend(every);
+        let run = check(root.path(), &file, &args);
+        assert_eq!(run.code, 1, "{args:?}");
+    }
+    let mut forbid = vec!["check", "--forbid-tool"];
+    let names: Vec<String> = ids_and_tools(&file);
+    forbid.extend(names.iter().map(String::as_str));
+    check(root.path(), &file, &forbid);
+}
+
+/// The tool names the session's calls use (hostile ones included).
+fn ids_and_tools(file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut names: Vec<String> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v.pointer("/message/content").and_then(|c| c.as_array()).cloned())
+        .flatten()
+        .filter(|b| b["type"] == "toolCall")
+        .filter_map(|b| b["name"].as_str().filter(|n| !n.contains('\0')).map(str::to_owned))
+        .collect();
+    names.dedup();
+    if names.is_empty() {
+        names.push("bash".into());
+    }
+    names
+}
+
+#[test]
 fn rev_parse_and_labels() {
     let root = tempfile::tempdir().unwrap();
     let file = write_session(root.path());

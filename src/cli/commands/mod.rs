@@ -1,6 +1,7 @@
 //! One module per subcommand: an `Args` struct whose doc comments are the help text, and
 //! one `run` function.
 
+pub mod check;
 pub mod checkout;
 pub mod clone;
 pub mod compact;

@@ -1,0 +1,498 @@
+//! `check`: a session held to a [`Policy`] of budgets and rules, one verdict per rule, each
+//! naming the entries that broke it. What each rule measures is defined elsewhere, once: the
+//! paid calls and their sums are `usage`'s, tool calls and results are counted as `stats`
+//! counts them, changed files are `files`' (Pi's compaction rule), credentials are the
+//! `secrets` scan's, defects are `repair --check`'s. This module only compares.
+
+pub mod junit;
+pub mod paths;
+pub mod policy;
+
+use crate::compaction::prepare::assistant_usage;
+use crate::json::jsjson::number;
+use crate::llm::models::builtin_model;
+use crate::repair::finding::Severity;
+use crate::secrets::rules::RuleSet;
+use crate::session::{EntryIdx, EntryKind, Role, Session, SessionError};
+use crate::usage::{Scope, Totals, calls, entries_of, result_of, tool_calls};
+pub use policy::Policy;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// A call's (provider, model).
+type ModelKey = (Option<String>, String);
+
+/// An entry (or a line) that broke a rule, and how.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Offender {
+    /// The entry's id (none for the header or a damaged line).
+    pub id: Option<String>,
+    /// Its line in the file (1-based; 0 when the finding has none).
+    pub line: u32,
+    /// What it did, in a few words.
+    pub note: String,
+}
+
+/// One rule's verdict. In `--json`: `{rule, limit, value, pass, entries}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The option's name: `max-cost`, `paths`, `no-secrets`, …
+    pub rule: &'static str,
+    /// The limit, as the policy gave it (a number, a list of globs or tools, or `true`).
+    pub limit: Value,
+    /// What the session has: a number (`null` when it cannot be measured), or the tools
+    /// missing for `require-tool`.
+    pub value: Value,
+    pub pass: bool,
+    /// The entries that broke the rule (for a budget, the one that went over it).
+    pub entries: Vec<Offender>,
+}
+
+impl Verdict {
+    /// One line saying what was found, for people and for CI annotations.
+    pub fn message(&self) -> String {
+        let n = |v: &Value| v.as_f64().unwrap_or(0.0);
+        let over = if self.pass { "within" } else { "over" };
+        match self.rule {
+            "max-cost" => format!(
+                "cost ${:.4}, {over} the budget of ${}",
+                n(&self.value),
+                number(n(&self.limit))
+            ),
+            "max-context" => match self.value.as_f64() {
+                Some(v) => format!(
+                    "the fullest context was {v:.1}% of the window, {over} {}%",
+                    n(&self.limit)
+                ),
+                None => "no reply of a model with a known context window: not measured".into(),
+            },
+            "max-tokens" | "max-tool-calls" | "max-turns" | "max-tool-errors" | "no-tool-errors" => {
+                let what = match self.rule {
+                    "max-tokens" => "tokens",
+                    "max-tool-calls" => "tool calls",
+                    "max-turns" => "turns",
+                    _ => "failed tool results",
+                };
+                format!(
+                    "{} {what}, {over} the limit of {}",
+                    number(n(&self.value)),
+                    number(n(&self.limit))
+                )
+            }
+            "paths" => format!("{} changed file(s) outside the allowed paths", number(n(&self.value))),
+            "no-secrets" => format!("{} secret(s) found", number(n(&self.value))),
+            "valid" => format!("{} defect(s) that repair would fix", number(n(&self.value))),
+            "forbid-tool" => format!("{} call(s) of a forbidden tool", number(n(&self.value))),
+            "require-tool" => match self.value.as_array().map(Vec::as_slice) {
+                Some([]) | None => "every required tool was called".into(),
+                Some(missing) => {
+                    let names: Vec<&str> = missing.iter().filter_map(Value::as_str).collect();
+                    format!("never called: {}", names.join(", "))
+                }
+            },
+            other => other.to_owned(),
+        }
+    }
+}
+
+/// What `check` needs besides the session and the policy.
+pub struct Context<'a> {
+    /// The credential rules, for `no-secrets`.
+    pub secrets: &'a RuleSet,
+    /// The home directory, for `~` in tool paths.
+    pub home: Option<&'a Path>,
+}
+
+/// The verdicts of every rule `policy` sets, in the order the options are documented.
+pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec<Verdict>, String> {
+    let scope = if policy.branch {
+        Scope::Branch(session.at())
+    } else {
+        Scope::File
+    };
+    let (entries, _) = entries_of(session, scope);
+    let offender = |i: EntryIdx, note: String| Offender {
+        id: session.id_str(i).map(str::to_owned),
+        line: session.entries[i].line,
+        note,
+    };
+    let mut out = Vec::new();
+    // A budget's verdict: the value, and the entry that went over the limit.
+    let budget = |rule, limit: f64, value: f64, over_at: Option<(EntryIdx, String)>| Verdict {
+        rule,
+        limit: json!(number(limit)),
+        value: json!(number(value)),
+        pass: value <= limit,
+        entries: over_at
+            .filter(|_| value > limit)
+            .map(|(i, n)| offender(i, n))
+            .into_iter()
+            .collect(),
+    };
+
+    if policy.max_cost.is_some() || policy.max_tokens.is_some() || policy.max_context.is_some() {
+        let (mut sum, mut cost_over, mut tokens_over) = (Totals::default(), None, None);
+        let mut fullest: Vec<(f64, EntryIdx)> = Vec::new();
+        // The context window of each (provider, model) met, looked up once.
+        let mut windows: Vec<(ModelKey, Option<u64>)> = Vec::new();
+        for call in calls(session, entries.iter().copied()) {
+            sum.add_totals(&call.totals);
+            if policy.max_cost.is_some_and(|l| sum.cost.total > l) && cost_over.is_none() {
+                cost_over = Some((call.entry, format!("the total reached ${:.4}", sum.cost.total)));
+            }
+            if policy.max_tokens.is_some_and(|l| sum.total_tokens > l as f64) && tokens_over.is_none() {
+                tokens_over = Some((call.entry, format!("the total reached {}", number(sum.total_tokens))));
+            }
+            if policy.max_context.is_some() && session.entries[call.entry].role() == Some(&Role::Assistant) {
+                let key = (call.provider.clone(), call.model.clone());
+                let window = match windows.iter().find(|(k, _)| *k == key) {
+                    Some((_, w)) => *w,
+                    None => {
+                        let w = call
+                            .provider
+                            .as_deref()
+                            .and_then(|p| builtin_model(p, &call.model))
+                            .map(|m| m.context_window)
+                            .filter(|&w| w > 0);
+                        windows.push((key, w));
+                        w
+                    }
+                };
+                if let Some(w) = window {
+                    fullest.push((call.totals.context_tokens() / w as f64 * 100.0, call.entry));
+                }
+            }
+        }
+        if let Some(limit) = policy.max_cost {
+            out.push(budget("max-cost", limit, sum.cost.total, cost_over));
+        }
+        if let Some(limit) = policy.max_tokens {
+            out.push(budget("max-tokens", limit as f64, sum.total_tokens, tokens_over));
+        }
+        if let Some(limit) = policy.max_context {
+            // Only replies whose usage Pi trusts (not aborted, not an error) count: the
+            // fullest are looked at first, and parsed only until one is trusted.
+            fullest.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let trusted = |i: EntryIdx| session.value(i).get("message").and_then(assistant_usage).is_some();
+            let over: Vec<(f64, EntryIdx)> = fullest
+                .iter()
+                .copied()
+                .filter(|&(p, i)| p > limit && trusted(i))
+                .collect();
+            let peak = over
+                .first()
+                .map(|&(p, _)| p)
+                .or_else(|| fullest.iter().find(|&&(_, i)| trusted(i)).map(|&(p, _)| p));
+            let mut entries: Vec<Offender> = over
+                .iter()
+                .map(|&(p, i)| offender(i, format!("{p:.1}% of the window")))
+                .collect();
+            entries.sort_by_key(|o| o.line);
+            out.push(Verdict {
+                rule: "max-context",
+                limit: json!(number(limit)),
+                value: peak.map_or(Value::Null, |p| json!(number(p))),
+                pass: over.is_empty(),
+                entries,
+            });
+        }
+    }
+
+    let wants_tools = policy.max_tool_calls.is_some()
+        || policy.max_turns.is_some()
+        || policy.tool_error_budget().is_some()
+        || !policy.forbid_tool.is_empty()
+        || !policy.require_tool.is_empty();
+    if wants_tools {
+        let (mut calls_made, mut turns, mut calls_over, mut turns_over) = (0u64, 0u64, None, None);
+        let (mut errors, mut forbidden, mut seen) = (Vec::new(), Vec::new(), HashSet::new());
+        for &i in &entries {
+            let e = &session.entries[i];
+            if e.kind != EntryKind::Message {
+                continue;
+            }
+            match e.role() {
+                Some(Role::Assistant) => {
+                    turns += 1;
+                    if policy.max_turns.is_some_and(|l| turns > l) && turns_over.is_none() {
+                        turns_over = Some((i, format!("turn {turns}")));
+                    }
+                    for name in tool_calls(session, i) {
+                        calls_made += 1;
+                        if policy.max_tool_calls.is_some_and(|l| calls_made > l) && calls_over.is_none() {
+                            calls_over = Some((i, format!("tool call {calls_made} ({name})")));
+                        }
+                        if policy.forbid_tool.contains(&name) {
+                            forbidden.push(offender(i, format!("calls {name}")));
+                        }
+                        seen.insert(name);
+                    }
+                }
+                Some(Role::ToolResult) => {
+                    let (name, failed) = result_of(session, i);
+                    if failed {
+                        errors.push(offender(i, format!("{name} failed")));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(limit) = policy.max_tool_calls {
+            out.push(budget("max-tool-calls", limit as f64, calls_made as f64, calls_over));
+        }
+        if let Some(limit) = policy.max_turns {
+            out.push(budget("max-turns", limit as f64, turns as f64, turns_over));
+        }
+        if let Some(limit) = policy.tool_error_budget() {
+            let pass = errors.len() as u64 <= limit;
+            out.push(Verdict {
+                rule: if policy.no_tool_errors {
+                    "no-tool-errors"
+                } else {
+                    "max-tool-errors"
+                },
+                limit: json!(limit),
+                value: json!(errors.len()),
+                pass,
+                entries: if pass { Vec::new() } else { errors },
+            });
+        }
+        if !policy.forbid_tool.is_empty() {
+            out.push(Verdict {
+                rule: "forbid-tool",
+                limit: json!(policy.forbid_tool),
+                value: json!(forbidden.len()),
+                pass: forbidden.is_empty(),
+                entries: forbidden,
+            });
+        }
+        if !policy.require_tool.is_empty() {
+            let missing: Vec<&String> = policy.require_tool.iter().filter(|t| !seen.contains(*t)).collect();
+            out.push(Verdict {
+                rule: "require-tool",
+                limit: json!(policy.require_tool),
+                value: json!(missing),
+                pass: missing.is_empty(),
+                entries: Vec::new(),
+            });
+        }
+    }
+
+    if !policy.paths.is_empty() {
+        let allowed = paths::Allowed::new(&policy.paths)?;
+        let cwd = session.header.cwd.as_deref().unwrap_or("/");
+        let (mut outside, mut named) = (Vec::new(), HashSet::new());
+        for &i in &entries {
+            let ops = crate::ops::files::entry_ops(session, i);
+            for path in ops.edited.iter().chain(&ops.written) {
+                let fine = paths::inside(path, cwd, cx.home).is_some_and(|r| allowed.allows(&r));
+                if !fine && named.insert(path.clone()) {
+                    outside.push(offender(i, format!("changes {path}")));
+                }
+            }
+        }
+        out.push(Verdict {
+            rule: "paths",
+            limit: json!(policy.paths),
+            value: json!(outside.len()),
+            pass: outside.is_empty(),
+            entries: outside,
+        });
+    }
+
+    if policy.no_secrets {
+        let scan = crate::secrets::scan::scan(session.bytes(), cx.secrets);
+        let found: Vec<Offender> = scan
+            .findings
+            .iter()
+            .map(|f| Offender {
+                id: f.entry.clone(),
+                line: f.line,
+                note: if f.path.is_empty() {
+                    f.rule.clone()
+                } else {
+                    format!("{} in {}", f.rule, f.path)
+                },
+            })
+            .collect();
+        out.push(Verdict {
+            rule: "no-secrets",
+            limit: json!(true),
+            value: json!(found.len()),
+            pass: found.is_empty(),
+            entries: found,
+        });
+    }
+
+    if policy.valid {
+        let plan = crate::repair::plan::check_only(&session.path, session.bytes(), Some(session))
+            .map_err(|e: SessionError| e.to_string())?;
+        let defects: Vec<Offender> = plan
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Defect)
+            .map(|f| Offender {
+                id: f.id.clone(),
+                line: f.line.unwrap_or(0),
+                note: format!("{}: {}", f.kind, f.message),
+            })
+            .collect();
+        out.push(Verdict {
+            rule: "valid",
+            limit: json!(true),
+            value: json!(defects.len()),
+            pass: defects.is_empty(),
+            entries: defects,
+        });
+    }
+    Ok(out)
+}
+
+/// [`check`] of each file of `paths`, several at a time; results in the order of `paths`,
+/// an error (a file that cannot be read as a session) in place of a file's verdicts.
+/// `progress` hears of a step per file.
+pub fn check_files(
+    paths: &[std::path::PathBuf],
+    policy: &Policy,
+    cx: &Context<'_>,
+    progress: &dyn crate::progress::Progress,
+) -> Vec<Result<Vec<Verdict>, String>> {
+    progress.start("sessions", Some(paths.len() as u64));
+    let results = crate::parallel::par_map(
+        paths,
+        |p| {
+            let session = Session::open(p).map_err(|e| e.to_string())?;
+            check(&session, policy, cx)
+        },
+        || progress.advance(1),
+    );
+    progress.finish();
+    results
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// One step of a branch: an assistant message (cost in eighths of a dollar, so that sums
+    /// are exact in any order; context tokens; one tool call) and its tool result.
+    type Step = (u8, u32, usize, usize, bool);
+
+    const TOOLS: [&str; 4] = ["read", "edit", "write", "bash"];
+    const PATHS: [&str; 3] = ["src/a.rs", "docs/b.md", "../c"];
+
+    fn lines(branch: &str, parent: &str, steps: &[Step]) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut parent = parent.to_owned();
+        for (n, &(eighths, tokens, tool, path, error)) in steps.iter().enumerate() {
+            let (a, r) = (format!("{branch}a{n}"), format!("{branch}r{n}"));
+            let usage = json!({"input": tokens, "output": 0, "cacheRead": 0, "cacheWrite": 0,
+                "totalTokens": tokens, "cost": {"total": f64::from(eighths) / 8.0}});
+            let call = json!({"type": "toolCall", "id": format!("c{a}"), "name": TOOLS[tool],
+                "arguments": {"path": PATHS[path]}});
+            out.push((
+                a.clone(),
+                json!({"type": "message", "id": a, "parentId": parent,
+                "timestamp": "2026-01-01T00:00:01.000Z",
+                "message": {"role": "assistant", "content": [call], "provider": "anthropic",
+                    "model": "claude-sonnet-4-5", "usage": usage, "stopReason": "toolUse"}})
+                .to_string(),
+            ));
+            out.push((
+                r.clone(),
+                json!({"type": "message", "id": r, "parentId": a,
+                "timestamp": "2026-01-01T00:00:02.000Z",
+                "message": {"role": "toolResult", "toolCallId": format!("c{a}"), "toolName": TOOLS[tool],
+                    "content": [], "isError": error}})
+                .to_string(),
+            ));
+            parent = r;
+        }
+        out
+    }
+
+    /// The session with branch `a` (ending at the last line, so `@` is on it) and branch `b`
+    /// off the first message, their lines interleaved as `order` says.
+    fn session(a: &[Step], b: &[Step], order: &[bool]) -> Session {
+        let (mut a, mut b) = (lines("A", "u0", a).into_iter(), lines("B", "u0", b).into_iter());
+        let mut text = String::from(
+            "{\"type\":\"session\",\"version\":3,\"id\":\"s\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"cwd\":\"/p\"}\n\
+             {\"type\":\"message\",\"id\":\"u0\",\"parentId\":null,\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"message\":{\"role\":\"user\",\"content\":\"go\"}}\n",
+        );
+        let mut last_a = "u0".to_owned();
+        for &take_a in order
+            .iter()
+            .chain(std::iter::repeat_n(&true, 64))
+            .chain(std::iter::repeat_n(&false, 64))
+        {
+            let next = if take_a { a.next() } else { b.next() };
+            if let Some((id, line)) = next {
+                if take_a {
+                    last_a = id;
+                }
+                text.push_str(&line);
+                text.push('\n');
+            }
+        }
+        text.push_str(&format!(
+            "{{\"type\":\"message\",\"id\":\"end\",\"parentId\":\"{last_a}\",\"timestamp\":\"2026-01-01T00:00:03.000Z\",\"message\":{{\"role\":\"user\",\"content\":\"ok\"}}}}\n"
+        ));
+        Session::from_bytes("t.jsonl".into(), text.into_bytes()).unwrap()
+    }
+
+    /// What may not depend on the order of the lines: each rule's verdict and value, and
+    /// what the entries that broke a rule did (which entry went over a budget first does
+    /// depend on the order, as it is counted in file order).
+    fn outcome(v: &[Verdict]) -> Vec<(&'static str, bool, Value, Vec<String>)> {
+        v.iter()
+            .map(|v| {
+                let mut notes: Vec<String> = v.entries.iter().map(|o| o.note.clone()).collect();
+                notes.sort();
+                if v.rule.starts_with("max-") && v.rule != "max-tool-errors" && v.rule != "max-context" {
+                    notes.clear();
+                }
+                (v.rule, v.pass, v.value.clone(), notes)
+            })
+            .collect()
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        (0u8..8, 0u32..300_000, 0..TOOLS.len(), 0..PATHS.len(), any::<bool>())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn verdicts_do_not_depend_on_how_unrelated_branches_interleave(
+            a in prop::collection::vec(step(), 0..6),
+            b in prop::collection::vec(step(), 0..6),
+            order1 in prop::collection::vec(any::<bool>(), 0..24),
+            order2 in prop::collection::vec(any::<bool>(), 0..24),
+            branch in any::<bool>(),
+        ) {
+            let policy = Policy {
+                max_cost: Some(1.0),
+                max_tokens: Some(400_000),
+                max_tool_calls: Some(4),
+                max_turns: Some(5),
+                max_context: Some(60.0),
+                max_tool_errors: Some(1),
+                paths: vec!["src/**".into()],
+                valid: true,
+                forbid_tool: vec!["bash".into()],
+                require_tool: vec!["read".into(), "grep".into()],
+                branch,
+                ..Policy::default()
+            };
+            let rules = RuleSet::builtin();
+            let cx = Context { secrets: &rules, home: None };
+            let one = check(&session(&a, &b, &order1), &policy, &cx).unwrap();
+            let two = check(&session(&a, &b, &order2), &policy, &cx).unwrap();
+            prop_assert_eq!(outcome(&one), outcome(&two));
+        }
+    }
+}
