@@ -77,22 +77,8 @@ pub fn side_stat(session: &Session, entries: &[EntryIdx]) -> SideStat {
         stat.messages += 1;
         count(&mut stat.roles, e.role().map_or("?", |r| r.as_str()));
         if e.is_role(&Role::Assistant) {
-            let names = crate::json::view::read(
-                Some(session.raw(i)),
-                || session.value(i),
-                |entry| {
-                    let mut names = Vec::new();
-                    let blocks = entry.obj("message")?.map(|m| m.arr("content")).transpose()?.flatten();
-                    for block in blocks.unwrap_or_default().iter().filter_map(|b| b.obj()) {
-                        if block.str("type")?.as_deref() == Some("toolCall") {
-                            names.push(block.str("name")?.map(|n| n.into_owned()));
-                        }
-                    }
-                    Ok(names)
-                },
-            );
-            for name in names.unwrap_or_default() {
-                count(&mut stat.tools, name.as_deref().unwrap_or("?"));
+            for name in crate::usage::tool_calls(session, i) {
+                count(&mut stat.tools, if name.is_empty() { "?" } else { &name });
             }
         }
     }

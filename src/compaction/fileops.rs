@@ -1,8 +1,10 @@
 //! Files the summarized conversation read and changed, tracked across compactions
 //! (`createFileOps`, `extractFileOpsFromMessage`, `computeFileLists` in Pi's utils.js).
 
+use crate::json::scan::Scan;
+use crate::json::view::{Obj, Val};
 use crate::session::Role;
-use crate::session::content::{Block, Content, role_of};
+use crate::session::content::{Block, Content};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -17,44 +19,55 @@ pub struct FileOps {
 impl FileOps {
     /// Tool calls of an assistant message, or the nested calls recorded on a tool result.
     pub fn add_from_message(&mut self, m: &Value) {
-        match role_of(m) {
+        if let Some(m) = Obj::of_value(m) {
+            // A parsed value never declines.
+            let _ = self.add_from_message_view(m);
+        }
+    }
+
+    /// [`FileOps::add_from_message`] over the entry view of a message (its line's bytes,
+    /// nothing else decoded); `Err` when the bytes backend declines.
+    pub fn add_from_message_view(&mut self, m: Obj<'_, '_>) -> Scan<()> {
+        let role = m.str("role")?.map(|r| Role::parse(&r));
+        match role {
             Some(Role::ToolResult) => {
-                if let Some(calls) = m.pointer("/nestedCalls/calls").and_then(Value::as_array) {
-                    for c in calls {
-                        self.add(c.get("name").and_then(Value::as_str), c.get("arguments"));
-                    }
+                let calls = m.obj("nestedCalls")?.map(|n| n.arr("calls")).transpose()?.flatten();
+                for c in calls.unwrap_or_default().iter().filter_map(|c| c.obj()) {
+                    self.add(c.str("name")?.as_deref(), c.get("arguments")?)?;
                 }
             }
             Some(Role::Assistant) => {
-                for block in Content::of_value(m.get("content")).blocks().unwrap_or_default() {
+                for block in Content::of_message(&m)?.blocks()? {
                     if let Block::ToolCall {
                         name: Some(name),
                         arguments: Some(arguments),
                         ..
                     } = block
                     {
-                        self.add(Some(&name), arguments.to_value().ok().as_deref());
+                        self.add(Some(&name), Some(arguments))?;
                     }
                 }
             }
             _ => {}
         }
+        Ok(())
     }
 
-    fn add(&mut self, name: Option<&str>, args: Option<&Value>) {
-        let Some(path) = args
-            .and_then(|a| a.get("path"))
-            .and_then(Value::as_str)
-            .filter(|p| !p.is_empty())
-        else {
-            return;
+    fn add(&mut self, name: Option<&str>, args: Option<Val<'_, '_>>) -> Scan<()> {
+        let path = match args.and_then(|a| a.obj()) {
+            Some(a) => a.str("path")?,
+            None => None,
+        };
+        let Some(path) = path.filter(|p| !p.is_empty()) else {
+            return Ok(());
         };
         match name {
-            Some("read") => self.read.insert(path.to_owned()),
-            Some("write") => self.written.insert(path.to_owned()),
-            Some("edit") => self.edited.insert(path.to_owned()),
+            Some("read") => self.read.insert(path.into_owned()),
+            Some("write") => self.written.insert(path.into_owned()),
+            Some("edit") => self.edited.insert(path.into_owned()),
             _ => false,
         };
+        Ok(())
     }
 
     /// The lists a previous summary recorded in its `details` (`readFiles`, `modifiedFiles`).

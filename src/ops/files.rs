@@ -7,7 +7,7 @@
 use crate::compaction::fileops::{FileOps, js_order};
 use crate::session::context::truthy;
 use crate::session::entry::EntryKind;
-use crate::session::{EntryIdx, Session};
+use crate::session::{EntryIdx, Role, Session};
 use crate::usage::{Scope, entries_of};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -85,10 +85,16 @@ pub fn files(session: &Session, scope: Scope) -> (Vec<FileRecord>, Option<EntryI
 pub fn entry_ops(session: &Session, i: EntryIdx) -> FileOps {
     let mut ops = FileOps::default();
     match session.entries[i].kind {
-        EntryKind::Message => {
-            if let Some(m) = session.value(i).get("message") {
-                ops.add_from_message(m);
-            }
+        EntryKind::Message if might_touch_files(session, i) => {
+            // Through the entry view; again over the parsed value when the view declines.
+            let read = |entry: crate::json::view::Obj<'_, '_>| {
+                let mut ops = FileOps::default();
+                if let Some(m) = entry.obj("message")? {
+                    ops.add_from_message_view(m)?;
+                }
+                Ok(ops)
+            };
+            ops = crate::json::view::read(Some(session.raw(i)), || session.value(i), read).unwrap_or_default();
         }
         EntryKind::Compaction | EntryKind::BranchSummary => {
             let v = session.value(i);
@@ -101,4 +107,18 @@ pub fn entry_ops(session: &Session, i: EntryIdx) -> FileOps {
         _ => {}
     }
     ops
+}
+
+/// Whether a message can hold what [`FileOps::add_from_message`] reads (the tool calls of an
+/// assistant message, the `nestedCalls` of a tool result), judged from what the loader kept
+/// and the line's bytes: the other messages, tool outputs most of all, are not parsed. A line
+/// with a `\u` escape could spell a key any way, so it is always parsed.
+fn might_touch_files(session: &Session, i: EntryIdx) -> bool {
+    let raw = session.raw(i);
+    let escaped = || memchr::memmem::find(raw, b"\\u").is_some();
+    match session.entries[i].role() {
+        Some(Role::Assistant) => memchr::memmem::find(raw, b"toolCall\"").is_some() || escaped(),
+        Some(Role::ToolResult) => memchr::memmem::find(raw, b"nestedCalls\"").is_some() || escaped(),
+        _ => false,
+    }
 }

@@ -127,14 +127,22 @@ pub fn tool_calls(session: &Session, idx: EntryIdx) -> Vec<String> {
     {
         return Vec::new();
     }
-    match session.value(idx).pointer("/message/content") {
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
-            .map(|b| b.get("name").and_then(Value::as_str).unwrap_or("").to_owned())
-            .collect(),
-        _ => Vec::new(),
-    }
+    // Read through the entry view: the line's bytes, no `Value` of the whole message.
+    crate::json::view::read(
+        Some(raw),
+        || session.value(idx),
+        |entry| {
+            let mut names = Vec::new();
+            let blocks = entry.obj("message")?.map(|m| m.arr("content")).transpose()?.flatten();
+            for block in blocks.unwrap_or_default().iter().filter_map(|b| b.obj()) {
+                if block.str("type")?.as_deref() == Some("toolCall") {
+                    names.push(block.str("name")?.map_or_else(String::new, |n| n.into_owned()));
+                }
+            }
+            Ok(names)
+        },
+    )
+    .unwrap_or_default()
 }
 
 #[cfg(test)]

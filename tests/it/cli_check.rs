@@ -215,7 +215,7 @@ fn human_summary_github_annotations_and_exit_statuses() {
         "{}",
         ok.stdout
     );
-    assert!(ok.stderr.contains("every rule holds in 1 session(s)"), "{}", ok.stderr);
+    assert!(ok.stderr.contains("every rule holds in 1 session"), "{}", ok.stderr);
     let bad = unchanged(
         &f,
         &[
@@ -242,7 +242,7 @@ fn human_summary_github_annotations_and_exit_statuses() {
         "::error file={file},line=7,title=pi-session check%3A forbid-tool::"
     )));
     assert!(
-        bad.stderr.contains("2 rule(s) failed in 1 of 1 session(s)"),
+        bad.stderr.contains("2 rules failed in 1 of 1 session"),
         "{}",
         bad.stderr
     );

@@ -1,12 +1,12 @@
 use crate::cli::GlobalArgs;
+use crate::cli::amounts::counted;
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::progress::Terminal;
 use crate::cli::secret_rules::{RuleArgs, rule_set};
 use crate::cli::session_arg::project_sessions_named;
-use anyhow::{Context as _, Result, bail};
-use pi_session::ops::check::junit::{self, Suite};
-use pi_session::ops::check::{Context, Policy, Verdict, check_files};
+use anyhow::{Result, bail};
+use pi_session::ops::check::{Context, ErrorRecord, Policy, Verdict, VerdictRecord, check_files, junit};
 use pi_session::session::io::write;
 use std::path::PathBuf;
 
@@ -21,8 +21,8 @@ use std::path::PathBuf;
 /// cannot be read.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Every session of the current project [default: the sessions -s names (repeatable),
-    /// else the most recent session of the current directory].
+    /// Every session of the current project [default: those -s names (repeatable), else
+    /// the most recent session of the current directory].
     #[arg(long)]
     pub all: bool,
 
@@ -60,8 +60,7 @@ pub struct Args {
     #[arg(long, value_name = "N", help_heading = "Rules")]
     pub max_tool_errors: Option<u64>,
 
-    /// No credential is recorded (the `secrets` scan, with its --gitleaks-config and
-    /// --no-own-keys).
+    /// No credential is recorded (the `secrets` scan; see --gitleaks-config, --no-own-keys).
     #[arg(long, help_heading = "Rules")]
     pub no_secrets: bool,
 
@@ -77,9 +76,9 @@ pub struct Args {
     #[arg(long, value_name = "NAME", num_args = 1.., help_heading = "Rules")]
     pub require_tool: Vec<String>,
 
-    /// Every tool call that changed a file (edit, write) changed one these gitignore-style
-    /// globs match, relative to the session's working directory: `*.md` at any depth,
-    /// `/build` or `src/*.rs` from the top, `docs/` a whole directory, `!GLOB` an exception.
+    /// Every file an edit or write call changed matches these gitignore-style globs, from the
+    /// session's cwd: `*.md` at any depth, `/build` or `src/*.rs` from the top, `docs/` a
+    /// directory, `!GLOB` an exception.
     #[arg(long, value_name = "GLOB", num_args = 1.., help_heading = "Rules")]
     pub paths: Vec<String>,
 
@@ -96,8 +95,7 @@ pub struct Args {
     pub no_own_keys: bool,
 
     /// One JSON object per rule and session (NDJSON): {"session", "rule", "limit", "value",
-    /// "pass", "entries": [{"id", "line", "note"}]}; {"session", "error"} for a session that
-    /// cannot be read.
+    /// "pass", "entries": [{"id", "line", "note"}]}, or {"session", "error"}.
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
 
@@ -130,10 +128,7 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
 
 fn policy_of(args: &Args) -> Result<Policy> {
     let file = match &args.config {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            Policy::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
-        }
+        Some(path) => Policy::from_file(path).map_err(anyhow::Error::msg)?,
         None => Policy::default(),
     };
     let given = Policy {
@@ -164,77 +159,63 @@ fn check_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Resul
     if let Some(path) = args.junit.as_deref().filter(|p| p.exists() && !args.force) {
         bail!("{} exists; --force replaces it", path.display());
     }
-    let rules = rule_set(&RuleArgs {
-        config: args.gitleaks_config.clone(),
-        no_own_keys: args.no_own_keys || !policy.no_secrets,
-    })?;
+    // A gitleaks file and the user's keys are read only for the rule that needs them.
+    let (config, no_own_keys) = (args.gitleaks_config.clone(), args.no_own_keys);
+    let rules = policy
+        .no_secrets
+        .then(|| rule_set(&RuleArgs { config, no_own_keys }))
+        .transpose()?;
     let home = std::env::var_os("HOME").map(PathBuf::from);
-    let cx = Context {
-        secrets: &rules,
-        home: home.as_deref(),
-    };
+    let (secrets, home) = (rules.as_ref(), home.as_deref());
+    let cx = Context { secrets, home };
     let files = project_sessions_named(global, args.all, &[])?;
     let results = check_files(&files, &policy, &cx, &Terminal::when(!args.json));
     let names: Vec<String> = files.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-    let (mut failed_rules, mut failed_sessions, mut unreadable) = (0, 0, 0);
     for (name, result) in names.iter().zip(&results) {
         let verdicts = match result {
             Ok(v) => v,
+            Err(error) if args.json => {
+                out.json(&serde_json::to_value(ErrorRecord { session: name, error })?)?;
+                continue;
+            }
             Err(e) => {
-                unreadable += 1;
-                if args.json {
-                    out.json(&serde_json::json!({"session": name, "error": e}))?;
-                } else {
-                    Output::error(&format!("{}: {}", escape_line(name), escape_line(e)));
-                }
+                Output::error(&format!("{}: {}", escape_line(name), escape_line(e)));
                 continue;
             }
         };
-        let failed = verdicts.iter().filter(|v| !v.pass).count();
-        failed_rules += failed;
-        failed_sessions += usize::from(failed > 0);
         if args.json {
-            for v in verdicts {
-                let mut record = serde_json::json!({ "session": name });
-                record.as_object_mut().expect("an object").extend(
-                    serde_json::to_value(v)?
-                        .as_object()
-                        .cloned()
-                        .expect("a verdict is an object"),
-                );
-                out.json(&record)?;
+            for verdict in verdicts {
+                out.json(&serde_json::to_value(VerdictRecord { session: name, verdict })?)?;
             }
         } else if args.format == "github" {
             for v in verdicts.iter().filter(|v| !v.pass) {
-                out.line(&github_annotation(name, v))?;
+                out.line(&v.github_annotation(name, SHOWN))?;
             }
         } else {
             write_human(out, name, verdicts)?;
         }
     }
     if let Some(path) = &args.junit {
-        let suites: Vec<Suite<'_>> = names
-            .iter()
-            .zip(&results)
-            .map(|(name, r)| Suite {
-                name,
-                verdicts: r.as_deref().map_err(String::as_str),
-            })
-            .collect();
-        write::write_file_with(path, args.force, |f| junit::write(f, &suites))?;
+        write::write_file_with(path, args.force, |f| junit::write(f, &names, &results))?;
     }
+    let unreadable = results.iter().filter(|r| r.is_err()).count();
+    let failed_rules = results.iter().flatten().flatten().filter(|v| !v.pass).count();
+    let failed_sessions = results.iter().flatten().filter(|v| v.iter().any(|v| !v.pass)).count();
     if !args.json {
+        let sessions = |n: usize| counted(n as u64, "session", "sessions");
         Output::say(&match failed_rules {
-            0 => format!("every rule holds in {} session(s)", files.len() - unreadable),
-            n => format!("{n} rule(s) failed in {failed_sessions} of {} session(s)", files.len()),
+            0 => format!("every rule holds in {}", sessions(files.len() - unreadable)),
+            n => format!(
+                "{} failed in {failed_sessions} of {}",
+                counted(n as u64, "rule", "rules"),
+                sessions(files.len())
+            ),
         });
     }
-    Ok(if unreadable > 0 {
-        Exit::Usage
-    } else if failed_rules > 0 {
-        Exit::Failure
-    } else {
-        Exit::Success
+    Ok(match (unreadable, failed_rules) {
+        (0, 0) => Exit::Success,
+        (0, _) => Exit::Failure,
+        _ => Exit::Usage,
     })
 }
 
@@ -265,24 +246,4 @@ fn write_human(out: &mut Output, name: &str, verdicts: &[Verdict]) -> Result<()>
         }
     }
     Ok(())
-}
-
-/// A GitHub Actions `::error` workflow command: the properties and the message escaped as
-/// the runner reads them (`%`; `:` and `,` in properties), control bytes escaped.
-fn github_annotation(session: &str, v: &Verdict) -> String {
-    // escape_line leaves no CR or LF; lines of the message are joined with an escaped LF.
-    let data = |s: &str| escape_line(s).replace('%', "%25");
-    let property = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
-    let mut message = data(&v.message());
-    for o in v.entries.iter().take(SHOWN) {
-        message.push_str("%0A");
-        message.push_str(&data(&format!("line {}: {}", o.line, o.note)));
-    }
-    let line = v.entries.first().map_or(String::new(), |o| format!(",line={}", o.line));
-    format!(
-        "::error file={}{line},title={}::{}",
-        property(session),
-        property(&format!("pi-session check: {}", v.rule)),
-        message
-    )
 }

@@ -8,14 +8,22 @@ use super::Verdict;
 use std::io::{self, Write};
 
 /// One session's verdicts, or the error that kept it from being checked.
-pub struct Suite<'a> {
+struct Suite<'a> {
     /// The session's path, as given or found.
-    pub name: &'a str,
-    pub verdicts: Result<&'a [Verdict], &'a str>,
+    name: &'a str,
+    verdicts: Result<&'a [Verdict], &'a str>,
 }
 
-/// Writes the report.
-pub fn write(mut w: impl Write, suites: &[Suite<'_>]) -> io::Result<()> {
+/// Writes the report of the sessions `names` (their paths), whose verdicts are `results`.
+pub fn write(mut w: impl Write, names: &[String], results: &[Result<Vec<Verdict>, String>]) -> io::Result<()> {
+    let suites: Vec<Suite<'_>> = names
+        .iter()
+        .zip(results)
+        .map(|(name, r)| Suite {
+            name,
+            verdicts: r.as_deref().map_err(String::as_str),
+        })
+        .collect();
     let count = |s: &Suite<'_>| match s.verdicts {
         Ok(v) => (v.len(), v.iter().filter(|v| !v.pass).count(), 0),
         Err(_) => (1, 0, 1),
@@ -29,7 +37,7 @@ pub fn write(mut w: impl Write, suites: &[Suite<'_>]) -> io::Result<()> {
         w,
         r#"<testsuites name="pi-session check" tests="{tests}" failures="{failures}" errors="{errors}">"#
     )?;
-    for s in suites {
+    for s in &suites {
         let (tests, failures, errors) = count(s);
         let name = escape(s.name);
         writeln!(
@@ -121,17 +129,9 @@ mod tests {
             },
         ];
         let mut xml = Vec::new();
-        let suites = [
-            Suite {
-                name: "s&1.jsonl",
-                verdicts: Ok(&verdicts),
-            },
-            Suite {
-                name: "gone.jsonl",
-                verdicts: Err("cannot read"),
-            },
-        ];
-        write(&mut xml, &suites).unwrap();
+        let names = ["s&1.jsonl".to_owned(), "gone.jsonl".to_owned()];
+        let results = [Ok(verdicts.to_vec()), Err("cannot read".to_owned())];
+        write(&mut xml, &names, &results).unwrap();
         let xml = String::from_utf8(xml).unwrap();
         assert!(
             xml.contains(r#"<testsuites name="pi-session check" tests="3" failures="1" errors="1">"#),
@@ -139,7 +139,7 @@ mod tests {
         );
         assert!(xml.contains(r#"<testsuite name="s&amp;1.jsonl" tests="2" failures="1" errors="0">"#));
         assert!(xml.contains(r#"<testcase name="max-turns" classname="s&amp;1.jsonl"/>"#));
-        assert!(xml.contains(r#"<failure message="1 call(s) of a forbidden tool" type="forbid-tool">"#));
+        assert!(xml.contains(r#"<failure message="1 call of a forbidden tool" type="forbid-tool">"#));
         assert!(xml.contains("line 7 entry a&lt;b: calls bash\\u{1b}[2J"));
         assert!(xml.contains(r#"<error message="cannot read"/>"#));
         assert!(!xml.contains('\u{1b}'));

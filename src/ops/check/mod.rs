@@ -9,6 +9,8 @@ pub mod paths;
 pub mod policy;
 
 use crate::compaction::prepare::assistant_usage;
+use crate::human::amounts::{counted, dollars, tokens};
+use crate::human::terminal::escape_line;
 use crate::json::jsjson::number;
 use crate::llm::models::builtin_model;
 use crate::repair::finding::Severity;
@@ -55,16 +57,13 @@ impl Verdict {
     pub fn message(&self) -> String {
         let n = |v: &Value| v.as_f64().unwrap_or(0.0);
         let over = if self.pass { "within" } else { "over" };
+        let (value, limit) = (n(&self.value), n(&self.limit));
         match self.rule {
-            "max-cost" => format!(
-                "cost ${:.4}, {over} the budget of ${}",
-                n(&self.value),
-                number(n(&self.limit))
-            ),
+            "max-cost" => format!("cost {}, {over} the budget of ${}", dollars(value), number(limit)),
             "max-context" => match self.value.as_f64() {
                 Some(v) => format!(
                     "the fullest context was {v:.1}% of the window, {over} {}%",
-                    n(&self.limit)
+                    number(limit)
                 ),
                 None => "no reply of a model with a known context window: not measured".into(),
             },
@@ -75,16 +74,15 @@ impl Verdict {
                     "max-turns" => "turns",
                     _ => "failed tool results",
                 };
-                format!(
-                    "{} {what}, {over} the limit of {}",
-                    number(n(&self.value)),
-                    number(n(&self.limit))
-                )
+                format!("{} {what}, {over} the limit of {}", tokens(value), tokens(limit))
             }
-            "paths" => format!("{} changed file(s) outside the allowed paths", number(n(&self.value))),
-            "no-secrets" => format!("{} secret(s) found", number(n(&self.value))),
-            "valid" => format!("{} defect(s) that repair would fix", number(n(&self.value))),
-            "forbid-tool" => format!("{} call(s) of a forbidden tool", number(n(&self.value))),
+            "paths" => format!(
+                "{} outside the allowed paths",
+                counted(value as u64, "changed file", "changed files")
+            ),
+            "no-secrets" => format!("{} found", counted(value as u64, "secret", "secrets")),
+            "valid" => format!("{} that repair would fix", counted(value as u64, "defect", "defects")),
+            "forbid-tool" => counted(value as u64, "call of a forbidden tool", "calls of a forbidden tool"),
             "require-tool" => match self.value.as_array().map(Vec::as_slice) {
                 Some([]) | None => "every required tool was called".into(),
                 Some(missing) => {
@@ -95,14 +93,78 @@ impl Verdict {
             other => other.to_owned(),
         }
     }
+
+    /// The verdict as a GitHub Actions `::error` workflow command on `session` (at the line
+    /// of the first entry that broke the rule): `%` escaped in the message, also `:` and `,`
+    /// in the properties, the first few entries on lines of their own (an escaped LF), and
+    /// control characters escaped so that a session cannot inject a command of its own.
+    pub fn github_annotation(&self, session: &str, entries_shown: usize) -> String {
+        let data = |s: &str| escape_line(s).replace('%', "%25");
+        let property = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+        let mut message = data(&self.message());
+        for o in self.entries.iter().take(entries_shown) {
+            message.push_str("%0A");
+            message.push_str(&data(&format!("line {}: {}", o.line, o.note)));
+        }
+        let line = self
+            .entries
+            .first()
+            .map_or(String::new(), |o| format!(",line={}", o.line));
+        format!(
+            "::error file={}{line},title={}::{message}",
+            property(session),
+            property(&format!("pi-session check: {}", self.rule))
+        )
+    }
+}
+
+/// A `--json` record: the session's path, then the verdict's fields.
+#[derive(Serialize)]
+pub struct VerdictRecord<'a> {
+    pub session: &'a str,
+    #[serde(flatten)]
+    pub verdict: &'a Verdict,
+}
+
+/// A `--json` record for a session that could not be checked.
+#[derive(Serialize)]
+pub struct ErrorRecord<'a> {
+    pub session: &'a str,
+    pub error: &'a str,
 }
 
 /// What `check` needs besides the session and the policy.
 pub struct Context<'a> {
-    /// The credential rules, for `no-secrets`.
-    pub secrets: &'a RuleSet,
+    /// The credential rules, for `no-secrets` (which needs them).
+    pub secrets: Option<&'a RuleSet>,
     /// The home directory, for `~` in tool paths.
     pub home: Option<&'a Path>,
+}
+
+/// The rules that read the same part of a session, checked together.
+type Group<'a> = dyn Fn() -> Result<Vec<Verdict>, String> + Sync + 'a;
+
+/// Sessions this large (in bytes) have their groups of rules checked on threads of their
+/// own; below it, starting the threads costs more than it saves.
+const PARALLEL_FROM: usize = 8 << 20;
+
+/// The verdicts of `groups`, in their order: each group on a thread of its own when
+/// `parallel`, else one after the other.
+fn run_groups(groups: &[&Group<'_>], parallel: bool) -> Result<Vec<Verdict>, String> {
+    let mut out = Vec::new();
+    if !parallel {
+        for g in groups {
+            out.extend(g()?);
+        }
+        return Ok(out);
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = groups.iter().map(|g| s.spawn(*g)).collect();
+        for h in handles {
+            out.extend(h.join().expect("a rule does not panic")?);
+        }
+        Ok(out)
+    })
 }
 
 /// The verdicts of every rule `policy` sets, in the order the options are documented.
@@ -118,7 +180,6 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
         line: session.entries[i].line,
         note,
     };
-    let mut out = Vec::new();
     // A budget's verdict: the value, and the entry that went over the limit.
     let budget = |rule, limit: f64, value: f64, over_at: Option<(EntryIdx, String)>| Verdict {
         rule,
@@ -132,222 +193,244 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
             .collect(),
     };
 
-    if policy.max_cost.is_some() || policy.max_tokens.is_some() || policy.max_context.is_some() {
-        let (mut sum, mut cost_over, mut tokens_over) = (Totals::default(), None, None);
-        let mut fullest: Vec<(f64, EntryIdx)> = Vec::new();
-        // The context window of each (provider, model) met, looked up once.
-        let mut windows: Vec<(ModelKey, Option<u64>)> = Vec::new();
-        for call in calls(session, entries.iter().copied()) {
-            sum.add_totals(&call.totals);
-            if policy.max_cost.is_some_and(|l| sum.cost.total > l) && cost_over.is_none() {
-                cost_over = Some((call.entry, format!("the total reached ${:.4}", sum.cost.total)));
-            }
-            if policy.max_tokens.is_some_and(|l| sum.total_tokens > l as f64) && tokens_over.is_none() {
-                tokens_over = Some((call.entry, format!("the total reached {}", number(sum.total_tokens))));
-            }
-            if policy.max_context.is_some() && session.entries[call.entry].role() == Some(&Role::Assistant) {
-                let key = (call.provider.clone(), call.model.clone());
-                let window = match windows.iter().find(|(k, _)| *k == key) {
-                    Some((_, w)) => *w,
-                    None => {
-                        let w = call
-                            .provider
-                            .as_deref()
-                            .and_then(|p| builtin_model(p, &call.model))
-                            .map(|m| m.context_window)
-                            .filter(|&w| w > 0);
-                        windows.push((key, w));
-                        w
-                    }
-                };
-                if let Some(w) = window {
-                    fullest.push((call.totals.context_tokens() / w as f64 * 100.0, call.entry));
+    let usage_rules = || -> Result<Vec<Verdict>, String> {
+        let mut out = Vec::new();
+        if policy.max_cost.is_some() || policy.max_tokens.is_some() || policy.max_context.is_some() {
+            let (mut sum, mut cost_over, mut tokens_over) = (Totals::default(), None, None);
+            let mut fullest: Vec<(f64, EntryIdx)> = Vec::new();
+            // The context window of each (provider, model) met, looked up once.
+            let mut windows: Vec<(ModelKey, Option<u64>)> = Vec::new();
+            for call in calls(session, entries.iter().copied()) {
+                sum.add_totals(&call.totals);
+                if policy.max_cost.is_some_and(|l| sum.cost.total > l) && cost_over.is_none() {
+                    cost_over = Some((call.entry, format!("the total reached ${:.4}", sum.cost.total)));
                 }
-            }
-        }
-        if let Some(limit) = policy.max_cost {
-            out.push(budget("max-cost", limit, sum.cost.total, cost_over));
-        }
-        if let Some(limit) = policy.max_tokens {
-            out.push(budget("max-tokens", limit as f64, sum.total_tokens, tokens_over));
-        }
-        if let Some(limit) = policy.max_context {
-            // Only replies whose usage Pi trusts (not aborted, not an error) count: the
-            // fullest are looked at first, and parsed only until one is trusted.
-            fullest.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            let trusted = |i: EntryIdx| session.value(i).get("message").and_then(assistant_usage).is_some();
-            let over: Vec<(f64, EntryIdx)> = fullest
-                .iter()
-                .copied()
-                .filter(|&(p, i)| p > limit && trusted(i))
-                .collect();
-            let peak = over
-                .first()
-                .map(|&(p, _)| p)
-                .or_else(|| fullest.iter().find(|&&(_, i)| trusted(i)).map(|&(p, _)| p));
-            let mut entries: Vec<Offender> = over
-                .iter()
-                .map(|&(p, i)| offender(i, format!("{p:.1}% of the window")))
-                .collect();
-            entries.sort_by_key(|o| o.line);
-            out.push(Verdict {
-                rule: "max-context",
-                limit: json!(number(limit)),
-                value: peak.map_or(Value::Null, |p| json!(number(p))),
-                pass: over.is_empty(),
-                entries,
-            });
-        }
-    }
-
-    let wants_tools = policy.max_tool_calls.is_some()
-        || policy.max_turns.is_some()
-        || policy.tool_error_budget().is_some()
-        || !policy.forbid_tool.is_empty()
-        || !policy.require_tool.is_empty();
-    if wants_tools {
-        let (mut calls_made, mut turns, mut calls_over, mut turns_over) = (0u64, 0u64, None, None);
-        let (mut errors, mut forbidden, mut seen) = (Vec::new(), Vec::new(), HashSet::new());
-        for &i in &entries {
-            let e = &session.entries[i];
-            if e.kind != EntryKind::Message {
-                continue;
-            }
-            match e.role() {
-                Some(Role::Assistant) => {
-                    turns += 1;
-                    if policy.max_turns.is_some_and(|l| turns > l) && turns_over.is_none() {
-                        turns_over = Some((i, format!("turn {turns}")));
-                    }
-                    for name in tool_calls(session, i) {
-                        calls_made += 1;
-                        if policy.max_tool_calls.is_some_and(|l| calls_made > l) && calls_over.is_none() {
-                            calls_over = Some((i, format!("tool call {calls_made} ({name})")));
+                if policy.max_tokens.is_some_and(|l| sum.total_tokens > l as f64) && tokens_over.is_none() {
+                    tokens_over = Some((call.entry, format!("the total reached {}", number(sum.total_tokens))));
+                }
+                if policy.max_context.is_some() && session.entries[call.entry].role() == Some(&Role::Assistant) {
+                    let key = (call.provider.clone(), call.model.clone());
+                    let window = match windows.iter().find(|(k, _)| *k == key) {
+                        Some((_, w)) => *w,
+                        None => {
+                            let w = call
+                                .provider
+                                .as_deref()
+                                .and_then(|p| builtin_model(p, &call.model))
+                                .map(|m| m.context_window)
+                                .filter(|&w| w > 0);
+                            windows.push((key, w));
+                            w
                         }
-                        if policy.forbid_tool.contains(&name) {
-                            forbidden.push(offender(i, format!("calls {name}")));
+                    };
+                    if let Some(w) = window {
+                        fullest.push((call.totals.context_tokens() / w as f64 * 100.0, call.entry));
+                    }
+                }
+            }
+            if let Some(limit) = policy.max_cost {
+                out.push(budget("max-cost", limit, sum.cost.total, cost_over));
+            }
+            if let Some(limit) = policy.max_tokens {
+                out.push(budget("max-tokens", limit as f64, sum.total_tokens, tokens_over));
+            }
+            if let Some(limit) = policy.max_context {
+                // Only replies whose usage Pi trusts (not aborted, not an error) count: the
+                // fullest are looked at first, and parsed only until one is trusted.
+                fullest.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                let trusted = |i: EntryIdx| session.value(i).get("message").and_then(assistant_usage).is_some();
+                let over: Vec<(f64, EntryIdx)> = fullest
+                    .iter()
+                    .copied()
+                    .filter(|&(p, i)| p > limit && trusted(i))
+                    .collect();
+                let peak = over
+                    .first()
+                    .map(|&(p, _)| p)
+                    .or_else(|| fullest.iter().find(|&&(_, i)| trusted(i)).map(|&(p, _)| p));
+                let mut entries: Vec<Offender> = over
+                    .iter()
+                    .map(|&(p, i)| offender(i, format!("{p:.1}% of the window")))
+                    .collect();
+                entries.sort_by_key(|o| o.line);
+                out.push(Verdict {
+                    rule: "max-context",
+                    limit: json!(number(limit)),
+                    value: peak.map_or(Value::Null, |p| json!(number(p))),
+                    pass: over.is_empty(),
+                    entries,
+                });
+            }
+        }
+        Ok(out)
+    };
+
+    let tool_rules = || -> Result<Vec<Verdict>, String> {
+        let mut out = Vec::new();
+        let wants_tools = policy.max_tool_calls.is_some()
+            || policy.max_turns.is_some()
+            || policy.tool_error_budget().is_some()
+            || !policy.forbid_tool.is_empty()
+            || !policy.require_tool.is_empty();
+        if wants_tools {
+            let (mut calls_made, mut turns, mut calls_over, mut turns_over) = (0u64, 0u64, None, None);
+            let (mut errors, mut forbidden, mut seen) = (Vec::new(), Vec::new(), HashSet::new());
+            for &i in &entries {
+                let e = &session.entries[i];
+                if e.kind != EntryKind::Message {
+                    continue;
+                }
+                match e.role() {
+                    Some(Role::Assistant) => {
+                        turns += 1;
+                        if policy.max_turns.is_some_and(|l| turns > l) && turns_over.is_none() {
+                            turns_over = Some((i, format!("turn {turns}")));
                         }
-                        seen.insert(name);
+                        for name in tool_calls(session, i) {
+                            calls_made += 1;
+                            if policy.max_tool_calls.is_some_and(|l| calls_made > l) && calls_over.is_none() {
+                                calls_over = Some((i, format!("tool call {calls_made} ({name})")));
+                            }
+                            if policy.forbid_tool.contains(&name) {
+                                forbidden.push(offender(i, format!("calls {name}")));
+                            }
+                            seen.insert(name);
+                        }
                     }
-                }
-                Some(Role::ToolResult) => {
-                    let (name, failed) = result_of(session, i);
-                    if failed {
-                        errors.push(offender(i, format!("{name} failed")));
+                    Some(Role::ToolResult) => {
+                        let (name, failed) = result_of(session, i);
+                        if failed {
+                            errors.push(offender(i, format!("{name} failed")));
+                        }
                     }
-                }
-                _ => {}
-            }
-        }
-        if let Some(limit) = policy.max_tool_calls {
-            out.push(budget("max-tool-calls", limit as f64, calls_made as f64, calls_over));
-        }
-        if let Some(limit) = policy.max_turns {
-            out.push(budget("max-turns", limit as f64, turns as f64, turns_over));
-        }
-        if let Some(limit) = policy.tool_error_budget() {
-            let pass = errors.len() as u64 <= limit;
-            out.push(Verdict {
-                rule: if policy.no_tool_errors {
-                    "no-tool-errors"
-                } else {
-                    "max-tool-errors"
-                },
-                limit: json!(limit),
-                value: json!(errors.len()),
-                pass,
-                entries: if pass { Vec::new() } else { errors },
-            });
-        }
-        if !policy.forbid_tool.is_empty() {
-            out.push(Verdict {
-                rule: "forbid-tool",
-                limit: json!(policy.forbid_tool),
-                value: json!(forbidden.len()),
-                pass: forbidden.is_empty(),
-                entries: forbidden,
-            });
-        }
-        if !policy.require_tool.is_empty() {
-            let missing: Vec<&String> = policy.require_tool.iter().filter(|t| !seen.contains(*t)).collect();
-            out.push(Verdict {
-                rule: "require-tool",
-                limit: json!(policy.require_tool),
-                value: json!(missing),
-                pass: missing.is_empty(),
-                entries: Vec::new(),
-            });
-        }
-    }
-
-    if !policy.paths.is_empty() {
-        let allowed = paths::Allowed::new(&policy.paths)?;
-        let cwd = session.header.cwd.as_deref().unwrap_or("/");
-        let (mut outside, mut named) = (Vec::new(), HashSet::new());
-        for &i in &entries {
-            let ops = crate::ops::files::entry_ops(session, i);
-            for path in ops.edited.iter().chain(&ops.written) {
-                let fine = paths::inside(path, cwd, cx.home).is_some_and(|r| allowed.allows(&r));
-                if !fine && named.insert(path.clone()) {
-                    outside.push(offender(i, format!("changes {path}")));
+                    _ => {}
                 }
             }
+            if let Some(limit) = policy.max_tool_calls {
+                out.push(budget("max-tool-calls", limit as f64, calls_made as f64, calls_over));
+            }
+            if let Some(limit) = policy.max_turns {
+                out.push(budget("max-turns", limit as f64, turns as f64, turns_over));
+            }
+            if let Some(limit) = policy.tool_error_budget() {
+                let pass = errors.len() as u64 <= limit;
+                out.push(Verdict {
+                    rule: if policy.no_tool_errors {
+                        "no-tool-errors"
+                    } else {
+                        "max-tool-errors"
+                    },
+                    limit: json!(limit),
+                    value: json!(errors.len()),
+                    pass,
+                    entries: if pass { Vec::new() } else { errors },
+                });
+            }
+            if !policy.forbid_tool.is_empty() {
+                out.push(Verdict {
+                    rule: "forbid-tool",
+                    limit: json!(policy.forbid_tool),
+                    value: json!(forbidden.len()),
+                    pass: forbidden.is_empty(),
+                    entries: forbidden,
+                });
+            }
+            if !policy.require_tool.is_empty() {
+                let missing: Vec<&String> = policy.require_tool.iter().filter(|t| !seen.contains(*t)).collect();
+                out.push(Verdict {
+                    rule: "require-tool",
+                    limit: json!(policy.require_tool),
+                    value: json!(missing),
+                    pass: missing.is_empty(),
+                    entries: Vec::new(),
+                });
+            }
         }
-        out.push(Verdict {
-            rule: "paths",
-            limit: json!(policy.paths),
-            value: json!(outside.len()),
-            pass: outside.is_empty(),
-            entries: outside,
-        });
-    }
+        Ok(out)
+    };
 
-    if policy.no_secrets {
-        let scan = crate::secrets::scan::scan(session.bytes(), cx.secrets);
-        let found: Vec<Offender> = scan
-            .findings
-            .iter()
-            .map(|f| Offender {
-                id: f.entry.clone(),
-                line: f.line,
-                note: if f.path.is_empty() {
-                    f.rule.clone()
-                } else {
-                    format!("{} in {}", f.rule, f.path)
-                },
-            })
-            .collect();
-        out.push(Verdict {
-            rule: "no-secrets",
-            limit: json!(true),
-            value: json!(found.len()),
-            pass: found.is_empty(),
-            entries: found,
-        });
-    }
+    let paths_rule = || -> Result<Vec<Verdict>, String> {
+        let mut out = Vec::new();
+        if !policy.paths.is_empty() {
+            let allowed = paths::Allowed::new(&policy.paths)?;
+            let cwd = session.header.cwd.as_deref().unwrap_or("/");
+            let (mut outside, mut named) = (Vec::new(), HashSet::new());
+            for &i in &entries {
+                let ops = crate::ops::files::entry_ops(session, i);
+                for path in ops.edited.iter().chain(&ops.written) {
+                    let fine = paths::inside(path, cwd, cx.home).is_some_and(|r| allowed.allows(&r));
+                    if !fine && named.insert(path.clone()) {
+                        outside.push(offender(i, format!("changes {path}")));
+                    }
+                }
+            }
+            out.push(Verdict {
+                rule: "paths",
+                limit: json!(policy.paths),
+                value: json!(outside.len()),
+                pass: outside.is_empty(),
+                entries: outside,
+            });
+        }
+        Ok(out)
+    };
 
-    if policy.valid {
-        let plan = crate::repair::plan::check_only(&session.path, session.bytes(), Some(session))
-            .map_err(|e: SessionError| e.to_string())?;
-        let defects: Vec<Offender> = plan
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Defect)
-            .map(|f| Offender {
-                id: f.id.clone(),
-                line: f.line.unwrap_or(0),
-                note: format!("{}: {}", f.kind, f.message),
-            })
-            .collect();
-        out.push(Verdict {
-            rule: "valid",
-            limit: json!(true),
-            value: json!(defects.len()),
-            pass: defects.is_empty(),
-            entries: defects,
-        });
-    }
-    Ok(out)
+    let secrets_rule = || -> Result<Vec<Verdict>, String> {
+        let mut out = Vec::new();
+        if policy.no_secrets {
+            let rules = cx.secrets.ok_or("no-secrets needs the credential rules")?;
+            let scan = crate::secrets::scan::scan(session.bytes(), rules);
+            let found: Vec<Offender> = scan
+                .findings
+                .iter()
+                .map(|f| Offender {
+                    id: f.entry.clone(),
+                    line: f.line,
+                    note: if f.path.is_empty() {
+                        f.rule.clone()
+                    } else {
+                        format!("{} in {}", f.rule, f.path)
+                    },
+                })
+                .collect();
+            out.push(Verdict {
+                rule: "no-secrets",
+                limit: json!(true),
+                value: json!(found.len()),
+                pass: found.is_empty(),
+                entries: found,
+            });
+        }
+        Ok(out)
+    };
+
+    let valid_rule = || -> Result<Vec<Verdict>, String> {
+        let mut out = Vec::new();
+        if policy.valid {
+            let plan = crate::repair::plan::check_only(&session.path, session.bytes(), Some(session))
+                .map_err(|e: SessionError| e.to_string())?;
+            let defects: Vec<Offender> = plan
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Defect)
+                .map(|f| Offender {
+                    id: f.id.clone(),
+                    line: f.line.unwrap_or(0),
+                    note: format!("{}: {}", f.kind, f.message),
+                })
+                .collect();
+            out.push(Verdict {
+                rule: "valid",
+                limit: json!(true),
+                value: json!(defects.len()),
+                pass: defects.is_empty(),
+                entries: defects,
+            });
+        }
+        Ok(out)
+    };
+    let groups: [&Group<'_>; 5] = [&usage_rules, &tool_rules, &paths_rule, &secrets_rule, &valid_rule];
+    run_groups(&groups, session.bytes().len() >= PARALLEL_FROM)
 }
 
 /// [`check`] of each file of `paths`, several at a time; results in the order of `paths`,
@@ -489,7 +572,7 @@ mod tests {
                 ..Policy::default()
             };
             let rules = RuleSet::builtin();
-            let cx = Context { secrets: &rules, home: None };
+            let cx = Context { secrets: Some(&rules), home: None };
             let one = check(&session(&a, &b, &order1), &policy, &cx).unwrap();
             let two = check(&session(&a, &b, &order2), &policy, &cx).unwrap();
             prop_assert_eq!(outcome(&one), outcome(&two));

@@ -53,6 +53,12 @@ impl Policy {
         Ok(policy)
     }
 
+    /// The policy in the TOML file `path`; errors name the file.
+    pub fn from_file(path: &std::path::Path) -> Result<Policy, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Policy::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// `self` with what `over` sets replacing it: the command line over the file.
     pub fn overlay(self, over: Policy) -> Policy {
         fn list(base: Vec<String>, over: Vec<String>) -> Vec<String> {
