@@ -87,14 +87,7 @@ pub fn entry_ops(session: &Session, i: EntryIdx) -> FileOps {
     match session.entries[i].kind {
         EntryKind::Message if might_touch_files(session, i) => {
             // Through the entry view; again over the parsed value when the view declines.
-            let read = |entry: crate::json::view::Obj<'_, '_>| {
-                let mut ops = FileOps::default();
-                if let Some(m) = entry.obj("message")? {
-                    ops.add_from_message_view(m)?;
-                }
-                Ok(ops)
-            };
-            ops = crate::json::view::read(Some(session.raw(i)), || session.value(i), read).unwrap_or_default();
+            ops = crate::json::view::read(Some(session.raw(i)), || session.value(i), message_ops).unwrap_or_default();
         }
         EntryKind::Compaction | EntryKind::BranchSummary => {
             let v = session.value(i);
@@ -109,11 +102,20 @@ pub fn entry_ops(session: &Session, i: EntryIdx) -> FileOps {
     ops
 }
 
+/// The file operations of a message entry read through the entry view.
+pub fn message_ops(entry: crate::json::view::Obj<'_, '_>) -> crate::json::scan::Scan<FileOps> {
+    let mut ops = FileOps::default();
+    if let Some(m) = entry.obj("message")? {
+        ops.add_from_message_view(m)?;
+    }
+    Ok(ops)
+}
+
 /// Whether a message can hold what [`FileOps::add_from_message`] reads (the tool calls of an
 /// assistant message, the `nestedCalls` of a tool result), judged from what the loader kept
 /// and the line's bytes: the other messages, tool outputs most of all, are not parsed. A line
 /// with a `\u` escape could spell a key any way, so it is always parsed.
-fn might_touch_files(session: &Session, i: EntryIdx) -> bool {
+pub fn might_touch_files(session: &Session, i: EntryIdx) -> bool {
     let raw = session.raw(i);
     let escaped = || memchr::memmem::find(raw, b"\\u").is_some();
     match session.entries[i].role() {

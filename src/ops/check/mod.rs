@@ -8,15 +8,18 @@ pub mod junit;
 pub mod paths;
 pub mod policy;
 
+use crate::compaction::fileops::FileOps;
 use crate::compaction::prepare::assistant_usage;
 use crate::human::amounts::{counted, dollars, tokens};
 use crate::human::terminal::escape_line;
 use crate::json::jsjson::number;
+use crate::json::view::Obj;
 use crate::llm::models::builtin_model;
+use crate::ops::files::{entry_ops, message_ops, might_touch_files};
 use crate::repair::finding::Severity;
 use crate::secrets::rules::RuleSet;
 use crate::session::{EntryIdx, EntryKind, Role, Session, SessionError};
-use crate::usage::{Scope, Totals, calls, entries_of, result_of, tool_calls};
+use crate::usage::{Scope, Totals, calls, entries_of, might_call, result_of, tool_call_names};
 pub use policy::Policy;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -272,11 +275,51 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
             || policy.tool_error_budget().is_some()
             || !policy.forbid_tool.is_empty()
             || !policy.require_tool.is_empty();
-        if wants_tools {
+        let wants_paths = !policy.paths.is_empty();
+        // Turns and tool errors need no tool names.
+        let wants_names =
+            policy.max_tool_calls.is_some() || !policy.forbid_tool.is_empty() || !policy.require_tool.is_empty();
+        if wants_tools || wants_paths {
             let (mut calls_made, mut turns, mut calls_over, mut turns_over) = (0u64, 0u64, None, None);
             let (mut errors, mut forbidden, mut seen) = (Vec::new(), Vec::new(), HashSet::new());
+            let allowed = paths::Allowed::new(&policy.paths)?;
+            let cwd = session.header.cwd.as_deref().unwrap_or("/");
+            let (mut outside, mut named) = (Vec::new(), HashSet::new());
             for &i in &entries {
                 let e = &session.entries[i];
+                let assistant = e.kind == EntryKind::Message && e.role() == Some(&Role::Assistant);
+                // An assistant message is read once, for its tool calls and the files they touch.
+                let (names, ops) = if !assistant {
+                    let ops = if wants_paths {
+                        entry_ops(session, i)
+                    } else {
+                        FileOps::default()
+                    };
+                    (Vec::new(), ops)
+                } else if (wants_names && might_call(session, i)) || (wants_paths && might_touch_files(session, i)) {
+                    let read = |entry: Obj<'_, '_>| {
+                        let ops = if wants_paths {
+                            message_ops(entry)?
+                        } else {
+                            FileOps::default()
+                        };
+                        let names = if wants_names {
+                            tool_call_names(entry)?
+                        } else {
+                            Vec::new()
+                        };
+                        Ok((names, ops))
+                    };
+                    crate::json::view::read(Some(session.raw(i)), || session.value(i), read).unwrap_or_default()
+                } else {
+                    Default::default()
+                };
+                for path in ops.edited.iter().chain(&ops.written) {
+                    let fine = paths::inside(path, cwd, cx.home).is_some_and(|r| allowed.allows(&r));
+                    if !fine && named.insert(path.clone()) {
+                        outside.push(offender(i, format!("changes {path}")));
+                    }
+                }
                 if e.kind != EntryKind::Message {
                     continue;
                 }
@@ -286,7 +329,7 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
                         if policy.max_turns.is_some_and(|l| turns > l) && turns_over.is_none() {
                             turns_over = Some((i, format!("turn {turns}")));
                         }
-                        for name in tool_calls(session, i) {
+                        for name in names {
                             calls_made += 1;
                             if policy.max_tool_calls.is_some_and(|l| calls_made > l) && calls_over.is_none() {
                                 calls_over = Some((i, format!("tool call {calls_made} ({name})")));
@@ -345,32 +388,15 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
                     entries: Vec::new(),
                 });
             }
-        }
-        Ok(out)
-    };
-
-    let paths_rule = || -> Result<Vec<Verdict>, String> {
-        let mut out = Vec::new();
-        if !policy.paths.is_empty() {
-            let allowed = paths::Allowed::new(&policy.paths)?;
-            let cwd = session.header.cwd.as_deref().unwrap_or("/");
-            let (mut outside, mut named) = (Vec::new(), HashSet::new());
-            for &i in &entries {
-                let ops = crate::ops::files::entry_ops(session, i);
-                for path in ops.edited.iter().chain(&ops.written) {
-                    let fine = paths::inside(path, cwd, cx.home).is_some_and(|r| allowed.allows(&r));
-                    if !fine && named.insert(path.clone()) {
-                        outside.push(offender(i, format!("changes {path}")));
-                    }
-                }
+            if wants_paths {
+                out.push(Verdict {
+                    rule: "paths",
+                    limit: json!(policy.paths),
+                    value: json!(outside.len()),
+                    pass: outside.is_empty(),
+                    entries: outside,
+                });
             }
-            out.push(Verdict {
-                rule: "paths",
-                limit: json!(policy.paths),
-                value: json!(outside.len()),
-                pass: outside.is_empty(),
-                entries: outside,
-            });
         }
         Ok(out)
     };
@@ -429,7 +455,7 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
         }
         Ok(out)
     };
-    let groups: [&Group<'_>; 5] = [&usage_rules, &tool_rules, &paths_rule, &secrets_rule, &valid_rule];
+    let groups: [&Group<'_>; 4] = [&usage_rules, &tool_rules, &secrets_rule, &valid_rule];
     run_groups(&groups, session.bytes().len() >= PARALLEL_FROM)
 }
 
