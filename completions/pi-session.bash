@@ -211,7 +211,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__check)
-            opts="-s -h -V --all --config --max-cost --max-tokens --max-context --max-tool-calls --max-turns --no-tool-errors --max-tool-errors --no-secrets --valid --forbid-tool --require-tool --paths --branch --gitleaks-config --no-own-keys --json --format --junit --force --session --color --no-pager --help --version"
+            opts="-s -h -V --all --config --max-cost --max-tokens --max-context --max-tool-calls --max-turns --no-tool-errors --max-tool-errors --no-secrets --valid --forbid-tool --require-tool --paths --branch --gitleaks-config --no-own-keys --json --format --junit --force --no-cache --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

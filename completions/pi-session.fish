@@ -315,7 +315,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l max-turn
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l max-tool-errors -d 'At most this many tool results are errors' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l forbid-tool -d 'These tools are never called' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l require-tool -d 'These tools are each called at least once' -r
-complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l paths -d 'Every tool call that changed a file (edit, write) changed one these gitignore-style globs match, relative to the session\'s working directory: `*.md` at any depth, `/build` or `src/*.rs` from the top, `docs/` a whole directory, `!GLOB` an exception' -r
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l paths -d 'Every file an edit or write call changed matches these gitignore-style globs, from the session\'s cwd: `*.md` at any depth, `/build` or `src/*.rs` from the top, `docs/` a directory, `!GLOB` an exception' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l gitleaks-config -d 'Rules in gitleaks\' format for --no-secrets [default: ./.gitleaks.toml if any]' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l format -d 'How to print the verdicts: `human`, or `github` (GitHub Actions annotations, `::error file=…,line=…,title=…::…`, one per failed rule)' -r -f -a "human\t''
 github\t''"
@@ -324,14 +324,15 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand check" -s s -l ses
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l all -d 'Every session of the current project [default: the sessions -s names (repeatable), else the most recent session of the current directory]'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l all -d 'Every session of the current project [default: those -s names (repeatable), else the most recent session of the current directory]'
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-tool-errors -d 'No tool result is an error'
-complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-secrets -d 'No credential is recorded (the `secrets` scan, with its --gitleaks-config and --no-own-keys)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-secrets -d 'No credential is recorded (the `secrets` scan; see --gitleaks-config, --no-own-keys)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l valid -d 'Nothing `repair --check` calls a defect'
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l branch -d 'Budgets and tool rules count only the branch of @ (what the model saw)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-own-keys -d '--no-secrets does not look for the values of your own keys'
-complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l json -d 'One JSON object per rule and session (NDJSON): {"session", "rule", "limit", "value", "pass", "entries": [{"id", "line", "note"}]}; {"session", "error"} for a session that cannot be read'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l json -d 'One JSON object per rule and session (NDJSON): {"session", "rule", "limit", "value", "pass", "entries": [{"id", "line", "note"}]}, or {"session", "error"}'
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l force -d 'Replace the --junit file if it exists (atomically)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-cache -d 'Check every file again. By default the verdicts on files unchanged since a run under the same policy come from $XDG_CACHE_HOME/pi-session/check.cache (or ~/.cache/…)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand check" -s V -l version -d 'Print version'

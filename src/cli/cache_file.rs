@@ -5,6 +5,9 @@ use std::path::PathBuf;
 /// What `usage` read from each session file.
 pub const USAGE: &str = "usage.cache";
 
+/// The verdicts `check` reached on each session file, under the last policy it checked.
+pub const CHECK: &str = "check.cache";
+
 /// What `ls` (and `grep --all`, which searches what `ls --all` lists) read from each
 /// session file.
 pub const LISTING: &str = "listing.cache";

@@ -81,6 +81,16 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pi-session files --all --json | jq -r 'select(.modified) | .path'",
             ),
         ],
+        "check" => &[
+            (
+                "Gate the current session on a budget and the files it may change",
+                "pi-session check --max-cost 2 --no-tool-errors --paths 'src/**' '*.md'",
+            ),
+            (
+                "Every session of the project, with the repository's policy, for GitHub Actions",
+                "pi-session check --all --config .pi-session-check.toml --format github --junit check.xml",
+            ),
+        ],
         "checkout" => &[
             (
                 "Go back three entries (the next message branches there)",
@@ -302,6 +312,17 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ("0", "A line matched."),
             ("1", "Nothing matched."),
             ("2", "An error kept it from searching everything (as ripgrep)."),
+        ],
+        "check" => &[
+            ("0", "Every rule holds in every session."),
+            (
+                "1",
+                "A rule failed (the verdicts name it and the entries that broke it).",
+            ),
+            (
+                "2",
+                "A usage error (an unknown option or config key, an impossible limit, a glob that is not one), or a session that cannot be read.",
+            ),
         ],
         "secrets" => &[
             ("0", "Nothing found."),

@@ -4,6 +4,7 @@
 pub mod amounts;
 pub mod branch_summary;
 pub mod cache_file;
+pub mod check_policy;
 pub mod commands;
 pub mod completion;
 pub mod exit;

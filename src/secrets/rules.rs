@@ -251,6 +251,55 @@ const BY_LINES_MIN: usize = if cfg!(test) { 2 } else { 4096 };
 const REDACTED_OPEN: &str = "[REDACTED:";
 
 impl RuleSet {
+    /// What the set finds, hashed: two sets with the same fingerprint find the same things
+    /// (for caches of findings; the exact values are hashed, never kept). Built-in filters
+    /// count by presence: what they do is the build's, which a cache tells apart itself.
+    pub fn fingerprint(&self) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        let mut put = |s: &str| {
+            h.update((s.len() as u64).to_le_bytes());
+            h.update(s);
+        };
+        let allowlist = |a: &Allowlist, put: &mut dyn FnMut(&str)| {
+            for r in &a.regexes {
+                put(r.as_str());
+            }
+            for w in &a.stopwords {
+                put(w);
+            }
+            put(&format!("{:?} {:?} {}", a.regex_target, a.condition, a.has_unevaluable));
+        };
+        for r in &self.rules {
+            put(&r.id);
+            put(&r.regex.pattern);
+            put(&format!(
+                "{} {:?} {:?} {} {} {} {:?} {}",
+                r.secret_group,
+                r.keywords,
+                r.entropy,
+                r.filter.is_some(),
+                r.generic,
+                r.assignment,
+                r.site,
+                r.allowlists.len()
+            ));
+            for a in &r.allowlists {
+                allowlist(a, &mut put);
+            }
+        }
+        put("global");
+        for a in &self.global {
+            allowlist(a, &mut put);
+        }
+        put("exact");
+        for (name, value) in &self.exact {
+            put(name);
+            put(value);
+        }
+        h.finalize().into()
+    }
+
     /// The built-in rules.
     pub fn builtin() -> RuleSet {
         RuleSet::from_parts(builtin_rules(), Vec::new(), Vec::new())
@@ -1539,6 +1588,17 @@ fn generic_real(secret: &str, matched: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn fingerprints_are_the_same_for_the_same_rules_and_differ_otherwise() {
+        let a = RuleSet::builtin();
+        // Using the rules (compiling their regexes) changes nothing.
+        let _ = a.find("ghp_0123456789abcdefghijklmnopqrstuvwxyz");
+        assert_eq!(a.fingerprint(), RuleSet::builtin().fingerprint());
+        let keyed = RuleSet::builtin().with_exact(vec![("MY_TOKEN".into(), "s3cr3t-value-123".into())]);
+        assert_ne!(a.fingerprint(), keyed.fingerprint());
+    }
+
     use super::*;
     use proptest::prelude::*;
     use std::sync::LazyLock;

@@ -191,6 +191,16 @@ fn secrets_are_found_and_never_printed() {
         human.stdout
     );
     assert!(!human.stdout.contains("a1B2c3D4e5F6") && !human.stderr.contains("a1B2c3D4e5F6"));
+    // Without the message that holds it, nothing is found.
+    let text: String = std::fs::read_to_string(&f)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("\"u2\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&f, text).unwrap();
+    let v = verdict(&f, &["--no-secrets"]);
+    assert_eq!((&v["value"], &v["pass"]), (&json!(0), &json!(true)));
 }
 
 #[test]
@@ -361,4 +371,33 @@ fn several_sessions_and_one_that_cannot_be_read() {
     } else {
         assert_eq!(out.status.code(), Some(0));
     }
+}
+
+#[test]
+fn unchanged_files_are_not_read_again_under_the_same_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = session(dir.path());
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let set_old = |f: &Path| {
+        let file = std::fs::OpenOptions::new().write(true).open(f).unwrap();
+        file.set_modified(old).unwrap();
+    };
+    set_old(&f);
+    assert_eq!(verdict(&f, &["--forbid-tool", "bash"])["pass"], json!(false));
+    // Same size, same time, same inode: the cache cannot tell this version from the last,
+    // which is how it shows it was used.
+    let text = std::fs::read_to_string(&f).unwrap().replace("\"bash\"", "\"bosh\"");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&f)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, text.as_bytes()))
+        .unwrap();
+    set_old(&f);
+    assert_eq!(verdict(&f, &["--forbid-tool", "bash"])["pass"], json!(false));
+    assert_eq!(
+        verdict(&f, &["--forbid-tool", "bash", "--no-cache"])["pass"],
+        json!(true)
+    );
+    // Another policy is checked on the file as it is.
+    assert_eq!(verdict(&f, &["--forbid-tool", "bash", "--branch"])["pass"], json!(true));
 }

@@ -1,12 +1,14 @@
 use crate::cli::GlobalArgs;
 use crate::cli::amounts::counted;
+use crate::cli::cache_file::{CHECK, cache_file};
+use crate::cli::check_policy::PolicyArgs;
 use crate::cli::exit::Exit;
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::progress::Terminal;
 use crate::cli::secret_rules::{RuleArgs, rule_set};
 use crate::cli::session_arg::project_sessions_named;
 use anyhow::{Result, bail};
-use pi_session::ops::check::{Context, ErrorRecord, Policy, Verdict, VerdictRecord, check_files, junit};
+use pi_session::ops::check::{Context, ErrorRecord, Verdict, VerdictRecord, check_files, junit};
 use pi_session::session::io::write;
 use std::path::PathBuf;
 
@@ -32,59 +34,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// At most this cost in US dollars, as `usage` sums it.
-    #[arg(long, value_name = "USD", help_heading = "Budgets")]
-    pub max_cost: Option<f64>,
-
-    /// At most this many tokens over all paid calls.
-    #[arg(long, value_name = "N", help_heading = "Budgets")]
-    pub max_tokens: Option<u64>,
-
-    /// The fullest context a reply reported is at most this percent of its model's window.
-    #[arg(long, value_name = "PERCENT", help_heading = "Budgets")]
-    pub max_context: Option<f64>,
-
-    /// At most this many tool calls.
-    #[arg(long, value_name = "N", help_heading = "Budgets")]
-    pub max_tool_calls: Option<u64>,
-
-    /// At most this many turns (assistant messages: one model call each).
-    #[arg(long, value_name = "N", help_heading = "Budgets")]
-    pub max_turns: Option<u64>,
-
-    /// No tool result is an error.
-    #[arg(long, conflicts_with = "max_tool_errors", help_heading = "Rules")]
-    pub no_tool_errors: bool,
-
-    /// At most this many tool results are errors.
-    #[arg(long, value_name = "N", help_heading = "Rules")]
-    pub max_tool_errors: Option<u64>,
-
-    /// No credential is recorded (the `secrets` scan; see --gitleaks-config, --no-own-keys).
-    #[arg(long, help_heading = "Rules")]
-    pub no_secrets: bool,
-
-    /// Nothing `repair --check` calls a defect.
-    #[arg(long, help_heading = "Rules")]
-    pub valid: bool,
-
-    /// These tools are never called.
-    #[arg(long, value_name = "NAME", num_args = 1.., help_heading = "Rules")]
-    pub forbid_tool: Vec<String>,
-
-    /// These tools are each called at least once.
-    #[arg(long, value_name = "NAME", num_args = 1.., help_heading = "Rules")]
-    pub require_tool: Vec<String>,
-
-    /// Every file an edit or write call changed matches these gitignore-style globs, from the
-    /// session's cwd: `*.md` at any depth, `/build` or `src/*.rs` from the top, `docs/` a
-    /// directory, `!GLOB` an exception.
-    #[arg(long, value_name = "GLOB", num_args = 1.., help_heading = "Rules")]
-    pub paths: Vec<String>,
-
-    /// Budgets and tool rules count only the branch of @ (what the model saw).
-    #[arg(long)]
-    pub branch: bool,
+    #[command(flatten)]
+    pub rules: PolicyArgs,
 
     /// Rules in gitleaks' format for --no-secrets [default: ./.gitleaks.toml if any].
     #[arg(long, value_name = "FILE")]
@@ -112,6 +63,11 @@ pub struct Args {
     /// Replace the --junit file if it exists (atomically).
     #[arg(long)]
     pub force: bool,
+
+    /// Check every file again. By default the verdicts on files unchanged since a run under
+    /// the same policy come from $XDG_CACHE_HOME/pi-session/check.cache (or ~/.cache/…).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Usage errors and sessions that cannot be read end with 2, so that 1 means "a rule failed".
@@ -126,36 +82,8 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     }
 }
 
-fn policy_of(args: &Args) -> Result<Policy> {
-    let file = match &args.config {
-        Some(path) => Policy::from_file(path).map_err(anyhow::Error::msg)?,
-        None => Policy::default(),
-    };
-    let given = Policy {
-        max_cost: args.max_cost,
-        max_tokens: args.max_tokens,
-        max_tool_calls: args.max_tool_calls,
-        max_turns: args.max_turns,
-        max_context: args.max_context,
-        no_tool_errors: args.no_tool_errors,
-        max_tool_errors: args.max_tool_errors,
-        paths: args.paths.clone(),
-        no_secrets: args.no_secrets,
-        valid: args.valid,
-        forbid_tool: args.forbid_tool.clone(),
-        require_tool: args.require_tool.clone(),
-        branch: args.branch,
-    };
-    let policy = file.overlay(given);
-    policy.validate().map_err(anyhow::Error::msg)?;
-    if policy.is_empty() {
-        bail!("nothing to check: give a budget or a rule (see --help), or --config FILE");
-    }
-    Ok(policy)
-}
-
 fn check_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
-    let policy = policy_of(args)?;
+    let policy = args.rules.policy(args.config.as_deref())?;
     if let Some(path) = args.junit.as_deref().filter(|p| p.exists() && !args.force) {
         bail!("{} exists; --force replaces it", path.display());
     }
@@ -169,7 +97,8 @@ fn check_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Resul
     let (secrets, home) = (rules.as_ref(), home.as_deref());
     let cx = Context { secrets, home };
     let files = project_sessions_named(global, args.all, &[])?;
-    let results = check_files(&files, &policy, &cx, &Terminal::when(!args.json));
+    let cache = cache_file(CHECK).filter(|_| !args.no_cache);
+    let results = check_files(&files, &policy, &cx, cache.as_deref(), &Terminal::when(!args.json));
     let names: Vec<String> = files.iter().map(|p| p.to_string_lossy().into_owned()).collect();
     for (name, result) in names.iter().zip(&results) {
         let verdicts = match result {

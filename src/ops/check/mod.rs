@@ -4,12 +4,14 @@
 //! counts them, changed files are `files`' (Pi's compaction rule), credentials are the
 //! `secrets` scan's, defects are `repair --check`'s. This module only compares.
 
+pub mod cache;
 pub mod junit;
 pub mod paths;
 pub mod policy;
 
 use crate::compaction::fileops::FileOps;
 use crate::compaction::prepare::assistant_usage;
+use crate::file_cache::Stamp;
 use crate::human::amounts::{counted, dollars, tokens};
 use crate::human::terminal::escape_line;
 use crate::json::jsjson::number;
@@ -25,6 +27,22 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::path::Path;
+
+/// Every rule's name, in the order verdicts come.
+pub const RULES: [&str; 12] = [
+    "max-cost",
+    "max-tokens",
+    "max-context",
+    "max-tool-calls",
+    "max-turns",
+    "no-tool-errors",
+    "max-tool-errors",
+    "forbid-tool",
+    "require-tool",
+    "paths",
+    "no-secrets",
+    "valid",
+];
 
 /// A call's (provider, model).
 type ModelKey = (Option<String>, String);
@@ -71,12 +89,13 @@ impl Verdict {
                 None => "no reply of a model with a known context window: not measured".into(),
             },
             "max-tokens" | "max-tool-calls" | "max-turns" | "max-tool-errors" | "no-tool-errors" => {
-                let what = match self.rule {
-                    "max-tokens" => "tokens",
-                    "max-tool-calls" => "tool calls",
-                    "max-turns" => "turns",
-                    _ => "failed tool results",
+                let (one, many) = match self.rule {
+                    "max-tokens" => ("token", "tokens"),
+                    "max-tool-calls" => ("tool call", "tool calls"),
+                    "max-turns" => ("turn", "turns"),
+                    _ => ("failed tool result", "failed tool results"),
                 };
+                let what = if value == 1.0 { one } else { many };
                 format!("{} {what}, {over} the limit of {}", tokens(value), tokens(limit))
             }
             "paths" => format!(
@@ -460,25 +479,45 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
 }
 
 /// [`check`] of each file of `paths`, several at a time; results in the order of `paths`,
-/// an error (a file that cannot be read as a session) in place of a file's verdicts.
-/// `progress` hears of a step per file.
+/// an error (a file that cannot be read as a session) in place of a file's verdicts. With a
+/// `cache` file, the verdicts of files unchanged since a run under the same policy are taken
+/// from it ([`cache`]) and the new ones recorded. `progress` hears of a step per file.
 pub fn check_files(
     paths: &[std::path::PathBuf],
     policy: &Policy,
     cx: &Context<'_>,
+    cache: Option<&Path>,
     progress: &dyn crate::progress::Progress,
 ) -> Vec<Result<Vec<Verdict>, String>> {
+    let mut cache = cache.map(|file| cache::Cache::open(file, policy, cx));
+    // Stamped before reading: a file that changes meanwhile is not recorded as this version.
+    let stamps: Vec<Option<Stamp>> = paths.iter().map(|p| Stamp::of(p)).collect();
+    let indices: Vec<usize> = (0..paths.len()).collect();
     progress.start("sessions", Some(paths.len() as u64));
     let results = crate::parallel::par_map(
-        paths,
-        |p| {
-            let session = Session::open(p).map_err(|e| e.to_string())?;
-            check(&session, policy, cx)
+        &indices,
+        |&i| {
+            if let Some(verdicts) = cache.as_ref().and_then(|c| c.get(&paths[i], stamps[i])) {
+                return (Ok(verdicts), true);
+            }
+            let session = match Session::open(&paths[i]) {
+                Ok(s) => s,
+                Err(e) => return (Err(e.to_string()), false),
+            };
+            (check(&session, policy, cx), false)
         },
         || progress.advance(1),
     );
     progress.finish();
-    results
+    if let Some(mut c) = cache.take() {
+        for ((path, stamp), (result, cached)) in paths.iter().zip(&stamps).zip(&results) {
+            if let (Ok(verdicts), false, Some(stamp)) = (result, cached, stamp) {
+                c.record(path, *stamp, verdicts);
+            }
+        }
+        c.save();
+    }
+    results.into_iter().map(|(r, _)| r).collect()
 }
 
 #[cfg(test)]
