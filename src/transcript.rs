@@ -275,7 +275,7 @@ impl Pairing {
                 k += 1;
                 continue;
             };
-            let mut open: Vec<&str> = calls.iter().map(|c| &**c).collect();
+            let mut open: Vec<&str> = calls.ids.iter().map(|c| &**c).collect();
             let start = pairing.results.len();
             let mut j = k + 1;
             while j < path.len() && !open.is_empty() {

@@ -11,7 +11,7 @@ mod counts;
 mod read;
 pub mod report;
 
-pub use counts::{Counts, ToolCounts, message_counts, might_call, result_of, tool_call_names, tool_calls};
+pub use counts::{Counts, ToolCounts, message_counts, result_of, tool_calls};
 
 use crate::json::jsjson::number;
 use crate::llm::Cost;

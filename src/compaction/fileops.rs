@@ -8,6 +8,27 @@ use crate::session::content::{Block, Content};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
+/// How a call of a tool touches the file its `path` names: only Pi's `read`, `write` and
+/// `edit` tools are tracked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Touch {
+    Read,
+    Write,
+    Edit,
+}
+
+impl Touch {
+    /// How a call of the tool `name` touches its file, if it does.
+    pub fn of(name: &str) -> Option<Touch> {
+        match name {
+            "read" => Some(Touch::Read),
+            "write" => Some(Touch::Write),
+            "edit" => Some(Touch::Edit),
+            _ => None,
+        }
+    }
+}
+
 /// Insertion-ordered sets are not needed: Pi sorts the final lists.
 #[derive(Debug, Clone, Default)]
 pub struct FileOps {
@@ -61,11 +82,11 @@ impl FileOps {
         let Some(path) = path.filter(|p| !p.is_empty()) else {
             return Ok(());
         };
-        match name {
-            Some("read") => self.read.insert(path.into_owned()),
-            Some("write") => self.written.insert(path.into_owned()),
-            Some("edit") => self.edited.insert(path.into_owned()),
-            _ => false,
+        match name.and_then(Touch::of) {
+            Some(Touch::Read) => self.read.insert(path.into_owned()),
+            Some(Touch::Write) => self.written.insert(path.into_owned()),
+            Some(Touch::Edit) => self.edited.insert(path.into_owned()),
+            None => false,
         };
         Ok(())
     }

@@ -4,10 +4,10 @@
 //! and `write` tool calls, and the `readFiles` / `modifiedFiles` a summary recorded in its
 //! `details`. Bash commands are not parsed, as Pi does not.
 
-use crate::compaction::fileops::{FileOps, js_order};
+use crate::compaction::fileops::{FileOps, Touch, js_order};
 use crate::session::context::truthy;
 use crate::session::entry::EntryKind;
-use crate::session::{EntryIdx, Role, Session};
+use crate::session::{Detail, EntryIdx, Role, Session, Tools};
 use crate::usage::{Scope, entries_of};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -53,7 +53,7 @@ pub fn files(session: &Session, scope: Scope) -> (Vec<FileRecord>, Option<EntryI
     let (entries, cycle_at) = entries_of(session, scope);
     let mut last: HashMap<String, FileRecord> = HashMap::new();
     for i in entries {
-        let ops = entry_ops(session, i);
+        let ops = entry_ops(session, i, |_| true);
         // Within one entry a write or edit says more than a read of the same file.
         let touched = [
             (&ops.read, Op::Read),
@@ -81,11 +81,12 @@ pub fn files(session: &Session, scope: Scope) -> (Vec<FileRecord>, Option<EntryI
     (out, cycle_at)
 }
 
-/// The file operations of one entry, by the rule Pi's compaction applies.
-pub fn entry_ops(session: &Session, i: EntryIdx) -> FileOps {
+/// The file operations of one entry, by the rule Pi's compaction applies. Messages whose
+/// calls touch no file as `wanted` accepts are not read.
+pub fn entry_ops(session: &Session, i: EntryIdx, wanted: fn(Touch) -> bool) -> FileOps {
     let mut ops = FileOps::default();
     match session.entries[i].kind {
-        EntryKind::Message if might_touch_files(session, i) => {
+        EntryKind::Message if might_touch_files(session, i, wanted) => {
             // Through the entry view; again over the parsed value when the view declines.
             ops = crate::json::view::read(Some(session.raw(i)), || session.value(i), message_ops).unwrap_or_default();
         }
@@ -111,16 +112,21 @@ pub fn message_ops(entry: crate::json::view::Obj<'_, '_>) -> crate::json::scan::
     Ok(ops)
 }
 
-/// Whether a message can hold what [`FileOps::add_from_message`] reads (the tool calls of an
-/// assistant message, the `nestedCalls` of a tool result), judged from what the loader kept
-/// and the line's bytes: the other messages, tool outputs most of all, are not parsed. A line
-/// with a `\u` escape could spell a key any way, so it is always parsed.
-pub fn might_touch_files(session: &Session, i: EntryIdx) -> bool {
+/// Whether a message can hold what [`FileOps::add_from_message`] reads: a call of an
+/// assistant message that touches a file as `wanted` accepts (the loader read the calls'
+/// names), the `nestedCalls` of a tool result (its line names them, or has a `\u` escape
+/// that could spell them). The other messages, tool outputs most of all, are not parsed.
+pub fn might_touch_files(session: &Session, i: EntryIdx, wanted: fn(Touch) -> bool) -> bool {
     let raw = session.raw(i);
-    let escaped = || memchr::memmem::find(raw, b"\\u").is_some();
-    match session.entries[i].role() {
-        Some(Role::Assistant) => memchr::memmem::find(raw, b"toolCall\"").is_some() || escaped(),
-        Some(Role::ToolResult) => memchr::memmem::find(raw, b"nestedCalls\"").is_some() || escaped(),
+    match &session.entries[i].detail {
+        Detail::Message {
+            tools: Tools::Calls(calls),
+            ..
+        } => calls.names.iter().any(|n| Touch::of(n).is_some_and(wanted)),
+        Detail::Message {
+            role: Some(Role::ToolResult),
+            ..
+        } => memchr::memmem::find(raw, b"nestedCalls\"").is_some() || memchr::memmem::find(raw, b"\\u").is_some(),
         _ => false,
     }
 }

@@ -440,7 +440,7 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
             }
             let e = &session.entries[p];
             if let Tools::Calls(calls) = infos[p] {
-                found = calls.contains(call_id);
+                found = calls.ids.contains(call_id);
                 if found {
                     break;
                 }
@@ -464,6 +464,7 @@ pub fn tool_warnings(session: &Session) -> Vec<Finding> {
     }
     for i in 0..n {
         let Tools::Calls(calls) = infos[i] else { continue };
+        let calls = &calls.ids;
         if calls.is_empty() {
             continue;
         }

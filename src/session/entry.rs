@@ -125,13 +125,25 @@ impl Role {
     }
 }
 
-/// The tool-call ids of a message, which `repair` checks pair up.
+/// The tool calls of a message, whose ids `repair` checks pair up.
 #[derive(Debug, Clone, Default)]
 pub enum Tools {
     #[default]
     None,
-    Calls(Box<[Box<str>]>),
+    /// An assistant message's calls (boxed: entries stay small).
+    Calls(Box<ToolCalls>),
+    /// The call a tool result answers.
     ResultOf(Box<str>),
+}
+
+/// The tool-call blocks of an assistant message.
+#[derive(Debug, Clone, Default)]
+pub struct ToolCalls {
+    /// The ids of the calls that have one.
+    pub ids: Box<[Box<str>]>,
+    /// The names of every call, in order (`""` for a name that is not a string): the one
+    /// reading of a call's name (`stats`, `check`, `files` and `diff` ask the index).
+    pub names: Box<[Shared]>,
 }
 
 /// Where values of a message are in its line, as the loader's fast reader saw them: the

@@ -1,7 +1,7 @@
 //! Loading a file as Pi 1.6.0 does (`loadEntriesFromFile` and the in-memory migrations),
 //! while recording what Pi skips silently so commands can report it.
 
-use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Shared, Sym, Tools};
+use super::entry::{Detail, Entry, EntryKind, IdTable, Role, Shared, Sym, ToolCalls, Tools};
 use super::io::data::Data;
 use super::skim::{self, LineRead, Skim};
 use super::{Header, LabelState, Session, SessionError};
@@ -562,7 +562,14 @@ fn pending(chunk: &mut Chunk<'_>, shared: &mut SharedStrings, s: &mut Skim<'_>, 
             Some(m) => {
                 let role = m.role.as_deref().map(Role::parse);
                 let tools = match &role {
-                    Some(Role::Assistant) => Tools::Calls(m.tool_calls.drain(..).map(Into::into).collect()),
+                    Some(Role::Assistant) => Tools::Calls(Box::new(ToolCalls {
+                        ids: m.tool_calls.drain(..).map(Into::into).collect(),
+                        names: m
+                            .tool_names
+                            .drain(..)
+                            .map(|n| shared.get(Some(&n)).expect("a name"))
+                            .collect(),
+                    })),
                     Some(Role::ToolResult) => Tools::ResultOf(m.tool_call_id.as_deref().unwrap_or("").into()),
                     _ => Tools::None,
                 };

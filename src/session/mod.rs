@@ -19,7 +19,7 @@ pub(crate) mod testing;
 pub mod text;
 pub mod tree;
 
-pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, MessageAt, Role, Sym, Tools};
+pub use entry::{Detail, Entry, EntryIdx, EntryKind, IdTable, MessageAt, Role, Sym, ToolCalls, Tools};
 pub use error::{Result, SessionError};
 pub use load::LoadReport;
 

@@ -68,6 +68,8 @@ pub struct MessageSkim<'a> {
     pub tool_call_id: Option<Cow<'a, str>>,
     /// The ids of an assistant message's tool calls (other blocks are skipped).
     pub tool_calls: Vec<String>,
+    /// The names of every tool-call block, in order (`""` for a name that is not a string).
+    pub tool_names: Vec<Cow<'a, str>>,
     pub response_model: Option<Cow<'a, str>>,
     /// Where the message's values are in the line (`None` for a line read through its
     /// parsed value, whose offsets are not the line's).
@@ -163,6 +165,7 @@ impl Skim<'_> {
                 model: o(m.model),
                 tool_call_id: o(m.tool_call_id),
                 tool_calls: m.tool_calls,
+                tool_names: m.tool_names.into_iter().map(|n| Cow::Owned(n.into_owned())).collect(),
                 response_model: o(m.response_model),
                 at: m.at,
             }),
@@ -215,7 +218,16 @@ mod tests {
     fn skims_tool_call_ids() {
         let line = br#"{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"x"},{"type":"toolCall","id":"c1","name":"read","arguments":{"id":"no"}},{"type":"toolCall","id":"c2"}]}}"#;
         let LineRead::Object(s) = read_line(line) else { panic!() };
-        assert_eq!(s.message.unwrap().tool_calls, ["c1", "c2"]);
+        let m = s.message.unwrap();
+        assert_eq!(m.tool_calls, ["c1", "c2"]);
+        // Every call's name, "" for none; the last of a key written twice; escapes decoded.
+        assert_eq!(m.tool_names, ["read", ""]);
+        let line = br#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","name":"a","n\u0061me":"b\u0061sh"},{"type":"toolCall","name":5},{"type":"toolC\u0061ll","name":"edit"}],"content":[{"type":"toolCall","name":"write"}]}}"#;
+        let LineRead::Object(s) = read_line(line) else { panic!() };
+        assert_eq!(s.message.unwrap().tool_names, ["write"]);
+        let line = br#"{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","name":"a","n\u0061me":"b\u0061sh"},{"type":"toolCall","name":5},{"type":"toolC\u0061ll","name":"edit"}]}}"#;
+        let LineRead::Object(s) = read_line(line) else { panic!() };
+        assert_eq!(s.message.unwrap().tool_names, ["bash", "", "edit"]);
         let line = br#"{"type":"message","message":{"role":"toolResult","toolCallId":"c1","content":"plain"}}"#;
         let LineRead::Object(s) = read_line(line) else { panic!() };
         assert_eq!(s.message.unwrap().tool_call_id.as_deref(), Some("c1"));
@@ -418,6 +430,7 @@ mod fast {
             b"content" => {
                 at.content = Some(offset(p)?);
                 m.tool_calls.clear();
+                m.tool_names.clear();
                 at.plain_blocks = false;
                 at.plain_calls = false;
                 at.text_after_call = false;
@@ -425,6 +438,7 @@ mod fast {
                     return scan::skip(b, p);
                 }
                 let calls = &mut m.tool_calls;
+                let tool_names = &mut m.tool_names;
                 let mut plain = true;
                 let mut plain_calls = true;
                 let mut after_call = false;
@@ -434,7 +448,7 @@ mod fast {
                     if b.get(p) != Some(&b'{') {
                         return scan::skip(b, p);
                     }
-                    let (mut kind, mut id) = (None, None);
+                    let (mut kind, mut id, mut name) = (None, None, None);
                     let mut texts = 0u32;
                     let mut kinds = 0u32;
                     let mut names = 0u32;
@@ -455,7 +469,10 @@ mod fast {
                         }),
                         b"name" => {
                             names += 1;
-                            scan::skip(b, p)
+                            lenient_str(b, p).map(|(v, end)| {
+                                name = v;
+                                end
+                            })
                         }
                         b"arguments" => {
                             arguments += 1;
@@ -474,6 +491,7 @@ mod fast {
                             if let Some(id) = id {
                                 calls.push(id.into_owned());
                             }
+                            tool_names.push(name.unwrap_or_default());
                         }
                         Some("text") => text_after_call |= after_call,
                         _ => {}

@@ -4,8 +4,6 @@
 //! `type` is `toolCall` in an assistant message whose content is an array).
 
 use super::{Scope, entries_of};
-use crate::json::scan::Scan;
-use crate::json::view::Obj;
 use crate::session::{Detail, EntryIdx, EntryKind, Role, Session, Tools};
 use serde::Serialize;
 use serde_json::Value;
@@ -111,38 +109,16 @@ pub fn result_of(session: &Session, idx: EntryIdx) -> (String, bool) {
     )
 }
 
-/// The names of the tool-call blocks of an assistant message. Lines that cannot hold a call
-/// ([`might_call`]) are not parsed.
+/// The names of the tool-call blocks of an assistant message (`""` for a name that is not a
+/// string), as the loader read them.
 pub fn tool_calls(session: &Session, idx: EntryIdx) -> Vec<String> {
-    if !might_call(session, idx) {
-        return Vec::new();
+    match &session.entries[idx].detail {
+        Detail::Message {
+            tools: Tools::Calls(calls),
+            ..
+        } => calls.names.iter().map(|n| n.to_string()).collect(),
+        _ => Vec::new(),
     }
-    crate::json::view::read(Some(session.raw(idx)), || session.value(idx), tool_call_names).unwrap_or_default()
-}
-
-/// Whether an entry's line can hold a tool call. The loader kept the ids of the calls that
-/// have one: when there are none, and no `toolCall"` is written in the line (nor anything
-/// with a `\u` escape, which could spell it), there is no call.
-pub fn might_call(session: &Session, idx: EntryIdx) -> bool {
-    let raw = session.raw(idx);
-    !matches!(
-        &session.entries[idx].detail,
-        Detail::Message { tools: Tools::Calls(calls), at: Some(_), .. } if calls.is_empty()
-    ) || memchr::memmem::find(raw, b"toolCall\"").is_some()
-        || memchr::memmem::find(raw, b"\\u").is_some()
-}
-
-/// The names of the tool-call blocks of an entry read through the entry view (`""` for a
-/// call without a string name): the blocks of `message.content` whose `type` is `toolCall`.
-pub fn tool_call_names(entry: Obj<'_, '_>) -> Scan<Vec<String>> {
-    let mut names = Vec::new();
-    let blocks = entry.obj("message")?.map(|m| m.arr("content")).transpose()?.flatten();
-    for block in blocks.unwrap_or_default().iter().filter_map(|b| b.obj()) {
-        if block.str("type")?.as_deref() == Some("toolCall") {
-            names.push(block.str("name")?.map_or_else(String::new, |n| n.into_owned()));
-        }
-    }
-    Ok(names)
 }
 
 #[cfg(test)]

@@ -122,7 +122,16 @@ fn every_json_field_is_documented() {
         Case {
             command: "check",
             file: ex,
-            args: &["check", "--json", "--no-cache", "--max-cost", "0", "--no-tool-errors", "--require-tool", "grep"],
+            args: &[
+                "check",
+                "--json",
+                "--no-cache",
+                "--max-cost",
+                "0",
+                "--no-tool-errors",
+                "--require-tool",
+                "grep",
+            ],
             nested: &[Nested::Values("entries")],
         },
         Case {

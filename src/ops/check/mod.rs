@@ -9,19 +9,18 @@ pub mod junit;
 pub mod paths;
 pub mod policy;
 
-use crate::compaction::fileops::FileOps;
+use crate::compaction::fileops::{FileOps, Touch};
 use crate::compaction::prepare::assistant_usage;
 use crate::file_cache::Stamp;
 use crate::human::amounts::{counted, dollars, tokens};
 use crate::human::terminal::escape_line;
 use crate::json::jsjson::number;
-use crate::json::view::Obj;
 use crate::llm::models::builtin_model;
-use crate::ops::files::{entry_ops, message_ops, might_touch_files};
+use crate::ops::files::entry_ops;
 use crate::repair::finding::Severity;
 use crate::secrets::rules::RuleSet;
 use crate::session::{EntryIdx, EntryKind, Role, Session, SessionError};
-use crate::usage::{Scope, Totals, calls, entries_of, might_call, result_of, tool_call_names};
+use crate::usage::{Scope, Totals, calls, entries_of, result_of, tool_calls};
 pub use policy::Policy;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -307,31 +306,17 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
             for &i in &entries {
                 let e = &session.entries[i];
                 let assistant = e.kind == EntryKind::Message && e.role() == Some(&Role::Assistant);
-                // An assistant message is read once, for its tool calls and the files they touch.
-                let (names, ops) = if !assistant {
-                    let ops = if wants_paths {
-                        entry_ops(session, i)
-                    } else {
-                        FileOps::default()
-                    };
-                    (Vec::new(), ops)
-                } else if (wants_names && might_call(session, i)) || (wants_paths && might_touch_files(session, i)) {
-                    let read = |entry: Obj<'_, '_>| {
-                        let ops = if wants_paths {
-                            message_ops(entry)?
-                        } else {
-                            FileOps::default()
-                        };
-                        let names = if wants_names {
-                            tool_call_names(entry)?
-                        } else {
-                            Vec::new()
-                        };
-                        Ok((names, ops))
-                    };
-                    crate::json::view::read(Some(session.raw(i)), || session.value(i), read).unwrap_or_default()
+                // Tool names come from the index (the loader read them); a line is read only
+                // for the files an edit or write call names.
+                let ops = if wants_paths {
+                    entry_ops(session, i, |t| t != Touch::Read)
                 } else {
-                    Default::default()
+                    FileOps::default()
+                };
+                let names = if assistant && wants_names {
+                    tool_calls(session, i)
+                } else {
+                    Vec::new()
                 };
                 for path in ops.edited.iter().chain(&ops.written) {
                     let fine = paths::inside(path, cwd, cx.home).is_some_and(|r| allowed.allows(&r));
