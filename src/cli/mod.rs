@@ -256,6 +256,18 @@ fn wants_pager(command: &Command) -> bool {
     }
 }
 
+/// For the commands whose status 1 is an answer (`secrets`: found; `check`: a rule failed): an
+/// error is reported here and ends with 2; a closed pipe stays a success.
+pub fn errors_end_with_usage(result: anyhow::Result<Exit>) -> anyhow::Result<Exit> {
+    match result {
+        Err(e) => Ok(match report(&e, None) {
+            Exit::Success => Exit::Success,
+            _ => Exit::Usage,
+        }),
+        ok => ok,
+    }
+}
+
 /// Prints an error as every command's errors are printed (an `error:` line, then a `hint:`
 /// line when there is advice), and says how the process should end. Commands that carry on
 /// after an error (`grep` over several sessions) report it here too, without a command.

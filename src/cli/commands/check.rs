@@ -72,14 +72,7 @@ pub struct Args {
 
 /// Usage errors and sessions that cannot be read end with 2, so that 1 means "a rule failed".
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
-    match check_and_report(global, args, out) {
-        // A closed pipe stays a success.
-        Err(e) => Ok(match crate::cli::report(&e, None) {
-            Exit::Success => Exit::Success,
-            _ => Exit::Usage,
-        }),
-        ok => ok,
-    }
+    crate::cli::errors_end_with_usage(check_and_report(global, args, out))
 }
 
 fn check_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {

@@ -60,14 +60,7 @@ impl<'a> UnscannableRecord<'a> {
 
 /// Errors end `secrets` with 2, so that 1 means "found" to a CI job.
 pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
-    match scan_and_report(global, args, out) {
-        // A closed pipe stays a success.
-        Err(e) => Ok(match crate::cli::report(&e, None) {
-            Exit::Success => Exit::Success,
-            _ => Exit::Usage,
-        }),
-        ok => ok,
-    }
+    crate::cli::errors_end_with_usage(scan_and_report(global, args, out))
 }
 
 fn scan_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {

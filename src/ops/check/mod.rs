@@ -154,6 +154,17 @@ pub struct ErrorRecord<'a> {
     pub error: &'a str,
 }
 
+/// The verdict of a rule that no entry may break: the entries that broke it.
+fn listed(rule: &'static str, limit: Value, entries: Vec<Offender>) -> Verdict {
+    Verdict {
+        rule,
+        limit,
+        value: json!(entries.len()),
+        pass: entries.is_empty(),
+        entries,
+    }
+}
+
 /// What `check` needs besides the session and the policy.
 pub struct Context<'a> {
     /// The credential rules, for `no-secrets` (which needs them).
@@ -374,13 +385,7 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
                 });
             }
             if !policy.forbid_tool.is_empty() {
-                out.push(Verdict {
-                    rule: "forbid-tool",
-                    limit: json!(policy.forbid_tool),
-                    value: json!(forbidden.len()),
-                    pass: forbidden.is_empty(),
-                    entries: forbidden,
-                });
+                out.push(listed("forbid-tool", json!(policy.forbid_tool), forbidden));
             }
             if !policy.require_tool.is_empty() {
                 let missing: Vec<&String> = policy.require_tool.iter().filter(|t| !seen.contains(*t)).collect();
@@ -393,13 +398,7 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
                 });
             }
             if wants_paths {
-                out.push(Verdict {
-                    rule: "paths",
-                    limit: json!(policy.paths),
-                    value: json!(outside.len()),
-                    pass: outside.is_empty(),
-                    entries: outside,
-                });
+                out.push(listed("paths", json!(policy.paths), outside));
             }
         }
         Ok(out)
@@ -423,13 +422,7 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
                     },
                 })
                 .collect();
-            out.push(Verdict {
-                rule: "no-secrets",
-                limit: json!(true),
-                value: json!(found.len()),
-                pass: found.is_empty(),
-                entries: found,
-            });
+            out.push(listed("no-secrets", json!(true), found));
         }
         Ok(out)
     };
@@ -449,13 +442,7 @@ pub fn check(session: &Session, policy: &Policy, cx: &Context<'_>) -> Result<Vec
                     note: format!("{}: {}", f.kind, f.message),
                 })
                 .collect();
-            out.push(Verdict {
-                rule: "valid",
-                limit: json!(true),
-                value: json!(defects.len()),
-                pass: defects.is_empty(),
-                entries: defects,
-            });
+            out.push(listed("valid", json!(true), defects));
         }
         Ok(out)
     };
