@@ -124,6 +124,8 @@ fn check_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Resul
     let failed_rules = results.iter().flatten().flatten().filter(|v| !v.pass).count();
     let failed_sessions = results.iter().flatten().filter(|v| v.iter().any(|v| !v.pass)).count();
     if !args.json {
+        // The verdicts first: on a terminal the summary comes after them.
+        out.flush()?;
         let sessions = |n: usize| counted(n as u64, "session", "sessions");
         Output::say(&match failed_rules {
             0 => format!("every rule holds in {}", sessions(files.len() - unreadable)),

@@ -131,6 +131,8 @@ fn scan_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result
         }
     }
     if !args.json {
+        // The findings first: on a terminal the summary comes after them.
+        out.flush()?;
         let summary = match found {
             0 => format!("no secrets found in {} session(s)", files.len()),
             n => format!(
