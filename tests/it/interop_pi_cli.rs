@@ -508,8 +508,8 @@ fn slim_writes_read_alike_in_pi() {
     assert_eq!(run_ok(&file, &["context", "--json"]), context_before);
 }
 
-/// `stats` counts as Pi's /session does on every corpus session, the fixtures Pi opens, and
-/// a session whose tool calls try the counting rules (a call without an id, a type written
+/// `stats` counts as Pi's /session does on every corpus session, the fixtures Pi opens,
+/// generated sessions, and a session whose tool calls try the counting rules (a call without an id, a type written
 /// with an escape, text that names toolCall, roles Pi counts only in the total).
 #[test]
 fn stats_counts_agree_with_pi() {
@@ -535,6 +535,12 @@ fn stats_counts_agree_with_pi() {
     ];
     std::fs::write(&generated, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
     sources.push(generated.clone());
+    // Sessions of the benchmark generator: branches, compactions, every kind of tool call.
+    for seed in [3, 8] {
+        let path = dir.path().join(format!("realistic-{seed}.jsonl"));
+        crate::gen_session::generator::realistic(2 << 20, path.to_str().unwrap(), seed);
+        sources.push(path);
+    }
     for src in sources {
         let (_dir, file) = session_from(&src);
         let Some(pi) = ask_pi(&file) else {
