@@ -321,7 +321,7 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ),
             (
                 "2",
-                "A usage error (an unknown option or config key, an impossible limit, a glob that is not one), or a session that cannot be read.",
+                "A usage error (an unknown option or config key, an impossible limit, a glob that is not one), a session that cannot be read, or no session to check.",
             ),
         ],
         "secrets" => &[

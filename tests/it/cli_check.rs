@@ -374,6 +374,24 @@ fn several_sessions_and_one_that_cannot_be_read() {
 }
 
 #[test]
+fn all_in_a_directory_without_sessions_is_an_error_not_a_pass() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let out = cmd()
+        .env("HOME", home.path())
+        .current_dir(project.path())
+        .args(["check", "--all", "--max-turns", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("no session to check") && stderr.contains("looked in"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn unchanged_files_are_not_read_again_under_the_same_policy() {
     let dir = tempfile::tempdir().unwrap();
     let f = session(dir.path());

@@ -19,8 +19,8 @@ use std::path::PathBuf;
 /// count the whole file (abandoned branches and compacted history were paid for too) unless
 /// --branch.
 ///
-/// Exit status: 0 every rule holds, 1 a rule failed, 2 a usage error or a session that
-/// cannot be read.
+/// Exit status: 0 every rule holds, 1 a rule failed, 2 a usage error, a session that cannot
+/// be read, or no session to check (--all in a directory without sessions).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Every session of the current project [default: those -s names (repeatable), else
@@ -90,6 +90,12 @@ fn check_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Resul
     let (secrets, home) = (rules.as_ref(), home.as_deref());
     let cx = Context { secrets, home };
     let files = project_sessions_named(global, args.all, &[])?;
+    if files.is_empty() {
+        // A gate that checked nothing must not pass: the job may run in another directory.
+        let loc = pi_session::session::io::locate::Locations::discover(&std::env::current_dir()?);
+        crate::cli::session_arg::say_none_found(&loc, false);
+        bail!("no session to check");
+    }
     let cache = cache_file(CHECK).filter(|_| !args.no_cache);
     let results = check_files(&files, &policy, &cx, cache.as_deref(), &Terminal::when(!args.json));
     let names: Vec<String> = files.iter().map(|p| p.to_string_lossy().into_owned()).collect();
