@@ -183,7 +183,8 @@ fn a_file_renamed_over_or_cut_is_read_again_without_repeating_entries() {
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&other, format!("{text}{}\n", entry("a3", Some("a2")))).unwrap();
     std::fs::rename(&other, &file).unwrap();
-    assert!(f.notice().contains("the file was replaced"));
+    let notice = f.notice();
+    assert!(notice.contains("the file was replaced"), "{notice}");
     assert_eq!(f.line(), entry("a3", Some("a2")));
     // Cut short, then an entry not seen before.
     std::fs::OpenOptions::new()
@@ -192,7 +193,8 @@ fn a_file_renamed_over_or_cut_is_read_again_without_repeating_entries() {
         .unwrap()
         .set_len((HEADER.len() + 1) as u64)
         .unwrap();
-    assert!(f.notice().contains("the file was truncated"));
+    let notice = f.notice();
+    assert!(notice.contains("the file was truncated"), "{notice}");
     append(&file, &format!("{}\n", entry("c1", None)));
     assert_eq!(f.line(), entry("c1", None));
     // Entries seen before come back: not printed again.
