@@ -216,14 +216,17 @@ fn recreated_labels(session: &Session, kept_ids: &[String], last: Option<String>
 /// `path` made absolute against the current directory, with `.` and `..` folded away
 /// (Node's `path.resolve`; symlinks are not followed).
 pub fn absolute(path: &Path) -> PathBuf {
+    match std::env::current_dir() {
+        Ok(dir) => resolve(&dir, path),
+        Err(_) => resolve(Path::new(""), path),
+    }
+}
+
+/// `path` resolved against `base` without looking at the disk: `.` and `..` folded away,
+/// an absolute `path` taken as it is (Node's `path.resolve(base, path)`).
+pub fn resolve(base: &Path, path: &Path) -> PathBuf {
     use std::path::Component;
-    let joined = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
-    };
+    let joined = base.join(path);
     let mut out = PathBuf::new();
     for c in joined.components() {
         match c {

@@ -4,8 +4,9 @@
 //! ripgrep's): `*.md` matches at any depth, `/build` or `src/*.rs` only from the top,
 //! `docs/` a directory and everything in it, `!` takes a path back out.
 
+use crate::session::branch_copy::resolve;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// The allowed globs.
 pub struct Allowed(Gitignore);
@@ -47,25 +48,10 @@ pub fn inside(path: &str, cwd: &str, home: Option<&Path>) -> Option<PathBuf> {
         (p, Some(home)) if p.starts_with("~/") => home.join(&p[2..]),
         (p, _) => PathBuf::from(p.strip_prefix("file://").unwrap_or(p)),
     };
-    let cwd = normalize(Path::new(cwd));
-    let full = normalize(&cwd.join(expanded));
+    let cwd = resolve(Path::new("/"), Path::new(cwd));
+    let full = resolve(&cwd, &expanded);
     let relative = full.strip_prefix(&cwd).ok()?;
     (!relative.as_os_str().is_empty()).then(|| relative.to_path_buf())
-}
-
-/// `path` with `.` and `..` resolved lexically, as Node's `path.resolve` does.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for c in path.components() {
-        match c {
-            Component::Normal(name) => out.push(name),
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
-        }
-    }
-    out
 }
 
 #[cfg(test)]
