@@ -13,7 +13,6 @@ pub mod report;
 
 pub use counts::{Counts, ToolCounts, message_counts, result_of, tool_calls};
 
-use crate::json::jsjson::number;
 use crate::llm::Cost;
 use crate::session::{Detail, EntryIdx, EntryKind, MessageAt, Role, Session};
 use serde::{Serialize, Serializer};
@@ -225,23 +224,19 @@ pub fn entries_of(session: &Session, scope: Scope) -> (Vec<EntryIdx>, Option<Ent
     }
 }
 
-fn js<S: Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
-    number(*n).serialize(s)
-}
-
 fn js_cost<S: Serializer>(c: &Cost, s: S) -> Result<S::Ok, S::Error> {
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Record {
-        #[serde(serialize_with = "js")]
+        #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
         input: f64,
-        #[serde(serialize_with = "js")]
+        #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
         output: f64,
-        #[serde(serialize_with = "js")]
+        #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
         cache_read: f64,
-        #[serde(serialize_with = "js")]
+        #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
         cache_write: f64,
-        #[serde(serialize_with = "js")]
+        #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
         total: f64,
     }
     Record {
@@ -266,15 +261,15 @@ pub const COST_COLUMNS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Totals {
-    #[serde(serialize_with = "js")]
+    #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
     pub input: f64,
-    #[serde(serialize_with = "js")]
+    #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
     pub output: f64,
-    #[serde(serialize_with = "js")]
+    #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
     pub cache_read: f64,
-    #[serde(serialize_with = "js")]
+    #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
     pub cache_write: f64,
-    #[serde(serialize_with = "js")]
+    #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
     pub total_tokens: f64,
     #[serde(serialize_with = "js_cost")]
     pub cost: Cost,

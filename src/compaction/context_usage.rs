@@ -10,15 +10,11 @@ use serde::Serialize;
 #[serde(rename_all = "camelCase")]
 pub struct ContextUsage {
     /// `None` (JSON null) after a compaction no reply has followed yet: unknown, as Pi says.
-    #[serde(serialize_with = "js_opt")]
+    #[serde(serialize_with = "crate::json::jsjson::serialize_opt_number")]
     pub tokens: Option<f64>,
     pub context_window: u64,
-    #[serde(serialize_with = "js_opt")]
+    #[serde(serialize_with = "crate::json::jsjson::serialize_opt_number")]
     pub percent: Option<f64>,
-}
-
-fn js_opt<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    n.map(crate::json::jsjson::number).serialize(s)
 }
 
 /// The context at `at` as Pi's footer and `/session` show it: the model of its branch (from

@@ -284,10 +284,6 @@ pub fn projected_context_tokens(session: &Session, projected: &[ProjectedEntry],
     (system + rest) as f64
 }
 
-fn js<S: serde::Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&crate::json::jsjson::number(*n), s)
-}
-
 /// A compaction plan as `compact --dry-run --json` prints it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -299,7 +295,7 @@ pub struct PlanRecord {
     /// The cut falls inside a turn, whose beginning is summarized apart.
     pub is_split_turn: bool,
     /// Pi's estimate of the context before compacting.
-    #[serde(serialize_with = "js")]
+    #[serde(serialize_with = "crate::json::jsjson::serialize_number")]
     pub tokens_before: f64,
     /// Estimated tokens of what is kept.
     pub tokens_kept: u64,

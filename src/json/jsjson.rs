@@ -157,6 +157,17 @@ pub fn number_text(n: &serde_json::Number) -> String {
     js_number(n.as_f64().unwrap_or(f64::NAN))
 }
 
+/// Serializes a `f64` field as JavaScript prints the number (`#[serde(serialize_with =
+/// "crate::json::jsjson::serialize_number")]`).
+pub fn serialize_number<S: serde::Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&number(*n), s)
+}
+
+/// [`serialize_number`] of an optional number (`None` as `null`).
+pub fn serialize_opt_number<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&n.map(number), s)
+}
+
 /// A JavaScript number as a JSON value: whole numbers without a fraction, others printed
 /// as JavaScript prints them (`NaN` and infinities, which JSON cannot hold, as `null`).
 pub fn number(n: f64) -> Value {
