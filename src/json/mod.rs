@@ -9,12 +9,14 @@
 //! - [`jsjson`]: `JSON.stringify`, and lengths in UTF-16 units;
 //! - [`jsdate`]: `new Date(…)` and `Date.parse`;
 //! - [`jsstr`]: JavaScript's whitespace and `trim`;
-//! - [`rawjson`]: one field of a line edited in place, every other byte kept.
+//! - [`rawjson`]: one field of a line edited in place, every other byte kept;
+//! - [`needle`]: substring searchers ranked for JSON text.
 
 pub mod jsdate;
 pub mod jsjson;
 pub mod jsparse;
 pub mod jsstr;
+pub mod needle;
 pub mod rawjson;
 pub mod scan;
 pub mod view;

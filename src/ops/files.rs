@@ -112,6 +112,12 @@ pub fn message_ops(entry: crate::json::view::Obj<'_, '_>) -> crate::json::scan::
     Ok(ops)
 }
 
+/// What marks a tool result that may name nested calls (built once; see [`crate::json::needle`]).
+static NESTED_CALLS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| crate::json::needle::in_json(b"nestedCalls\""));
+static BACKSLASH_U: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| crate::json::needle::in_json(b"\\u"));
+
 /// Whether a message can hold what [`FileOps::add_from_message`] reads: a call of an
 /// assistant message that touches a file as `wanted` accepts (the loader read the calls'
 /// names), the `nestedCalls` of a tool result (its line names them, or has a `\u` escape
@@ -126,7 +132,7 @@ pub fn might_touch_files(session: &Session, i: EntryIdx, wanted: fn(Touch) -> bo
         Detail::Message {
             role: Some(Role::ToolResult),
             ..
-        } => memchr::memmem::find(raw, b"nestedCalls\"").is_some() || memchr::memmem::find(raw, b"\\u").is_some(),
+        } => NESTED_CALLS.find(raw).is_some() || BACKSLASH_U.find(raw).is_some(),
         _ => false,
     }
 }

@@ -1071,8 +1071,10 @@ pub(crate) mod needles {
     pub(crate) static BACKSLASH_SLASH: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\/"));
     pub(crate) static KELVIN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("\u{212A}"));
     pub(crate) static LONG_S: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("\u{17F}"));
-    pub(crate) static REDACTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"redacted\""));
-    pub(crate) static ENCRYPTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"encrypted_content"));
+    pub(crate) static REDACTED: LazyLock<Finder<'static>> =
+        LazyLock::new(|| crate::json::needle::in_json(b"\"redacted\""));
+    pub(crate) static ENCRYPTED: LazyLock<Finder<'static>> =
+        LazyLock::new(|| crate::json::needle::in_json(b"encrypted_content"));
     pub(crate) static REDACTED_OPEN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(super::REDACTED_OPEN));
 }
 

@@ -136,38 +136,34 @@ pub fn scan(bytes: &[u8], rules: &RuleSet) -> FileScan {
         pieces.push(start..end);
         start = end;
     }
-    let first_lines: Vec<u32> = {
-        let mut n = 1u32;
-        pieces
-            .iter()
-            .map(|p| {
-                let first = n;
-                n += memchr::memchr_iter(b'\n', &bytes[p.clone()]).count() as u32;
-                first
-            })
-            .collect()
-    };
-    let jobs: Vec<(Range<usize>, u32)> = pieces.into_iter().zip(first_lines).collect();
-    let parts = crate::parallel::par_map(
-        &jobs,
-        |(piece, first)| scan_piece(bytes, piece.clone(), *first, rules),
-        || {},
-    );
+    // Each piece numbers its lines from 1 and counts them as it goes; the numbers are
+    // shifted once the pieces before are counted (no pass over the bytes only to count).
+    let parts = crate::parallel::par_map(&pieces, |piece| scan_piece(bytes, piece.clone(), rules), || {});
     let mut all = FileScan::default();
-    for part in parts {
+    let mut before = 0u32;
+    for (mut part, lines) in parts {
+        for f in &mut part.findings {
+            f.line += before;
+        }
+        for u in &mut part.unscannable {
+            u.line += before;
+        }
         all.findings.extend(part.findings);
         all.unscannable.extend(part.unscannable);
-        all.damaged_lines.extend(part.damaged_lines);
+        all.damaged_lines
+            .extend(part.damaged_lines.into_iter().map(|n| n + before));
+        before += lines;
     }
     all
 }
 
-fn scan_piece(bytes: &[u8], piece: Range<usize>, first_line: u32, rules: &RuleSet) -> FileScan {
+/// The findings of a piece's lines, numbered from 1 within it, and how many lines it has.
+fn scan_piece(bytes: &[u8], piece: Range<usize>, rules: &RuleSet) -> (FileScan, u32) {
     let mut out = FileScan::default();
     // One walker for the piece: its path and key buffers are reused from line to line.
     let mut scratch = Scratch::default();
     let mut at = piece.start;
-    let mut number = first_line;
+    let mut number = 1;
     while at < piece.end {
         let end = memchr::memchr(b'\n', &bytes[at..piece.end]).map_or(piece.end, |n| at + n);
         let raw = &bytes[at..end];
@@ -176,7 +172,7 @@ fn scan_piece(bytes: &[u8], piece: Range<usize>, first_line: u32, rules: &RuleSe
         at = end + 1;
         number += 1;
     }
-    out
+    (out, number - 1)
 }
 
 /// Buffers a piece's lines reuse.
@@ -528,6 +524,37 @@ mod tests {
                 l
             }),
         ]
+    }
+
+    /// A file of several pieces: each numbers its lines from 1, and the numbers come out as
+    /// the file's (findings, opaque payloads and damaged lines alike).
+    #[test]
+    fn line_numbers_run_across_pieces() {
+        let filler = serde_json::json!({"type": "message", "message": {"role": "user", "content": "x".repeat(3000)}});
+        let secret = serde_json::json!({"type": "message", "id": "s", "message": {"role": "user",
+            "content": "ghp_Zq8Lr2Vx9Kt4Mw7Np3Hs6Jd1Fg5Bc0Ya8XeU"}});
+        let opaque = serde_json::json!({"type": "message", "id": "o", "message": {"role": "assistant",
+            "content": [{"type": "thinking", "thinking": "", "redacted": true}]}});
+        let mut bytes = Vec::new();
+        let mut want = Vec::new();
+        for n in 1..=2000u32 {
+            let line = match n {
+                700 | 1999 => secret.to_string(),
+                1500 => opaque.to_string(),
+                1800 => "{\"type\": \"message\", \"token\": ghp_Zq8Lr2Vx9Kt4Mw7Np3Hs6Jd1Fg5Bc0Ya8XeU".to_owned(),
+                _ => filler.to_string(),
+            };
+            if matches!(n, 700 | 1999 | 1800) {
+                want.push(n);
+            }
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
+        assert!(bytes.len() > 5 << 20);
+        let found = scan(&bytes, &RuleSet::builtin());
+        assert_eq!(found.findings.iter().map(|f| f.line).collect::<Vec<_>>(), want);
+        assert_eq!(found.unscannable.iter().map(|u| u.line).collect::<Vec<_>>(), [1500]);
+        assert_eq!(found.damaged_lines, [1800]);
     }
 
     proptest! {
