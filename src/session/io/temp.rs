@@ -76,6 +76,36 @@ impl Temp {
     }
 }
 
+impl Temp {
+    /// Forgets the file without removing it: it was never made (a write that failed before
+    /// placing it, whose own temp file is already gone), or is not this one's to remove.
+    pub fn placed_quietly(self) {
+        self.placed();
+    }
+}
+
+/// Runs `step` (the removal of a moved file's old name, say) and then unregisters `temp`, with
+/// the list locked throughout, so that an interrupt removes `temp` only if `step` has not run:
+/// the signal handler ([`remove_registered`]) waits for the lock.
+pub fn commit<T>(temp: Temp, step: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    let mut live = lock(&LIVE);
+    let done = step();
+    if done.is_ok()
+        && let Some(i) = live.iter().rposition(|p| p == &temp.path)
+    {
+        live.swap_remove(i);
+    }
+    drop(live);
+    match done {
+        Ok(t) => {
+            std::mem::forget(temp);
+            Ok(t)
+        }
+        // Not done: dropping `temp` removes the new file, the old one stays.
+        Err(e) => Err(e),
+    }
+}
+
 impl Drop for Temp {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path).or_else(|_| std::fs::remove_dir(&self.path));

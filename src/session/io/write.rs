@@ -269,3 +269,110 @@ pub fn rewrite_target(path: &Path) -> Result<PathBuf, SessionError> {
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
+
+/// Moves the file `src` to `dest`, which must not exist, so that at every moment the file is
+/// at exactly one of the two paths, also across an interrupt or a `kill -9`: one
+/// `renameat2(RENAME_NOREPLACE)`. Where the file system cannot do that without replacing, a
+/// hard link and an unlink (for a moment both names are the one file: never half of it);
+/// across file systems, a copy written as [`create_new_file`] writes one, then the unlink
+/// (a `kill -9` between them leaves two whole copies; Ctrl-C removes the copy). Both
+/// directories are fsynced.
+pub fn move_file(src: &Path, dest: &Path) -> Result<(), SessionError> {
+    if fs::symlink_metadata(dest).is_ok() {
+        return Err(SessionError::Exists {
+            path: dest.to_path_buf(),
+        });
+    }
+    let dir_of = |p: &Path| match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let exists = |e: io::Error| match e.kind() {
+        io::ErrorKind::AlreadyExists => SessionError::Exists {
+            path: dest.to_path_buf(),
+        },
+        _ => SessionError::rename(src, dest, e),
+    };
+    match rename_no_replace(src, dest) {
+        Ok(()) => {}
+        Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
+            // Another file system: the copy is registered as a temp file until the source
+            // is gone, so Ctrl-C in between removes the copy, never both.
+            let copy = super::temp::Temp::register(dest.to_path_buf());
+            let mut from = File::open(src).map_err(|e| SessionError::io(src, e))?;
+            if let Err(e) = write_file_with(dest, false, |f| io::copy(&mut from, f).map(drop)) {
+                // Nothing of this run at `dest` (what is there now is another's).
+                copy.placed_quietly();
+                return Err(e);
+            }
+            super::temp::commit(copy, || fs::remove_file(src)).map_err(|e| SessionError::write(src, e))?;
+        }
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {
+            fs::hard_link(src, dest).map_err(exists)?;
+            fs::remove_file(src).map_err(|e| SessionError::write(src, e))?;
+        }
+        Err(e) => return Err(exists(e)),
+    }
+    let (from, to) = (dir_of(src), dir_of(dest));
+    sync_dir(&to).map_err(|e| SessionError::sync(&to, e))?;
+    if from != to {
+        sync_dir(&from).map_err(|e| SessionError::sync(&from, e))?;
+    }
+    Ok(())
+}
+
+/// `renameat2(…, RENAME_NOREPLACE)`: the rename fails with `EEXIST` rather than replace.
+#[cfg(target_os = "linux")]
+fn rename_no_replace(src: &Path, dest: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput));
+    let (from, to) = (c(src)?, c(dest)?);
+    // SAFETY: both are NUL-terminated paths that live across the call; the call reads them
+    // and nothing else of this process's memory.
+    let r = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::RENAME_NOREPLACE,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Elsewhere no rename refuses to replace: the caller links and unlinks instead.
+#[cfg(not(target_os = "linux"))]
+fn rename_no_replace(_src: &Path, _dest: &Path) -> io::Result<()> {
+    Err(io::Error::from_raw_os_error(libc::EINVAL))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_file_moves_and_never_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("sub/b.jsonl"));
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        fs::write(&a, "one\n").unwrap();
+        move_file(&a, &b).unwrap();
+        assert!(!a.exists());
+        assert_eq!(fs::read_to_string(&b).unwrap(), "one\n");
+        // Back, onto a file that is there: refused, both as they were.
+        fs::write(&a, "two\n").unwrap();
+        assert!(matches!(move_file(&b, &a), Err(SessionError::Exists { .. })));
+        assert_eq!(fs::read_to_string(&a).unwrap(), "two\n");
+        assert_eq!(fs::read_to_string(&b).unwrap(), "one\n");
+        // A missing source: an error, nothing made.
+        let c = dir.path().join("c.jsonl");
+        assert!(move_file(&dir.path().join("none"), &c).is_err());
+        assert!(!c.exists());
+    }
+}
