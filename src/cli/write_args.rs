@@ -23,9 +23,20 @@ pub fn open_writer_tip<T>(
     global: &GlobalArgs,
     args: &WriteArgs,
     dry_run: bool,
-    mut answer: impl FnMut(&pi_session::session::Session) -> Result<T>,
+    answer: impl FnMut(&pi_session::session::Session) -> Result<T>,
 ) -> Result<(SessionWriter, T)> {
     let path = super::session_arg::session_path(global)?;
+    open_writer_tip_at(&path, args, dry_run, answer)
+}
+
+/// [`open_writer_tip`] of the session at `path`.
+pub fn open_writer_tip_at<T>(
+    path: &Path,
+    args: &WriteArgs,
+    dry_run: bool,
+    mut answer: impl FnMut(&pi_session::session::Session) -> Result<T>,
+) -> Result<(SessionWriter, T)> {
+    let path = path.to_path_buf();
     let (writer, t) = tip::read_tip(
         super::session_arg::tip_first_read(),
         |tail| {

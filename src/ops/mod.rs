@@ -8,6 +8,8 @@ pub mod checkout;
 pub mod files;
 pub mod label;
 pub mod log;
+pub mod mv;
+pub mod name;
 pub mod prune;
 pub mod slim;
 pub mod tree_view;

@@ -23,6 +23,7 @@ mod cli_label;
 mod cli_log;
 mod cli_log_follow;
 mod cli_ls;
+mod cli_name_mv;
 mod cli_narrow;
 mod cli_pager;
 mod cli_progress;

@@ -17,6 +17,8 @@ pub mod label;
 pub mod log;
 pub mod ls;
 pub mod merge_base;
+pub mod mv;
+pub mod name;
 pub mod prune;
 pub mod redact;
 pub mod repair;
