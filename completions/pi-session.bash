@@ -64,6 +64,12 @@ _pi_session() {
             pi_session,merge-base)
                 cmd="pi_session__subcmd__merge__subcmd__base"
                 ;;
+            pi_session,mv)
+                cmd="pi_session__subcmd__mv"
+                ;;
+            pi_session,name)
+                cmd="pi_session__subcmd__name"
+                ;;
             pi_session,prune)
                 cmd="pi_session__subcmd__prune"
                 ;;
@@ -145,6 +151,12 @@ _pi_session() {
             pi_session__subcmd__help,merge-base)
                 cmd="pi_session__subcmd__help__subcmd__merge__subcmd__base"
                 ;;
+            pi_session__subcmd__help,mv)
+                cmd="pi_session__subcmd__help__subcmd__mv"
+                ;;
+            pi_session__subcmd__help,name)
+                cmd="pi_session__subcmd__help__subcmd__name"
+                ;;
             pi_session__subcmd__help,prune)
                 cmd="pi_session__subcmd__help__subcmd__prune"
                 ;;
@@ -185,7 +197,7 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label name mv clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -705,7 +717,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse diff merge-base checkout label clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help"
+            opts="log tree show context rev-parse diff merge-base checkout label name mv clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -929,6 +941,34 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__merge__subcmd__base)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__mv)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__name)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1229,6 +1269,102 @@ _pi_session() {
                 return 0
             fi
             case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__mv)
+            opts="-f -s -h -V --from --to --copy --relink --force --dry-run --json --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__name)
+            opts="-f -s -h -V --clear --generate --all --all-projects --unnamed --json --force --model --base-url --context-window --max-output-tokens --instructions --timeout --include-thinking --summary-file --summarizer --dry-run --print-prompt --expect-leaf --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-output-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --summary-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --summarizer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-leaf)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1645,6 +1781,8 @@ _pi_session_takes_value() {
         merge-base:-s|merge-base:--session|merge-base:--color) return 0 ;;
         checkout:--model|checkout:--base-url|checkout:--context-window|checkout:--max-output-tokens|checkout:--instructions|checkout:--timeout|checkout:--summary-file|checkout:--summarizer|checkout:--expect-leaf|checkout:-s|checkout:--session|checkout:--color) return 0 ;;
         label:--expect-leaf|label:-s|label:--session|label:--color) return 0 ;;
+        name:--model|name:--base-url|name:--context-window|name:--max-output-tokens|name:--instructions|name:--timeout|name:--summary-file|name:--summarizer|name:--expect-leaf|name:-s|name:--session|name:--color) return 0 ;;
+        mv:--from|mv:--to|mv:-s|mv:--session|mv:--color) return 0 ;;
         clone:-o|clone:--output|clone:-s|clone:--session|clone:--color) return 0 ;;
         fork:-o|fork:--output|fork:-s|fork:--session|fork:--color) return 0 ;;
         repair:-s|repair:--session|repair:--color) return 0 ;;
@@ -1678,6 +1816,8 @@ _pi_session_takes_choice() {
         merge-base:--color|merge-base:--color) return 0 ;;
         checkout:--color|checkout:--color) return 0 ;;
         label:--color|label:--color) return 0 ;;
+        name:--color|name:--color) return 0 ;;
+        mv:--color|mv:--color) return 0 ;;
         clone:--color|clone:--color) return 0 ;;
         fork:--color|fork:--color) return 0 ;;
         repair:--color|repair:--color) return 0 ;;
@@ -1741,6 +1881,8 @@ _pi_session_positional_here() {
         merge-base) (( npos == 0 || npos == 1 )) ;;
         checkout) (( npos == 0 )) ;;
         label) (( npos == 0 || npos == 1 )) ;;
+        name) (( npos == 0 )) ;;
+        mv) (( npos == 0 )) ;;
         clone) (( npos == 0 )) ;;
         fork) (( npos == 0 )) ;;
         prune) (( npos >= 0 )) ;;

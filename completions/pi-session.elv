@@ -35,6 +35,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand merge-base 'Print the newest entry two branches share: their merge base'
             cand checkout 'Move @ to another entry, persistently, so Pi continues from there'
             cand label 'Set, clear or list labels: names for entries that work as revisions'
+            cand name 'Print or set the session''s name, as Pi''s /name does'
+            cand mv 'Move sessions to another project directory (a project that was moved or renamed)'
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
             cand fork 'Start a new session from just before a user message, as Pi''s /fork does'
             cand repair 'Check a session file for defects and fix them in place, losing nothing'
@@ -193,6 +195,54 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -f 'Move NAME here from the entry that has it (its label is cleared)'
             cand --force 'Move NAME here from the entry that has it (its label is cleared)'
             cand --dry-run 'Print the label entries that would be appended, and write nothing'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;name'= {
+            cand --model 'The model that writes the summary, as PROVIDER/MODEL (anthropic, openai, google, openrouter, groq, xai, mistral, deepseek, a custom provider of Pi''s models.json…). Default: Pi''s defaultProvider/defaultModel settings, else the model in effect on the branch'
+            cand --base-url 'Send the request to this OpenAI-compatible endpoint (Ollama, llama.cpp, vLLM, …)'
+            cand --context-window 'The model''s context window in tokens [default: what is known for the model, else 128000]'
+            cand --max-output-tokens 'The model''s output limit in tokens [default: what is known for the model, else 16384]'
+            cand --instructions 'A focus for the summary, added to the instructions'
+            cand --timeout 'Give up on the model after SECONDS in all, retries and waits included (nothing is written)'
+            cand --summary-file 'Use this text as the summary instead of asking a model (`-` reads stdin)'
+            cand --summarizer 'Run CMD through the shell with the request on stdin; its stdout is the summary'
+            cand --expect-leaf 'Write nothing, and exit with status 4, unless Pi''s leaf (the last entry) is ID'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --clear 'Clear the name (an empty session_info name, as Pi writes it)'
+            cand --generate 'Ask a model for a short title of the conversation and name the session with it'
+            cand --all 'With --generate: every session of the current directory (or of every project, with --all-projects), with a progress bar and a summary'
+            cand --all-projects 'With --all: every session of every project'
+            cand --unnamed 'With --all: only sessions that have no name'
+            cand --json 'One JSON object per session: {"path","name"} for a bare `name`; {"path","name", "previous","entryId","dryRun"} for a change'
+            cand -f 'Write even if the file changed in the last few seconds'
+            cand --force 'Write even if the file changed in the last few seconds'
+            cand --include-thinking 'Include assistant thinking in the text sent for summarizing (Pi leaves it out)'
+            cand --dry-run 'Write nothing: show what would be written (for a summary, the plan)'
+            cand --print-prompt 'Print what would be sent to the model and change nothing'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;mv'= {
+            cand --from 'Move every session of this project directory (and of the directories inside it)'
+            cand --to 'Where the project of --from is now'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --copy 'Keep the old files: the new ones are copies'
+            cand --relink 'Point the `parentSession` of sessions that came from a moved file at its new path (their headers are rewritten, each with a backup)'
+            cand -f 'Move a session changed in the last few seconds (Pi may have it open)'
+            cand --force 'Move a session changed in the last few seconds (Pi may have it open)'
+            cand --dry-run 'Print what would move, and write nothing'
+            cand --json 'One JSON object per session: {"from","to","oldCwd","newCwd","outcome"} ("moved", "rewritten", "resumed"; null in a dry run), then one per relinked session {"session","parentSession","backup"}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -532,6 +582,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand merge-base 'Print the newest entry two branches share: their merge base'
             cand checkout 'Move @ to another entry, persistently, so Pi continues from there'
             cand label 'Set, clear or list labels: names for entries that work as revisions'
+            cand name 'Print or set the session''s name, as Pi''s /name does'
+            cand mv 'Move sessions to another project directory (a project that was moved or renamed)'
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
             cand fork 'Start a new session from just before a user message, as Pi''s /fork does'
             cand repair 'Check a session file for defects and fix them in place, losing nothing'
@@ -568,6 +620,10 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;checkout'= {
         }
         &'pi-session;help;label'= {
+        }
+        &'pi-session;help;name'= {
+        }
+        &'pi-session;help;mv'= {
         }
         &'pi-session;help;clone'= {
         }

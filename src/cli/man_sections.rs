@@ -102,6 +102,21 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
             ("Label where the conversation stands", "pi-session label green"),
             ("List the labels", "pi-session label"),
         ],
+        "name" => &[
+            ("Print the session's name", "pi-session name"),
+            ("Name it", "pi-session name 'Port the parser to Rust'"),
+            (
+                "Title every unnamed session of this project with a local model",
+                "pi-session name --generate --all --unnamed --model ollama/llama3.2 --base-url http://localhost:11434/v1",
+            ),
+        ],
+        "mv" => &[
+            ("Hand the current session to a worktree", "pi-session mv ../proj-feature"),
+            (
+                "Bring the sessions of a renamed project along, and their forks' links",
+                "pi-session mv --from ~/src/old-name --to ~/src/new-name --relink",
+            ),
+        ],
         "clone" => &[(
             "A copy of the current branch as a new session",
             "pi-session clone -o copy.jsonl",
@@ -367,6 +382,21 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
         "label" => &[
             ("1", "An error; nothing was written."),
             ("4", "--expect-leaf did not match; nothing was written."),
+        ],
+        "name" => &[
+            ("0", "Printed or set the name (with --all: every session named)."),
+            (
+                "1",
+                "A bare `name`: the session has no name. Otherwise refused (changed in the last few seconds; see --force) or failed, or some session of --all was not named; nothing was written to it.",
+            ),
+            ("2", "A usage error (an empty name: use --clear)."),
+            ("4", "--expect-leaf did not match; nothing was written."),
+        ],
+        "mv" => &[
+            (
+                "1",
+                "Some session was not moved (its new name is taken, it changed in the last few seconds, …): it is where it was; the others moved.",
+            ),
         ],
         // The top page: every status some command can end with.
         "pi-session" => &[

@@ -114,6 +114,24 @@ fn every_json_field_is_documented() {
             nested: &[],
         },
         Case {
+            command: "name",
+            file: ex,
+            args: &["name", "--json"],
+            nested: &[],
+        },
+        Case {
+            command: "name",
+            file: ex,
+            args: &["name", "New", "--dry-run", "--json"],
+            nested: &[],
+        },
+        Case {
+            command: "mv",
+            file: ex,
+            args: &["mv", "/tmp/pi-session-json-fields", "--dry-run", "--json"],
+            nested: &[],
+        },
+        Case {
             command: "files",
             file: ex,
             args: &["files", "--all", "--json"],
@@ -319,6 +337,8 @@ fn every_command_with_json_is_covered() {
         "merge-base",
         "files",
         "check",
+        "name",
+        "mv",
     ];
     // Original lines (log, show) and Pi's own messages (context): Pi's fields, not ours.
     const PI_CONTENT: &[&str] = &["log", "show", "context"];

@@ -48,6 +48,7 @@ mod interop_pi_cli;
 mod interop_prune;
 mod interop_repair;
 mod interop_slim;
+mod interop_store;
 mod interop_writes;
 mod json_fields;
 mod module_cycles;
