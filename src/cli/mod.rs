@@ -12,6 +12,7 @@ pub mod follow;
 pub mod grep_view;
 pub mod interrupt;
 pub mod log_view;
+pub mod ls_view;
 pub mod man_sections;
 pub mod new_session;
 pub mod output;
