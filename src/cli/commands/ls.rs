@@ -92,8 +92,11 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         crate::cli::session_arg::say_none_found(&loc, args.all);
     }
     if args.no_children {
-        let roots: Vec<bool> = listing::family_tree(&sessions).iter().map(|r| r.depth == 0).collect();
-        let mut keep = roots.into_iter();
+        let mut root = vec![false; sessions.len()];
+        for r in listing::family_tree(&sessions) {
+            root[r.index] = r.depth == 0;
+        }
+        let mut keep = root.into_iter();
         sessions.retain(|_| keep.next().unwrap_or(true));
     }
     if let Some(n) = args.max_count {
