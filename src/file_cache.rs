@@ -490,7 +490,7 @@ pub(crate) mod tests {
         assert!(cache.get(&a, Some(a_stamp)).is_none());
         assert!(body(&mut cache.get(&b, Some(b_stamp)).unwrap()).is_some());
         // No cache file, or not a cache: nothing to do, nothing made.
-        assert_eq!(forget(&dir.path().join("missing"), &[b.clone()]), 0);
+        assert_eq!(forget(&dir.path().join("missing"), std::slice::from_ref(&b)), 0);
         assert!(!dir.path().join("missing").exists());
         std::fs::write(&file, "not a cache").unwrap();
         assert_eq!(forget(&file, &[b]), 0);

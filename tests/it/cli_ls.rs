@@ -803,7 +803,10 @@ fn family_member(env: &Env, dir: &Path, id: &str, parent: Option<&str>, day: u32
         // Through a `..`, as another spelling of the same file.
         h["parentSession"] = json!(dir.join("..").join(dir.file_name().unwrap()).join(format!("{p}.jsonl")));
     }
-    write(&dir.join(format!("{id}.jsonl")), &[h, user(&format!("{id}-u"), None, &ts, id)]);
+    write(
+        &dir.join(format!("{id}.jsonl")),
+        &[h, user(&format!("{id}-u"), None, &ts, id)],
+    );
 }
 
 #[test]
@@ -846,7 +849,15 @@ fn tree_draws_sessions_under_their_parents() {
     let names_drawn: Vec<&str> = out.lines().skip(1).map(|l| &l[col..]).collect();
     assert_eq!(
         names_drawn,
-        ["orphan", "cyc-b", "└─ cyc-a", "root", "├─ fork1", "│  └─ sub", "└─ fork2"],
+        [
+            "orphan",
+            "cyc-b",
+            "└─ cyc-a",
+            "root",
+            "├─ fork1",
+            "│  └─ sub",
+            "└─ fork2"
+        ],
         "{out}"
     );
     // Without --tree, no depth.
