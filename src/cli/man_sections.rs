@@ -429,7 +429,7 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ),
             (
                 "130",
-                "Interrupted (Ctrl-C, SIGTERM, SIGHUP): temp files removed, nothing written.",
+                "Interrupted (Ctrl-C, SIGTERM, SIGHUP): temp files removed, nothing written (archive and rm: stopped after the session being moved).",
             ),
         ],
         _ => &[("1", "An error (the message and a hint are on stderr).")],
