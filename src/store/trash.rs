@@ -4,11 +4,12 @@
 //! `info/NAME.trashinfo` with its original `Path=` (URL-escaped) and `DeletionDate=` (local
 //! time), so that file managers list it and can put it back.
 //!
-//! Written here rather than with the `trash` crate: a session must move with
-//! [`move_file`]'s one rename that never replaces (the crate renames with `rename(2)`,
-//! which replaces), a file on another file system than the home trash must be refused
-//! rather than copied (the crate falls back to other trash folders), and `--dry-run` needs
-//! the plan without the move. The spec's part that is needed is short.
+//! Written here rather than with a trash crate because of three needs such a crate's one
+//! `delete` call does not let the caller decide: each session must move with
+//! [`move_file`]'s one rename that never replaces (a session is in exactly one place at
+//! every moment), a session on another file system than the home trash must be refused
+//! rather than copied or put in another trash, and `--dry-run` needs the plan without the
+//! move. The part of the spec a session file needs is short.
 
 use crate::session::SessionError;
 use crate::session::io::temp::Temp;
