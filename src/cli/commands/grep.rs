@@ -129,19 +129,16 @@ fn limit(s: &str) -> Result<usize, String> {
     })
 }
 
-/// The sessions --all-sessions (this directory's, newest first) or --all (as `ls --all`) searches.
+/// What --all-sessions (this directory's sessions, newest first) or --all (`ls --all`'s, with its cache) searches.
 fn sessions(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
     if global.session().is_some() {
         let flag = if args.all { "--all" } else { "--all-sessions" };
         bail!("{flag} searches a folder of sessions; drop -s/--session");
     }
     let loc = locate::Locations::discover(&std::env::current_dir()?);
-    // With --all, the listing's cache, as `ls --all` keeps it: it never changes what is listed.
     let (all, archived, cache) = (args.all, args.archived, cache_file(LISTING));
-    Ok(listing::session_paths(
-        &loc,
-        &listing::ListOptions { all, archived, cache },
-    ))
+    let options = listing::ListOptions { all, archived, cache };
+    Ok(listing::session_paths(&loc, &options))
 }
 
 fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
