@@ -16,6 +16,9 @@ _pi_session() {
             ",$1")
                 cmd="pi_session"
                 ;;
+            pi_session,archive)
+                cmd="pi_session__subcmd__archive"
+                ;;
             pi_session,check)
                 cmd="pi_session__subcmd__check"
                 ;;
@@ -82,6 +85,9 @@ _pi_session() {
             pi_session,rev-parse)
                 cmd="pi_session__subcmd__rev__subcmd__parse"
                 ;;
+            pi_session,rm)
+                cmd="pi_session__subcmd__rm"
+                ;;
             pi_session,secrets)
                 cmd="pi_session__subcmd__secrets"
                 ;;
@@ -102,6 +108,9 @@ _pi_session() {
                 ;;
             pi_session,usage)
                 cmd="pi_session__subcmd__usage"
+                ;;
+            pi_session__subcmd__help,archive)
+                cmd="pi_session__subcmd__help__subcmd__archive"
                 ;;
             pi_session__subcmd__help,check)
                 cmd="pi_session__subcmd__help__subcmd__check"
@@ -169,6 +178,9 @@ _pi_session() {
             pi_session__subcmd__help,rev-parse)
                 cmd="pi_session__subcmd__help__subcmd__rev__subcmd__parse"
                 ;;
+            pi_session__subcmd__help,rm)
+                cmd="pi_session__subcmd__help__subcmd__rm"
+                ;;
             pi_session__subcmd__help,secrets)
                 cmd="pi_session__subcmd__help__subcmd__secrets"
                 ;;
@@ -197,12 +209,42 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label name mv clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label name mv clone fork repair prune compact summarize-branch ls archive rm stats files check usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__archive)
+            opts="-s -h -V --older-than --all --restore --force --dry-run --json --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -647,7 +689,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__grep)
-            opts="-i -F -w -A -B -C -m -n -q -H -c -l -s -h -V --all-sessions --all --role --ignore-case --fixed-strings --word-regexp --tools --after-context --before-context --context --max-count --limit --quiet --heading --no-heading --with-filename --no-filename --json --count --files-with-matches --session --color --no-pager --help --version"
+            opts="-i -F -w -A -B -C -m -n -q -H -c -l -s -h -V --all-sessions --all --archived --role --ignore-case --fixed-strings --word-regexp --tools --after-context --before-context --context --max-count --limit --quiet --heading --no-heading --with-filename --no-filename --json --count --files-with-matches --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -717,8 +759,22 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse diff merge-base checkout label name mv clone fork repair prune compact summarize-branch ls stats files check usage secrets redact slim grep export completions help"
+            opts="log tree show context rev-parse diff merge-base checkout label name mv clone fork repair prune compact summarize-branch ls archive rm stats files check usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__archive)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1038,6 +1094,20 @@ _pi_session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pi_session__subcmd__help__subcmd__rm)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pi_session__subcmd__help__subcmd__secrets)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1229,7 +1299,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__ls)
-            opts="-n -v -s -h -V --all --json --max-count --verbose --no-cache --session --color --no-pager --help --version"
+            opts="-n -v -s -h -V --all --json --tree --no-children --archived --max-count --verbose --no-cache --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1492,8 +1562,34 @@ _pi_session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pi_session__subcmd__rm)
+            opts="-s -h -V --force --dry-run --json --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pi_session__subcmd__secrets)
-            opts="-s -h -V --all --json --config --no-own-keys --session --color --no-pager --help --version"
+            opts="-s -h -V --all --archived --json --config --no-own-keys --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1713,7 +1809,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__usage)
-            opts="-z -s -h -V --by --since --until --timezone --project --json --csv --no-cache --session --color --no-pager --help --version"
+            opts="-z -s -h -V --by --since --until --timezone --project --archived --json --csv --no-cache --session --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1790,6 +1886,8 @@ _pi_session_takes_value() {
         compact:--keep-recent-tokens|compact:--reserve-tokens|compact:--model|compact:--base-url|compact:--context-window|compact:--max-output-tokens|compact:--instructions|compact:--timeout|compact:--summary-file|compact:--summarizer|compact:--expect-leaf|compact:-s|compact:--session|compact:--color) return 0 ;;
         summarize-branch:--reserve-tokens|summarize-branch:--model|summarize-branch:--base-url|summarize-branch:--context-window|summarize-branch:--max-output-tokens|summarize-branch:--instructions|summarize-branch:--timeout|summarize-branch:--summary-file|summarize-branch:--summarizer|summarize-branch:--expect-leaf|summarize-branch:-s|summarize-branch:--session|summarize-branch:--color) return 0 ;;
         ls:-n|ls:--max-count|ls:-s|ls:--session|ls:--color) return 0 ;;
+        archive:--older-than|archive:-s|archive:--session|archive:--color) return 0 ;;
+        rm:-s|rm:--session|rm:--color) return 0 ;;
         stats:-s|stats:--session|stats:--color) return 0 ;;
         files:-s|files:--session|files:--color) return 0 ;;
         check:--config|check:--max-cost|check:--max-tokens|check:--max-context|check:--max-tool-calls|check:--max-turns|check:--max-tool-errors|check:--forbid-tool|check:--require-tool|check:--paths|check:--gitleaks-config|check:--format|check:--junit|check:-s|check:--session|check:--color) return 0 ;;
@@ -1825,6 +1923,8 @@ _pi_session_takes_choice() {
         compact:--color|compact:--color) return 0 ;;
         summarize-branch:--color|summarize-branch:--color) return 0 ;;
         ls:--color|ls:--color) return 0 ;;
+        archive:--color|archive:--color) return 0 ;;
+        rm:--color|rm:--color) return 0 ;;
         stats:--color|stats:--color) return 0 ;;
         files:--color|files:--color) return 0 ;;
         check:--color|check:--format|check:--color) return 0 ;;
@@ -1887,6 +1987,8 @@ _pi_session_positional_here() {
         fork) (( npos == 0 )) ;;
         prune) (( npos >= 0 )) ;;
         summarize-branch) (( npos == 0 )) ;;
+        archive) (( npos >= 0 )) ;;
+        rm) (( npos >= 0 )) ;;
         stats) (( npos == 0 )) ;;
         files) (( npos == 0 )) ;;
         redact) (( npos >= 0 )) ;;

@@ -44,6 +44,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand compact 'Compact the conversation: summarize old history, keep recent messages, as Pi''s /compact'
             cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
+            cand archive 'Move sessions out of Pi''s session folders into an archive beside them, or back'
+            cand rm 'Move sessions to the trash, where file managers list them and can put them back'
             cand stats 'Tokens and cost of every paid call recorded in the session'
             cand files 'The files the branch read, edited and wrote, each with the entry that touched it last'
             cand check 'Check sessions against budgets and rules, for CI'
@@ -367,10 +369,42 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Sessions of every project, not only the current directory''s'
-            cand --json 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use)'
+            cand --json 'One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount, created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session that commands run here without -s use); archived (true, only for an archived session); with --tree, depth (0 for a root)'
+            cand --tree 'Draw each session under the session it came from (its header''s parentSession: clones, forks, subagents), with ├─ └─ │: roots in the usual order, children under their parent. A session whose parent is not listed is a root. With -n, the N most recent sessions are drawn'
+            cand --no-children 'Hide the sessions whose parent session is listed (subagents, clones, forks)'
+            cand --archived 'Also list the archived sessions (`pi-session archive`), marked `A`'
             cand -v 'Also show each session''s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
             cand --verbose 'Also show each session''s path, creation time and parent session, and say on stderr how many files were skipped because they are not Pi sessions'
             cand --no-cache 'Read every session file, neither using nor updating the cache. By default what was read from each file is kept in $XDG_CACHE_HOME/pi-session/listing.cache (or ~/.cache/pi-session/listing.cache) and used again while the file''s size, modification time and inode are unchanged, so listing unchanged files costs a stat per file'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;archive'= {
+            cand --older-than 'Every session of the current project (of every project with --all) whose last activity (ls''s MODIFIED) is before AGE, in the forms `log --since` takes: a day (14d, 2w, 2026-11-30: before its first instant), a time ago (''2 weeks'', ''90 minutes ago'', now), or a date and time. With --restore, of the archived sessions'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --all 'With --older-than: the sessions of every project. With --restore alone: every archived session'
+            cand --restore 'Move archived sessions back into Pi''s folders'
+            cand --force 'Archive even a session changed in the last few seconds (a running Pi may have it open)'
+            cand --dry-run 'Print what would move; move nothing'
+            cand --json 'One JSON object per session moved (or that would be, with --dry-run): {"action" (archive, restore), "from", "to", "dryRun"}'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;rm'= {
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --force 'Delete the sessions that cannot go to the trash (another file system, no trash)'
+            cand --dry-run 'Print what would be moved or deleted; touch nothing'
+            cand --json 'One JSON object per session: {"from", "to" (its place in the trash; null when deleted), "deleted", "dryRun"}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -443,6 +477,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --archived 'Also read the archived sessions (`pi-session archive`) of every project, or of --project''s'
             cand --json 'One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the week by its Monday; month as YYYY-MM; session as the session id plus "path"; project as the cwd; model; provider; source as assistant, usage, compaction, branchSummary or toolResult), then "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost" and "calls"; last, {"total": true, ...} with the same counters'
             cand --csv 'CSV with a header row; the last row holds the totals'
             cand --no-cache 'Read every session file, neither using nor updating the cache. By default what was read from each file is kept in $XDG_CACHE_HOME/pi-session/usage.cache (or ~/.cache/pi-session/usage.cache) and used again while the file''s size, modification time and inode are unchanged, so a report over unchanged files costs a stat per file'
@@ -458,6 +493,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all 'Every session of every project [default: the session -s names (repeatable), else the most recent session of the current directory]'
+            cand --archived 'With --all, also scan the archived sessions (`pi-session archive`)'
             cand --json 'One JSON object per finding: {"session", "line", "entry", "type", "path", "rule", "preview", "length"} (path: where in the entry, as message.content[2].arguments.command); and one per payload that cannot be read: {"session", "line", "entry", "path", "unscannable"}'
             cand --no-own-keys 'Do not look for the values of your own keys: the provider variables Pi reads (and any other *_API_KEY, *_TOKEN, *_SECRET variable) and the keys in Pi''s auth.json'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
@@ -520,6 +556,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
             cand --all-sessions 'Search every session of the current directory, newest first'
             cand --all 'Search every session of every project (the sessions `ls --all` lists), in its order'
+            cand --archived 'With --all-sessions or --all, also search the archived sessions (`pi-session archive`)'
             cand -i 'Match case-insensitively'
             cand --ignore-case 'Match case-insensitively'
             cand -F 'Take PATTERN literally, not as a regular expression'
@@ -591,6 +628,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand compact 'Compact the conversation: summarize old history, keep recent messages, as Pi''s /compact'
             cand summarize-branch 'Leave @ for TARGET, keeping a summary of the branch being left, as Pi''s /tree does'
             cand ls 'List sessions as Pi''s /resume does, most recently active first'
+            cand archive 'Move sessions out of Pi''s session folders into an archive beside them, or back'
+            cand rm 'Move sessions to the trash, where file managers list them and can put them back'
             cand stats 'Tokens and cost of every paid call recorded in the session'
             cand files 'The files the branch read, edited and wrote, each with the entry that touched it last'
             cand check 'Check sessions against budgets and rules, for CI'
@@ -638,6 +677,10 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;summarize-branch'= {
         }
         &'pi-session;help;ls'= {
+        }
+        &'pi-session;help;archive'= {
+        }
+        &'pi-session;help;rm'= {
         }
         &'pi-session;help;stats'= {
         }

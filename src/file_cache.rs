@@ -223,6 +223,55 @@ impl FileCache {
     }
 }
 
+/// Drops the records of `paths` (as [`key`] makes their keys) from the cache file `file`,
+/// whatever its kind: for a command that moves sessions away, so that no record is kept
+/// under a path the session left (and no later file at that path could meet it). The
+/// records of other files are kept as they are; a cache that cannot be read or written
+/// is left alone (best effort, as [`FileCache::save`]). Returns how many were dropped.
+pub fn forget(file: &Path, paths: &[PathBuf]) -> usize {
+    let Ok(bytes) = std::fs::read(file) else {
+        return 0;
+    };
+    // The preamble: the magic line, then the probe and the build's stamp.
+    let Some(magic_end) = memchr::memchr(b'\n', &bytes) else {
+        return 0;
+    };
+    let fixed = preamble(b"", 0).len();
+    let Some(preamble) = bytes.get(..magic_end + 1 + fixed) else {
+        return 0;
+    };
+    let Some(slots) = index(&bytes, preamble) else {
+        return 0;
+    };
+    let gone: rustc_hash::FxHashSet<Vec<u8>> = paths
+        .iter()
+        .map(|p| key(p).into_os_string().into_encoded_bytes())
+        .collect();
+    let dropped = slots.keys().filter(|k| gone.contains(&k[..])).count();
+    if dropped == 0 {
+        return 0;
+    }
+    let mut kept: Vec<&Slot> = slots
+        .iter()
+        .filter(|(k, _)| !gone.contains(&k[..]))
+        .map(|(_, slot)| slot)
+        .collect();
+    kept.sort_by_key(|slot| slot.range.start);
+    let written = crate::session::io::write::write_file_with(file, true, |f| {
+        owner_only(f)?;
+        let mut out = std::io::BufWriter::new(f);
+        out.write_all(preamble)?;
+        for slot in kept {
+            let record = &bytes[slot.range.clone()];
+            out.write_all(&(record.len() as u64).to_le_bytes())?;
+            out.write_all(&checksum(record).to_le_bytes())?;
+            out.write_all(record)?;
+        }
+        out.flush()
+    });
+    if written.is_ok() { dropped } else { 0 }
+}
+
 /// Makes `file` readable and writable by its owner only: a cache holds what sessions say
 /// (the listing's names and first messages), which is no one else's to read.
 fn owner_only(file: &std::fs::File) -> std::io::Result<()> {
@@ -421,6 +470,31 @@ pub(crate) mod tests {
         w.f64(1.5);
         w.opt(None);
         w.u128(u128::MAX - 1);
+    }
+
+    /// Forgetting drops the named files' records, whatever the cache's kind, and keeps the
+    /// others readable.
+    #[test]
+    fn forgotten_records_are_gone_and_the_rest_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("test.cache");
+        let (a, a_stamp) = settled_file(dir.path(), "a.jsonl", "{}\n");
+        let (b, b_stamp) = settled_file(dir.path(), "b.jsonl", "{}\n");
+        let mut cache = FileCache::open(&file, MAGIC, 7);
+        cache.record(&a, a_stamp, |w| write_body(w, "a"));
+        cache.record(&b, b_stamp, |w| write_body(w, "b"));
+        cache.save();
+        assert_eq!(forget(&file, &[dir.path().join("none.jsonl")]), 0);
+        assert_eq!(forget(&file, std::slice::from_ref(&a)), 1);
+        let cache = FileCache::open(&file, MAGIC, 7);
+        assert!(cache.get(&a, Some(a_stamp)).is_none());
+        assert!(body(&mut cache.get(&b, Some(b_stamp)).unwrap()).is_some());
+        // No cache file, or not a cache: nothing to do, nothing made.
+        assert_eq!(forget(&dir.path().join("missing"), std::slice::from_ref(&b)), 0);
+        assert!(!dir.path().join("missing").exists());
+        std::fs::write(&file, "not a cache").unwrap();
+        assert_eq!(forget(&file, &[b]), 0);
+        assert_eq!(std::fs::read(&file).unwrap(), b"not a cache");
     }
 
     /// A cache left readable by others (by an earlier version) is made private when it is

@@ -33,5 +33,6 @@ pub mod repair;
 pub mod search;
 pub mod secrets;
 pub mod session;
+pub mod store;
 pub mod transcript;
 pub mod usage;

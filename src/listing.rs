@@ -414,12 +414,17 @@ fn jsonl_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The paths of the working directory's sessions, newest first, or with `all` of every
-/// project's, as [`list`] lists them (with the listing's `cache`).
-pub fn session_paths(loc: &Locations, all: bool, cache: Option<PathBuf>) -> Vec<PathBuf> {
-    if !all {
-        return loc.sessions_here().into_iter().map(|(p, _)| p).collect();
+/// project's, as [`list`] lists them (with the listing's `cache`); with `archived`, the
+/// archive's after them (see [`Locations::archive`]).
+pub fn session_paths(loc: &Locations, options: &ListOptions) -> Vec<PathBuf> {
+    if !options.all {
+        let mut paths: Vec<PathBuf> = loc.sessions_here().into_iter().map(|(p, _)| p).collect();
+        if options.archived {
+            paths.extend(loc.archive().sessions_here().into_iter().map(|(p, _)| p));
+        }
+        return paths;
     }
-    let found = list(loc, &ListOptions { all, cache }, &crate::progress::Silent);
+    let found = list(loc, options, &crate::progress::Silent);
     found.sessions.into_iter().map(|s| s.path).collect()
 }
 
@@ -428,6 +433,8 @@ pub fn session_paths(loc: &Locations, all: bool, cache: Option<PathBuf>) -> Vec<
 pub struct ListOptions {
     /// Every project's sessions (Pi's `listAll`), not only the working directory's (`list`).
     pub all: bool,
+    /// Also the archive's sessions ([`Locations::archive`]), listed among the others.
+    pub archived: bool,
     /// The file that keeps what was read from each session file between runs (see
     /// [`crate::file_cache`]); `None` reads every file.
     pub cache: Option<PathBuf>,
@@ -443,7 +450,12 @@ pub struct Listing {
 
 /// The files to read, in the order Pi reads them; the header cwd to keep (if any); whether
 /// Pi pre-sorts by mtime (`listAll` over per-project folders).
-fn candidates(loc: &Locations, all: bool) -> (Vec<PathBuf>, Option<PathBuf>, bool) {
+fn candidates(loc: &Locations, all: bool, archived: bool) -> (Vec<PathBuf>, Option<PathBuf>, bool) {
+    if archived {
+        let (mut files, filter_cwd, by_mtime) = candidates(loc, all, false);
+        files.extend(candidates(&loc.archive(), all, false).0);
+        return (files, filter_cwd, by_mtime);
+    }
     if !all {
         let dir = loc.here();
         return (jsonl_files(&dir.path), dir.filter_cwd, false);
@@ -456,7 +468,7 @@ fn candidates(loc: &Locations, all: bool) -> (Vec<PathBuf>, Option<PathBuf>, boo
 /// Sessions as Pi's `SessionManager.list` (or `listAll` with [`ListOptions::all`]) returns
 /// them. `progress` hears of one phase, a step per file read (from several threads).
 pub fn list(loc: &Locations, options: &ListOptions, progress: &dyn Progress) -> Listing {
-    let (files, filter_cwd, by_mtime) = candidates(loc, options.all);
+    let (files, filter_cwd, by_mtime) = candidates(loc, options.all, options.archived);
     // With a cache, a file unchanged since it was recorded is not opened at all.
     let mut cache = options.cache.as_deref().map(cached::open);
     progress.start("sessions", Some(files.len() as u64));
@@ -626,6 +638,12 @@ pub struct SessionRecord<'a> {
     pub parent_session: Option<&'a str>,
     /// Whether this is the session commands use here without `-s`.
     pub current: bool,
+    /// Whether it is in the archive (written only when it is).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub archived: bool,
+    /// Its depth in the tree of sessions ([`family_tree`]; written only when set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<usize>,
 }
 
 impl SessionInfo {
@@ -642,8 +660,113 @@ impl SessionInfo {
             cwd: &self.cwd,
             parent_session: self.parent_session.as_deref(),
             current,
+            archived: false,
+            depth: None,
         }
     }
+}
+
+/// A listed session's place in the tree of sessions ([`family_tree`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeRow {
+    /// Its index in the listing.
+    pub index: usize,
+    /// 0 for a root, else one more than its parent's.
+    pub depth: usize,
+    /// For each level from 1 to `depth`: whether a later sibling follows at that level (the
+    /// last one is this session's own), which is what a drawing needs to draw `│`, `├─`, `└─`.
+    pub more: Vec<bool>,
+}
+
+/// The listed sessions as a tree by their header's `parentSession` (clones, forks,
+/// subagents), in the order to draw it: each root in the listing's order, then its children
+/// under it, in the listing's order too. A session is a child of the listed session whose
+/// file its `parentSession` names (both resolved to canonical paths); one whose parent is not
+/// listed is a root. A cycle of parents (a→b→a) has no root: its first session in the
+/// listing's order is taken as one. The walk keeps its own stack, so a chain of any depth is
+/// drawn without recursion.
+pub fn family_tree(sessions: &[SessionInfo]) -> Vec<TreeRow> {
+    let canonical =
+        |p: &Path| fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
+    let by_path: rustc_hash::FxHashMap<PathBuf, usize> = sessions
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (canonical(&s.path), i))
+        .collect();
+    let parent: Vec<Option<usize>> = sessions
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let p = s.parent_session.as_deref().filter(|p| !p.is_empty())?;
+            by_path.get(&canonical(Path::new(p))).copied().filter(|&j| j != i)
+        })
+        .collect();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); sessions.len()];
+    for (i, p) in parent.iter().enumerate() {
+        if let Some(p) = p {
+            children[*p].push(i);
+        }
+    }
+    let roots = roots_with_cycles_broken(&parent);
+    let mut seen = vec![false; sessions.len()];
+    let mut rows = Vec::with_capacity(sessions.len());
+    for root in roots {
+        // Depth-first, each frame a session and the `more` flags down to it.
+        let mut stack: Vec<(usize, Vec<bool>)> = vec![(root, Vec::new())];
+        while let Some((i, more)) = stack.pop() {
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            let kids: Vec<usize> = children[i].iter().copied().filter(|&k| !seen[k]).collect();
+            for (n, &k) in kids.iter().enumerate().rev() {
+                let mut m = more.clone();
+                m.push(n + 1 < kids.len());
+                stack.push((k, m));
+            }
+            rows.push(TreeRow {
+                index: i,
+                depth: more.len(),
+                more,
+            });
+        }
+    }
+    rows
+}
+
+/// The roots of the parent links, in order: the sessions without a listed parent, and in
+/// each cycle of parents its first session. Each session's chain of parents is walked once.
+fn roots_with_cycles_broken(parent: &[Option<usize>]) -> Vec<usize> {
+    const NEW: u8 = 0;
+    const WALKING: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; parent.len()];
+    let mut root = vec![false; parent.len()];
+    let mut walk = Vec::new();
+    for start in 0..parent.len() {
+        walk.clear();
+        let mut at = Some(start);
+        while let Some(i) = at {
+            match state[i] {
+                DONE => break,
+                WALKING => {
+                    // Back at a session of this walk: from it on, the walk is a cycle.
+                    let from = walk.iter().position(|&w| w == i).unwrap_or(0);
+                    let first = walk[from..].iter().copied().min().unwrap_or(i);
+                    root[first] = true;
+                    break;
+                }
+                _ => {
+                    state[i] = WALKING;
+                    walk.push(i);
+                    at = parent[i];
+                }
+            }
+        }
+        for &w in &walk {
+            state[w] = DONE;
+        }
+    }
+    (0..parent.len()).filter(|&i| parent[i].is_none() || root[i]).collect()
 }
 
 #[cfg(test)]
@@ -729,6 +852,82 @@ mod tests {
         sort_sessions(&mut v);
         let ids: Vec<_> = v.iter().map(|s| s.id.clone().unwrap()).collect();
         assert_eq!(ids, ["b", "d", "a", "c", "bad"]);
+    }
+
+    fn child(name: &str, dir: &Path, parent: Option<&str>) -> SessionInfo {
+        SessionInfo {
+            path: dir.join(format!("{name}.jsonl")),
+            parent_session: parent.map(|p| dir.join(format!("{p}.jsonl")).to_string_lossy().into_owned()),
+            ..info(name, Some(0))
+        }
+    }
+
+    fn drawn(v: &[SessionInfo]) -> Vec<(String, usize, Vec<bool>)> {
+        family_tree(v)
+            .into_iter()
+            .map(|r| (v[r.index].id.clone().unwrap(), r.depth, r.more))
+            .collect()
+    }
+
+    #[test]
+    fn sessions_under_the_session_they_came_from() {
+        let dir = Path::new("/nowhere");
+        let v = vec![
+            child("c1", dir, Some("r")),
+            child("r", dir, None),
+            child("other", dir, Some("missing")),
+            child("g", dir, Some("c1")),
+            child("c2", dir, Some("r")),
+        ];
+        assert_eq!(
+            drawn(&v),
+            [
+                ("r".into(), 0, vec![]),
+                ("c1".into(), 1, vec![true]),
+                ("g".into(), 2, vec![true, false]),
+                ("c2".into(), 1, vec![false]),
+                ("other".into(), 0, vec![]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_cycle_of_parents_and_a_deep_chain() {
+        let dir = Path::new("/nowhere");
+        let v = vec![
+            child("a", dir, Some("b")),
+            child("b", dir, Some("a")),
+            child("s", dir, Some("s")),
+        ];
+        assert_eq!(
+            drawn(&v),
+            [
+                ("a".into(), 0, vec![]),
+                ("b".into(), 1, vec![false]),
+                ("s".into(), 0, vec![])
+            ]
+        );
+        let v = vec![
+            child("x", dir, None),
+            child("b", dir, Some("a")),
+            child("a", dir, Some("b")),
+        ];
+        assert_eq!(
+            drawn(&v),
+            [
+                ("x".into(), 0, vec![]),
+                ("b".into(), 0, vec![]),
+                ("a".into(), 1, vec![false])
+            ]
+        );
+        // A chain far deeper than a recursive walk's stack would take.
+        let n = 20_000;
+        let chain: Vec<SessionInfo> = (0..n)
+            .map(|i| child(&i.to_string(), dir, (i > 0).then(|| (i - 1).to_string()).as_deref()))
+            .collect();
+        let rows = family_tree(&chain);
+        assert_eq!(rows.len(), n);
+        assert_eq!(rows.last().unwrap().depth, n - 1);
     }
 
     /// Lines end at `\n`, `\r\n` or a lone `\r`, as Node's readline ends them; a `\r` inside
@@ -820,19 +1019,28 @@ mod tests {
             cwd: PathBuf::from("/p"),
             agent_dir: dir.path().join("agent"),
             custom_dir: Some(dir.path().to_path_buf()),
+            archived: false,
         };
         let ids = |l: &Listing| l.sessions.iter().map(|s| s.id.clone().unwrap()).collect::<Vec<_>>();
         let here = list(
             &loc,
             &ListOptions {
                 all: false,
+                archived: false,
                 cache: None,
             },
             &crate::progress::Silent,
         );
         assert_eq!(ids(&here), ["3", "1"]);
         assert_eq!(here.skipped, 1);
-        let all = list(&loc, &ListOptions { all: true, cache: None }, &crate::progress::Silent);
+        let all = list(
+            &loc,
+            &ListOptions {
+                all: true,
+                ..Default::default()
+            },
+            &crate::progress::Silent,
+        );
         assert_eq!(ids(&all), ["3", "2", "1"]);
     }
 
@@ -902,9 +1110,10 @@ mod tests {
                 cwd: PathBuf::from("/p"),
                 agent_dir: dir.path().join("agent"),
                 custom_dir: Some(sessions),
+                archived: false,
             };
             let listed = |cache: Option<PathBuf>| {
-                let l = list(&loc, &ListOptions { all: true, cache }, &crate::progress::Silent);
+                let l = list(&loc, &ListOptions { all: true, archived: false, cache }, &crate::progress::Silent);
                 let infos: Vec<String> = l.sessions.into_iter().map(|s| view(&Some(s))).collect();
                 (infos, l.skipped)
             };

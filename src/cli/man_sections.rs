@@ -159,6 +159,27 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "The ten most recent sessions of every project",
                 "pi-session ls --all -n 10",
             ),
+            (
+                "Forks, clones and subagents under the session they came from",
+                "pi-session ls --tree",
+            ),
+            ("Without the subagents' sessions", "pi-session ls --no-children"),
+            ("Archived sessions too", "pi-session ls --archived"),
+        ],
+        "archive" => &[
+            (
+                "See which sessions of this project were last active over two weeks ago",
+                "pi-session archive --older-than 14d --dry-run",
+            ),
+            (
+                "Archive them, in every project",
+                "pi-session archive --older-than '2 weeks' --all",
+            ),
+            ("Bring one back", "pi-session archive --restore a1b2c3d4"),
+        ],
+        "rm" => &[
+            ("See where a session would go", "pi-session rm --dry-run a1b2c3d4"),
+            ("Move it to the trash", "pi-session rm a1b2c3d4"),
         ],
         "stats" => &[
             ("Tokens and cost of the whole file", "pi-session stats"),
@@ -267,6 +288,12 @@ fn environment(name: &str) -> Vec<(&'static str, &'static str)> {
             "Where the usage cache is kept (pi-session/usage.cache), else ~/.cache.",
         ));
     }
+    if name == "rm" {
+        vars.push((
+            "XDG_DATA_HOME",
+            "The trash is $XDG_DATA_HOME/Trash, else ~/.local/share/Trash.",
+        ));
+    }
     if matches!(name, "ls" | "grep") {
         vars.push((
             "XDG_CACHE_HOME",
@@ -367,6 +394,27 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ("130", INTERRUPTED_WRITE),
         ],
         "merge-base" => &[("1", "The branches share no entry, or an error.")],
+        "archive" => &[
+            (
+                "1",
+                "Refused (a session changed in the last few seconds without --force, one not in Pi's folders or, with --restore, not in the archive, or whose place is taken; nothing was moved), or a move failed (those before it are made).",
+            ),
+            ("2", "A usage error (no session named, an AGE that is not a date)."),
+            (
+                "130",
+                "Interrupted (Ctrl-C, SIGTERM, SIGHUP): stopped after the session being moved; those moved stay moved, each whole in one place.",
+            ),
+        ],
+        "rm" => &[
+            (
+                "1",
+                "Refused (not a session; on another file system than the trash, or no trash, without --force; nothing was moved), or a move failed.",
+            ),
+            (
+                "130",
+                "Interrupted (Ctrl-C, SIGTERM, SIGHUP): stopped after the session being moved.",
+            ),
+        ],
         "compact" | "summarize-branch" | "checkout" => &[
             ("1", "An error; nothing was written."),
             (
@@ -411,7 +459,7 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ),
             (
                 "130",
-                "Interrupted (Ctrl-C, SIGTERM, SIGHUP): temp files removed, nothing written.",
+                "Interrupted (Ctrl-C, SIGTERM, SIGHUP): temp files removed, nothing written (archive and rm: stopped after the session being moved).",
             ),
         ],
         _ => &[("1", "An error (the message and a hint are on stderr).")],

@@ -12,6 +12,7 @@ pub mod follow;
 pub mod grep_view;
 pub mod interrupt;
 pub mod log_view;
+pub mod ls_view;
 pub mod man_sections;
 pub mod new_session;
 pub mod output;
@@ -98,6 +99,8 @@ pub enum Command {
     Compact(commands::compact::Args),
     SummarizeBranch(commands::summarize_branch::Args),
     Ls(commands::ls::Args),
+    Archive(commands::archive::Args),
+    Rm(commands::rm::Args),
     Stats(commands::stats::Args),
     Files(commands::files::Args),
     Check(commands::check::Args),
@@ -216,6 +219,8 @@ fn run() -> Exit {
         Command::Compact(a) => commands::compact::run(&cli.global, a, &mut out).map(Exit::from),
         Command::SummarizeBranch(a) => commands::summarize_branch::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Ls(a) => commands::ls::run(&cli.global, a, &mut out).map(Exit::from),
+        Command::Archive(a) => commands::archive::run(&cli.global, a, &mut out),
+        Command::Rm(a) => commands::rm::run(&cli.global, a, &mut out),
         Command::Stats(a) => commands::stats::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Usage(a) => commands::usage::run(&cli.global, a, &mut out).map(Exit::from),
         Command::Secrets(a) => commands::secrets::run(&cli.global, a, &mut out),

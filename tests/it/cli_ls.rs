@@ -794,3 +794,74 @@ fn from_a_subdirectory_ls_names_the_parent_that_has_sessions() {
     );
     assert!(lines[1].contains("exact directory"), "{stderr}");
 }
+
+/// Sessions made of the session named `parent` (its file in `dir`), last active on day `day`.
+fn family_member(env: &Env, dir: &Path, id: &str, parent: Option<&str>, day: u32) {
+    let ts = format!("2026-01-{day:02}T00:00:00.000Z");
+    let mut h = header(id, &ts, &env.proj);
+    if let Some(p) = parent {
+        // Through a `..`, as another spelling of the same file.
+        h["parentSession"] = json!(dir.join("..").join(dir.file_name().unwrap()).join(format!("{p}.jsonl")));
+    }
+    write(
+        &dir.join(format!("{id}.jsonl")),
+        &[h, user(&format!("{id}-u"), None, &ts, id)],
+    );
+}
+
+#[test]
+fn tree_draws_sessions_under_their_parents() {
+    let env = Env::new();
+    let dir = env.folder(&env.proj);
+    family_member(&env, &dir, "root", None, 1);
+    family_member(&env, &dir, "fork1", Some("root"), 5);
+    family_member(&env, &dir, "sub", Some("fork1"), 6);
+    family_member(&env, &dir, "fork2", Some("root"), 3);
+    family_member(&env, &dir, "orphan", Some("gone"), 4);
+    // A cycle of parents: drawn once, from its first session in ls's order.
+    family_member(&env, &dir, "cyc-a", Some("cyc-b"), 2);
+    family_member(&env, &dir, "cyc-b", Some("cyc-a"), 2);
+    // ls's order: newest first.
+    assert_eq!(
+        names(&env.ls_json(&[])),
+        ["sub", "fork1", "orphan", "fork2", "cyc-b", "cyc-a", "root"]
+    );
+    let rows = env.ls_json(&["--tree"]);
+    let drawn: Vec<(String, u64)> = rows
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap().to_owned(), r["depth"].as_u64().unwrap()))
+        .collect();
+    let want = [
+        ("orphan", 0),
+        ("cyc-b", 0),
+        ("cyc-a", 1),
+        ("root", 0),
+        ("fork1", 1),
+        ("sub", 2),
+        ("fork2", 1),
+    ];
+    let want: Vec<(String, u64)> = want.iter().map(|(n, d)| (n.to_string(), *d)).collect();
+    assert_eq!(drawn, want);
+    assert!(rows[4]["parentSession"].as_str().unwrap().ends_with("root.jsonl"));
+    let out = String::from_utf8(env.ls(&["--tree"]).stdout).unwrap();
+    // The name column starts where the header's NAME does (all ASCII before it).
+    let col = out.lines().next().unwrap().find("NAME").unwrap();
+    let names_drawn: Vec<&str> = out.lines().skip(1).map(|l| &l[col..]).collect();
+    assert_eq!(
+        names_drawn,
+        [
+            "orphan",
+            "cyc-b",
+            "└─ cyc-a",
+            "root",
+            "├─ fork1",
+            "│  └─ sub",
+            "└─ fork2"
+        ],
+        "{out}"
+    );
+    // Without --tree, no depth.
+    assert!(env.ls_json(&[]).iter().all(|r| r.get("depth").is_none()));
+    // --no-children: the roots only, in ls's order.
+    assert_eq!(names(&env.ls_json(&["--no-children"])), ["orphan", "cyc-b", "root"]);
+}

@@ -298,6 +298,55 @@ fn every_json_field_is_documented() {
         }
     }
 
+    // `archive` moves that session to the archive, `ls --archived --tree` lists it there, and
+    // `rm` moves it to a trash in the same temporary folder.
+    let session = sessions.join("session.jsonl");
+    let archived = dir.path().join("sessions-archive").join("session.jsonl");
+    let runs: [(&str, Vec<&std::ffi::OsStr>); 3] = [
+        (
+            "archive",
+            vec![
+                "archive".as_ref(),
+                "--force".as_ref(),
+                "--json".as_ref(),
+                session.as_os_str(),
+            ],
+        ),
+        (
+            "ls",
+            vec![
+                "ls".as_ref(),
+                "--all".as_ref(),
+                "--archived".as_ref(),
+                "--tree".as_ref(),
+                "--json".as_ref(),
+            ],
+        ),
+        ("rm", vec!["rm".as_ref(), "--json".as_ref(), archived.as_os_str()]),
+    ];
+    for (command, args) in runs {
+        let out = cmd()
+            .current_dir(dir.path())
+            .env("PI_CODING_AGENT_SESSION_DIR", &sessions)
+            .env("XDG_DATA_HOME", dir.path().join("data"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let records = ndjson(&String::from_utf8(out.stdout).unwrap());
+        assert!(!records.is_empty(), "{command} --json printed nothing");
+        let text = self::help(command);
+        for key in keys_of(&records, &[]) {
+            if !names(&text, &key) && !names(&readme, &key) {
+                missing.push(format!("{command}: {key}"));
+            }
+        }
+    }
+
     assert!(
         missing.is_empty(),
         "fields named in neither --help nor README.md:\n{}",
@@ -339,6 +388,8 @@ fn every_command_with_json_is_covered() {
         "check",
         "name",
         "mv",
+        "archive",
+        "rm",
     ];
     // Original lines (log, show) and Pi's own messages (context): Pi's fields, not ours.
     const PI_CONTENT: &[&str] = &["log", "show", "context"];

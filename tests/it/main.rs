@@ -5,6 +5,7 @@
 mod common;
 
 mod cli_append_protocol;
+mod cli_archive;
 mod cli_check;
 mod cli_checkout;
 mod cli_clone_fork;

@@ -5,9 +5,8 @@ use crate::cli::grep_view;
 use crate::cli::output::{Output, Style, escape_line};
 use crate::cli::session_arg::{open_session, warn_load_report_naming};
 use anyhow::{Result, bail};
-use pi_session::listing;
 use pi_session::search::{self, Hit, Query, SearchOptions};
-use pi_session::session::io::locate;
+use pi_session::{listing, session::io::locate};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -35,6 +34,10 @@ pub struct Args {
     /// Search every session of every project (the sessions `ls --all` lists), in its order.
     #[arg(long)]
     pub all: bool,
+
+    /// With --all-sessions or --all, also search the archived sessions (`pi-session archive`).
+    #[arg(long)]
+    pub archived: bool,
 
     /// Only text of these roles (repeat or separate with commas).
     #[arg(long, value_name = "ROLE", value_delimiter = ',', value_parser = search::ROLES)]
@@ -126,16 +129,16 @@ fn limit(s: &str) -> Result<usize, String> {
     })
 }
 
-/// The sessions `--all-sessions` (the current directory's, newest first) or `--all` (every
-/// project's, as `ls --all` lists them) searches.
+/// What --all-sessions (this directory's sessions, newest first) or --all (`ls --all`'s, with its cache) searches.
 fn sessions(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
     if global.session().is_some() {
         let flag = if args.all { "--all" } else { "--all-sessions" };
         bail!("{flag} searches a folder of sessions; drop -s/--session");
     }
     let loc = locate::Locations::discover(&std::env::current_dir()?);
-    // With --all, the listing's cache, as `ls --all` keeps it: it never changes what is listed.
-    Ok(listing::session_paths(&loc, args.all, cache_file(LISTING)))
+    let (all, archived, cache) = (args.all, args.archived, cache_file(LISTING));
+    let options = listing::ListOptions { all, archived, cache };
+    Ok(listing::session_paths(&loc, &options))
 }
 
 fn run_inner(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {

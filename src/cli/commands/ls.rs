@@ -1,9 +1,10 @@
 use crate::cli::GlobalArgs;
 use crate::cli::cache_file::{LISTING, cache_file};
+use crate::cli::ls_view::{local_minute, shorten_home, tree_prefix, unique_prefixes};
 use crate::cli::output::{Output, Style, display_width, escape_line, fit, one_line};
 use crate::cli::progress::Terminal;
 use anyhow::Result;
-use pi_session::listing::{self, ListOptions, SessionInfo};
+use pi_session::listing::{self, ListOptions, TreeRow};
 use pi_session::session::io::locate::Locations;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -22,9 +23,25 @@ pub struct Args {
 
     /// One JSON object per session (NDJSON): path, id, name, firstMessage, messageCount,
     /// created, modified (ISO 8601 or null), cwd, parentSession, current (true for the session
-    /// that commands run here without -s use).
+    /// that commands run here without -s use); archived (true, only for an archived session);
+    /// with --tree, depth (0 for a root).
     #[arg(long)]
     pub json: bool,
+
+    /// Draw each session under the session it came from (its header's parentSession: clones,
+    /// forks, subagents), with ├─ └─ │: roots in the usual order, children under their
+    /// parent. A session whose parent is not listed is a root. With -n, the N most recent
+    /// sessions are drawn.
+    #[arg(long, conflicts_with = "no_children")]
+    pub tree: bool,
+
+    /// Hide the sessions whose parent session is listed (subagents, clones, forks).
+    #[arg(long)]
+    pub no_children: bool,
+
+    /// Also list the archived sessions (`pi-session archive`), marked `A`.
+    #[arg(long)]
+    pub archived: bool,
 
     /// Show at most N sessions (the most recently modified).
     #[arg(short = 'n', long = "max-count", value_name = "N")]
@@ -47,6 +64,7 @@ impl Args {
     fn options(&self) -> ListOptions {
         ListOptions {
             all: self.all,
+            archived: self.archived,
             cache: if self.no_cache { None } else { cache_file(LISTING) },
         }
     }
@@ -66,57 +84,6 @@ fn is_default(path: &Path, default: Option<&Path>) -> bool {
     path == d || (path.file_name() == d.file_name() && fs::canonicalize(path).is_ok_and(|c| c == d))
 }
 
-/// `YYYY-MM-DD HH:MM` in the local time zone; `short`, `MM-DD HH:MM`.
-fn local_minute(ms: Option<i64>, short: bool) -> String {
-    let (format, unknown) = if short {
-        ("%m-%d %H:%M", "??-?? ??:??")
-    } else {
-        ("%Y-%m-%d %H:%M", "????-??-?? ??:??")
-    };
-    ms.and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
-        .map(|t| {
-            t.to_zoned_datetime(jiff::tz::TimeZone::system())
-                .strftime(format)
-                .to_string()
-        })
-        .unwrap_or_else(|| unknown.into())
-}
-
-/// For each id, its shortest prefix of at least 8 characters that no other listed id shares.
-fn unique_prefixes(sessions: &[SessionInfo]) -> Vec<String> {
-    let mut sorted: Vec<&str> = sessions.iter().filter_map(|s| s.id.as_deref()).collect();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let common = |a: &str, b: &str| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
-    sessions
-        .iter()
-        .map(|s| {
-            let Some(id) = s.id.as_deref() else {
-                return "-".to_owned();
-            };
-            let i = sorted.binary_search(&id).unwrap_or(0);
-            let mut need = 8;
-            if i > 0 {
-                need = need.max(common(id, sorted[i - 1]) + 1);
-            }
-            if i + 1 < sorted.len() {
-                need = need.max(common(id, sorted[i + 1]) + 1);
-            }
-            id.chars().take(need).collect()
-        })
-        .collect()
-}
-
-/// `~/…` for paths under the home directory.
-fn shorten_home(p: &str) -> String {
-    match std::env::var("HOME") {
-        Ok(home) if !home.is_empty() && p.starts_with(&home) && p[home.len()..].starts_with('/') => {
-            format!("~{}", &p[home.len()..])
-        }
-        _ => p.to_owned(),
-    }
-}
-
 pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     let loc = Locations::discover(&std::env::current_dir()?);
     let progress = Terminal::when(!args.json);
@@ -124,9 +91,30 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     if sessions.is_empty() {
         crate::cli::session_arg::say_none_found(&loc, args.all);
     }
+    if args.no_children {
+        let mut root = vec![false; sessions.len()];
+        for r in listing::family_tree(&sessions) {
+            root[r.index] = r.depth == 0;
+        }
+        let mut keep = root.into_iter();
+        sessions.retain(|_| keep.next().unwrap_or(true));
+    }
     if let Some(n) = args.max_count {
         sessions.truncate(n);
     }
+    let rows: Vec<TreeRow> = if args.tree {
+        listing::family_tree(&sessions)
+    } else {
+        (0..sessions.len())
+            .map(|index| TreeRow {
+                index,
+                depth: 0,
+                more: Vec::new(),
+            })
+            .collect()
+    };
+    let archive_root = loc.archive().root();
+    let archived: Vec<bool> = sessions.iter().map(|s| s.path.starts_with(&archive_root)).collect();
     if args.verbose && skipped > 0 {
         let what = if skipped == 1 {
             "file that is not a Pi session"
@@ -141,8 +129,11 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
         .map(|s| is_default(&s.path, default.as_deref()))
         .collect();
     if args.json {
-        for (s, &cur) in sessions.iter().zip(&current) {
-            out.json(&serde_json::to_value(s.record(cur))?)?;
+        for r in &rows {
+            let mut record = sessions[r.index].record(current[r.index]);
+            record.archived = archived[r.index];
+            record.depth = args.tree.then_some(r.depth);
+            out.json(&serde_json::to_value(record)?)?;
         }
         return Ok(());
     }
@@ -185,9 +176,12 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
     }
     head.push_str("NAME");
     out.line(&out.paint(Style::Bold, &head))?;
-    for (k, s) in sessions.iter().enumerate() {
+    for r in &rows {
+        let (k, s) = (r.index, &sessions[r.index]);
         let mark = if current[k] {
             format!("{} ", out.paint(Style::Current, "*"))
+        } else if archived[k] {
+            format!("{} ", out.paint(Style::Dim, "A"))
         } else {
             "  ".to_owned()
         };
@@ -203,6 +197,9 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<()> {
             line.push_str(&out.paint(Style::Meta, &cwd));
             line.push_str(&" ".repeat(pad + 1));
         }
+        let graph = tree_prefix(r);
+        line.push_str(&out.paint(Style::Dim, &graph));
+        let name_room = name_room.saturating_sub(display_width(&graph)).max(1);
         match &s.name {
             Some(name) => line.push_str(&out.paint(Style::Label, &fit(&one_line(name), name_room))),
             None => {

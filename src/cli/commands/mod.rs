@@ -1,6 +1,7 @@
 //! One module per subcommand: an `Args` struct whose doc comments are the help text, and
 //! one `run` function.
 
+pub mod archive;
 pub mod check;
 pub mod checkout;
 pub mod clone;
@@ -23,6 +24,7 @@ pub mod prune;
 pub mod redact;
 pub mod repair;
 pub mod rev_parse;
+pub mod rm;
 pub mod secrets;
 pub mod show;
 pub mod slim;

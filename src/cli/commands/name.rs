@@ -175,6 +175,7 @@ fn generate_all(args: &Args, out: &mut Output) -> Result<Exit> {
         &pi_session::listing::ListOptions {
             all: args.all_projects,
             cache: None,
+            archived: false,
         },
         &pi_session::progress::Silent,
     );

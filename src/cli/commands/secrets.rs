@@ -26,6 +26,10 @@ pub struct Args {
     #[arg(long)]
     pub all: bool,
 
+    /// With --all, also scan the archived sessions (`pi-session archive`).
+    #[arg(long, requires = "all")]
+    pub archived: bool,
+
     /// One JSON object per finding: {"session", "line", "entry", "type", "path", "rule",
     /// "preview", "length"} (path: where in the entry, as message.content[2].arguments.command);
     /// and one per payload that cannot be read: {"session", "line", "entry", "path",
@@ -65,7 +69,11 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
 
 fn scan_and_report(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
     let rules = rule_set(&args.rules)?;
-    let files = sessions_named(global, args.all, &[])?;
+    let mut files = sessions_named(global, args.all, &[])?;
+    if args.archived {
+        let loc = pi_session::session::io::locate::Locations::discover(&std::env::current_dir()?);
+        files.extend(loc.archive().all_files());
+    }
     let results = scan_paths(&files, &rules, &Terminal::when(!args.json));
     let (mut found, mut sessions_with, mut failed) = (0usize, 0usize, false);
     for (path, result) in files.iter().zip(results) {

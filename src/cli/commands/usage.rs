@@ -49,6 +49,11 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
 
+    /// Also read the archived sessions (`pi-session archive`) of every project, or of
+    /// --project's.
+    #[arg(long)]
+    pub archived: bool,
+
     /// One JSON object per group (NDJSON): each --by key (day and week as YYYY-MM-DD, the
     /// week by its Monday; month as YYYY-MM; session as the session id plus "path"; project
     /// as the cwd; model; provider; source as assistant, usage, compaction, branchSummary
@@ -83,10 +88,17 @@ fn session_files(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
         // A project folder since removed still has its sessions.
         let dir = cwd.join(dir);
         let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-        let here = Locations::discover(&dir).here();
-        return Ok(locate::sessions_in(&here).into_iter().map(|(p, _)| p).collect());
+        let loc = Locations::discover(&dir);
+        let mut dirs = vec![loc.here()];
+        dirs.extend(args.archived.then(|| loc.archive().here()));
+        return Ok(dirs.iter().flat_map(locate::sessions_in).map(|(p, _)| p).collect());
     }
-    Ok(Locations::discover(&cwd).all_files())
+    let loc = Locations::discover(&cwd);
+    let mut files = loc.all_files();
+    if args.archived {
+        files.extend(loc.archive().all_files());
+    }
+    Ok(files)
 }
 
 fn options(args: &Args) -> Result<Options> {

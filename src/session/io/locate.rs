@@ -94,6 +94,9 @@ pub struct Locations {
     /// The one folder every project's sessions share (`$PI_CODING_AGENT_SESSION_DIR` or the
     /// `sessionDir` setting); `None`: one folder per project under `<agent dir>/sessions`.
     pub custom_dir: Option<PathBuf>,
+    /// Whether these are the archive's folders ([`Locations::archive`]): the per-project
+    /// folders under `<agent dir>/sessions-archive` rather than `<agent dir>/sessions`.
+    pub archived: bool,
 }
 
 impl Locations {
@@ -106,14 +109,36 @@ impl Locations {
             cwd: cwd.to_path_buf(),
             agent_dir,
             custom_dir,
+            archived: false,
         }
+    }
+
+    /// The same locations in the archive `pi-session archive` moves sessions to, beside
+    /// Pi's folders so that a move is a rename and Pi never lists them:
+    /// `<agent dir>/sessions-archive/--<cwd>--/` for the per-project folders, and for one
+    /// custom folder `D`, the sibling `D-archive/` (`D/sessions-archive/` when `D` has no
+    /// name, as `/`). Already the archive: itself.
+    pub fn archive(&self) -> Locations {
+        if self.archived {
+            return self.clone();
+        }
+        Locations {
+            custom_dir: self.custom_dir.as_deref().map(archive_of_custom_dir),
+            archived: true,
+            ..self.clone()
+        }
+    }
+
+    /// The folder the per-project folders are in: `<agent dir>/sessions`, or
+    /// `<agent dir>/sessions-archive` for the archive.
+    fn projects_root(&self) -> PathBuf {
+        self.agent_dir
+            .join(if self.archived { "sessions-archive" } else { "sessions" })
     }
 
     /// The folder holding every session: the custom directory, else `<agent dir>/sessions`.
     pub fn root(&self) -> PathBuf {
-        self.custom_dir
-            .clone()
-            .unwrap_or_else(|| self.agent_dir.join("sessions"))
+        self.custom_dir.clone().unwrap_or_else(|| self.projects_root())
     }
 
     /// The session folder of the working directory.
@@ -124,7 +149,7 @@ impl Locations {
                 filter_cwd: Some(self.cwd.clone()),
             },
             None => SessionDir {
-                path: self.agent_dir.join("sessions").join(encode_cwd(&self.cwd)),
+                path: self.projects_root().join(encode_cwd(&self.cwd)),
                 filter_cwd: None,
             },
         }
@@ -136,7 +161,7 @@ impl Locations {
         if let Some(d) = &self.custom_dir {
             return vec![d.clone()];
         }
-        let Ok(read) = fs::read_dir(self.agent_dir.join("sessions")) else {
+        let Ok(read) = fs::read_dir(self.projects_root()) else {
             return Vec::new();
         };
         read.filter_map(Result::ok)
@@ -227,6 +252,18 @@ impl Locations {
             "'{arg}' is neither a file nor the id of a session (looked in {} and every project's sessions)",
             dir.path.display()
         )))
+    }
+}
+
+/// The archive of the custom session folder `dir` (see [`Locations::archive`]).
+fn archive_of_custom_dir(dir: &Path) -> PathBuf {
+    match (dir.parent(), dir.file_name()) {
+        (Some(parent), Some(name)) => {
+            let mut name = name.to_os_string();
+            name.push("-archive");
+            parent.join(name)
+        }
+        _ => dir.join("sessions-archive"),
     }
 }
 
@@ -398,6 +435,7 @@ mod tests {
             cwd: cwd.to_path_buf(),
             agent_dir: tmp.path().join("agent"),
             custom_dir: None,
+            archived: false,
         };
         let deep = proj.join("src/deep");
         assert_eq!(loc(&deep).nearest_parent_with_sessions(), None);
@@ -429,6 +467,7 @@ mod tests {
             cwd: PathBuf::from("/w/p"),
             agent_dir: PathBuf::from("/a"),
             custom_dir: None,
+            archived: false,
         };
         assert_eq!(loc.here().path, Path::new("/a/sessions/--w-p--"));
         assert_eq!(loc.here().filter_cwd, None);
@@ -440,5 +479,27 @@ mod tests {
         assert_eq!(loc.here().path, Path::new("/c"));
         assert_eq!(loc.here().filter_cwd.as_deref(), Some(Path::new("/w/p")));
         assert_eq!(loc.folders(), vec![PathBuf::from("/c")]);
+        assert_eq!(loc.archive().root(), Path::new("/c-archive"));
+        assert_eq!(loc.archive().here().path, Path::new("/c-archive"));
+        let root = Locations {
+            custom_dir: Some(PathBuf::from("/")),
+            ..loc.clone()
+        };
+        assert_eq!(root.archive().root(), Path::new("/sessions-archive"));
+    }
+
+    #[test]
+    fn the_archive_mirrors_the_project_folders() {
+        let loc = Locations {
+            cwd: PathBuf::from("/w/p"),
+            agent_dir: PathBuf::from("/a"),
+            custom_dir: None,
+            archived: false,
+        };
+        let a = loc.archive();
+        assert!(a.archived);
+        assert_eq!(a.root(), Path::new("/a/sessions-archive"));
+        assert_eq!(a.here().path, Path::new("/a/sessions-archive/--w-p--"));
+        assert_eq!(a.archive().root(), a.root());
     }
 }
