@@ -402,7 +402,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
             cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
-            cand --force 'Delete the sessions that cannot go to the trash (another file system, no trash)'
+            cand --force 'Delete the sessions that cannot go to the trash (another file system, no trash), and take sessions changed in the last few seconds'
             cand --dry-run 'Print what would be moved or deleted; touch nothing'
             cand --json 'One JSON object per session: {"from", "to" (its place in the trash; null when deleted), "deleted", "dryRun"}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'

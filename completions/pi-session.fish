@@ -352,7 +352,7 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand rm" -s s -l sessio
 complete -c pi-session -n "__fish_pi_session_using_subcommand rm" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pi-session -n "__fish_pi_session_using_subcommand rm" -l force -d 'Delete the sessions that cannot go to the trash (another file system, no trash)'
+complete -c pi-session -n "__fish_pi_session_using_subcommand rm" -l force -d 'Delete the sessions that cannot go to the trash (another file system, no trash), and take sessions changed in the last few seconds'
 complete -c pi-session -n "__fish_pi_session_using_subcommand rm" -l dry-run -d 'Print what would be moved or deleted; touch nothing'
 complete -c pi-session -n "__fish_pi_session_using_subcommand rm" -l json -d 'One JSON object per session: {"from", "to" (its place in the trash; null when deleted), "deleted", "dryRun"}'
 complete -c pi-session -n "__fish_pi_session_using_subcommand rm" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'

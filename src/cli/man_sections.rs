@@ -111,7 +111,10 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
             ),
         ],
         "mv" => &[
-            ("Hand the current session to a worktree", "pi-session mv ../proj-feature"),
+            (
+                "Hand the current session to a worktree",
+                "pi-session mv ../proj-feature",
+            ),
             (
                 "Bring the sessions of a renamed project along, and their forks' links",
                 "pi-session mv --from ~/src/old-name --to ~/src/new-name --relink",
@@ -440,12 +443,10 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ("2", "A usage error (an empty name: use --clear)."),
             ("4", "--expect-leaf did not match; nothing was written."),
         ],
-        "mv" => &[
-            (
-                "1",
-                "Some session was not moved (its new name is taken, it changed in the last few seconds, …): it is where it was; the others moved.",
-            ),
-        ],
+        "mv" => &[(
+            "1",
+            "Some session was not moved (its new name is taken, it changed in the last few seconds, …): it is where it was; the others moved.",
+        )],
         // The top page: every status some command can end with.
         "pi-session" => &[
             (

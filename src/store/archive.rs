@@ -12,7 +12,6 @@
 use crate::listing::{self, ListOptions};
 use crate::progress::Cancel;
 use crate::session::SessionError;
-use crate::session::io::append::RECENT_WRITE;
 use crate::session::io::locate::Locations;
 use crate::session::io::write::move_file;
 use std::fs;
@@ -101,7 +100,7 @@ fn ends(loc: &Locations, direction: Direction) -> (Locations, Locations) {
 }
 
 /// Plans moving the sessions at `paths` in `direction`. A session changed less than
-/// [`RECENT_WRITE`] before `now` is refused unless `force` (only when archiving: Pi writes
+/// [`crate::session::io::append::RECENT_WRITE`] before `now` is refused unless `force` (only when archiving: Pi writes
 /// only to its own folders). The same file named twice moves once.
 pub fn plan(loc: &Locations, paths: &[PathBuf], direction: Direction, force: bool, now: SystemTime) -> Plan {
     let (from, to) = ends(loc, direction);
@@ -125,12 +124,7 @@ pub fn plan(loc: &Locations, paths: &[PathBuf], direction: Direction, force: boo
         if !seen.insert(dest.clone()) {
             continue;
         }
-        let recent = meta
-            .modified()
-            .ok()
-            .and_then(|m| now.duration_since(m).ok().or(Some(std::time::Duration::ZERO)))
-            .is_some_and(|age| age < RECENT_WRITE);
-        if direction == Direction::Archive && recent && !force {
+        if direction == Direction::Archive && super::changed_recently(&meta, now) && !force {
             plan.refused.push(Refusal::ChangedRecently(path.clone()));
             continue;
         }

@@ -49,6 +49,8 @@ pub enum Refusal {
     OtherFileSystem { path: PathBuf, trash: PathBuf },
     #[error("{0}: there is no home trash (neither XDG_DATA_HOME nor HOME is set)")]
     NoTrash(PathBuf),
+    #[error("{0} changed in the last few seconds: Pi may have it open")]
+    ChangedRecently(PathBuf),
 }
 
 /// The device of `path`, or of its nearest existing folder above (the trash may not exist
@@ -59,13 +61,17 @@ fn device(path: &Path) -> Option<u64> {
 }
 
 /// Where the session at `path` goes: the home `trash` when it is on the same file system;
-/// else, with `force`, deleted; else refused.
+/// else, with `force`, deleted; else refused. A session changed in the last few seconds is
+/// refused unless `force` ([`super::changed_recently`]).
 pub fn disposal(path: &Path, trash: Option<&Path>, force: bool) -> Result<Disposal, Refusal> {
     use std::os::unix::fs::MetadataExt;
     let meta = match fs::symlink_metadata(path) {
         Ok(m) if m.is_file() || m.file_type().is_symlink() => m,
         _ => return Err(Refusal::NotAFile(path.to_path_buf())),
     };
+    if !force && fs::metadata(path).is_ok_and(|m| super::changed_recently(&m, std::time::SystemTime::now())) {
+        return Err(Refusal::ChangedRecently(path.to_path_buf()));
+    }
     let Some(trash) = trash else {
         return if force {
             Ok(Disposal::Delete)

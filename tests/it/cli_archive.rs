@@ -222,6 +222,11 @@ fn a_session_changed_seconds_ago_is_refused_unless_forced() {
         "{err}"
     );
     assert_eq!(snapshot(&env.home), before, "a refused run moves nothing");
+    // `rm` too.
+    let (code, _, err) = env.run(&["rm", "bbbb2222"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("changed in the last few seconds"), "{err}");
+    assert_eq!(snapshot(&env.home), before, "a refused rm moves nothing");
     let (code, _, err) = env.run(&["archive", "--older-than", "14d", "--force"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("archived 2 sessions"), "{err}");
@@ -296,6 +301,9 @@ fn archived_sessions_for_usage_grep_and_secrets() {
             .contains("needle")
     );
     assert!(env.ok(&["grep", "--all", "--archived", "needle"]).contains("needle"));
+    // Without a folder to add the archive to: usage errors, not silently ignored.
+    assert_eq!(env.run(&["grep", "--archived", "needle"]).0, 2);
+    assert_eq!(env.run(&["-s", "bbbb2222", "usage", "--archived"]).0, 2);
     assert_eq!(env.run(&["secrets", "--all"]).0, 0);
     let (code, out, _) = env.run(&["secrets", "--all", "--archived", "--json"]);
     assert_eq!(code, 1, "{out}");

@@ -66,7 +66,12 @@ fn pi_lists_moved_sessions_under_the_new_directory() {
     let (old, new) = (home.path().join("old"), home.path().join("new"));
     std::fs::create_dir_all(&old).unwrap();
     std::fs::create_dir_all(&new).unwrap();
-    let encoded = |p: &Path| format!("--{}--", p.display().to_string().trim_start_matches('/').replace('/', "-"));
+    let encoded = |p: &Path| {
+        format!(
+            "--{}--",
+            p.display().to_string().trim_start_matches('/').replace('/', "-")
+        )
+    };
     let folder = agent.join("sessions").join(encoded(&old));
     std::fs::create_dir_all(&folder).unwrap();
     let text = std::fs::read_to_string(example()).unwrap();
@@ -80,7 +85,8 @@ fn pi_lists_moved_sessions_under_the_new_directory() {
             let p = folder.join(n);
             std::fs::write(&p, format!("{header}\n{rest}")).unwrap();
             let f = std::fs::File::options().append(true).open(&p).unwrap();
-            f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60)).unwrap();
+            f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60))
+                .unwrap();
             p
         })
         .collect();
@@ -99,7 +105,10 @@ fn pi_lists_moved_sessions_under_the_new_directory() {
         .collect();
     let after = pi_list(&agent, &new).unwrap();
     assert_eq!(after.len(), 2, "{after:?}");
-    assert!(pi_list(&agent, &old).unwrap().is_empty(), "nothing left under the old directory");
+    assert!(
+        pi_list(&agent, &old).unwrap().is_empty(),
+        "nothing left under the old directory"
+    );
     for (theirs, was) in after.iter().zip(&before) {
         assert_eq!(theirs["cwd"], new.display().to_string());
         assert_eq!(theirs["unchanged"], true, "Pi opens {} unchanged", theirs["path"]);

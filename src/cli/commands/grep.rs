@@ -19,9 +19,9 @@ use std::sync::atomic::AtomicBool;
 /// groups that are not adjacent. When a folder of sessions is searched (--all-sessions, --all)
 /// or with -H, each line starts with SESSION: (SESSION- for context), or, on a terminal (or
 /// with --heading), each session's lines follow its path on a line of its own, with a blank
-/// line between sessions.
-/// Exit status: 0 when something matched, 1 when nothing did, 2 on error.
+/// line between sessions. Exit status: 0 when something matched, 1 when nothing did, 2 on error.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("scope").args(["all_sessions", "all"])))]
 pub struct Args {
     /// A regular expression (Rust regex syntax), matched against each line.
     #[arg(value_name = "PATTERN")]
@@ -36,7 +36,7 @@ pub struct Args {
     pub all: bool,
 
     /// With --all-sessions or --all, also search the archived sessions (`pi-session archive`).
-    #[arg(long)]
+    #[arg(long, requires = "scope")]
     pub archived: bool,
 
     /// Only text of these roles (repeat or separate with commas).

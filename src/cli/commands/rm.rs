@@ -14,7 +14,8 @@ use std::path::PathBuf;
 /// info/NAME.trashinfo naming where it was and when it was deleted (a name already taken
 /// there gets a number: NAME.2.jsonl). A session on another file system than the trash is
 /// refused (moving it would copy it), as is every session when there is no trash, unless
-/// --force, which deletes those. One refused session refuses the run: nothing moves
+/// --force, which deletes those; so is a session changed in the last few seconds (Pi may
+/// have it open), unless --force. One refused session refuses the run: nothing moves
 /// (exit 1). Archived sessions are found too. The caches' records of what moved are dropped.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -23,7 +24,8 @@ pub struct Args {
     #[arg(id = "targets", value_name = "SESSION", required = true)]
     pub targets: Vec<String>,
 
-    /// Delete the sessions that cannot go to the trash (another file system, no trash).
+    /// Delete the sessions that cannot go to the trash (another file system, no trash), and
+    /// take sessions changed in the last few seconds.
     #[arg(long)]
     pub force: bool,
 
@@ -90,7 +92,7 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> 
         for r in &refused {
             Output::error(&escape_line(&r.to_string()));
         }
-        Output::hint("--force deletes a session that cannot go to the trash");
+        Output::hint("--force deletes a session that cannot go to the trash, and takes one changed a moment ago");
         Output::note("nothing was moved");
         return Ok(Exit::Failure);
     }

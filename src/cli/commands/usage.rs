@@ -78,6 +78,12 @@ pub struct Args {
 fn session_files(global: &GlobalArgs, args: &Args) -> Result<Vec<PathBuf>> {
     let cwd = std::env::current_dir()?;
     if !global.sessions.is_empty() {
+        if args.archived {
+            return Err(crate::cli::exit::CommandError::usage(
+                "--archived adds the archive to the sessions found; -s names them",
+                "drop -s, or name the archived files with -s",
+            ));
+        }
         return global
             .sessions
             .iter()
