@@ -460,7 +460,7 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ),
             (
                 "130",
-                "Interrupted (Ctrl-C, SIGTERM, SIGHUP): temp files removed, nothing written (archive and rm: stopped after the session being moved).",
+                "Interrupted (Ctrl-C, SIGTERM, SIGHUP): temp files removed, nothing written (archive, rm and mv: the sessions already moved stay moved, the one being moved is in one place).",
             ),
         ],
         _ => &[("1", "An error (the message and a hint are on stderr).")],

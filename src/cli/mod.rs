@@ -40,7 +40,7 @@ use std::io::Write;
     after_help = "Revisions (REV): @ (where the conversation stands), an entry id or unique prefix of 4+ \
 characters, a label, root, REV~N and REV^ (ancestors), :/TEXT (newest entry on @'s branch whose text contains \
 TEXT), id:X and label:X to force one reading.\n\nExit status: 0 success, 1 failure, 2 usage error, 4 --expect-leaf did not match, or the leaf moved while a summary was written (nothing written), \
-130 interrupted (Ctrl-C, SIGTERM, SIGHUP: temp files removed, nothing written)."
+130 interrupted (Ctrl-C, SIGTERM, SIGHUP: temp files removed, nothing written; archive, rm and mv keep the sessions already moved)."
 )]
 pub struct Cli {
     #[command(flatten)]
