@@ -1,4 +1,5 @@
 use crate::cli::GlobalArgs;
+use crate::cli::cache_file::{CHECK, LISTING, USAGE, cache_file};
 use crate::cli::exit::{CommandError, Exit};
 use crate::cli::output::{Output, escape_line};
 use crate::cli::session_arg::session_path;
@@ -117,6 +118,12 @@ pub fn run(global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> {
                 Output::error(&format!("{e}"));
             }
         }
+    }
+    if !args.dry_run {
+        // What moved is read again under its new path, not answered from its old records.
+        let caches: Vec<PathBuf> = [LISTING, USAGE, CHECK].into_iter().filter_map(cache_file).collect();
+        let paths: Vec<&Path> = moved.iter().flat_map(|(a, b)| [a.as_path(), b.as_path()]).collect();
+        pi_session::store::forget_cached(&caches, &paths);
     }
     relink(out, args, &moved, &loc)?;
     let verb = match (args.dry_run, args.copy) {
