@@ -374,3 +374,55 @@ fn an_oversized_summary_is_refused() {
     )]);
     assert_fails_unchanged(dir.path(), &f, &server, &[], &["anthropic", "a summary may have"]);
 }
+
+/// `name --generate` asks the provider `compact` would use, with pi-session's title prompt,
+/// and names the session with the first line of the answer; a provider error writes nothing.
+#[test]
+fn name_generate_asks_the_provider_for_a_title() {
+    let (dir, f) = copy("real-large.v3.jsonl");
+    let old = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::options()
+        .append(true)
+        .open(&f)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let server = LlmServer::start(vec![
+        Scripted::json(
+            200,
+            anthropic_body("\"Refactor the session loader.\"\n", tokens(900, 12), "end_turn"),
+        ),
+        Scripted::json(
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"no"}}"#,
+        ),
+    ]);
+    let run = || {
+        pi(dir.path())
+            .env("ANTHROPIC_API_KEY", KEY)
+            .args(["-s", f.to_str().unwrap(), "name", "--generate"])
+            .args(["--model", "anthropic/claude-haiku-4-5", "--base-url", &server.url()])
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 1);
+    let body = reqs[0].json();
+    assert_eq!(body["model"], "claude-haiku-4-5");
+    assert!(body.to_string().contains("short title"), "{body}");
+    let e = last_entry(&f);
+    assert_eq!(e["type"], "session_info");
+    assert_eq!(e["name"], "Refactor the session loader");
+    let before = std::fs::read(&f).unwrap();
+    std::fs::File::options()
+        .append(true)
+        .open(&f)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let out = run();
+    assert!(!out.status.success());
+    assert_eq!(std::fs::read(&f).unwrap(), before, "a failed request writes nothing");
+}
