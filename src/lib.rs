@@ -23,6 +23,7 @@ pub mod dates;
 pub mod export;
 pub(crate) mod file_cache;
 pub mod human;
+pub mod import;
 pub mod json;
 pub mod listing;
 pub mod llm;
