@@ -191,6 +191,13 @@ pub fn delete_file(path: &Path) -> Result<(), SessionError> {
 mod tests {
     use super::*;
 
+    /// Writes `path` as a file no one has touched for a minute.
+    fn write_old(path: &Path, text: &str) {
+        fs::write(path, text).unwrap();
+        let f = fs::File::options().append(true).open(path).unwrap();
+        f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60)).unwrap();
+    }
+
     #[test]
     fn paths_are_escaped_as_urls() {
         assert_eq!(escape_path(Path::new("/a b/c%d/é.jsonl")), "/a%20b/c%25d/%C3%A9.jsonl");
@@ -211,7 +218,11 @@ mod tests {
         let dir = tmp.path().join("s");
         fs::create_dir(&dir).unwrap();
         let a = dir.join("a.jsonl");
+        // Just written: Pi may have it open; refused unless forced.
         fs::write(&a, "one\n").unwrap();
+        assert_eq!(disposal(&a, Some(&trash), false), Err(Refusal::ChangedRecently(a.clone())));
+        assert_eq!(disposal(&a, Some(&trash), true), Ok(Disposal::Trash(trash.clone())));
+        write_old(&a, "one\n");
         assert_eq!(disposal(&a, Some(&trash), false), Ok(Disposal::Trash(trash.clone())));
         let first = trash_file(&a, &trash).unwrap();
         assert_eq!(first, trash.join("files/a.jsonl"));
@@ -225,7 +236,7 @@ mod tests {
         assert_eq!(fs::read_to_string(second).unwrap(), "two\n");
         assert!(trash.join("info/a.2.jsonl.trashinfo").exists());
         // No trash: refused, or deleted with force.
-        fs::write(&a, "three\n").unwrap();
+        write_old(&a, "three\n");
         assert_eq!(disposal(&a, None, false), Err(Refusal::NoTrash(a.clone())));
         assert_eq!(disposal(&a, None, true), Ok(Disposal::Delete));
         assert!(matches!(
