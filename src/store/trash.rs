@@ -195,7 +195,8 @@ mod tests {
     fn write_old(path: &Path, text: &str) {
         fs::write(path, text).unwrap();
         let f = fs::File::options().append(true).open(path).unwrap();
-        f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60)).unwrap();
+        f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60))
+            .unwrap();
     }
 
     #[test]
@@ -220,7 +221,10 @@ mod tests {
         let a = dir.join("a.jsonl");
         // Just written: Pi may have it open; refused unless forced.
         fs::write(&a, "one\n").unwrap();
-        assert_eq!(disposal(&a, Some(&trash), false), Err(Refusal::ChangedRecently(a.clone())));
+        assert_eq!(
+            disposal(&a, Some(&trash), false),
+            Err(Refusal::ChangedRecently(a.clone()))
+        );
         assert_eq!(disposal(&a, Some(&trash), true), Ok(Disposal::Trash(trash.clone())));
         write_old(&a, "one\n");
         assert_eq!(disposal(&a, Some(&trash), false), Ok(Disposal::Trash(trash.clone())));
