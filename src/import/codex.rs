@@ -684,12 +684,7 @@ fn output_content(output: &Value) -> (Vec<Value>, bool) {
 }
 
 fn text_says_failed(s: &str) -> bool {
-    let code = |rest: &str| {
-        rest.trim()
-            .split_whitespace()
-            .next()
-            .and_then(|n| n.parse::<i64>().ok())
-    };
+    let code = |rest: &str| rest.split_whitespace().next().and_then(|n| n.parse::<i64>().ok());
     if let Some(rest) = s.strip_prefix("Exit code:") {
         return code(rest).is_some_and(|c| c != 0);
     }
@@ -893,4 +888,772 @@ pub fn find_by_id(root: &Path, id: &str) -> Option<PathBuf> {
     }
     all.into_iter()
         .find(|p| meta_of(p).is_some_and(|m| m["id"].as_str() == Some(id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const META: &str = r#"{"timestamp":"2025-09-14T10:00:00.123Z","type":"session_meta","payload":{"id":"0199479b-0000-7000-8000-000000000001","timestamp":"2025-09-14T10:00:00.120Z","cwd":"/home/dev/proj","originator":"codex_cli_rs","cli_version":"0.36.0","instructions":null}}"#;
+
+    fn line(t: &str, payload: Value) -> String {
+        json!({"timestamp": "2025-09-14T10:00:01.000Z", "type": t, "payload": payload}).to_string()
+    }
+    fn item(payload: Value) -> String {
+        line("response_item", payload)
+    }
+    fn event(payload: Value) -> String {
+        line("event_msg", payload)
+    }
+    fn user_says(t: &str) -> String {
+        item(json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": t}]}))
+    }
+    fn model_says(t: &str) -> String {
+        item(json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": t}]}))
+    }
+    fn call(name: &str, args: Value, id: &str) -> String {
+        item(json!({"type": "function_call", "name": name, "arguments": args.to_string(), "call_id": id}))
+    }
+    fn output(id: &str, out: Value) -> String {
+        item(json!({"type": "function_call_output", "call_id": id, "output": out}))
+    }
+    fn tokens(input: u64, cached: u64, output: u64, total_in: u64) -> String {
+        let last = json!({"input_tokens": input, "cached_input_tokens": cached, "output_tokens": output, "reasoning_output_tokens": 7, "total_tokens": input + output});
+        let total = json!({"input_tokens": total_in, "cached_input_tokens": 0, "output_tokens": 0, "reasoning_output_tokens": 0, "total_tokens": total_in});
+        event(
+            json!({"type": "token_count", "info": {"total_token_usage": total, "last_token_usage": last, "model_context_window": 272000}}),
+        )
+    }
+
+    fn convert_with(lines: &[String], options: &Options) -> Converted {
+        let mut text = String::from(META);
+        for l in lines {
+            text.push('\n');
+            text.push_str(l);
+        }
+        text.push('\n');
+        let mut c = super::convert(text.as_bytes(), Path::new("/tmp/rollout-x.jsonl"), options).unwrap();
+        c.count();
+        let bytes = c.session.to_bytes();
+        super::super::verify(&bytes, &c.session).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("ENCRYPTED"));
+        c
+    }
+    fn conv(lines: &[String]) -> Converted {
+        convert_with(lines, &Options::default())
+    }
+    fn messages(c: &Converted) -> Vec<&Value> {
+        c.session
+            .entries
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::Message(m) => Some(m),
+                _ => None,
+            })
+            .collect()
+    }
+    fn kinds(c: &Converted) -> Vec<String> {
+        c.session.entries.iter().map(|e| e.body.kind()).collect()
+    }
+    fn count(c: &Converted, kind: &str) -> usize {
+        c.report.entries.get(kind).copied().unwrap_or(0)
+    }
+
+    #[test]
+    fn the_meta_makes_the_header() {
+        let c = conv(&[user_says("hi")]);
+        let s = &c.session;
+        assert_eq!(uuid::Uuid::parse_str(&s.id).unwrap().get_version_num(), 7);
+        assert_eq!(s.timestamp, "2025-09-14T10:00:00.120Z");
+        assert_eq!(s.cwd, "/home/dev/proj");
+        assert_eq!(s.imported_from.agent, "codex");
+        assert_eq!(s.imported_from.path, "/tmp/rollout-x.jsonl");
+        assert_eq!(s.imported_from.session_id, "0199479b-0000-7000-8000-000000000001");
+        assert!(s.parent_session.is_none());
+        // The rest of the meta is kept, in a custom entry.
+        assert!(matches!(&s.entries[0].body, Body::Custom { custom_type, data }
+            if custom_type == "import.codex.session_meta" && data["cli_version"] == "0.36.0"));
+    }
+
+    #[test]
+    fn no_meta_is_refused() {
+        let text = user_says("hi");
+        assert!(super::convert(text.as_bytes(), Path::new("x.jsonl"), &Options::default()).is_err());
+    }
+
+    #[test]
+    fn the_entries_are_a_chain_and_the_last_is_the_leaf() {
+        let c = conv(&[user_says("a"), model_says("b"), user_says("c"), model_says("d")]);
+        let e = &c.session.entries;
+        assert_eq!(e[0].parent_id, None);
+        for w in e.windows(2) {
+            assert_eq!(w[1].parent_id.as_deref(), Some(w[0].id.as_str()));
+        }
+        assert_eq!(kinds(&c), ["custom", "user", "assistant", "user", "assistant"]);
+    }
+
+    #[test]
+    fn user_text_and_data_url_images() {
+        let c = conv(&[item(json!({"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "look"},
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+            {"type": "input_image", "image_url": "https://example.com/a.png"},
+        ]}))]);
+        let m = messages(&c)[0];
+        assert_eq!(m["role"], "user");
+        assert_eq!(m["content"][0], json!({"type": "text", "text": "look"}));
+        assert_eq!(
+            m["content"][1],
+            json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"})
+        );
+        assert_eq!(m["content"][2]["text"], "[image: https://example.com/a.png]");
+    }
+
+    #[test]
+    fn injected_user_text_and_developer_messages_are_custom() {
+        let c = conv(&[
+            user_says("<user_instructions>\nbe brief\n</user_instructions>"),
+            user_says("<environment_context>\n  <cwd>/x</cwd>\n</environment_context>"),
+            user_says("# AGENTS.md instructions for /x\n\n<INSTRUCTIONS>\nhi\n</INSTRUCTIONS>"),
+            item(json!({"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "rules"}]})),
+            item(json!({"type": "message", "role": "system", "content": [{"type": "input_text", "text": "sys"}]})),
+            user_says("the real question"),
+        ]);
+        assert_eq!(count(&c, "user"), 1);
+        assert_eq!(count(&c, "custom"), 6);
+        for k in [
+            "user_instructions",
+            "environment_context",
+            "developer_message",
+            "system_message",
+        ] {
+            assert!(c.report.custom.contains_key(k), "{k}");
+        }
+        assert_eq!(c.report.custom["user_instructions"], 2);
+    }
+
+    #[test]
+    fn a_run_of_model_output_is_one_assistant_message_then_the_results() {
+        let c = conv(&[
+            user_says("go"),
+            item(
+                json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": "plan"}], "encrypted_content": "ENCRYPTED1"}),
+            ),
+            model_says("Running two things."),
+            call("shell", json!({"command": ["ls"]}), "c1"),
+            call("shell", json!({"command": ["pwd"]}), "c2"),
+            output("c1", json!("a\nb")),
+            output("c2", json!("/x")),
+            model_says("Done."),
+        ]);
+        assert_eq!(
+            kinds(&c),
+            ["custom", "user", "assistant", "toolResult", "toolResult", "assistant"]
+        );
+        let m = messages(&c);
+        let blocks: Vec<&str> = m[1]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(blocks, ["thinking", "text", "toolCall", "toolCall"]);
+        assert_eq!(m[1]["stopReason"], "toolUse");
+        assert_eq!(m[1]["api"], "openai-responses");
+        assert_eq!(m[1]["provider"], "openai");
+        assert_eq!(m[2]["toolCallId"], "c1");
+        assert_eq!(m[2]["toolName"], "shell");
+        assert_eq!(m[2]["content"][0]["text"], "a\nb");
+        assert_eq!(m[4]["stopReason"], "stop");
+    }
+
+    #[test]
+    fn tool_call_arguments() {
+        let c = conv(&[
+            user_says("go"),
+            call("shell", json!({"command": ["ls", "-la"], "workdir": "/x"}), "c1"),
+            item(json!({"type": "function_call", "name": "odd", "arguments": "not json", "call_id": "c2"})),
+            item(
+                json!({"type": "custom_tool_call", "name": "apply_patch", "input": "*** Begin Patch\n*** End Patch\n", "call_id": "c3", "status": "completed"}),
+            ),
+            item(
+                json!({"type": "local_shell_call", "call_id": "c4", "status": "completed", "action": {"type": "exec", "command": ["echo", "hi"], "timeout_ms": 1000}}),
+            ),
+            output("c1", json!("")),
+            output("c2", json!("")),
+            item(json!({"type": "custom_tool_call_output", "call_id": "c3", "output": "ok"})),
+            output("c4", json!("hi")),
+        ]);
+        let calls = messages(&c)[1]["content"].as_array().unwrap().clone();
+        assert_eq!(
+            calls[0],
+            pi::tool_call("c1", "shell", json!({"command": ["ls", "-la"], "workdir": "/x"}))
+        );
+        assert_eq!(calls[1]["arguments"], json!({"input": "not json"}));
+        assert_eq!(calls[2]["name"], "apply_patch");
+        assert_eq!(
+            calls[2]["arguments"],
+            json!({"input": "*** Begin Patch\n*** End Patch\n"})
+        );
+        assert_eq!(
+            calls[3],
+            pi::tool_call(
+                "c4",
+                "local_shell",
+                json!({"command": ["echo", "hi"], "timeout_ms": 1000})
+            )
+        );
+        assert_eq!(count(&c, "toolResult"), 4);
+    }
+
+    #[test]
+    fn failed_tools_are_errors() {
+        let ok = json!({"output": "fine", "metadata": {"exit_code": 0, "duration_seconds": 0.1}}).to_string();
+        let bad = json!({"output": "boom", "metadata": {"exit_code": 2, "duration_seconds": 0.1}}).to_string();
+        let c = conv(&[
+            user_says("go"),
+            call("shell", json!({"command": ["a"]}), "c1"),
+            call("shell", json!({"command": ["b"]}), "c2"),
+            call("shell_command", json!({"command": "c"}), "c3"),
+            call("exec_command", json!({"cmd": "d"}), "c4"),
+            call("exec_command", json!({"cmd": "e"}), "c5"),
+            call("mcp__x__y", json!({}), "c6"),
+            output("c1", json!(ok)),
+            output("c2", json!(bad)),
+            output("c3", json!("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nnope\n")),
+            output(
+                "c4",
+                json!("Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nfine\n"),
+            ),
+            output(
+                "c5",
+                json!("Chunk ID: 2\nWall time: 0.1 seconds\nProcess exited with code 127\nOutput:\nd: not found\n"),
+            ),
+            output("c6", json!({"content": "err: timeout", "success": false})),
+        ]);
+        let errors: Vec<bool> = messages(&c)[2..]
+            .iter()
+            .map(|m| m["isError"].as_bool().unwrap())
+            .collect();
+        assert_eq!(errors, [false, true, true, false, true, true]);
+        assert_eq!(messages(&c)[2]["content"][0]["text"], "fine");
+        assert_eq!(messages(&c)[7]["content"][0]["text"], "err: timeout");
+    }
+
+    #[test]
+    fn reasoning_summaries_are_thinking_and_encrypted_content_never_leaves() {
+        let c = conv(&[
+            user_says("go"),
+            item(
+                json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": "one"}, {"type": "summary_text", "text": "two"}], "content": null, "encrypted_content": "ENCRYPTED-A"}),
+            ),
+            item(json!({"type": "reasoning", "summary": [], "encrypted_content": "ENCRYPTED-B"})),
+            model_says("answer"),
+            item(json!({"type": "compaction", "encrypted_content": "ENCRYPTED-C"})),
+        ]);
+        let m = messages(&c)[1];
+        assert_eq!(m["content"][0], json!({"type": "thinking", "thinking": "one\n\ntwo"}));
+        assert_eq!(m["content"][1]["text"], "answer");
+        assert_eq!(m["content"].as_array().unwrap().len(), 2);
+        assert!(c.report.notes.iter().any(|n| n.contains("encrypted only")));
+        // (convert_with checks that no `ENCRYPTED` reaches the bytes.)
+    }
+
+    #[test]
+    fn token_counts_are_the_usage_of_their_assistant_message() {
+        let c = conv(&[
+            item(json!({"type": "message", "role": "user", "content": []})),
+            event(json!({"type": "token_count", "info": null, "rate_limits": {}})),
+            call("shell", json!({"command": ["ls"]}), "c1"),
+            output("c1", json!("x")),
+            // Written after the output: still the usage of the call's message.
+            tokens(1000, 400, 50, 1000),
+            model_says("done"),
+            tokens(1200, 1000, 30, 2200),
+            tokens(1200, 1000, 30, 2200), // a repeat
+        ]);
+        let m = messages(&c);
+        let u1 = &m[1]["usage"];
+        assert_eq!(
+            (u1["input"].as_u64(), u1["cacheRead"].as_u64(), u1["output"].as_u64()),
+            (Some(600), Some(400), Some(50))
+        );
+        assert_eq!(u1["totalTokens"], 1050);
+        let u2 = &m[3]["usage"];
+        assert_eq!(
+            (u2["input"].as_u64(), u2["cacheRead"].as_u64(), u2["output"].as_u64()),
+            (Some(200), Some(1000), Some(30))
+        );
+    }
+
+    #[test]
+    fn model_and_effort_changes() {
+        let ctx = |model: &str, effort: &str| {
+            line(
+                "turn_context",
+                json!({"cwd": "/home/dev/proj", "model": model, "effort": effort, "summary": "auto"}),
+            )
+        };
+        let c = conv(&[
+            ctx("gpt-5-codex", "medium"),
+            user_says("a"),
+            model_says("b"),
+            ctx("gpt-5-codex", "medium"),
+            user_says("c"),
+            model_says("d"),
+            ctx("gpt-5", "none"),
+            user_says("e"),
+            model_says("f"),
+        ]);
+        assert_eq!(
+            kinds(&c),
+            [
+                "custom",
+                "model_change",
+                "thinking_level_change",
+                "user",
+                "assistant",
+                "user",
+                "assistant",
+                "model_change",
+                "thinking_level_change",
+                "user",
+                "assistant"
+            ]
+        );
+        assert!(
+            matches!(&c.session.entries[1].body, Body::ModelChange { provider, model_id } if provider == "openai" && model_id == "gpt-5-codex")
+        );
+        assert!(matches!(&c.session.entries[8].body, Body::ThinkingLevelChange(l) if l == "off"));
+        assert_eq!(messages(&c)[1]["model"], "gpt-5-codex");
+        assert_eq!(messages(&c)[5]["model"], "gpt-5");
+    }
+
+    #[test]
+    fn a_compaction_retains_none() {
+        let c = conv(&[
+            user_says("a"),
+            model_says("b"),
+            tokens(5000, 0, 100, 5000),
+            line(
+                "compacted",
+                json!({"message": "summary of a and b", "replacement_history": []}),
+            ),
+            user_says("c"),
+        ]);
+        let e = &c.session.entries[3];
+        match &e.body {
+            Body::Compaction {
+                summary,
+                first_kept_entry_id,
+                tokens_before,
+            } => {
+                assert_eq!(summary, "summary of a and b");
+                assert_eq!(first_kept_entry_id, &e.id);
+                assert_eq!(*tokens_before, 5100);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn events_duplicates_skipped_others_custom_unknown_counted() {
+        let c = conv(&[
+            user_says("a"),
+            event(json!({"type": "user_message", "message": "a", "kind": "plain"})),
+            event(json!({"type": "agent_reasoning", "text": "r"})),
+            model_says("b"),
+            event(json!({"type": "agent_message", "message": "b"})),
+            event(json!({"type": "task_complete", "last_agent_message": "b"})),
+            event(json!({"type": "something_new"})),
+            line("world_state", json!({})),
+            item(json!({"type": "brand_new_item"})),
+        ]);
+        assert_eq!(kinds(&c), ["custom", "user", "assistant", "custom"]);
+        assert_eq!(c.report.custom["task_complete"], 1);
+        assert_eq!(c.report.unknown["event_msg.something_new"], 1);
+        assert_eq!(c.report.unknown["world_state"], 1);
+        assert_eq!(c.report.unknown["response_item.brand_new_item"], 1);
+        assert_eq!(
+            c.report
+                .notes
+                .iter()
+                .filter(|n| n.contains("repeating a response item"))
+                .count(),
+            1
+        );
+        assert!(c.report.notes.iter().any(|n| n.starts_with("3 event_msg")));
+    }
+
+    #[test]
+    fn malformed_lines_are_skipped() {
+        let text = format!(
+            "{META}\nnot json\n{}\n{}",
+            user_says("a"),
+            r#"{"timestamp":"2025-09-14T10:00:02.000Z","type":"resp"#
+        );
+        let c = super::convert(text.as_bytes(), Path::new("/tmp/r.jsonl"), &Options::default()).unwrap();
+        assert_eq!(c.report.malformed_lines, [2, 4]);
+        assert!(c.report.notes.iter().any(|n| n.contains("cut short")));
+    }
+
+    #[test]
+    fn an_output_answering_no_call_is_custom() {
+        let c = conv(&[user_says("a"), output("nowhere", json!("x"))]);
+        assert_eq!(kinds(&c), ["custom", "user", "custom"]);
+        assert_eq!(c.report.custom["function_call_output"], 1);
+    }
+
+    #[test]
+    fn map_tools_shell_and_apply_patch() {
+        let on = Options { map_tools: true };
+        let add = "*** Begin Patch\n*** Add File: notes.md\n+# Notes\n+\n+one\n*** End Patch";
+        let update = "*** Begin Patch\n*** Update File: src/a.rs\n@@ fn a() {\n     let x = 1;\n-    x\n+    x + 1\n }\n@@\n-old\n+new\n*** End Patch\n";
+        let two = "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** Update File: b\n@@\n-x\n+y\n*** End Patch\n";
+        let c = convert_with(
+            &[
+                user_says("go"),
+                call(
+                    "shell",
+                    json!({"command": ["bash", "-lc", "cargo test && echo ok"], "workdir": "/home/dev/proj"}),
+                    "c1",
+                ),
+                call(
+                    "shell",
+                    json!({"command": ["grep", "-n", "it's", "src/a b.rs"], "workdir": "/home/dev/proj/sub"}),
+                    "c2",
+                ),
+                call("exec_command", json!({"cmd": "rg foo"}), "c3"),
+                call("shell_command", json!({"command": "ls"}), "c4"),
+                item(json!({"type": "custom_tool_call", "name": "apply_patch", "input": add, "call_id": "c5"})),
+                item(json!({"type": "custom_tool_call", "name": "apply_patch", "input": update, "call_id": "c6"})),
+                call("apply_patch", json!({"input": two}), "c7"),
+                call("shell", json!({"command": ["apply_patch", add]}), "c8"),
+                output("c1", json!("")),
+                output("c5", json!("")),
+            ],
+            &on,
+        );
+        let m = messages(&c);
+        let calls = m[1]["content"].as_array().unwrap();
+        assert_eq!(calls[0]["name"], "bash");
+        assert_eq!(calls[0]["arguments"], json!({"command": "cargo test && echo ok"}));
+        assert_eq!(
+            calls[1]["arguments"]["command"],
+            "cd /home/dev/proj/sub && grep -n 'it'\\''s' 'src/a b.rs'"
+        );
+        assert_eq!(calls[2]["arguments"], json!({"command": "rg foo"}));
+        assert_eq!(calls[3]["arguments"], json!({"command": "ls"}));
+        assert_eq!(calls[4]["name"], "write");
+        assert_eq!(
+            calls[4]["arguments"],
+            json!({"path": "notes.md", "content": "# Notes\n\none\n"})
+        );
+        assert_eq!(calls[5]["name"], "edit");
+        assert_eq!(
+            calls[5]["arguments"],
+            json!({"path": "src/a.rs", "edits": [
+                {"oldText": "    let x = 1;\n    x\n}", "newText": "    let x = 1;\n    x + 1\n}"},
+                {"oldText": "old", "newText": "new"},
+            ]})
+        );
+        assert_eq!(calls[6]["name"], "apply_patch");
+        assert_eq!(calls[6]["arguments"], json!({"input": two}));
+        assert_eq!(calls[7]["name"], "write");
+        // The results carry the mapped names.
+        assert_eq!(m[2]["toolName"], "bash");
+        assert_eq!(m[3]["toolName"], "write");
+    }
+
+    #[test]
+    fn without_map_tools_names_and_arguments_stay() {
+        let c = conv(&[
+            user_says("go"),
+            call("shell", json!({"command": ["bash", "-lc", "ls"]}), "c1"),
+        ]);
+        let b = &messages(&c)[1]["content"][0];
+        assert_eq!(b["name"], "shell");
+        assert_eq!(b["arguments"], json!({"command": ["bash", "-lc", "ls"]}));
+    }
+
+    #[test]
+    fn an_insertion_without_context_is_not_an_edit() {
+        let p = "*** Begin Patch\n*** Update File: a\n@@\n+new line\n*** End Patch";
+        assert!(map_patch(p).is_none());
+        let moved = "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch";
+        assert!(map_patch(moved).is_none());
+    }
+
+    #[test]
+    fn the_shape_before_payload() {
+        let text = [
+            r#"{"id":"6f1c2d3e-0000-4000-8000-000000000009","timestamp":"2025-05-02T09:12:44.301Z","instructions":null}"#,
+            r#"{"record_type":"state"}"#,
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n<cwd>/old</cwd>\n</environment_context>"}]}"#,
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}"#,
+            r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hello"}]}"#,
+        ]
+        .join("\n");
+        let mut c = super::convert(text.as_bytes(), Path::new("/tmp/r.jsonl"), &Options::default()).unwrap();
+        c.count();
+        super::super::verify(&c.session.to_bytes(), &c.session).unwrap();
+        assert_eq!(c.session.cwd, "/old");
+        assert_eq!(c.session.timestamp, "2025-05-02T09:12:44.301Z");
+        assert_eq!(
+            c.session.imported_from.session_id,
+            "6f1c2d3e-0000-4000-8000-000000000009"
+        );
+        assert_eq!(kinds(&c), ["custom", "custom", "user", "assistant"]);
+        assert!(c.report.unknown.is_empty());
+    }
+
+    #[test]
+    fn sources_and_ids_under_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let day = dir.path().join("2025/09/14");
+        std::fs::create_dir_all(&day).unwrap();
+        let a = day.join("rollout-2025-09-14T10-00-00-0199479b-0000-7000-8000-000000000001.jsonl");
+        std::fs::write(&a, format!("{META}\n")).unwrap();
+        let other = META
+            .replace("/home/dev/proj", "/elsewhere")
+            .replace("000000000001", "000000000002");
+        let b = day.join("rollout-2025-09-14T11-00-00-renamed.jsonl");
+        std::fs::write(&b, format!("{other}\n")).unwrap();
+        std::fs::write(day.join("notes.txt"), "x").unwrap();
+        assert_eq!(
+            sources_for(dir.path(), Path::new("/home/dev/proj")),
+            std::slice::from_ref(&a)
+        );
+        assert_eq!(
+            sources_for(dir.path(), Path::new("/elsewhere")),
+            std::slice::from_ref(&b)
+        );
+        assert!(sources_for(dir.path(), Path::new("/nowhere")).is_empty());
+        assert_eq!(find_by_id(dir.path(), "0199479b-0000-7000-8000-000000000001"), Some(a));
+        // By the meta when the name does not say.
+        assert_eq!(find_by_id(dir.path(), "0199479b-0000-7000-8000-000000000002"), Some(b));
+        assert_eq!(find_by_id(dir.path(), "0199479b-0000-7000-8000-000000000003"), None);
+    }
+
+    fn fixture(name: &str) -> Converted {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/import/codex")
+            .join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let c = crate::import::convert(crate::import::Agent::Codex, &bytes, &path, &Options::default()).unwrap();
+        let out = c.session.to_bytes();
+        super::super::verify(&out, &c.session).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains("ENCRYPTED"), "{name}: encrypted content leaked");
+        assert!(!text.contains("encrypted_content"), "{name}");
+        // Mapped as well.
+        let mapped =
+            crate::import::convert(crate::import::Agent::Codex, &bytes, &path, &Options { map_tools: true }).unwrap();
+        super::super::verify(&mapped.session.to_bytes(), &mapped.session).unwrap();
+        c
+    }
+
+    fn counts(c: &Converted) -> Vec<(&str, usize)> {
+        c.report.entries.iter().map(|(k, v)| (k.as_str(), *v)).collect()
+    }
+
+    #[test]
+    fn fixture_older_cli() {
+        let c = fixture("rollout-2025-09-14T10-02-11-0199479b-2c1e-7d40-9a51-3f0e8c6d2a17.jsonl");
+        assert_eq!(
+            counts(&c),
+            [
+                ("assistant", 8),
+                ("compaction", 1),
+                ("custom", 6),
+                ("model_change", 2),
+                ("thinking_level_change", 2),
+                ("toolResult", 5),
+                ("user", 3)
+            ]
+        );
+        assert_eq!(c.report.malformed_lines, [45]);
+        assert!(c.report.unknown.is_empty());
+        assert_eq!(c.session.cwd, "/home/dev/tally");
+        assert_eq!(c.session.timestamp, "2025-09-14T10:02:11.470Z");
+        let m = messages(&c);
+        let errors = m.iter().filter(|m| m["isError"] == true).count();
+        assert_eq!(errors, 2);
+        assert!(
+            m.iter()
+                .any(|m| m["role"] == "user" && m["content"][1]["type"] == "image")
+        );
+        assert!(
+            m.iter()
+                .filter(|m| m["role"] == "assistant")
+                .all(|m| m["usage"]["totalTokens"].as_u64() > Some(0))
+        );
+        let models: Vec<&str> = m
+            .iter()
+            .filter(|m| m["role"] == "assistant")
+            .map(|m| m["model"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            models,
+            [
+                "gpt-5-codex",
+                "gpt-5-codex",
+                "gpt-5-codex",
+                "gpt-5",
+                "gpt-5",
+                "gpt-5",
+                "gpt-5",
+                "gpt-5"
+            ]
+        );
+    }
+
+    #[test]
+    fn fixture_newer_cli() {
+        let c = fixture("rollout-2026-02-03T16-40-05-019c2a1e-5b7d-7f02-8c33-6a4e1d9b0f55.jsonl");
+        assert_eq!(
+            counts(&c),
+            [
+                ("assistant", 6),
+                ("custom", 7),
+                ("model_change", 1),
+                ("thinking_level_change", 2),
+                ("toolResult", 4),
+                ("user", 2)
+            ]
+        );
+        assert_eq!(c.report.malformed_lines, [17]);
+        assert_eq!(c.report.unknown.len(), 2);
+        let errors: Vec<bool> = messages(&c)
+            .iter()
+            .filter(|m| m["role"] == "toolResult")
+            .map(|m| m["isError"] == true)
+            .collect();
+        assert_eq!(errors, [false, false, true, false]);
+    }
+
+    #[test]
+    fn fixture_before_payload() {
+        let c = fixture("rollout-2025-05-02T09-12-44-6f1c2d3e-4a5b-4c6d-8e7f-901a2b3c4d5e.jsonl");
+        assert_eq!(
+            counts(&c),
+            [("assistant", 2), ("custom", 2), ("toolResult", 1), ("user", 1)]
+        );
+        assert_eq!(c.session.cwd, "/home/dev/oldproj");
+        assert!(c.report.malformed_lines.is_empty());
+    }
+
+    mod prop {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A Codex record, and what it adds to the expected message count given whether a
+        /// run of model output is open and which calls are still unanswered.
+        #[derive(Debug, Clone)]
+        enum Rec {
+            User,
+            Injected,
+            Reasoning(bool),
+            Say,
+            Call,
+            CustomCall,
+            Output(usize),
+            Tokens,
+            Context(u8),
+            Compacted,
+            Event,
+            Junk,
+        }
+
+        fn rec() -> impl Strategy<Value = Rec> {
+            prop_oneof![
+                3 => Just(Rec::User),
+                1 => Just(Rec::Injected),
+                2 => any::<bool>().prop_map(Rec::Reasoning),
+                3 => Just(Rec::Say),
+                3 => Just(Rec::Call),
+                1 => Just(Rec::CustomCall),
+                4 => (0usize..4).prop_map(Rec::Output),
+                2 => Just(Rec::Tokens),
+                1 => (0u8..3).prop_map(Rec::Context),
+                1 => Just(Rec::Compacted),
+                1 => Just(Rec::Event),
+                1 => Just(Rec::Junk),
+            ]
+        }
+
+        proptest! {
+            #[test]
+            fn any_sequence_reads_back(recs in proptest::collection::vec(rec(), 0..40)) {
+                let mut lines = Vec::new();
+                let mut expected = 0usize;
+                let mut open = false; // a run of model output with content
+                let mut calls: Vec<String> = Vec::new();
+                let mut answered: HashSet<String> = HashSet::new();
+                let mut n = 0;
+                let mut model = None;
+                let mut effort_set = false;
+                for r in &recs {
+                    n += 1;
+                    match r {
+                        Rec::User => { lines.push(user_says("q")); expected += 1; open = false; }
+                        Rec::Injected => lines.push(user_says("<environment_context>\n</environment_context>")),
+                        Rec::Reasoning(summary) => {
+                            let s = if *summary { json!([{"type": "summary_text", "text": "t"}]) } else { json!([]) };
+                            lines.push(item(json!({"type": "reasoning", "summary": s, "encrypted_content": "ENCRYPTED"})));
+                            if *summary && !open { expected += 1; open = true; }
+                        }
+                        Rec::Say => { lines.push(model_says("a")); if !open { expected += 1; open = true; } }
+                        Rec::Call | Rec::CustomCall => {
+                            let id = format!("c{n}");
+                            lines.push(if matches!(r, Rec::Call) {
+                                call("shell", json!({"command": ["ls"]}), &id)
+                            } else {
+                                item(json!({"type": "custom_tool_call", "name": "apply_patch", "input": "x", "call_id": id}))
+                            });
+                            calls.push(id);
+                            if !open { expected += 1; open = true; }
+                        }
+                        Rec::Output(k) => {
+                            match calls.iter().rev().nth(*k).cloned() {
+                                Some(id) if !answered.contains(&id) => {
+                                    answered.insert(id.clone());
+                                    lines.push(output(&id, json!("out")));
+                                    expected += 1;
+                                    open = false;
+                                }
+                                _ => lines.push(output(&format!("none{n}"), json!("out"))),
+                            }
+                        }
+                        Rec::Tokens => lines.push(tokens(100 + n as u64, 10, 5, 1000 * n as u64)),
+                        Rec::Context(m) => {
+                            lines.push(line("turn_context", json!({"model": format!("gpt-{m}"), "effort": "high"})));
+                            // A new model or effort ends the run (a change entry comes between).
+                            if model != Some(*m) || !effort_set {
+                                open = false;
+                            }
+                            model = Some(*m);
+                            effort_set = true;
+                        }
+                        Rec::Compacted => { lines.push(line("compacted", json!({"message": "s"}))); open = false; }
+                        Rec::Event => lines.push(event(json!({"type": "task_complete"}))),
+                        Rec::Junk => lines.push("{not json".into()),
+                    }
+                }
+                let c = conv(&lines);
+                // verify() has passed (conv): ids, parents, the leaf the last entry, messages,
+                // every tool result after its call.
+                let e = &c.session.entries;
+                prop_assert_eq!(messages(&c).len(), expected);
+                for w in e.windows(2) {
+                    prop_assert_eq!(w[1].parent_id.as_deref(), Some(w[0].id.as_str()));
+                }
+                let users = recs.iter().filter(|r| matches!(r, Rec::User)).count();
+                prop_assert_eq!(count(&c, "user"), users);
+                prop_assert_eq!(count(&c, "toolResult"), answered.len());
+                prop_assert_eq!(c.report.malformed_lines.len(), recs.iter().filter(|r| matches!(r, Rec::Junk)).count());
+            }
+        }
+    }
 }
