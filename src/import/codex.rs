@@ -13,8 +13,9 @@
 //!   `system` messages are not the user's words and become `custom` entries;
 //! - a run of model output (`reasoning`, assistant `message`, `function_call`,
 //!   `custom_tool_call`, `local_shell_call`) becomes one assistant message (thinking from the
-//!   reasoning *summaries*, never `encrypted_content`; text; toolCall blocks) and the outputs
-//!   that answer its calls the tool results after it;
+//!   reasoning *summaries*, or its plain `content` when it has no summary, never
+//!   `encrypted_content`; text; toolCall blocks) and the outputs that answer its calls the tool
+//!   results after it (an output answering no call is a `custom` entry: Pi would see an orphan);
 //! - `event_msg` `token_count` gives the usage of the latest assistant message of the turn
 //!   (`last_token_usage`: input less the cached part, cacheRead the cached part, output as
 //!   counted — Codex's `output_tokens` already hold the reasoning tokens); `user_message`,
