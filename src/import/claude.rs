@@ -1,24 +1,913 @@
-//! Claude Code's sessions: `~/.claude/projects/<cwd>/<session-id>.jsonl`.
-//! (Being written.)
+//! Claude Code's sessions: `~/.claude/projects/<cwd>/<session-id>.jsonl` (the root is
+//! `$CLAUDE_CONFIG_DIR/projects` when that is set; `<cwd>` is the project directory with
+//! every character but `[A-Za-z0-9]` written `-`, one per UTF-16 unit as JavaScript's
+//! `replace` counts them).
+//!
+//! # The format
+//!
+//! One JSON object a line. Most lines carry `type`, `uuid`, `parentUuid` (`null` at a root),
+//! `isSidechain`, `sessionId`, `cwd`, `timestamp` (ISO), `version`, `gitBranch`; `user` and
+//! `assistant` lines a `message` in Anthropic's Messages form (`role`, `content`: a string or
+//! blocks `text`, `thinking {thinking, signature}`, `redacted_thinking {data}`,
+//! `tool_use {id, name, input}`, `tool_result {tool_use_id, content, is_error}`,
+//! `image {source: {type: "base64", media_type, data}}`; on replies `model`, `id`, `usage`,
+//! `stop_reason`). One reply is often written over several lines sharing `message.id`, one
+//! content block each, each repeating the usage. `isMeta` marks user lines the user never
+//! typed (command caveats…). A compaction is a `system` line with `subtype:
+//! "compact_boundary"` (`compactMetadata {trigger, preTokens}`, `parentUuid: null`,
+//! `logicalParentUuid` naming the line before it), then a `user` line with
+//! `isCompactSummary: true` holding the summary. `summary`, `file-history-snapshot`,
+//! `queue-operation`… lines carry no `uuid`. `isSidechain: true` lines are a subagent's
+//! conversation (older versions wrote them into the session's file; newer ones write
+//! `agent-*.jsonl` files, which [`sources_for`] leaves out).
+//!
+//! # The mapping
+//!
+//! - The `uuid`/`parentUuid` tree is kept: each line a fresh 8-hex id, its parent the
+//!   entry of its `parentUuid`, or of the nearest ancestor that was kept when that line was
+//!   merged or dropped; a parent not in the file (or not before the line) makes a root. The
+//!   leaf is the entry of the file's last main-line line, written last.
+//! - `user` lines: each `tool_result` block a `toolResult` message (the tool's name from its
+//!   call), then the text and images a `user` message; a result whose call is not on its
+//!   branch goes to a `custom` entry (Pi would refuse it).
+//! - `assistant` lines: one Pi message per `message.id` along a chain (a later part's
+//!   blocks join the first part's message, its usage counted once: the largest count of each
+//!   kind over the parts); `thinking` with its signature, `redacted_thinking` as Pi keeps it,
+//!   `tool_use` a `toolCall`; a `model_change` before the first reply and where the model
+//!   changes along a branch (not for Claude Code's `<synthetic>` replies).
+//! - `compact_boundary` and its summary: one `compaction` entry (retain-none: its
+//!   `firstKeptEntryId` its own id), under the boundary's `logicalParentUuid` so that the
+//!   history before it stays on its branch.
+//! - Sidechains: each chain (by its root) a child session.
+//! - Anything else (`isMeta` lines, `system` lines, lines without `uuid`, unknown types): a
+//!   `custom` entry `import.claude.<type>` holding the line. A line without `uuid` goes where
+//!   it was: before the next entry written (or before the leaf, at the end of the file).
 
-use super::{Converted, Options};
+use super::pi::{self, Body, ImportedFrom, PiEntry, PiSession};
+use super::{Converted, Options, Report};
 use crate::session::SessionError;
+use crate::session::io::append::new_entry_id;
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Converts one Claude Code session file.
-pub fn convert(_bytes: &[u8], path: &Path, _options: &Options) -> Result<Converted, SessionError> {
-    Err(SessionError::Refused(format!(
-        "{}: importing Claude Code sessions is not written yet",
-        path.display()
-    )))
+pub fn convert(bytes: &[u8], path: &Path, options: &Options) -> Result<Converted, SessionError> {
+    let mut report = Report::default();
+    let lines = parse(bytes, &mut report);
+    let src = index(&lines);
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let file_session_id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let session_id = lines
+        .iter()
+        .find_map(|l| str_of(&l.v, "sessionId"))
+        .map(str::to_owned)
+        .unwrap_or(file_session_id);
+    let any_cwd = lines.iter().find_map(|l| str_of(&l.v, "cwd")).unwrap_or("").to_owned();
+    let from = |session_id: String| ImportedFrom {
+        agent: "claude",
+        path: abs.to_string_lossy().into_owned(),
+        session_id,
+    };
+
+    let sidechain = |l: &Line| l.v.get("isSidechain").and_then(Value::as_bool) == Some(true);
+    let main_has_lines = lines.iter().any(|l| !sidechain(l) && str_of(&l.v, "uuid").is_some());
+    // A file of nothing but sidechain lines is a subagent's own transcript: read it whole.
+    let whole = !main_has_lines;
+    let main: Vec<usize> = (0..lines.len()).filter(|&i| whole || !sidechain(&lines[i])).collect();
+    let mut chains: Vec<(String, Vec<usize>)> = Vec::new();
+    if !whole {
+        let mut by_root: HashMap<String, usize> = HashMap::new();
+        for i in (0..lines.len()).filter(|&i| sidechain(&lines[i])) {
+            let root = chain_root(&lines, &src, i);
+            let k = *by_root.entry(root.clone()).or_insert_with(|| {
+                chains.push((root, Vec::new()));
+                chains.len() - 1
+            });
+            chains[k].1.push(i);
+        }
+    }
+
+    let built = build(&lines, &src, &main, options);
+    report.custom = built.report.custom;
+    report.unknown = built.report.unknown;
+    report.notes.extend(built.report.notes);
+    if whole && !lines.is_empty() {
+        report
+            .notes
+            .push("every line is a sidechain: read as a subagent's own session".into());
+    }
+    let session = session_of(&lines, &main, built.entries, &any_cwd, from(session_id.clone()));
+    let mut children = Vec::new();
+    for (root, members) in &chains {
+        let b = build(&lines, &src, members, options);
+        let agent = members
+            .iter()
+            .find_map(|&i| str_of(&lines[i].v, "agentId"))
+            .unwrap_or(root)
+            .to_owned();
+        let s = session_of(&lines, members, b.entries, &any_cwd, from(format!("{session_id}:{agent}")));
+        children.push(Converted {
+            session: s,
+            report: b.report,
+            children: Vec::new(),
+        });
+    }
+    if !children.is_empty() {
+        report.notes.push(format!(
+            "{} subagent sidechain(s) imported as child session(s)",
+            children.len()
+        ));
+    }
+    Ok(Converted {
+        session,
+        report,
+        children,
+    })
 }
 
-/// Every Claude Code session file of the project directory `cwd` under `root`.
-pub fn sources_for(_root: &Path, _cwd: &Path) -> Vec<PathBuf> {
-    Vec::new()
+/// Every Claude Code session file of the project directory `cwd` under `root`: the
+/// `*.jsonl` files of its project folder (a folder whose name Claude Code cut, for a long
+/// path, is matched by its first 200 characters) whose lines name `cwd` as theirs (or no
+/// `cwd` at all). Subagent transcripts (`agent-*.jsonl`) are left out.
+pub fn sources_for(root: &Path, cwd: &Path) -> Vec<PathBuf> {
+    let name = project_folder(cwd);
+    let mut dirs = vec![root.join(&name)];
+    if name.len() > 200
+        && let Ok(rd) = std::fs::read_dir(root)
+    {
+        for d in rd.flatten() {
+            let n = d.file_name().to_string_lossy().into_owned();
+            if n != name && n.starts_with(&name[..200]) {
+                dirs.push(d.path());
+            }
+        }
+    }
+    let want = cwd.to_string_lossy();
+    let mut out = Vec::new();
+    for dir in dirs {
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        for f in rd.flatten() {
+            let p = f.path();
+            let n = f.file_name().to_string_lossy().into_owned();
+            if !n.ends_with(".jsonl") || n.starts_with("agent-") || !p.is_file() {
+                continue;
+            }
+            match file_cwd(&p) {
+                Some(c) if c != want => continue,
+                _ => out.push(p),
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
-/// The Claude Code session file whose session id is `id`, under `root`.
-pub fn find_by_id(_root: &Path, _id: &str) -> Option<PathBuf> {
+/// The Claude Code session file whose session id is `id`, under `root`: `<id>.jsonl` in any
+/// project folder.
+pub fn find_by_id(root: &Path, id: &str) -> Option<PathBuf> {
+    if id.is_empty() || id.contains(['/', '\\']) || id.starts_with('.') {
+        return None;
+    }
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .ok()?
+        .flatten()
+        .map(|d| d.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|d| d.join(format!("{id}.jsonl")))
+        .find(|p| p.is_file())
+}
+
+/// Claude Code's folder name for a project directory: every character but `[A-Za-z0-9]`
+/// as `-`, one per UTF-16 unit (JavaScript's `replace(/[^a-zA-Z0-9]/g, "-")`).
+pub fn project_folder(cwd: &Path) -> String {
+    let mut out = String::new();
+    for c in cwd.to_string_lossy().chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else {
+            out.extend(std::iter::repeat_n('-', c.len_utf16()));
+        }
+    }
+    out
+}
+
+/// The first `cwd` among a file's first lines.
+fn file_cwd(path: &Path) -> Option<String> {
+    use std::io::BufRead;
+    let file = crate::session::io::data::open_regular(path).ok()?;
+    let mut r = std::io::BufReader::new(file);
+    let mut line = Vec::new();
+    for _ in 0..200 {
+        line.clear();
+        if r.read_until(b'\n', &mut line).ok()? == 0 {
+            return None;
+        }
+        if let Ok(v) = serde_json::from_slice::<Value>(&line)
+            && let Some(c) = str_of(&v, "cwd")
+        {
+            return Some(c.to_owned());
+        }
+    }
     None
+}
+
+/// A JSON object line of the source.
+struct Line {
+    v: Value,
+}
+
+fn parse(bytes: &[u8], report: &mut Report) -> Vec<Line> {
+    let mut out = Vec::new();
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        match serde_json::from_slice::<Value>(raw) {
+            Ok(v) if v.is_object() => out.push(Line { v }),
+            _ => report.malformed_lines.push(no),
+        }
+    }
+    out
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// Each `uuid` (first occurrence): its line's position and the parent it names
+/// (`parentUuid`, or a compaction boundary's `logicalParentUuid`).
+type SrcIndex = HashMap<String, (usize, Option<String>)>;
+
+fn source_parent(v: &Value) -> Option<String> {
+    str_of(v, "parentUuid")
+        .or_else(|| {
+            (str_of(v, "subtype") == Some("compact_boundary"))
+                .then(|| str_of(v, "logicalParentUuid"))
+                .flatten()
+        })
+        .map(str::to_owned)
+}
+
+fn index(lines: &[Line]) -> SrcIndex {
+    let mut src = SrcIndex::new();
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(u) = str_of(&l.v, "uuid") {
+            src.entry(u.to_owned()).or_insert((i, source_parent(&l.v)));
+        }
+    }
+    src
+}
+
+/// The uuid of the first line of the sidechain line `i`'s chain.
+fn chain_root(lines: &[Line], src: &SrcIndex, i: usize) -> String {
+    let mut pos = i;
+    let mut root = str_of(&lines[i].v, "uuid").unwrap_or("").to_owned();
+    while let Some(p) = src.get(&root).and_then(|(_, p)| p.clone()) {
+        match src.get(&p) {
+            Some(&(j, _)) if j < pos && lines[j].v.get("isSidechain").and_then(Value::as_bool) == Some(true) => {
+                pos = j;
+                root = p;
+            }
+            _ => break,
+        }
+    }
+    root
+}
+
+fn session_of(lines: &[Line], members: &[usize], entries: Vec<PiEntry>, any_cwd: &str, from: ImportedFrom) -> PiSession {
+    let ms = members
+        .iter()
+        .find_map(|&i| str_of(&lines[i].v, "timestamp").and_then(pi::ms_of))
+        .unwrap_or_else(|| jiff::Timestamp::now().as_millisecond());
+    let cwd = members
+        .iter()
+        .find_map(|&i| str_of(&lines[i].v, "cwd"))
+        .unwrap_or(any_cwd);
+    PiSession {
+        id: uuid::Uuid::now_v7().to_string(),
+        timestamp: pi::iso_of(ms),
+        cwd: cwd.to_owned(),
+        parent_session: None,
+        imported_from: from,
+        entries,
+    }
+}
+
+/// What became of a source line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// Written as the entries `first..=last` (a chain: `first`'s parent is the line's
+    /// parent, `last` the parent of the line's children).
+    Kept { first: usize, last: usize },
+    /// Folded into the entry given (a later part of a reply, a compaction's summary): its
+    /// children go to its own nearest kept ancestor.
+    Merged(usize),
+}
+
+/// A reply being gathered over its lines.
+struct Reply {
+    entry: usize,
+    first_uuid: String,
+    model: String,
+    content: Vec<Value>,
+    /// input, output, cache read, cache creation.
+    usage: [u64; 4],
+    stop: Option<String>,
+    error: bool,
+    ms: i64,
+}
+
+struct Built {
+    entries: Vec<PiEntry>,
+    report: Report,
+    /// Each source `uuid`'s fate, by entry position in `entries` before the leaf was moved
+    /// last; [`Built::ids`] gives the ids.
+    #[cfg_attr(not(test), allow(dead_code))]
+    ids: HashMap<String, (String, String)>,
+}
+
+struct Builder<'a> {
+    options: &'a Options,
+    lines: &'a [Line],
+    src: &'a SrcIndex,
+    entries: Vec<PiEntry>,
+    parents: Vec<Option<usize>>,
+    model_at: Vec<Option<String>>,
+    used: HashSet<String>,
+    slots: HashMap<String, Slot>,
+    /// Lines without a `uuid` waiting for the next entry.
+    pending: Vec<(i64, String, Value)>,
+    replies: Vec<Reply>,
+    open_replies: HashMap<String, usize>,
+    call_names: HashMap<String, String>,
+    call_at: HashMap<String, usize>,
+    /// Compactions still waiting for their summary line.
+    unsummarized: HashSet<usize>,
+    report: Report,
+    last_ms: i64,
+    unknown_parents: usize,
+    duplicates: usize,
+    orphan_results: usize,
+    dropped_blocks: BTreeMap<String, usize>,
+}
+
+const KNOWN_TYPES: [&str; 5] = ["user", "assistant", "system", "summary", "file-history-snapshot"];
+
+fn build(lines: &[Line], src: &SrcIndex, members: &[usize], options: &Options) -> Built {
+    let mut b = Builder {
+        options,
+        lines,
+        src,
+        entries: Vec::new(),
+        parents: Vec::new(),
+        model_at: Vec::new(),
+        used: HashSet::new(),
+        slots: HashMap::new(),
+        pending: Vec::new(),
+        replies: Vec::new(),
+        open_replies: HashMap::new(),
+        call_names: HashMap::new(),
+        call_at: HashMap::new(),
+        unsummarized: HashSet::new(),
+        report: Report::default(),
+        last_ms: members
+            .iter()
+            .find_map(|&i| str_of(&lines[i].v, "timestamp").and_then(pi::ms_of))
+            .unwrap_or(0),
+        unknown_parents: 0,
+        duplicates: 0,
+        orphan_results: 0,
+        dropped_blocks: BTreeMap::new(),
+    };
+    let mut last_uuid: Option<(usize, String)> = None;
+    for &i in members {
+        if let Some(u) = b.line(i) {
+            last_uuid = Some((i, u));
+        }
+    }
+    b.finish(last_uuid)
+}
+
+impl Builder<'_> {
+    /// The entry a line naming `parent` hangs from: the last entry of `parent`'s line, or of
+    /// its nearest kept ancestor; `None` at a root or for a parent not before `pos`.
+    fn resolve(&mut self, parent: Option<&str>, pos: usize) -> Option<usize> {
+        let mut cur = parent?.to_owned();
+        let mut pos = pos;
+        loop {
+            if let Some(Slot::Kept { last, .. }) = self.slots.get(&cur) {
+                return Some(*last);
+            }
+            match self.src.get(&cur) {
+                Some((p, up)) if *p < pos => {
+                    pos = *p;
+                    cur = up.clone()?;
+                }
+                _ => {
+                    self.unknown_parents += 1;
+                    return None;
+                }
+            }
+        }
+    }
+
+    fn push_raw(&mut self, parent: Option<usize>, ms: i64, body: Body) -> usize {
+        let id = new_entry_id(|id| self.used.contains(id));
+        self.used.insert(id.clone());
+        let model = match &body {
+            Body::ModelChange { model_id, .. } => Some(model_id.clone()),
+            _ => parent.and_then(|p| self.model_at[p].clone()),
+        };
+        self.entries.push(PiEntry {
+            id,
+            parent_id: parent.map(|p| self.entries[p].id.clone()),
+            timestamp: pi::iso_of(ms),
+            body,
+        });
+        self.parents.push(parent);
+        self.model_at.push(model);
+        self.entries.len() - 1
+    }
+
+    /// Writes an entry under `parent`, after the lines without `uuid` read since the last.
+    fn push(&mut self, parent: Option<usize>, ms: i64, body: Body) -> usize {
+        let mut parent = parent;
+        for (pms, ty, data) in std::mem::take(&mut self.pending) {
+            parent = Some(self.push_raw(parent, pms, custom(&ty, data)));
+        }
+        self.push_raw(parent, ms, body)
+    }
+
+    fn count_custom(&mut self, ty: &str) {
+        *self.report.custom.entry(ty.to_owned()).or_default() += 1;
+        if !KNOWN_TYPES.contains(&ty) {
+            *self.report.unknown.entry(ty.to_owned()).or_default() += 1;
+        }
+    }
+
+    fn drop_block(&mut self, kind: &str) {
+        *self.dropped_blocks.entry(kind.to_owned()).or_default() += 1;
+    }
+
+    /// Reads line `pos`; returns its uuid when it has one (and is not a repeat).
+    fn line(&mut self, pos: usize) -> Option<String> {
+        let v = &self.lines[pos].v;
+        let ty = str_of(v, "type").unwrap_or("").to_owned();
+        let ms = str_of(v, "timestamp").and_then(pi::ms_of).unwrap_or(self.last_ms);
+        self.last_ms = ms;
+        let Some(uuid) = str_of(v, "uuid").map(str::to_owned) else {
+            self.count_custom(&ty);
+            self.pending.push((ms, ty, v.clone()));
+            return None;
+        };
+        if self.slots.contains_key(&uuid) || self.src.get(&uuid).is_some_and(|(p, _)| *p != pos) {
+            self.duplicates += 1;
+            return None;
+        }
+        let parent = self.resolve(source_parent(v).as_deref(), pos);
+        let flag = |k: &str| v.get(k).and_then(Value::as_bool) == Some(true);
+        let slot = match ty.as_str() {
+            "user" if flag("isCompactSummary") => self.compact_summary(v, parent, ms),
+            "user" if !flag("isMeta") => self.user(v, parent, ms),
+            "assistant" => self.assistant(v, &uuid, pos, parent, ms),
+            "system" if str_of(v, "subtype") == Some("compact_boundary") => {
+                let tokens = v["compactMetadata"]["preTokens"].as_u64().unwrap_or(0);
+                let summary = str_of(v, "content").unwrap_or("").to_owned();
+                let e = self.compaction(parent, ms, summary, tokens);
+                self.unsummarized.insert(e);
+                Some(Slot::Kept { first: e, last: e })
+            }
+            _ => None,
+        };
+        let slot = slot.unwrap_or_else(|| {
+            self.count_custom(&ty);
+            let e = self.push(parent, ms, custom(&ty, v.clone()));
+            Slot::Kept { first: e, last: e }
+        });
+        self.slots.insert(uuid.clone(), slot);
+        Some(uuid)
+    }
+
+    fn compaction(&mut self, parent: Option<usize>, ms: i64, summary: String, tokens_before: u64) -> usize {
+        let e = self.push(
+            parent,
+            ms,
+            Body::Compaction {
+                summary,
+                first_kept_entry_id: String::new(),
+                tokens_before,
+            },
+        );
+        // Retain-none: nothing before the boundary is kept, so the compaction names itself.
+        let id = self.entries[e].id.clone();
+        if let Body::Compaction {
+            first_kept_entry_id, ..
+        } = &mut self.entries[e].body
+        {
+            *first_kept_entry_id = id;
+        }
+        e
+    }
+
+    fn compact_summary(&mut self, v: &Value, parent: Option<usize>, ms: i64) -> Option<Slot> {
+        let text = content_text(&v["message"]["content"]);
+        if let Some(p) = parent.filter(|p| self.unsummarized.remove(p)) {
+            if let Body::Compaction { summary, .. } = &mut self.entries[p].body {
+                *summary = text;
+            }
+            return Some(Slot::Merged(p));
+        }
+        let e = self.compaction(parent, ms, text, 0);
+        Some(Slot::Kept { first: e, last: e })
+    }
+
+    /// Whether call `call` was made on the branch ending at `from`.
+    fn answered(&self, call: &str, from: Option<usize>) -> bool {
+        let Some(&at) = self.call_at.get(call) else {
+            return false;
+        };
+        let mut p = from;
+        while let Some(i) = p {
+            if i == at {
+                return true;
+            }
+            if i < at {
+                return false;
+            }
+            p = self.parents[i];
+        }
+        false
+    }
+
+    fn user(&mut self, v: &Value, parent: Option<usize>, ms: i64) -> Option<Slot> {
+        let content = &v["message"]["content"];
+        let mut results = Vec::new();
+        let mut blocks = Vec::new();
+        let user_content = if let Some(s) = content.as_str() {
+            Some(Value::from(s))
+        } else {
+            for b in content.as_array().map(Vec::as_slice).unwrap_or_default() {
+                match str_of(b, "type").unwrap_or("") {
+                    "tool_result" => results.push(b),
+                    "text" => blocks.push(pi::text(str_of(b, "text").unwrap_or(""))),
+                    "image" => match image(b) {
+                        Some(i) => blocks.push(i),
+                        None => self.drop_block("image (not base64)"),
+                    },
+                    other => self.drop_block(other),
+                }
+            }
+            (!blocks.is_empty()).then(|| Value::Array(blocks))
+        };
+        let mut cur = parent;
+        let mut first = None;
+        for r in results {
+            let call = str_of(r, "tool_use_id").unwrap_or("");
+            let e = if self.answered(call, cur) {
+                let name = self.call_names.get(call).cloned().unwrap_or_default();
+                let content = self.result_content(&r["content"]);
+                let is_error = r.get("is_error").and_then(Value::as_bool) == Some(true);
+                self.push(cur, ms, Body::Message(pi::tool_result(call, &name, content, is_error, ms)))
+            } else {
+                self.orphan_results += 1;
+                self.count_custom("tool_result");
+                self.push(cur, ms, custom("tool_result", r.clone()))
+            };
+            first.get_or_insert(e);
+            cur = Some(e);
+        }
+        if let Some(c) = user_content {
+            let e = self.push(cur, ms, Body::Message(pi::user(c, ms)));
+            first.get_or_insert(e);
+            cur = Some(e);
+        }
+        Some(Slot::Kept {
+            first: first?,
+            last: cur?,
+        })
+    }
+
+    fn result_content(&mut self, c: &Value) -> Vec<Value> {
+        match c {
+            Value::String(s) => vec![pi::text(s)],
+            Value::Array(bs) => {
+                let mut out = Vec::new();
+                for b in bs {
+                    match str_of(b, "type").unwrap_or("") {
+                        "text" => out.push(pi::text(str_of(b, "text").unwrap_or(""))),
+                        "image" => match image(b) {
+                            Some(i) => out.push(i),
+                            None => self.drop_block("image (not base64)"),
+                        },
+                        other => self.drop_block(other),
+                    }
+                }
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn assistant_blocks(&mut self, content: &Value, entry: usize) -> Vec<Value> {
+        let mut out = Vec::new();
+        if let Some(s) = content.as_str() {
+            out.push(pi::text(s));
+            return out;
+        }
+        for b in content.as_array().map(Vec::as_slice).unwrap_or_default() {
+            match str_of(b, "type").unwrap_or("") {
+                "text" => out.push(pi::text(str_of(b, "text").unwrap_or(""))),
+                "thinking" => out.push(pi::thinking(
+                    str_of(b, "thinking").unwrap_or(""),
+                    str_of(b, "signature").filter(|s| !s.is_empty()),
+                )),
+                "redacted_thinking" => out.push(pi::redacted_thinking(str_of(b, "data").unwrap_or(""))),
+                "tool_use" => {
+                    let id = str_of(b, "id").unwrap_or("");
+                    let name = str_of(b, "name").unwrap_or("");
+                    let input = b.get("input").cloned().unwrap_or_else(|| json!({}));
+                    let (name, args) = match self.options.map_tools.then(|| map_tool(name, &input)).flatten() {
+                        Some((n, a)) => (n.to_owned(), a),
+                        None => (name.to_owned(), input),
+                    };
+                    self.call_names.insert(id.to_owned(), name.clone());
+                    self.call_at.insert(id.to_owned(), entry);
+                    out.push(pi::tool_call(id, &name, args));
+                }
+                other => self.drop_block(other),
+            }
+        }
+        out
+    }
+
+    fn assistant(&mut self, v: &Value, uuid: &str, pos: usize, parent: Option<usize>, ms: i64) -> Option<Slot> {
+        let msg = &v["message"];
+        let usage = &msg["usage"];
+        let tokens = [
+            "input_tokens",
+            "output_tokens",
+            "cache_read_input_tokens",
+            "cache_creation_input_tokens",
+        ]
+        .map(|k| usage.get(k).and_then(Value::as_u64).unwrap_or(0));
+        let stop = str_of(msg, "stop_reason").map(str::to_owned);
+        let error = v.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true);
+        let mid = str_of(msg, "id").map(str::to_owned);
+        // A later part of a reply already begun on this chain.
+        if let Some(r) = mid.as_ref().and_then(|m| self.open_replies.get(m)).copied()
+            && self.descends(pos, &self.replies[r].first_uuid)
+        {
+            let entry = self.replies[r].entry;
+            let blocks = self.assistant_blocks(&msg["content"], entry);
+            let reply = &mut self.replies[r];
+            reply.content.extend(blocks);
+            for (have, new) in reply.usage.iter_mut().zip(tokens) {
+                *have = (*have).max(new);
+            }
+            if stop.is_some() {
+                reply.stop = stop;
+            }
+            reply.error |= error;
+            return Some(Slot::Merged(entry));
+        }
+        let model = str_of(msg, "model").unwrap_or("unknown").to_owned();
+        let mut first = None;
+        let mut parent = parent;
+        if model != "<synthetic>" && parent.and_then(|p| self.model_at[p].as_deref()) != Some(model.as_str()) {
+            let e = self.push(
+                parent,
+                ms,
+                Body::ModelChange {
+                    provider: "anthropic".into(),
+                    model_id: model.clone(),
+                },
+            );
+            first = Some(e);
+            parent = Some(e);
+        }
+        let e = self.push(parent, ms, Body::Message(Value::Null));
+        let content = self.assistant_blocks(&msg["content"], e);
+        self.replies.push(Reply {
+            entry: e,
+            first_uuid: uuid.to_owned(),
+            model,
+            content,
+            usage: tokens,
+            stop,
+            error,
+            ms,
+        });
+        if let Some(m) = mid {
+            self.open_replies.insert(m, self.replies.len() - 1);
+        }
+        Some(Slot::Kept {
+            first: first.unwrap_or(e),
+            last: e,
+        })
+    }
+
+    /// Whether line `pos` descends (within a few hundred lines) from the line `ancestor`.
+    fn descends(&self, pos: usize, ancestor: &str) -> bool {
+        let mut cur = source_parent(&self.lines[pos].v);
+        let mut pos = pos;
+        for _ in 0..500 {
+            let Some(c) = cur else { return false };
+            if c == ancestor {
+                return true;
+            }
+            match self.src.get(&c) {
+                Some((p, up)) if *p < pos => {
+                    pos = *p;
+                    cur = up.clone();
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    fn finish(mut self, last: Option<(usize, String)>) -> Built {
+        for r in std::mem::take(&mut self.replies) {
+            let has_call = r.content.iter().any(|b| b["type"] == "toolCall");
+            let stop = if r.error {
+                "error"
+            } else {
+                match r.stop.as_deref() {
+                    Some("tool_use") => "toolUse",
+                    Some("max_tokens") => "length",
+                    Some(_) => "stop",
+                    None if has_call => "toolUse",
+                    None => "stop",
+                }
+            };
+            let [input, output, cache_read, cache_write] = r.usage;
+            let usage = pi::usage("anthropic", &r.model, input, output, cache_read, cache_write);
+            self.entries[r.entry].body = Body::Message(pi::assistant(
+                r.content,
+                "anthropic-messages",
+                "anthropic",
+                &r.model,
+                &usage,
+                stop,
+                r.ms,
+            ));
+        }
+        // The leaf: the entry of the last line (or of its nearest kept ancestor), down to
+        // the last entry written below it.
+        let mut leaf = last.and_then(|(pos, uuid)| match self.slots.get(&uuid) {
+            Some(Slot::Kept { last, .. }) => Some(*last),
+            _ => self.resolve(Some(&uuid), pos + 1),
+        });
+        if let Some(mut l) = leaf {
+            let mut children: HashMap<usize, usize> = HashMap::new();
+            for (i, p) in self.parents.iter().enumerate() {
+                if let Some(p) = p {
+                    children.insert(*p, i);
+                }
+            }
+            while let Some(&c) = children.get(&l) {
+                l = c;
+            }
+            leaf = Some(l);
+        }
+        // Lines without uuid after the last entry: before the leaf.
+        if !self.pending.is_empty() {
+            let mut parent = leaf.and_then(|l| self.parents[l]);
+            for (ms, ty, data) in std::mem::take(&mut self.pending) {
+                parent = Some(self.push_raw(parent, ms, custom(&ty, data)));
+            }
+            match leaf {
+                Some(l) => {
+                    self.parents[l] = parent;
+                    self.entries[l].parent_id = parent.map(|p| self.entries[p].id.clone());
+                }
+                None => leaf = parent,
+            }
+        }
+        let ids = self
+            .slots
+            .iter()
+            .map(|(u, s)| {
+                let (f, l) = match *s {
+                    Slot::Kept { first, last } => (first, last),
+                    Slot::Merged(e) => (e, e),
+                };
+                (u.clone(), (self.entries[f].id.clone(), self.entries[l].id.clone()))
+            })
+            .collect();
+        if let Some(l) = leaf {
+            let e = self.entries.remove(l);
+            self.entries.push(e);
+        }
+        let r = &mut self.report;
+        if self.unknown_parents > 0 {
+            r.notes.push(format!(
+                "{} line(s) name a parent that is not before them in the file: each starts a root",
+                self.unknown_parents
+            ));
+        }
+        if self.duplicates > 0 {
+            r.notes
+                .push(format!("{} line(s) repeat an earlier line's uuid: left out", self.duplicates));
+        }
+        if self.orphan_results > 0 {
+            r.notes.push(format!(
+                "{} tool result(s) answer no call on their branch: kept as custom entries",
+                self.orphan_results
+            ));
+        }
+        if !self.dropped_blocks.is_empty() {
+            let kinds: Vec<String> = self.dropped_blocks.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
+            r.notes
+                .push(format!("content blocks Pi has no place for, left out: {}", kinds.join(", ")));
+        }
+        Built {
+            entries: self.entries,
+            report: self.report,
+            ids,
+        }
+    }
+}
+
+fn custom(ty: &str, data: Value) -> Body {
+    Body::Custom {
+        custom_type: format!("import.claude.{ty}"),
+        data,
+    }
+}
+
+/// A base64 image block as Pi's.
+fn image(b: &Value) -> Option<Value> {
+    let s = &b["source"];
+    (str_of(s, "type") == Some("base64")).then_some(())?;
+    Some(pi::image(str_of(s, "data")?, str_of(s, "media_type")?))
+}
+
+/// The text of a message's content (a string, or its text blocks joined by blank lines).
+fn content_text(c: &Value) -> String {
+    match c {
+        Value::String(s) => s.clone(),
+        Value::Array(bs) => bs
+            .iter()
+            .filter_map(|b| (b["type"] == "text").then(|| str_of(b, "text")).flatten())
+            .collect::<Vec<_>>()
+            .join("\n\n"),
+        _ => String::new(),
+    }
+}
+
+/// Claude Code's Read/Write/Edit/MultiEdit/Bash as Pi's read/write/edit/bash, when the
+/// arguments say the same thing (not an Edit with `replace_all`, nor a Bash in the
+/// background).
+fn map_tool(name: &str, input: &Value) -> Option<(&'static str, Value)> {
+    let o = input.as_object()?;
+    let s = |k: &str| o.get(k).and_then(Value::as_str);
+    let edit = |e: &Value| -> Option<Value> {
+        if e.get("replace_all").and_then(Value::as_bool) == Some(true) {
+            return None;
+        }
+        Some(json!({"oldText": str_of(e, "old_string")?, "newText": str_of(e, "new_string")?}))
+    };
+    match name {
+        "Read" => {
+            let mut a = serde_json::Map::new();
+            a.insert("path".into(), s("file_path")?.into());
+            for k in ["offset", "limit"] {
+                if let Some(n) = o.get(k).filter(|n| n.is_number()) {
+                    a.insert(k.into(), n.clone());
+                }
+            }
+            Some(("read", Value::Object(a)))
+        }
+        "Write" => Some(("write", json!({"path": s("file_path")?, "content": s("content")?}))),
+        "Edit" => Some(("edit", json!({"path": s("file_path")?, "edits": [edit(input)?]}))),
+        "MultiEdit" => {
+            let edits = o.get("edits")?.as_array()?.iter().map(edit).collect::<Option<Vec<_>>>()?;
+            Some(("edit", json!({"path": s("file_path")?, "edits": edits})))
+        }
+        "Bash" => {
+            if o.get("run_in_background").and_then(Value::as_bool) == Some(true) {
+                return None;
+            }
+            let mut a = serde_json::Map::new();
+            a.insert("command".into(), s("command")?.into());
+            // Claude Code's timeout is in milliseconds, Pi's in seconds.
+            if let Some(ms) = o.get("timeout").and_then(Value::as_u64) {
+                let t = if ms % 1000 == 0 {
+                    Value::from(ms / 1000)
+                } else {
+                    Value::from(ms as f64 / 1000.0)
+                };
+                a.insert("timeout".into(), t);
+            }
+            Some(("bash", Value::Object(a)))
+        }
+        _ => None,
+    }
 }
