@@ -57,7 +57,10 @@ pub fn convert(bytes: &[u8], path: &Path, options: &Options) -> Result<Converted
     let lines = parse(bytes, &mut report);
     let src = index(&lines);
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let file_session_id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let file_session_id = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let session_id = lines
         .iter()
         .find_map(|l| str_of(&l.v, "sessionId"))
@@ -106,7 +109,13 @@ pub fn convert(bytes: &[u8], path: &Path, options: &Options) -> Result<Converted
             .find_map(|&i| str_of(&lines[i].v, "agentId"))
             .unwrap_or(root)
             .to_owned();
-        let s = session_of(&lines, members, b.entries, &any_cwd, from(format!("{session_id}:{agent}")));
+        let s = session_of(
+            &lines,
+            members,
+            b.entries,
+            &any_cwd,
+            from(format!("{session_id}:{agent}")),
+        );
         children.push(Converted {
             session: s,
             report: b.report,
@@ -280,7 +289,13 @@ fn chain_root(lines: &[Line], src: &SrcIndex, i: usize) -> String {
     root
 }
 
-fn session_of(lines: &[Line], members: &[usize], entries: Vec<PiEntry>, any_cwd: &str, from: ImportedFrom) -> PiSession {
+fn session_of(
+    lines: &[Line],
+    members: &[usize],
+    entries: Vec<PiEntry>,
+    any_cwd: &str,
+    from: ImportedFrom,
+) -> PiSession {
     let ms = members
         .iter()
         .find_map(|&i| str_of(&lines[i].v, "timestamp").and_then(pi::ms_of))
@@ -573,7 +588,11 @@ impl Builder<'_> {
                 let name = self.call_names.get(call).cloned().unwrap_or_default();
                 let content = self.result_content(&r["content"]);
                 let is_error = r.get("is_error").and_then(Value::as_bool) == Some(true);
-                self.push(cur, ms, Body::Message(pi::tool_result(call, &name, content, is_error, ms)))
+                self.push(
+                    cur,
+                    ms,
+                    Body::Message(pi::tool_result(call, &name, content, is_error, ms)),
+                )
             } else {
                 self.orphan_results += 1;
                 self.count_custom("tool_result");
@@ -813,8 +832,10 @@ impl Builder<'_> {
             ));
         }
         if self.duplicates > 0 {
-            r.notes
-                .push(format!("{} line(s) repeat an earlier line's uuid: left out", self.duplicates));
+            r.notes.push(format!(
+                "{} line(s) repeat an earlier line's uuid: left out",
+                self.duplicates
+            ));
         }
         if self.orphan_results > 0 {
             r.notes.push(format!(
@@ -824,8 +845,10 @@ impl Builder<'_> {
         }
         if !self.dropped_blocks.is_empty() {
             let kinds: Vec<String> = self.dropped_blocks.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
-            r.notes
-                .push(format!("content blocks Pi has no place for, left out: {}", kinds.join(", ")));
+            r.notes.push(format!(
+                "content blocks Pi has no place for, left out: {}",
+                kinds.join(", ")
+            ));
         }
         Built {
             entries: self.entries,
@@ -888,7 +911,12 @@ fn map_tool(name: &str, input: &Value) -> Option<(&'static str, Value)> {
         "Write" => Some(("write", json!({"path": s("file_path")?, "content": s("content")?}))),
         "Edit" => Some(("edit", json!({"path": s("file_path")?, "edits": [edit(input)?]}))),
         "MultiEdit" => {
-            let edits = o.get("edits")?.as_array()?.iter().map(edit).collect::<Option<Vec<_>>>()?;
+            let edits = o
+                .get("edits")?
+                .as_array()?
+                .iter()
+                .map(edit)
+                .collect::<Option<Vec<_>>>()?;
             Some(("edit", json!({"path": s("file_path")?, "edits": edits})))
         }
         "Bash" => {
@@ -909,5 +937,948 @@ fn map_tool(name: &str, input: &Value) -> Option<(&'static str, Value)> {
             Some(("bash", Value::Object(a)))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Agent, verify};
+    use super::*;
+    use proptest::prelude::*;
+
+    const SID: &str = "11111111-2222-4333-8444-555555555555";
+
+    fn ts(s: u32) -> String {
+        format!("2026-03-14T09:{:02}:{:02}.250Z", s / 60, s % 60)
+    }
+
+    fn u(uuid: &str, parent: Option<&str>, s: u32, content: Value) -> Value {
+        json!({"parentUuid": parent, "isSidechain": false, "userType": "external", "cwd": "/home/dev/app",
+            "sessionId": SID, "version": "1.0.98", "gitBranch": "main", "type": "user",
+            "message": {"role": "user", "content": content}, "uuid": uuid, "timestamp": ts(s)})
+    }
+
+    fn a(uuid: &str, parent: Option<&str>, s: u32, mid: &str, blocks: Value) -> Value {
+        a_with(
+            uuid,
+            parent,
+            s,
+            mid,
+            blocks,
+            "claude-sonnet-4-5-20250929",
+            Some("end_turn"),
+        )
+    }
+
+    fn a_with(
+        uuid: &str,
+        parent: Option<&str>,
+        s: u32,
+        mid: &str,
+        blocks: Value,
+        model: &str,
+        stop: Option<&str>,
+    ) -> Value {
+        json!({"parentUuid": parent, "isSidechain": false, "cwd": "/home/dev/app", "sessionId": SID,
+            "type": "assistant", "message": {"id": mid, "type": "message", "role": "assistant", "model": model,
+            "content": blocks, "stop_reason": stop, "usage": {"input_tokens": 10, "output_tokens": 20,
+            "cache_read_input_tokens": 300, "cache_creation_input_tokens": 40}},
+            "uuid": uuid, "timestamp": ts(s)})
+    }
+
+    fn say(t: &str) -> Value {
+        json!([{"type": "text", "text": t}])
+    }
+
+    fn bytes_of(lines: &[Value]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for l in lines {
+            out.extend_from_slice(serde_json::to_string(l).unwrap().as_bytes());
+            out.push(b'\n');
+        }
+        out
+    }
+
+    fn conv_bytes(bytes: &[u8], options: &Options) -> Converted {
+        let c = super::super::convert(
+            Agent::Claude,
+            bytes,
+            Path::new("/home/dev/.claude/projects/-home-dev-app/s.jsonl"),
+            options,
+        )
+        .unwrap();
+        check(&c);
+        c
+    }
+
+    fn conv(lines: &[Value]) -> Converted {
+        conv_bytes(&bytes_of(lines), &Options::default())
+    }
+
+    /// Every session (and child) reads back as meant.
+    fn check(c: &Converted) {
+        verify(&c.session.to_bytes(), &c.session).unwrap();
+        for k in &c.children {
+            check(k);
+        }
+    }
+
+    /// The main line's session (checked) with each uuid's (first, last) entry ids.
+    fn built(lines: &[Value]) -> (PiSession, HashMap<String, (String, String)>) {
+        let mut r = Report::default();
+        let ls = parse(&bytes_of(lines), &mut r);
+        let src = index(&ls);
+        let members: Vec<usize> = (0..ls.len()).collect();
+        let b = build(&ls, &src, &members, &Options::default());
+        let from = ImportedFrom {
+            agent: "claude",
+            path: "/s.jsonl".into(),
+            session_id: SID.into(),
+        };
+        let s = session_of(&ls, &members, b.entries, "", from);
+        verify(&s.to_bytes(), &s).unwrap();
+        (s, b.ids)
+    }
+
+    fn by_id<'a>(s: &'a PiSession, id: &str) -> &'a PiEntry {
+        s.entries.iter().find(|e| e.id == id).unwrap()
+    }
+
+    fn messages(s: &PiSession) -> Vec<&Value> {
+        s.entries
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::Message(m) => Some(m),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn leaves(s: &PiSession) -> usize {
+        let parents: HashSet<&str> = s.entries.iter().filter_map(|e| e.parent_id.as_deref()).collect();
+        s.entries.iter().filter(|e| !parents.contains(e.id.as_str())).count()
+    }
+
+    fn leaf_text(s: &PiSession) -> String {
+        match &s.entries.last().unwrap().body {
+            Body::Message(m) => content_text(&m["content"]).replace("toolCall", ""),
+            b => b.kind(),
+        }
+    }
+
+    #[test]
+    fn the_tree_is_kept_a_rewind_is_a_branch_and_the_last_line_the_leaf() {
+        let lines = [
+            u("u1", None, 1, json!("first")),
+            a("a1", Some("u1"), 2, "m1", say("one")),
+            u("u2", Some("a1"), 3, json!("second")),
+            a("a2", Some("u2"), 4, "m2", say("two")),
+            u("u2b", Some("a1"), 5, json!("second, again")),
+            a("a3", Some("u2b"), 6, "m3", say("two, again")),
+        ];
+        let (s, ids) = built(&lines);
+        let parent = |u: &str| by_id(&s, &ids[u].0).parent_id.clone();
+        assert_eq!(parent("u2"), Some(ids["a1"].1.clone()));
+        assert_eq!(parent("u2b"), Some(ids["a1"].1.clone()));
+        assert_eq!(parent("a3"), Some(ids["u2b"].1.clone()));
+        let c = conv(&lines);
+        assert_eq!(leaves(&c.session), 2);
+        assert_eq!(leaf_text(&c.session), "two, again");
+        // Every id 8 hex digits, all distinct.
+        let ids: HashSet<&str> = c.session.entries.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids.len(), c.session.entries.len());
+        assert!(
+            ids.iter()
+                .all(|i| i.len() == 8 && i.bytes().all(|b| b.is_ascii_hexdigit()))
+        );
+    }
+
+    #[test]
+    fn the_leaf_is_written_last_even_when_it_is_on_an_older_branch() {
+        // The last line answers the first branch: its entry must still end the file.
+        let lines = [
+            u("u1", None, 1, json!("first")),
+            a("a1", Some("u1"), 2, "m1", say("one")),
+            u("u2", Some("a1"), 3, json!("left")),
+            u("u3", Some("a1"), 4, json!("right")),
+            a("a2", Some("u2"), 5, "m2", say("left answered")),
+        ];
+        let c = conv(&lines);
+        assert_eq!(leaf_text(&c.session), "left answered");
+        assert_eq!(leaves(&c.session), 2);
+    }
+
+    #[test]
+    fn a_parent_not_in_the_file_starts_a_root() {
+        let lines = [
+            u("u1", Some("not-here"), 1, json!("continued")),
+            a("a1", Some("u1"), 2, "m1", say("ok")),
+        ];
+        let c = conv(&lines);
+        assert_eq!(c.session.entries[0].parent_id, None);
+        assert!(c.report.notes.iter().any(|n| n.contains("not before them")));
+    }
+
+    #[test]
+    fn tool_results_become_tool_result_messages_then_the_user_text() {
+        let call = json!([{"type": "tool_use", "id": "toolu_1", "name": "Grep", "input": {"pattern": "x"}},
+            {"type": "tool_use", "id": "toolu_2", "name": "Glob", "input": {"pattern": "*.rs"}}]);
+        let lines = [
+            u("u1", None, 1, json!("look")),
+            a_with(
+                "a1",
+                Some("u1"),
+                2,
+                "m1",
+                call,
+                "claude-sonnet-4-5-20250929",
+                Some("tool_use"),
+            ),
+            u(
+                "u2",
+                Some("a1"),
+                3,
+                json!([
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.rs:1: x"},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "content": [{"type": "text", "text": "no match"}], "is_error": true},
+                {"type": "text", "text": "and also this"}]),
+            ),
+            a("a2", Some("u2"), 4, "m2", say("done")),
+        ];
+        let c = conv(&lines);
+        let m = messages(&c.session);
+        let roles: Vec<&str> = m.iter().map(|m| m["role"].as_str().unwrap()).collect();
+        assert_eq!(
+            roles,
+            ["user", "assistant", "toolResult", "toolResult", "user", "assistant"]
+        );
+        assert_eq!(m[2]["toolCallId"], "toolu_1");
+        assert_eq!(m[2]["toolName"], "Grep");
+        assert_eq!(m[2]["content"], json!([{"type": "text", "text": "a.rs:1: x"}]));
+        assert_eq!(m[2]["isError"], false);
+        assert_eq!(m[3]["toolName"], "Glob");
+        assert_eq!(m[3]["isError"], true);
+        assert_eq!(m[4]["content"], json!([{"type": "text", "text": "and also this"}]));
+        assert_eq!(
+            m[1]["content"][0],
+            json!({"type": "toolCall", "id": "toolu_1", "name": "Grep", "arguments": {"pattern": "x"}})
+        );
+        assert_eq!(m[1]["stopReason"], "toolUse");
+        // The chain: result, result, user text, then the reply.
+        let e = &c.session.entries;
+        let parent_of = |i: usize| e[i].parent_id.clone().unwrap();
+        let idx = |role: &str, n: usize| {
+            e.iter()
+                .enumerate()
+                .filter(|(_, x)| matches!(&x.body, Body::Message(m) if m["role"] == role))
+                .nth(n)
+                .unwrap()
+                .0
+        };
+        assert_eq!(parent_of(idx("toolResult", 1)), e[idx("toolResult", 0)].id);
+        assert_eq!(parent_of(idx("user", 1)), e[idx("toolResult", 1)].id);
+        assert_eq!(parent_of(idx("assistant", 1)), e[idx("user", 1)].id);
+    }
+
+    #[test]
+    fn a_tool_result_without_its_call_on_the_branch_is_kept_as_custom() {
+        let lines = [
+            u("u1", None, 1, json!("hi")),
+            u(
+                "u2",
+                Some("u1"),
+                2,
+                json!([{"type": "tool_result", "tool_use_id": "toolu_gone", "content": "x"}]),
+            ),
+        ];
+        let c = conv(&lines);
+        assert_eq!(c.report.custom.get("tool_result"), Some(&1));
+        assert!(messages(&c.session).iter().all(|m| m["role"] != "toolResult"));
+    }
+
+    #[test]
+    fn thinking_keeps_its_signature_and_redacted_thinking_is_pis() {
+        let lines = [
+            u("u1", None, 1, json!("think")),
+            a(
+                "a1",
+                Some("u1"),
+                2,
+                "m1",
+                json!([
+                {"type": "thinking", "thinking": "hmm", "signature": "sig1"},
+                {"type": "redacted_thinking", "data": "ENCRYPTED"},
+                {"type": "text", "text": "answer"}]),
+            ),
+        ];
+        let c = conv(&lines);
+        let m = messages(&c.session)[1];
+        assert_eq!(
+            m["content"][0],
+            json!({"type": "thinking", "thinking": "hmm", "thinkingSignature": "sig1"})
+        );
+        assert_eq!(
+            m["content"][1],
+            json!({"type": "thinking", "thinking": "[Reasoning redacted]", "thinkingSignature": "ENCRYPTED", "redacted": true})
+        );
+        assert_eq!(m["content"][2], json!({"type": "text", "text": "answer"}));
+    }
+
+    #[test]
+    fn a_split_reply_is_one_message_with_its_usage_counted_once() {
+        let mut p1 = a_with(
+            "a1",
+            Some("u1"),
+            2,
+            "m1",
+            json!([{"type": "thinking", "thinking": "t", "signature": "s"}]),
+            "claude-sonnet-4-5-20250929",
+            None,
+        );
+        let p2 = a_with(
+            "a2",
+            Some("a1"),
+            3,
+            "m1",
+            say("text"),
+            "claude-sonnet-4-5-20250929",
+            None,
+        );
+        let mut p3 = a_with(
+            "a3",
+            Some("a2"),
+            4,
+            "m1",
+            json!([{"type": "tool_use", "id": "toolu_9", "name": "Bash", "input": {"command": "ls"}}]),
+            "claude-sonnet-4-5-20250929",
+            Some("tool_use"),
+        );
+        p1["message"]["usage"]["output_tokens"] = json!(3);
+        p3["message"]["usage"]["output_tokens"] = json!(77);
+        let lines = [
+            u("u1", None, 1, json!("go")),
+            p1,
+            p2,
+            p3,
+            u(
+                "u2",
+                Some("a3"),
+                5,
+                json!([{"type": "tool_result", "tool_use_id": "toolu_9", "content": "src"}]),
+            ),
+        ];
+        let c = conv(&lines);
+        let m = messages(&c.session);
+        assert_eq!(m.len(), 3);
+        let reply = m[1];
+        assert_eq!(reply["content"].as_array().unwrap().len(), 3);
+        assert_eq!(reply["usage"]["input"], 10);
+        assert_eq!(reply["usage"]["output"], 77);
+        assert_eq!(reply["usage"]["cacheRead"], 300);
+        assert_eq!(reply["usage"]["cacheWrite"], 40);
+        assert_eq!(reply["usage"]["totalTokens"], 10 + 77 + 300 + 40);
+        assert_eq!(reply["stopReason"], "toolUse");
+        assert_eq!(reply["timestamp"], pi::ms_of(&ts(2)).unwrap());
+        // The result hangs from the merged reply.
+        let (s, ids) = built(&lines);
+        assert_eq!(ids["a3"].0, ids["a1"].1);
+        assert_eq!(by_id(&s, &ids["u2"].0).parent_id.as_deref(), Some(ids["a1"].1.as_str()));
+    }
+
+    #[test]
+    fn parallel_calls_interleaved_with_their_results_make_one_chain() {
+        let call = |id: &str| json!([{"type": "tool_use", "id": id, "name": "Read", "input": {"file_path": "/f"}}]);
+        let result = |id: &str| json!([{"type": "tool_result", "tool_use_id": id, "content": "x"}]);
+        let lines = [
+            u("u1", None, 1, json!("read both")),
+            a_with(
+                "a1",
+                Some("u1"),
+                2,
+                "m1",
+                call("t1"),
+                "claude-sonnet-4-5-20250929",
+                None,
+            ),
+            u("r1", Some("a1"), 3, result("t1")),
+            a_with(
+                "a2",
+                Some("r1"),
+                4,
+                "m1",
+                call("t2"),
+                "claude-sonnet-4-5-20250929",
+                Some("tool_use"),
+            ),
+            u("r2", Some("a2"), 5, result("t2")),
+        ];
+        let c = conv(&lines);
+        assert_eq!(leaves(&c.session), 1);
+        let roles: Vec<&str> = messages(&c.session)
+            .iter()
+            .map(|m| m["role"].as_str().unwrap())
+            .collect();
+        assert_eq!(roles, ["user", "assistant", "toolResult", "toolResult"]);
+        assert_eq!(messages(&c.session)[1]["content"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn stop_reasons_map_to_pis() {
+        for (claude, pi) in [
+            ("end_turn", "stop"),
+            ("tool_use", "toolUse"),
+            ("max_tokens", "length"),
+            ("stop_sequence", "stop"),
+        ] {
+            let lines = [
+                u("u1", None, 1, json!("x")),
+                a_with(
+                    "a1",
+                    Some("u1"),
+                    2,
+                    "m1",
+                    say("y"),
+                    "claude-sonnet-4-5-20250929",
+                    Some(claude),
+                ),
+            ];
+            assert_eq!(messages(&conv(&lines).session)[1]["stopReason"], pi, "{claude}");
+        }
+    }
+
+    #[test]
+    fn usage_api_and_provider_are_anthropics() {
+        let lines = [u("u1", None, 1, json!("x")), a("a1", Some("u1"), 2, "m1", say("y"))];
+        let m = messages(&conv(&lines).session)[1].clone();
+        assert_eq!(m["api"], "anthropic-messages");
+        assert_eq!(m["provider"], "anthropic");
+        assert_eq!(m["model"], "claude-sonnet-4-5-20250929");
+        let want = serde_json::to_value(pi::usage("anthropic", "claude-sonnet-4-5-20250929", 10, 20, 300, 40)).unwrap();
+        assert_eq!(m["usage"], want);
+    }
+
+    #[test]
+    fn a_model_change_comes_before_the_first_reply_and_where_the_model_changes() {
+        let lines = [
+            u("u1", None, 1, json!("x")),
+            a("a1", Some("u1"), 2, "m1", say("y")),
+            u("u2", Some("a1"), 3, json!("x")),
+            a("a2", Some("u2"), 4, "m2", say("y")),
+            u("u3", Some("a2"), 5, json!("x")),
+            a_with(
+                "a3",
+                Some("u3"),
+                6,
+                "m3",
+                say("y"),
+                "claude-opus-4-1-20250805",
+                Some("end_turn"),
+            ),
+            // A rewind to before the change: the branch's model is still sonnet.
+            u("u4", Some("a2"), 7, json!("x")),
+            a("a4", Some("u4"), 8, "m4", say("y")),
+            u("u5", Some("a1"), 9, json!("x")),
+            a_with(
+                "a5",
+                Some("u5"),
+                10,
+                "m5",
+                say("z"),
+                "<synthetic>",
+                Some("stop_sequence"),
+            ),
+        ];
+        let c = conv(&lines);
+        let changes: Vec<(String, Option<String>)> = c
+            .session
+            .entries
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::ModelChange { provider, model_id } => {
+                    assert_eq!(provider, "anthropic");
+                    Some((model_id.clone(), e.parent_id.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(changes.len(), 2, "{changes:?}");
+        assert_eq!(changes[0].0, "claude-sonnet-4-5-20250929");
+        assert_eq!(changes[1].0, "claude-opus-4-1-20250805");
+        let (s, ids) = built(&lines);
+        let change_parent = |e: &PiEntry| by_id(&s, e.parent_id.as_deref().unwrap()).parent_id.clone();
+        assert_eq!(change_parent(by_id(&s, &ids["a3"].1)), Some(ids["u3"].1.clone()));
+        // The first reply's entry hangs from a change; the first of its line.
+        let a1 = by_id(&s, &ids["a1"].1);
+        assert!(matches!(
+            by_id(&s, a1.parent_id.as_deref().unwrap()).body,
+            Body::ModelChange { .. }
+        ));
+        assert_eq!(a1.parent_id.as_deref(), Some(ids["a1"].0.as_str()));
+    }
+
+    #[test]
+    fn a_compaction_is_one_retain_none_entry_on_its_branch() {
+        let lines = [
+            u("u1", None, 1, json!("x")),
+            a("a1", Some("u1"), 2, "m1", say("y")),
+            json!({"parentUuid": null, "logicalParentUuid": "a1", "isSidechain": false, "type": "system",
+                "subtype": "compact_boundary", "content": "Conversation compacted", "isMeta": false,
+                "timestamp": ts(3), "uuid": "b1", "sessionId": SID, "level": "info",
+                "compactMetadata": {"trigger": "auto", "preTokens": 155025}}),
+            {
+                let mut s = u(
+                    "s1",
+                    Some("b1"),
+                    4,
+                    json!("This session is being continued… Summary: x then y."),
+                );
+                s["isCompactSummary"] = json!(true);
+                s
+            },
+            u("u2", Some("s1"), 5, json!("go on")),
+            a("a2", Some("u2"), 6, "m2", say("z")),
+        ];
+        let c = conv(&lines);
+        let (s, ids) = built(&lines);
+        let comp = by_id(&s, &ids["b1"].0);
+        let Body::Compaction {
+            summary,
+            first_kept_entry_id,
+            tokens_before,
+        } = &comp.body
+        else {
+            panic!("{:?}", comp.body)
+        };
+        assert_eq!(summary, "This session is being continued… Summary: x then y.");
+        assert_eq!(first_kept_entry_id, &comp.id);
+        assert_eq!(*tokens_before, 155025);
+        assert_eq!(comp.parent_id.as_deref(), Some(ids["a1"].1.as_str()));
+        assert_eq!(ids["s1"].0, comp.id);
+        assert_eq!(by_id(&s, &ids["u2"].0).parent_id.as_deref(), Some(comp.id.as_str()));
+        assert_eq!(messages(&c.session).len(), 4);
+        assert_eq!(c.report.entries.get("compaction"), Some(&1));
+    }
+
+    #[test]
+    fn a_summary_line_without_a_boundary_is_a_compaction_of_its_own() {
+        let mut s = u(
+            "s1",
+            None,
+            1,
+            json!([{"type": "text", "text": "Summary: earlier work."}]),
+        );
+        s["isCompactSummary"] = json!(true);
+        let lines = [s, u("u1", Some("s1"), 2, json!("next"))];
+        let c = conv(&lines);
+        let Body::Compaction {
+            summary,
+            first_kept_entry_id,
+            tokens_before,
+        } = &c.session.entries[0].body
+        else {
+            panic!()
+        };
+        assert_eq!(summary, "Summary: earlier work.");
+        assert_eq!(first_kept_entry_id, &c.session.entries[0].id);
+        assert_eq!(*tokens_before, 0);
+    }
+
+    #[test]
+    fn sidechains_are_child_sessions() {
+        let side = |mut v: Value| {
+            v["isSidechain"] = json!(true);
+            v
+        };
+        let task = json!([{"type": "tool_use", "id": "toolu_t", "name": "Task", "input": {"prompt": "find it"}}]);
+        let lines = [
+            u("u1", None, 1, json!("x")),
+            a_with(
+                "a1",
+                Some("u1"),
+                2,
+                "m1",
+                task,
+                "claude-sonnet-4-5-20250929",
+                Some("tool_use"),
+            ),
+            side(u("x1", None, 3, json!("find it"))),
+            side(a("x2", Some("x1"), 4, "mx1", say("found"))),
+            side(u("y1", None, 5, json!("another agent"))),
+            u(
+                "u2",
+                Some("a1"),
+                6,
+                json!([{"type": "tool_result", "tool_use_id": "toolu_t", "content": "found"}]),
+            ),
+            a("a2", Some("u2"), 7, "m2", say("done")),
+        ];
+        let c = conv(&lines);
+        assert_eq!(messages(&c.session).len(), 4);
+        assert_eq!(c.children.len(), 2);
+        let k = &c.children[0].session;
+        assert_eq!(messages(k).len(), 2);
+        assert_eq!(k.parent_session, None);
+        assert_eq!(k.imported_from.session_id, format!("{SID}:x1"));
+        assert_eq!(k.timestamp, pi::iso_of(pi::ms_of(&ts(3)).unwrap()));
+        assert_eq!(leaf_text(k), "found");
+        assert_eq!(messages(&c.children[1].session).len(), 1);
+        assert!(c.report.notes.iter().any(|n| n.contains("2 subagent")));
+        // A file of sidechain lines only is read as one session.
+        let only: Vec<Value> = lines[2..4].to_vec();
+        let c = conv(&only);
+        assert!(c.children.is_empty());
+        assert_eq!(messages(&c.session).len(), 2);
+    }
+
+    #[test]
+    fn images_are_pi_image_blocks() {
+        let lines = [u(
+            "u1",
+            None,
+            1,
+            json!([
+            {"type": "text", "text": "see"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0K"}}]),
+        )];
+        let c = conv(&lines);
+        assert_eq!(
+            messages(&c.session)[0]["content"],
+            json!([{"type": "text", "text": "see"}, {"type": "image", "data": "iVBORw0K", "mimeType": "image/png"}])
+        );
+    }
+
+    #[test]
+    fn what_pi_has_no_place_for_is_custom_where_it_was() {
+        let mut meta = u(
+            "m1",
+            Some("u1"),
+            2,
+            json!("<local-command-caveat>Caveat</local-command-caveat>"),
+        );
+        meta["isMeta"] = json!(true);
+        let lines = [
+            json!({"type": "summary", "summary": "A title", "leafUuid": "a1"}),
+            u("u1", None, 1, json!("x")),
+            meta,
+            json!({"parentUuid": "m1", "type": "system", "subtype": "turn_duration", "durationMs": 5,
+                "uuid": "s1", "timestamp": ts(3), "isSidechain": false}),
+            json!({"type": "file-history-snapshot", "messageId": "u2", "snapshot": {}}),
+            u("u2", Some("s1"), 4, json!("y")),
+            json!({"parentUuid": "u2", "type": "progress", "uuid": "p1", "timestamp": ts(5), "data": {}}),
+            a("a1", Some("p1"), 6, "mA", say("z")),
+            json!({"type": "queue-operation", "operation": "enqueue", "timestamp": ts(7)}),
+        ];
+        let c = conv(&lines);
+        let kinds: Vec<String> = c
+            .session
+            .entries
+            .iter()
+            .map(|e| match &e.body {
+                Body::Custom { custom_type, .. } => custom_type.clone(),
+                b => b.kind(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "import.claude.summary",
+                "user",
+                "import.claude.user",
+                "import.claude.system",
+                "import.claude.file-history-snapshot",
+                "user",
+                "import.claude.progress",
+                "model_change",
+                "import.claude.queue-operation",
+                "assistant"
+            ]
+        );
+        // One chain, the data the line itself.
+        assert_eq!(leaves(&c.session), 1);
+        let Body::Custom { data, .. } = &c.session.entries[0].body else {
+            panic!()
+        };
+        assert_eq!(data, &lines[0]);
+        assert_eq!(c.report.custom.get("summary"), Some(&1));
+        assert_eq!(c.report.custom.get("user"), Some(&1));
+        assert_eq!(c.report.custom.get("system"), Some(&1));
+        assert_eq!(c.report.unknown.get("progress"), Some(&1));
+        assert_eq!(c.report.unknown.get("queue-operation"), Some(&1));
+        assert_eq!(c.report.unknown.get("summary"), None);
+        assert_eq!(c.report.entries.get("custom"), Some(&6));
+    }
+
+    #[test]
+    fn malformed_and_torn_lines_are_counted_and_skipped() {
+        let mut bytes = bytes_of(&[u("u1", None, 1, json!("x"))]);
+        bytes.extend_from_slice(b"not json\n\n[1,2]\n");
+        bytes.extend_from_slice(&bytes_of(&[a("a1", Some("u1"), 2, "m1", say("y"))]));
+        bytes.extend_from_slice(br#"{"parentUuid":"a1","type":"user","mess"#);
+        let c = conv_bytes(&bytes, &Options::default());
+        assert_eq!(c.report.malformed_lines, [2, 4, 6]);
+        assert_eq!(messages(&c.session).len(), 2);
+    }
+
+    #[test]
+    fn map_tools_gives_pis_built_in_names_and_arguments() {
+        let calls = json!([
+            {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/a.rs", "offset": 5, "limit": 10}},
+            {"type": "tool_use", "id": "t2", "name": "Write", "input": {"file_path": "/b.rs", "content": "fn main() {}"}},
+            {"type": "tool_use", "id": "t3", "name": "Edit", "input": {"file_path": "/a.rs", "old_string": "a", "new_string": "b"}},
+            {"type": "tool_use", "id": "t4", "name": "Bash", "input": {"command": "ls", "timeout": 120000, "description": "list"}},
+            {"type": "tool_use", "id": "t5", "name": "Edit", "input": {"file_path": "/a.rs", "old_string": "a", "new_string": "b", "replace_all": true}},
+            {"type": "tool_use", "id": "t6", "name": "MultiEdit", "input": {"file_path": "/a.rs", "edits": [{"old_string": "x", "new_string": "y"}]}},
+            {"type": "tool_use", "id": "t7", "name": "Grep", "input": {"pattern": "p"}}
+        ]);
+        let lines = [
+            u("u1", None, 1, json!("x")),
+            a_with(
+                "a1",
+                Some("u1"),
+                2,
+                "m1",
+                calls.clone(),
+                "claude-sonnet-4-5-20250929",
+                Some("tool_use"),
+            ),
+            u(
+                "u2",
+                Some("a1"),
+                3,
+                json!([{"type": "tool_result", "tool_use_id": "t3", "content": "ok"}]),
+            ),
+        ];
+        let mapped = conv_bytes(&bytes_of(&lines), &Options { map_tools: true });
+        let m = messages(&mapped.session);
+        let got: Vec<(&str, &Value)> = m[1]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| (b["name"].as_str().unwrap(), &b["arguments"]))
+            .collect();
+        assert_eq!(got[0], ("read", &json!({"path": "/a.rs", "offset": 5, "limit": 10})));
+        assert_eq!(got[1], ("write", &json!({"path": "/b.rs", "content": "fn main() {}"})));
+        assert_eq!(
+            got[2],
+            (
+                "edit",
+                &json!({"path": "/a.rs", "edits": [{"oldText": "a", "newText": "b"}]})
+            )
+        );
+        assert_eq!(got[3], ("bash", &json!({"command": "ls", "timeout": 120})));
+        assert_eq!(got[4].0, "Edit");
+        assert_eq!(
+            got[5],
+            (
+                "edit",
+                &json!({"path": "/a.rs", "edits": [{"oldText": "x", "newText": "y"}]})
+            )
+        );
+        assert_eq!(got[6], ("Grep", &json!({"pattern": "p"})));
+        assert_eq!(m[2]["toolName"], "edit");
+        let plain = conv(&lines);
+        assert_eq!(messages(&plain.session)[1]["content"][0]["name"], "Read");
+        assert_eq!(
+            messages(&plain.session)[1]["content"][0]["arguments"],
+            calls[0]["input"]
+        );
+        assert_eq!(messages(&plain.session)[2]["toolName"], "Edit");
+    }
+
+    #[test]
+    fn the_header_and_timestamps_come_from_the_source() {
+        let lines = [
+            json!({"type": "summary", "summary": "t", "leafUuid": "u1"}),
+            u("u1", None, 61, json!("x")),
+            a("a1", Some("u1"), 62, "m1", say("y")),
+        ];
+        let c = conv(&lines);
+        let s = &c.session;
+        assert_eq!(uuid::Uuid::parse_str(&s.id).unwrap().get_version_num(), 7);
+        assert_eq!(s.timestamp, "2026-03-14T09:01:01.250Z");
+        assert_eq!(s.cwd, "/home/dev/app");
+        assert_eq!(s.imported_from.agent, "claude");
+        assert_eq!(s.imported_from.session_id, SID);
+        assert_eq!(s.imported_from.path, "/home/dev/.claude/projects/-home-dev-app/s.jsonl");
+        let user = s
+            .entries
+            .iter()
+            .find(|e| matches!(&e.body, Body::Message(m) if m["role"] == "user"))
+            .unwrap();
+        assert_eq!(user.timestamp, "2026-03-14T09:01:01.250Z");
+        let Body::Message(m) = &user.body else { panic!() };
+        assert_eq!(m["timestamp"], pi::ms_of("2026-03-14T09:01:01.250Z").unwrap());
+    }
+
+    #[test]
+    fn the_project_folder_is_claude_codes() {
+        assert_eq!(project_folder(Path::new("/home/dev/my_app.v2")), "-home-dev-my-app-v2");
+        assert_eq!(project_folder(Path::new("/tmp/café")), "-tmp-caf-");
+        assert_eq!(project_folder(Path::new("/tmp/a😀")), "-tmp-a--");
+    }
+
+    #[test]
+    fn sources_and_ids_are_found_in_the_project_folder() {
+        let root = tempfile::tempdir().unwrap();
+        let cwd = Path::new("/home/dev/app");
+        let dir = root.path().join("-home-dev-app");
+        std::fs::create_dir_all(&dir).unwrap();
+        let line = |cwd: &str| format!("{{\"type\":\"summary\"}}\n{{\"type\":\"user\",\"cwd\":\"{cwd}\"}}\n");
+        std::fs::write(dir.join("aaa.jsonl"), line("/home/dev/app")).unwrap();
+        std::fs::write(dir.join("bbb.jsonl"), line("/home/dev-app")).unwrap();
+        std::fs::write(dir.join("agent-1234.jsonl"), line("/home/dev/app")).unwrap();
+        std::fs::write(dir.join("notes.txt"), "").unwrap();
+        assert_eq!(sources_for(root.path(), cwd), [dir.join("aaa.jsonl")]);
+        assert_eq!(sources_for(root.path(), Path::new("/elsewhere")), Vec::<PathBuf>::new());
+        assert_eq!(find_by_id(root.path(), "bbb"), Some(dir.join("bbb.jsonl")));
+        assert_eq!(find_by_id(root.path(), "ccc"), None);
+        assert_eq!(find_by_id(root.path(), "../-home-dev-app/aaa"), None);
+    }
+
+    fn fixture(name: &str) -> Converted {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/import/claude")
+            .join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let c = super::super::convert(Agent::Claude, &bytes, &path, &Options { map_tools: true }).unwrap();
+        check(&c);
+        c
+    }
+
+    #[test]
+    fn the_fixtures_convert_and_read_back() {
+        let c = fixture("rewind.jsonl");
+        assert_eq!(leaves(&c.session), 2);
+        assert!(leaf_text(&c.session).starts_with("Then `--units` takes a string"));
+        assert_eq!(c.report.custom.get("summary"), Some(&1));
+        assert_eq!(c.report.custom.get("file-history-snapshot"), Some(&1));
+        assert_eq!(c.report.custom.get("system"), Some(&1));
+
+        let c = fixture("compaction.jsonl");
+        assert_eq!(leaves(&c.session), 1);
+        assert_eq!(c.report.entries.get("compaction"), Some(&1));
+        assert_eq!(c.report.entries.get("model_change"), Some(&2));
+        assert!(leaf_text(&c.session).starts_with("The test now sets TZ=UTC"));
+
+        let c = fixture("sidechain.jsonl");
+        assert_eq!(c.children.len(), 1);
+        assert_eq!(c.report.entries.get("toolResult"), Some(&1));
+        assert_eq!(c.children[0].report.entries.get("toolResult"), Some(&1));
+        assert_eq!(leaves(&c.session), 1);
+        assert!(leaf_text(&c.children[0].session).starts_with("One read"));
+
+        let c = fixture("image.jsonl");
+        assert_eq!(messages(&c.session)[0]["content"][1]["type"], "image");
+
+        let c = fixture("tool-error.jsonl");
+        let m = messages(&c.session);
+        let results: Vec<&&Value> = m.iter().filter(|m| m["role"] == "toolResult").collect();
+        assert_eq!(results.len(), 3);
+        assert_eq!(results[0]["isError"], true);
+        assert_eq!(results[0]["toolName"], "bash");
+        assert_eq!(results[1]["toolName"], "read");
+        assert_eq!(results[2]["toolName"], "edit");
+
+        let c = fixture("split-reply.jsonl");
+        assert_eq!(leaves(&c.session), 1);
+        let roles: Vec<&str> = messages(&c.session)
+            .iter()
+            .map(|m| m["role"].as_str().unwrap())
+            .collect();
+        assert_eq!(roles, ["user", "assistant", "toolResult", "toolResult", "assistant"]);
+        assert_eq!(messages(&c.session)[1]["usage"]["output"], 214);
+        assert_eq!(messages(&c.session)[1]["content"].as_array().unwrap().len(), 5);
+
+        let c = fixture("torn-last-line.jsonl");
+        assert_eq!(c.report.malformed_lines, [4]);
+        assert_eq!(leaf_text(&c.session), "Shorter.");
+    }
+
+    /// A random Claude tree: each line's parent one of the earlier lines; a tool result
+    /// answers a call on its branch when there is one.
+    fn random_lines(choices: &[(usize, u8, bool)]) -> Vec<Value> {
+        let mut lines: Vec<Value> = Vec::new();
+        let mut parents: Vec<Option<usize>> = Vec::new();
+        let mut calls: Vec<Option<String>> = Vec::new();
+        for (i, &(p, kind, opus)) in choices.iter().enumerate() {
+            let parent = (i > 0).then(|| p % i);
+            let uuid = format!("line-{i}");
+            let pu = parent.map(|p| format!("line-{p}"));
+            let mut branch_calls = Vec::new();
+            let mut q = parent;
+            while let Some(j) = q {
+                branch_calls.extend(calls[j].clone());
+                q = parents[j];
+            }
+            let model = if opus {
+                "claude-opus-4-1-20250805"
+            } else {
+                "claude-sonnet-4-5-20250929"
+            };
+            let (line, call) = match kind % 4 {
+                0 => (u(&uuid, pu.as_deref(), i as u32, json!(format!("prompt {i}"))), None),
+                1 => (
+                    a_with(
+                        &uuid,
+                        pu.as_deref(),
+                        i as u32,
+                        &format!("msg_{i}"),
+                        say("reply"),
+                        model,
+                        Some("end_turn"),
+                    ),
+                    None,
+                ),
+                2 => {
+                    let id = format!("toolu_{i}");
+                    let b = json!([{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": "true"}}]);
+                    (
+                        a_with(
+                            &uuid,
+                            pu.as_deref(),
+                            i as u32,
+                            &format!("msg_{i}"),
+                            b,
+                            model,
+                            Some("tool_use"),
+                        ),
+                        Some(id),
+                    )
+                }
+                _ => match branch_calls.first() {
+                    Some(id) => (
+                        u(
+                            &uuid,
+                            pu.as_deref(),
+                            i as u32,
+                            json!([{"type": "tool_result", "tool_use_id": id, "content": "ok"}]),
+                        ),
+                        None,
+                    ),
+                    None => (u(&uuid, pu.as_deref(), i as u32, json!("plain")), None),
+                },
+            };
+            lines.push(line);
+            parents.push(parent);
+            calls.push(call);
+        }
+        lines
+    }
+
+    proptest! {
+        #[test]
+        fn random_trees_keep_their_shape_and_leaf(choices in prop::collection::vec((any::<usize>(), any::<u8>(), any::<bool>()), 1..40)) {
+            let lines = random_lines(&choices);
+            let (s, ids) = built(&lines);
+            conv(&lines);
+            for (i, l) in lines.iter().enumerate() {
+                let uuid = format!("line-{i}");
+                let (first, _) = &ids[&uuid];
+                let want = str_of(l, "parentUuid").map(|p| ids[p].1.clone());
+                prop_assert_eq!(&by_id(&s, first).parent_id, &want, "line {}", i);
+            }
+            let last = format!("line-{}", lines.len() - 1);
+            prop_assert_eq!(&s.entries.last().unwrap().id, &ids[&last].1);
+        }
     }
 }
