@@ -34,11 +34,18 @@
 //!   blocks join the first part's message, its usage counted once: the largest count of each
 //!   kind over the parts); `thinking` with its signature, `redacted_thinking` as Pi keeps it,
 //!   `tool_use` a `toolCall`; a `model_change` before the first reply and where the model
-//!   changes along a branch (not for Claude Code's `<synthetic>` replies).
+//!   changes along a branch (not for Claude Code's `<synthetic>` replies); the cost from
+//!   the model table, a dated id (`claude-sonnet-4-5-20250929`) priced as its undated one
+//!   when only that is known; `stop_reason` `end_turn`/`stop_sequence` → `stop`, `tool_use` →
+//!   `toolUse`, `max_tokens` → `length`; `isApiErrorMessage` → `error`.
 //! - `compact_boundary` and its summary: one `compaction` entry (retain-none: its
 //!   `firstKeptEntryId` its own id), under the boundary's `logicalParentUuid` so that the
 //!   history before it stays on its branch.
-//! - Sidechains: each chain (by its root) a child session.
+//! - Sidechains: each chain (by its root) a child session, `importedFrom.sessionId`
+//!   `<sessionId>:<agentId or the chain's first uuid>`; a file of sidechain lines only (a
+//!   subagent's own transcript) is read as one session.
+//! - `toolUseResult` (Claude Code's structured copy of a tool's output) is not kept: the
+//!   `tool_result` block is what the model saw.
 //! - Anything else (`isMeta` lines, `system` lines, lines without `uuid`, unknown types): a
 //!   `custom` entry `import.claude.<type>` holding the line. A line without `uuid` goes where
 //!   it was: before the next entry written (or before the leaf, at the end of the file).
@@ -766,7 +773,14 @@ impl Builder<'_> {
                 }
             };
             let [input, output, cache_read, cache_write] = r.usage;
-            let usage = pi::usage("anthropic", &r.model, input, output, cache_read, cache_write);
+            let usage = pi::usage(
+                "anthropic",
+                &known_model(&r.model),
+                input,
+                output,
+                cache_read,
+                cache_write,
+            );
             self.entries[r.entry].body = Body::Message(pi::assistant(
                 r.content,
                 "anthropic-messages",
@@ -856,6 +870,23 @@ impl Builder<'_> {
             ids,
         }
     }
+}
+
+/// The id pi-session's model table knows for a model Claude Code names with its snapshot
+/// date (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`), when only the undated one is in
+/// the table; else the id as written. Only the cost is looked up by it: the reply and the
+/// `model_change` keep the id Claude Code wrote.
+fn known_model(model: &str) -> String {
+    let known = |m: &str| crate::llm::models::builtin_model("anthropic", m).is_some();
+    if !known(model)
+        && let Some((base, date)) = model.rsplit_once('-')
+        && date.len() == 8
+        && date.bytes().all(|b| b.is_ascii_digit())
+        && known(base)
+    {
+        return base.to_owned();
+    }
+    model.to_owned()
 }
 
 fn custom(ty: &str, data: Value) -> Body {
@@ -1353,8 +1384,10 @@ mod tests {
         assert_eq!(m["api"], "anthropic-messages");
         assert_eq!(m["provider"], "anthropic");
         assert_eq!(m["model"], "claude-sonnet-4-5-20250929");
-        let want = serde_json::to_value(pi::usage("anthropic", "claude-sonnet-4-5-20250929", 10, 20, 300, 40)).unwrap();
+        // The cost as the model table prices the undated id.
+        let want = serde_json::to_value(pi::usage("anthropic", "claude-sonnet-4-5", 10, 20, 300, 40)).unwrap();
         assert_eq!(m["usage"], want);
+        assert!(m["usage"]["cost"]["total"].as_f64().unwrap() > 0.0);
     }
 
     #[test]
