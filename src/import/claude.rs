@@ -418,7 +418,8 @@ fn build(lines: &[Line], src: &SrcIndex, members: &[usize], options: &Options) -
 
 impl Builder<'_> {
     /// The entry a line naming `parent` hangs from: the last entry of `parent`'s line, or of
-    /// its nearest kept ancestor; `None` at a root or for a parent not before `pos`.
+    /// its nearest kept ancestor; `None` at a root; for a parent not before `pos` (unknown,
+    /// malformed, later), the entry written last (`None` when there is none yet).
     fn resolve(&mut self, parent: Option<&str>, pos: usize) -> Option<usize> {
         let mut cur = parent?.to_owned();
         let mut pos = pos;
@@ -432,8 +433,10 @@ impl Builder<'_> {
                     cur = up.clone()?;
                 }
                 _ => {
+                    // A line that did not parse, or of another file (a resumed session): the
+                    // entry written last is the best guess of where this one went on.
                     self.unknown_parents += 1;
-                    return None;
+                    return self.entries.len().checked_sub(1);
                 }
             }
         }
@@ -841,7 +844,7 @@ impl Builder<'_> {
         let r = &mut self.report;
         if self.unknown_parents > 0 {
             r.notes.push(format!(
-                "{} line(s) name a parent that is not before them in the file: each starts a root",
+                "{} line(s) name a parent that is not before them in the file: each hangs from the entry before it",
                 self.unknown_parents
             ));
         }
@@ -863,6 +866,10 @@ impl Builder<'_> {
                 "content blocks Pi has no place for, left out: {}",
                 kinds.join(", ")
             ));
+        }
+        if self.entries.is_empty() {
+            r.notes
+                .push("no conversation in the source: the session is empty".into());
         }
         Built {
             entries: self.entries,
@@ -1140,7 +1147,7 @@ mod tests {
     }
 
     #[test]
-    fn a_parent_not_in_the_file_starts_a_root() {
+    fn a_parent_not_in_the_file_starts_a_root_or_follows_the_entry_before() {
         let lines = [
             u("u1", Some("not-here"), 1, json!("continued")),
             a("a1", Some("u1"), 2, "m1", say("ok")),
@@ -1148,6 +1155,14 @@ mod tests {
         let c = conv(&lines);
         assert_eq!(c.session.entries[0].parent_id, None);
         assert!(c.report.notes.iter().any(|n| n.contains("not before them")));
+        // The parent's line did not parse: the chain goes on from the entry before.
+        let mut bytes = bytes_of(&lines);
+        bytes.extend_from_slice(b"{\"uuid\":\"u2\",\"parentUuid\":\"a1\",\"type\":\"us\n");
+        bytes.extend_from_slice(&bytes_of(&[a("a2", Some("u2"), 4, "m2", say("later"))]));
+        let c = conv_bytes(&bytes, &Options::default());
+        assert_eq!(c.report.malformed_lines, [3]);
+        assert_eq!(leaves(&c.session), 1);
+        assert_eq!(leaf_text(&c.session), "later");
     }
 
     #[test]
