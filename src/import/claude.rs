@@ -1913,6 +1913,81 @@ mod tests {
         lines
     }
 
+    /// Any mix of lines: split replies, results with or without their call, meta and system
+    /// lines, lines without uuid, compactions, sidechains, unknown parents, garbage.
+    fn messy_lines(choices: &[(usize, u8, u8)]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (i, &(p, kind, pick)) in choices.iter().enumerate() {
+            let uuid = format!("line-{i}");
+            let parent = match p % 8 {
+                0 => None,
+                1 => Some("elsewhere".to_owned()),
+                _ if i == 0 => None,
+                _ => Some(format!("line-{}", p % i)),
+            };
+            let pu = parent.as_deref();
+            let mid = format!("msg_{}", pick % 4);
+            let call = format!("toolu_{}", pick % 5);
+            let line = match kind % 11 {
+                0 => u(&uuid, pu, i as u32, json!("prompt")),
+                1 => a_with(
+                    &uuid,
+                    pu,
+                    i as u32,
+                    &mid,
+                    say("part"),
+                    "claude-sonnet-4-5-20250929",
+                    None,
+                ),
+                2 => a_with(
+                    &uuid,
+                    pu,
+                    i as u32,
+                    &mid,
+                    json!([{"type": "tool_use", "id": call, "name": "Read", "input": {"file_path": "/f"}}]),
+                    "claude-opus-4-1-20250805",
+                    Some("tool_use"),
+                ),
+                3 => u(
+                    &uuid,
+                    pu,
+                    i as u32,
+                    json!([{"type": "tool_result", "tool_use_id": call, "content": "ok"}, {"type": "text", "text": "and"}]),
+                ),
+                4 => {
+                    let mut m = u(&uuid, pu, i as u32, json!("caveat"));
+                    m["isMeta"] = json!(true);
+                    m
+                }
+                5 => json!({"type": "summary", "summary": "t", "leafUuid": uuid}),
+                6 => json!({"type": "system", "subtype": "compact_boundary", "uuid": uuid, "parentUuid": null,
+                    "logicalParentUuid": pu, "timestamp": ts(i as u32), "compactMetadata": {"preTokens": 9}}),
+                7 => {
+                    let mut m = u(&uuid, pu, i as u32, json!("Summary"));
+                    m["isCompactSummary"] = json!(true);
+                    m
+                }
+                8 => {
+                    let mut m = a(&uuid, pu, i as u32, &mid, say("side"));
+                    m["isSidechain"] = json!(true);
+                    m
+                }
+                9 => {
+                    let mut m = u(&uuid, pu, i as u32, json!("side prompt"));
+                    m["isSidechain"] = json!(true);
+                    m
+                }
+                _ => {
+                    out.extend_from_slice(b"{garbage\n");
+                    continue;
+                }
+            };
+            out.extend_from_slice(serde_json::to_string(&line).unwrap().as_bytes());
+            out.push(b'\n');
+        }
+        out
+    }
+
     proptest! {
         #[test]
         fn random_trees_keep_their_shape_and_leaf(choices in prop::collection::vec((any::<usize>(), any::<u8>(), any::<bool>()), 1..40)) {
@@ -1927,6 +2002,13 @@ mod tests {
             }
             let last = format!("line-{}", lines.len() - 1);
             prop_assert_eq!(&s.entries.last().unwrap().id, &ids[&last].1);
+        }
+
+        #[test]
+        fn any_mix_of_lines_reads_back_as_meant(choices in prop::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 0..40)) {
+            for map_tools in [false, true] {
+                conv_bytes(&messy_lines(&choices), &Options { map_tools });
+            }
         }
     }
 }
