@@ -83,7 +83,7 @@ pub fn convert(bytes: &[u8], path: &Path, options: &Options) -> Result<Converted
     let sidechain = |l: &Line| l.v.get("isSidechain").and_then(Value::as_bool) == Some(true);
     let main_has_lines = lines.iter().any(|l| !sidechain(l) && str_of(&l.v, "uuid").is_some());
     // A file of nothing but sidechain lines is a subagent's own transcript: read it whole.
-    let whole = !main_has_lines;
+    let whole = !main_has_lines && lines.iter().any(sidechain);
     let main: Vec<usize> = (0..lines.len()).filter(|&i| whole || !sidechain(&lines[i])).collect();
     let mut chains: Vec<(String, Vec<usize>)> = Vec::new();
     if !whole {
@@ -107,7 +107,12 @@ pub fn convert(bytes: &[u8], path: &Path, options: &Options) -> Result<Converted
             .notes
             .push("every line is a sidechain: read as a subagent's own session".into());
     }
-    let session = session_of(&lines, &main, built.entries, &any_cwd, from(session_id.clone()));
+    // A subagent's transcript is named as its chain is when it comes inside the session.
+    let main_id = match lines.iter().find_map(|l| str_of(&l.v, "agentId")) {
+        Some(agent) if whole => format!("{session_id}:{agent}"),
+        _ => session_id.clone(),
+    };
+    let session = session_of(&lines, &main, built.entries, &any_cwd, from(main_id));
     let mut children = Vec::new();
     for (root, members) in &chains {
         let b = build(&lines, &src, members, options);
@@ -1571,11 +1576,17 @@ mod tests {
         assert_eq!(leaf_text(k), "found");
         assert_eq!(messages(&c.children[1].session).len(), 1);
         assert!(c.report.notes.iter().any(|n| n.contains("2 subagent")));
-        // A file of sidechain lines only is read as one session.
-        let only: Vec<Value> = lines[2..4].to_vec();
+        // A file of sidechain lines only is read as one session, named by its agent.
+        let mut only: Vec<Value> = lines[2..4].to_vec();
+        only[0]["agentId"] = json!("a1b2c3d4");
         let c = conv(&only);
         assert!(c.children.is_empty());
         assert_eq!(messages(&c.session).len(), 2);
+        assert_eq!(c.session.imported_from.session_id, format!("{SID}:a1b2c3d4"));
+        assert!(c.report.notes.iter().any(|n| n.contains("every line is a sidechain")));
+        // A file without a conversation is not one.
+        let c = conv(&[json!({"type": "summary", "summary": "t"})]);
+        assert!(!c.report.notes.iter().any(|n| n.contains("sidechain")));
     }
 
     #[test]
