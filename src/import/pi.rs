@@ -212,6 +212,13 @@ pub fn thinking(t: &str, signature: Option<&str>) -> Value {
     }
 }
 
+/// A redacted thinking block as Pi's Anthropic provider keeps a `redacted_thinking` block:
+/// the text `[Reasoning redacted]`, the encrypted payload as the signature, `redacted: true`
+/// (so that Pi sends it back as `redacted_thinking`).
+pub fn redacted_thinking(data: &str) -> Value {
+    json!({"type": "thinking", "thinking": "[Reasoning redacted]", "thinkingSignature": data, "redacted": true})
+}
+
 /// An image block.
 pub fn image(data: &str, mime_type: &str) -> Value {
     json!({"type": "image", "data": data, "mimeType": mime_type})
