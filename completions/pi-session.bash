@@ -55,6 +55,9 @@ _pi_session() {
             pi_session,help)
                 cmd="pi_session__subcmd__help"
                 ;;
+            pi_session,import)
+                cmd="pi_session__subcmd__import"
+                ;;
             pi_session,label)
                 cmd="pi_session__subcmd__label"
                 ;;
@@ -148,6 +151,9 @@ _pi_session() {
             pi_session__subcmd__help,help)
                 cmd="pi_session__subcmd__help__subcmd__help"
                 ;;
+            pi_session__subcmd__help,import)
+                cmd="pi_session__subcmd__help__subcmd__import"
+                ;;
             pi_session__subcmd__help,label)
                 cmd="pi_session__subcmd__help__subcmd__label"
                 ;;
@@ -209,7 +215,7 @@ _pi_session() {
 
     case "${cmd}" in
         pi_session)
-            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label name mv clone fork repair prune compact summarize-branch ls archive rm stats files check usage secrets redact slim grep export completions help"
+            opts="-s -h -V --session --color --no-pager --help --version log tree show context rev-parse diff merge-base checkout label name mv import clone fork repair prune compact summarize-branch ls archive rm stats files check usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -759,7 +765,7 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help)
-            opts="log tree show context rev-parse diff merge-base checkout label name mv clone fork repair prune compact summarize-branch ls archive rm stats files check usage secrets redact slim grep export completions help"
+            opts="log tree show context rev-parse diff merge-base checkout label name mv import clone fork repair prune compact summarize-branch ls archive rm stats files check usage secrets redact slim grep export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -941,6 +947,20 @@ _pi_session() {
             return 0
             ;;
         pi_session__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1199,6 +1219,44 @@ _pi_session() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pi_session__subcmd__import)
+            opts="-o -s -h -V --from --all --output --map-tools --dry-run --json --session --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "claude codex" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1879,6 +1937,7 @@ _pi_session_takes_value() {
         label:--expect-leaf|label:-s|label:--session|label:--color) return 0 ;;
         name:--model|name:--base-url|name:--context-window|name:--max-output-tokens|name:--instructions|name:--timeout|name:--summary-file|name:--summarizer|name:--expect-leaf|name:-s|name:--session|name:--color) return 0 ;;
         mv:--from|mv:--to|mv:-s|mv:--session|mv:--color) return 0 ;;
+        import:--from|import:-o|import:--output|import:-s|import:--session|import:--color) return 0 ;;
         clone:-o|clone:--output|clone:-s|clone:--session|clone:--color) return 0 ;;
         fork:-o|fork:--output|fork:-s|fork:--session|fork:--color) return 0 ;;
         repair:-s|repair:--session|repair:--color) return 0 ;;
@@ -1916,6 +1975,7 @@ _pi_session_takes_choice() {
         label:--color|label:--color) return 0 ;;
         name:--color|name:--color) return 0 ;;
         mv:--color|mv:--color) return 0 ;;
+        import:--color|import:--from|import:--color) return 0 ;;
         clone:--color|clone:--color) return 0 ;;
         fork:--color|fork:--color) return 0 ;;
         repair:--color|repair:--color) return 0 ;;
@@ -1983,6 +2043,7 @@ _pi_session_positional_here() {
         label) (( npos == 0 || npos == 1 )) ;;
         name) (( npos == 0 )) ;;
         mv) (( npos == 0 )) ;;
+        import) (( npos == 0 )) ;;
         clone) (( npos == 0 )) ;;
         fork) (( npos == 0 )) ;;
         prune) (( npos >= 0 )) ;;

@@ -37,6 +37,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand label 'Set, clear or list labels: names for entries that work as revisions'
             cand name 'Print or set the session''s name, as Pi''s /name does'
             cand mv 'Move sessions to another project directory (a project that was moved or renamed)'
+            cand import 'Bring Claude Code or Codex CLI sessions into Pi, tree and all'
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
             cand fork 'Start a new session from just before a user message, as Pi''s /fork does'
             cand repair 'Check a session file for defects and fix them in place, losing nothing'
@@ -245,6 +246,23 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --force 'Move a session changed in the last few seconds (Pi may have it open)'
             cand --dry-run 'Print what would move, and write nothing'
             cand --json 'One JSON object per session: {"from","to","oldCwd","newCwd","outcome"} ("moved", "rewritten", "resumed"; null in a dry run), then one per relinked session {"session","parentSession","backup"}'
+            cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pi-session;import'= {
+            cand --from 'The agent whose sessions to read'
+            cand -o 'Write the session here (`-` prints it on stdout); not with --all'
+            cand --output 'Write the session here (`-` prints it on stdout); not with --all'
+            cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --session 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'
+            cand --color 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)'
+            cand --all 'Every session of the other agent for the current directory not imported yet'
+            cand --map-tools 'Map the obvious tools (Read, Write, Edit, Bash, shell, apply_patch) to Pi''s built-ins, so that export, files and the compaction''s file lists understand them'
+            cand --dry-run 'Print the plan (entries by kind, what goes to custom entries, what is unknown), and write nothing'
+            cand --json 'One JSON object per session: {"source","path","sessionId","entries","custom", "unknown","malformedLines","notes","dryRun","skipped"}'
             cand --no-pager 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -621,6 +639,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand label 'Set, clear or list labels: names for entries that work as revisions'
             cand name 'Print or set the session''s name, as Pi''s /name does'
             cand mv 'Move sessions to another project directory (a project that was moved or renamed)'
+            cand import 'Bring Claude Code or Codex CLI sessions into Pi, tree and all'
             cand clone 'Copy the branch ending at REV into a new session file, as Pi''s /clone does'
             cand fork 'Start a new session from just before a user message, as Pi''s /fork does'
             cand repair 'Check a session file for defects and fix them in place, losing nothing'
@@ -663,6 +682,8 @@ set edit:completion:arg-completer[pi-session] = {|@words|
         &'pi-session;help;name'= {
         }
         &'pi-session;help;mv'= {
+        }
+        &'pi-session;help;import'= {
         }
         &'pi-session;help;clone'= {
         }

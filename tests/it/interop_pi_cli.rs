@@ -554,3 +554,47 @@ fn stats_counts_agree_with_pi() {
         }
     }
 }
+
+/// The sources of `tests/fixtures/import/AGENT/`.
+fn import_fixtures(agent: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/import")
+        .join(agent);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|r| r.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|x| x == "jsonl"));
+    files.sort();
+    files
+}
+
+/// Every import of the fixtures opens in Pi as pi-session reads it: the same tree, leaf,
+/// messages (`get_messages` is `context --json`) and totals.
+#[test]
+fn imports_read_alike_in_pi() {
+    for agent in ["claude", "codex"] {
+        let sources = import_fixtures(agent);
+        assert!(!sources.is_empty(), "no {agent} fixtures");
+        for src in sources {
+            let out = tempfile::tempdir().unwrap();
+            let imported = out.path().join("imported.jsonl");
+            let run = common::cmd()
+                .args(["import", "--from", agent])
+                .arg(&src)
+                .arg("-o")
+                .arg(&imported)
+                .output()
+                .unwrap();
+            assert!(
+                run.status.success(),
+                "{}: {}",
+                src.display(),
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let (_dir, file) = session_from(&imported);
+            if agree(&file).is_none() {
+                return;
+            }
+        }
+    }
+}

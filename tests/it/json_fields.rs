@@ -302,7 +302,10 @@ fn every_json_field_is_documented() {
     // `rm` moves it to a trash in the same temporary folder.
     let session = sessions.join("session.jsonl");
     let archived = dir.path().join("sessions-archive").join("session.jsonl");
-    let runs: [(&str, Vec<&std::ffi::OsStr>); 3] = [
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import");
+    let claude = fixtures.join("claude/sidechain.jsonl");
+    let codex = fixtures.join("codex/rollout-2025-09-14T10-02-11-0199479b-2c1e-7d40-9a51-3f0e8c6d2a17.jsonl");
+    let runs: [(&str, Vec<&std::ffi::OsStr>); 5] = [
         (
             "archive",
             vec![
@@ -322,7 +325,38 @@ fn every_json_field_is_documented() {
                 "--json".as_ref(),
             ],
         ),
-        ("rm", vec!["rm".as_ref(), "--json".as_ref(), archived.as_os_str()]),
+        // (--force: the session was copied a moment ago.)
+        (
+            "rm",
+            vec![
+                "rm".as_ref(),
+                "--json".as_ref(),
+                "--force".as_ref(),
+                archived.as_os_str(),
+            ],
+        ),
+        (
+            "import",
+            vec![
+                "import".as_ref(),
+                "--from".as_ref(),
+                "claude".as_ref(),
+                claude.as_os_str(),
+                "--dry-run".as_ref(),
+                "--json".as_ref(),
+            ],
+        ),
+        (
+            "import",
+            vec![
+                "import".as_ref(),
+                "--from".as_ref(),
+                "codex".as_ref(),
+                codex.as_os_str(),
+                "--dry-run".as_ref(),
+                "--json".as_ref(),
+            ],
+        ),
     ];
     for (command, args) in runs {
         let out = cmd()
@@ -390,6 +424,7 @@ fn every_command_with_json_is_covered() {
         "mv",
         "archive",
         "rm",
+        "import",
     ];
     // Original lines (log, show) and Pi's own messages (context): Pi's fields, not ours.
     const PI_CONTENT: &[&str] = &["log", "show", "context"];

@@ -14,6 +14,7 @@ pub mod files;
 pub mod fork;
 pub mod generate_docs;
 pub mod grep;
+pub mod import;
 pub mod label;
 pub mod log;
 pub mod ls;
