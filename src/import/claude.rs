@@ -381,6 +381,8 @@ struct Builder<'a> {
     unknown_parents: usize,
     duplicates: usize,
     orphan_results: usize,
+    /// Lines with a `toolUseResult` (Claude Code's structured copy of a tool's output).
+    tool_use_results: usize,
     dropped_blocks: BTreeMap<String, usize>,
 }
 
@@ -410,6 +412,7 @@ fn build(lines: &[Line], src: &SrcIndex, members: &[usize], options: &Options) -
         unknown_parents: 0,
         duplicates: 0,
         orphan_results: 0,
+        tool_use_results: 0,
         dropped_blocks: BTreeMap::new(),
     };
     let mut last_uuid: Option<(usize, String)> = None;
@@ -501,6 +504,9 @@ impl Builder<'_> {
             return None;
         }
         let parent = self.resolve(source_parent(v).as_deref(), pos);
+        if v.get("toolUseResult").is_some() {
+            self.tool_use_results += 1;
+        }
         let flag = |k: &str| v.get(k).and_then(Value::as_bool) == Some(true);
         let slot = match ty.as_str() {
             "user" if flag("isCompactSummary") => self.compact_summary(v, parent, ms),
@@ -863,6 +869,12 @@ impl Builder<'_> {
             r.notes.push(format!(
                 "{} tool result(s) answer no call on their branch: kept as custom entries",
                 self.orphan_results
+            ));
+        }
+        if self.tool_use_results > 0 {
+            r.notes.push(format!(
+                "{} structured copies of tool output (toolUseResult) left out: the tool results the model saw are kept",
+                self.tool_use_results
             ));
         }
         if !self.dropped_blocks.is_empty() {
