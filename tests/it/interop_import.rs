@@ -7,24 +7,11 @@ use crate::common;
 use common::oracle::run_oracle;
 use common::{json_eq, ndjson, run_ok};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn fixtures(agent: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/import")
-        .join(agent);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|r| r.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.retain(|p| p.extension().is_some_and(|x| x == "jsonl"));
-    files.sort();
-    files
-}
 
 #[test]
 fn pi_opens_every_import_unchanged_with_the_meant_leaf() {
     for agent in ["claude", "codex"] {
-        let sources = fixtures(agent);
+        let sources = common::import_fixtures(agent);
         assert!(!sources.is_empty(), "no {agent} fixtures");
         for src in sources {
             let out = tempfile::tempdir().unwrap();

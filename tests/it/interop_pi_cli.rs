@@ -555,25 +555,12 @@ fn stats_counts_agree_with_pi() {
     }
 }
 
-/// The sources of `tests/fixtures/import/AGENT/`.
-fn import_fixtures(agent: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/import")
-        .join(agent);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|r| r.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.retain(|p| p.extension().is_some_and(|x| x == "jsonl"));
-    files.sort();
-    files
-}
-
 /// Every import of the fixtures opens in Pi as pi-session reads it: the same tree, leaf,
 /// messages (`get_messages` is `context --json`) and totals.
 #[test]
 fn imports_read_alike_in_pi() {
     for agent in ["claude", "codex"] {
-        let sources = import_fixtures(agent);
+        let sources = common::import_fixtures(agent);
         assert!(!sources.is_empty(), "no {agent} fixtures");
         for src in sources {
             let out = tempfile::tempdir().unwrap();

@@ -40,6 +40,19 @@ pub fn corpus_files() -> Vec<PathBuf> {
     v
 }
 
+/// The source sessions of another agent (`claude`, `codex`) under `tests/fixtures/import/`.
+pub fn import_fixtures(agent: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/import")
+        .join(agent);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|r| r.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|x| x == "jsonl"));
+    files.sort();
+    files
+}
+
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
