@@ -110,6 +110,20 @@ fn examples(name: &str) -> &'static [(&'static str, &'static str)] {
                 "pi-session name --generate --all --unnamed --model ollama/llama3.2 --base-url http://localhost:11434/v1",
             ),
         ],
+        "import" => &[
+            (
+                "Bring a Claude Code session into Pi and open it",
+                "pi --session \"$(pi-session import --from claude 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0)\"",
+            ),
+            (
+                "See what an import of every Codex session here would write",
+                "pi-session import --from codex --all --dry-run",
+            ),
+            (
+                "Import every Claude Code session of this project not imported yet",
+                "pi-session import --from claude --all",
+            ),
+        ],
         "mv" => &[
             (
                 "Hand the current session to a worktree",
@@ -443,6 +457,10 @@ fn exit_status(name: &str) -> &'static [(&'static str, &'static str)] {
             ("2", "A usage error (an empty name: use --clear)."),
             ("4", "--expect-leaf did not match; nothing was written."),
         ],
+        "import" => &[(
+            "1",
+            "A source could not be read or its import would not read back as meant (nothing written for it), or there was no source; the others were imported.",
+        )],
         "mv" => &[(
             "1",
             "Some session was not moved (its new name is taken, it changed in the last few seconds, …): it is where it was; the others moved.",
