@@ -177,7 +177,22 @@ pub fn write(bytes: &[u8], session: &PiSession, path: &Path) -> Result<(), Sessi
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| SessionError::write(dir, e))?;
     }
-    crate::session::io::write::create_new_file(path, bytes)
+    crate::session::io::write::create_new_file(path, bytes)?;
+    // The file's time is the conversation's last (best effort): an import is not activity, so
+    // it neither becomes the most recent session of its folder (`pi -c`) nor looks like a
+    // file Pi wrote a moment ago.
+    let last = session
+        .entries
+        .last()
+        .map_or(session.timestamp.as_str(), |e| e.timestamp.as_str());
+    if let Some(ms) = pi::ms_of(last).and_then(|ms| u64::try_from(ms).ok()) {
+        let when = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
+        let _ = std::fs::File::options()
+            .append(true)
+            .open(path)
+            .and_then(|f| f.set_modified(when));
+    }
+    Ok(())
 }
 
 /// The sources already imported into `loc`'s session folders: `(agent, source session id)`

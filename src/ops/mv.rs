@@ -179,6 +179,14 @@ pub fn execute(m: &Move, copy: bool, force: bool) -> Result<Outcome, SessionErro
             m.from.display()
         )));
     }
+    // The session's time goes with it: a move is not activity (Pi's `pi -c` takes the newest
+    // file, and a file changed a moment ago looks open in a running Pi).
+    if let Some(t) = lock.modified {
+        let _ = fs::File::options()
+            .append(true)
+            .open(&m.to)
+            .and_then(|f| f.set_modified(t));
+    }
     drop(lock);
     if copy {
         placed.placed();

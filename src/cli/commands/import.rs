@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 /// of the other agent for the current directory) imports only what is not imported yet.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent whose sessions to read.
+    /// The agent whose sessions to read: claude (~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects)
+    /// or codex (~/.codex/sessions, or $CODEX_HOME/sessions).
     #[arg(long, value_enum, value_name = "AGENT")]
     pub from: From,
 
@@ -53,9 +54,7 @@ pub struct Args {
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum From {
-    /// Claude Code: ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects).
     Claude,
-    /// Codex CLI: ~/.codex/sessions (or $CODEX_HOME/sessions).
     Codex,
 }
 
@@ -150,7 +149,13 @@ fn write_one(mut c: Converted, loc: &Locations, args: &Args, out: &mut Output) -
             } else {
                 out.raw_line(text.as_bytes())?;
             }
-            report(&c)?;
+            report(&c);
+            if !c.children.is_empty() {
+                Output::note(&format!(
+                    "{} subagent session(s) not printed: stdout holds one session; -o FILE writes them beside it",
+                    c.children.len()
+                ));
+            }
             return Ok(1);
         }
     }
@@ -160,12 +165,16 @@ fn write_one(mut c: Converted, loc: &Locations, args: &Args, out: &mut Output) -
         import::write(&bytes, &c.session, &path)?;
     }
     show(out, &c, &path, args)?;
-    report(&c)?;
+    report(&c);
     let mut made = 1;
     for child in &mut c.children {
         child.session.parent_session = Some(path.to_string_lossy().into_owned());
         let child_bytes = child.session.to_bytes();
-        let child_path = absolute(&import::destination(&child.session, loc, None));
+        // Beside the main session: in Pi's folder, or where -o put it.
+        let child_path = match &args.output {
+            Some(_) => path.parent().unwrap_or(Path::new(".")).join(child.session.file_name()),
+            None => absolute(&import::destination(&child.session, loc, None)),
+        };
         if args.dry_run {
             import::verify(&child_bytes, &child.session)
                 .map_err(|why| anyhow::anyhow!("a subagent session would not read back as meant: {why}"))?;
@@ -214,7 +223,7 @@ fn show(out: &mut Output, c: &Converted, path: &Path, args: &Args) -> Result<()>
 }
 
 /// What a user should know about a conversion, on stderr.
-fn report(c: &Converted) -> Result<()> {
+fn report(c: &Converted) {
     let r = &c.report;
     let source = escape_line(&c.session.imported_from.path);
     if !r.malformed_lines.is_empty() {
@@ -238,5 +247,4 @@ fn report(c: &Converted) -> Result<()> {
     for note in &r.notes {
         Output::note(&format!("{source}: {}", escape_line(note)));
     }
-    Ok(())
 }
