@@ -9,10 +9,8 @@
 //! the part read, so the loader's own rule answers for the whole file.
 
 use crate::session::io::append::{entry_line, new_entry_id};
-use crate::session::io::data::Data;
 use crate::session::{EntryIdx, Session, SessionError, line_search, revision, text};
 use serde_json::Value;
-use std::ops::Range;
 
 /// Refuses names the revision syntax would read otherwise, or that a terminal could not show.
 pub fn check_name(name: &str) -> Result<(), SessionError> {
@@ -93,17 +91,15 @@ impl NameCheck {
 /// one session: the lines in file order, then the entries read. Returns it with the index
 /// `target` has in it.
 fn with_lines_before(session: &Session, target: EntryIdx, name: &str) -> Result<(Session, EntryIdx), SessionError> {
-    let from = session.header.end as usize + 1;
-    let to = session.read_from().expect("read from the end") as usize;
-    let data = Data::open(&session.path).map_err(|e| SessionError::io(&session.path, e))?;
-    let before = data.get(from..to).ok_or(SessionError::NeedMore)?;
+    let (data, range) = line_search::unread(session)?;
+    let before = &data[range];
     let needles: &[&str] = if name.len() >= revision::MIN_PREFIX_LEN {
         &["label", name]
     } else {
         &["label"]
     };
     let mut lines = line_search::scan(before, needles);
-    let mut whole = assemble(session, before, &lines)?;
+    let mut whole = line_search::with_lines(session, before, &lines)?;
     // The entries NAME labels that are before the part read: their lines too.
     let far: Vec<String> = whole
         .targets_labelled(name)
@@ -116,24 +112,10 @@ fn with_lines_before(session: &Session, target: EntryIdx, name: &str) -> Result<
         lines.extend(line_search::scan(before, &far));
         lines.sort_by_key(|r| r.start);
         lines.dedup();
-        whole = assemble(session, before, &lines)?;
+        whole = line_search::with_lines(session, before, &lines)?;
     }
     let target = whole.entries.len() - session.entries.len() + target;
     Ok((whole, target))
-}
-
-fn assemble(session: &Session, before: &[u8], lines: &[Range<usize>]) -> Result<Session, SessionError> {
-    let mut bytes = session.line_bytes(session.header.start, session.header.end).to_vec();
-    bytes.push(b'\n');
-    for r in lines {
-        bytes.extend_from_slice(&before[r.clone()]);
-        bytes.push(b'\n');
-    }
-    for i in 0..session.entries.len() {
-        bytes.extend_from_slice(session.raw(i));
-        bytes.push(b'\n');
-    }
-    Session::from_bytes(session.path.clone(), bytes)
 }
 
 /// The label entries that set NAME on `target_id` (or, without a name, clear its label),

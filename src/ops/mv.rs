@@ -16,11 +16,12 @@
 use crate::json::rawjson;
 use crate::repair::apply::{apply, backup_path};
 use crate::repair::plan::Plan;
+use crate::session::SessionError;
+use crate::session::io::append::{changed_recently_by_another, modified_recently};
 use crate::session::io::data::Data;
 use crate::session::io::locate::{self, Locations};
 use crate::session::io::temp::{self, Temp};
 use crate::session::io::write::{LockedFile, sync_dir, write_file};
-use crate::session::{SessionError, io::append::changed_recently_by_another};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -122,8 +123,9 @@ pub fn execute(m: &Move, copy: bool, force: bool) -> Result<Outcome, SessionErro
     let mut lock = LockedFile::open(&m.from, crate::session::io::write::LOCK_WAIT)?;
     let data = lock.map_all()?;
     let bytes: &[u8] = &data;
-    if !force {
-        let session = crate::session::Session::from_bytes(m.from.clone(), bytes.to_vec())?;
+    // Loaded only for a file changed a moment ago, to tell pi-session's own last write.
+    if !force && modified_recently(lock.modified) {
+        let session = crate::session::Session::from_data(m.from.clone(), lock.map_all()?)?;
         if changed_recently_by_another(lock.modified, &session) {
             return Err(SessionError::Refused(format!(
                 "{} changed in the last few seconds: if Pi has it open, it would go on writing to the old \

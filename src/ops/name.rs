@@ -10,7 +10,6 @@
 use crate::llm::SummaryRequest;
 use crate::session::entry::EntryKind;
 use crate::session::io::append::entry_line;
-use crate::session::io::data::Data;
 use crate::session::{Session, SessionError, line_search};
 use serde_json::Value;
 
@@ -45,25 +44,15 @@ pub fn name_line(session: &Session, id: &str, timestamp: &str, name: &str) -> St
 /// `session_info` entry is in it, the part before is searched.
 pub fn current_name(session: &Session) -> Result<Option<String>, SessionError> {
     let has_info = session.entries.iter().any(|e| e.kind == EntryKind::SessionInfo);
-    let Some(to) = session.read_from().filter(|_| !has_info) else {
+    if has_info || session.is_complete() {
         return Ok(session.name().map(str::to_owned));
-    };
-    let from = session.header.end as usize + 1;
-    let data = Data::open(&session.path).map_err(|e| SessionError::io(&session.path, e))?;
-    let Some(before) = data.get(from..to as usize) else {
-        return Err(SessionError::NeedMore);
-    };
-    let lines = line_search::scan(before, &["session_info"]);
+    }
+    let (data, range) = line_search::unread(session)?;
+    let lines = line_search::scan(&data[range.clone()], &["session_info"]);
     if lines.is_empty() {
         return Ok(None);
     }
-    let mut bytes = session.line_bytes(session.header.start, session.header.end).to_vec();
-    bytes.push(b'\n');
-    for r in &lines {
-        bytes.extend_from_slice(&before[r.clone()]);
-        bytes.push(b'\n');
-    }
-    let found = Session::from_bytes(session.path.clone(), bytes)?;
+    let found = line_search::with_lines(session, &data[range], &lines)?;
     Ok(found.name().map(str::to_owned))
 }
 

@@ -10,6 +10,39 @@
 
 use std::ops::Range;
 
+/// The part of the file a session read from its end did not read: the bytes between its
+/// header and the part read, mapped, with their range in the file.
+pub fn unread(tip: &super::Session) -> Result<(super::io::data::Data, Range<usize>), super::SessionError> {
+    let from = tip.header.end as usize + 1;
+    let to = tip.read_from().ok_or(super::SessionError::NeedMore)? as usize;
+    let data = super::io::data::Data::open(&tip.path).map_err(|e| super::SessionError::io(&tip.path, e))?;
+    if data.get(from..to).is_none() {
+        return Err(super::SessionError::NeedMore);
+    }
+    Ok((data, from..to))
+}
+
+/// `tip` (read from the end) with `lines` of `before` (the part it did not read, see
+/// [`unread`]) put back in file order ahead of its entries, loaded by the loader itself as one
+/// session, so that its rules answer for the lines found as for the whole file.
+pub fn with_lines(
+    tip: &super::Session,
+    before: &[u8],
+    lines: &[Range<usize>],
+) -> Result<super::Session, super::SessionError> {
+    let mut bytes = tip.line_bytes(tip.header.start, tip.header.end).to_vec();
+    bytes.push(b'\n');
+    for r in lines {
+        bytes.extend_from_slice(&before[r.clone()]);
+        bytes.push(b'\n');
+    }
+    for i in 0..tip.entries.len() {
+        bytes.extend_from_slice(tip.raw(i));
+        bytes.push(b'\n');
+    }
+    super::Session::from_bytes(tip.path.clone(), bytes)
+}
+
 /// The lines of `data` (whole lines, as the loader splits them at `\n`, without their `\n`)
 /// that may hold one of `needles` in a string, in file order. Runs on every core for large
 /// inputs.

@@ -16,7 +16,6 @@ use crate::session::io::locate::Locations;
 use crate::session::io::write::move_file;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 /// Which way sessions move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,9 +99,9 @@ fn ends(loc: &Locations, direction: Direction) -> (Locations, Locations) {
 }
 
 /// Plans moving the sessions at `paths` in `direction`. A session changed less than
-/// [`crate::session::io::append::RECENT_WRITE`] before `now` is refused unless `force` (only when archiving: Pi writes
+/// [`crate::session::io::append::RECENT_WRITE`] ago is refused unless `force` (only when archiving: Pi writes
 /// only to its own folders). The same file named twice moves once.
-pub fn plan(loc: &Locations, paths: &[PathBuf], direction: Direction, force: bool, now: SystemTime) -> Plan {
+pub fn plan(loc: &Locations, paths: &[PathBuf], direction: Direction, force: bool) -> Plan {
     let (from, to) = ends(loc, direction);
     let mut plan = Plan::default();
     let mut seen = std::collections::HashSet::new();
@@ -124,7 +123,7 @@ pub fn plan(loc: &Locations, paths: &[PathBuf], direction: Direction, force: boo
         if !seen.insert(dest.clone()) {
             continue;
         }
-        if direction == Direction::Archive && super::changed_recently(&meta, now) && !force {
+        if direction == Direction::Archive && super::changed_recently(&meta) && !force {
             plan.refused.push(Refusal::ChangedRecently(path.clone()));
             continue;
         }
@@ -244,6 +243,7 @@ pub fn remove_emptied(loc: &Locations, moved: &[Move]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::SystemTime;
 
     fn setup() -> (tempfile::TempDir, Locations) {
         let tmp = tempfile::tempdir().unwrap();
@@ -276,13 +276,7 @@ mod tests {
         let (_tmp, loc) = setup();
         let here = loc.here().path;
         let a = session(&here, "a.jsonl", 60);
-        let plan = plan(
-            &loc,
-            std::slice::from_ref(&a),
-            Direction::Archive,
-            false,
-            SystemTime::now(),
-        );
+        let plan = plan(&loc, std::slice::from_ref(&a), Direction::Archive, false);
         let to = loc.agent_dir.join("sessions-archive/--w-p--/a.jsonl");
         assert_eq!(
             plan.moves,
@@ -295,13 +289,7 @@ mod tests {
         assert_eq!(done.moved.len(), 1);
         assert!(!a.exists() && to.exists());
         // Back: the archive's folder, emptied, is removed.
-        let back = super::plan(
-            &loc,
-            std::slice::from_ref(&to),
-            Direction::Restore,
-            false,
-            SystemTime::now(),
-        );
+        let back = super::plan(&loc, std::slice::from_ref(&to), Direction::Restore, false);
         assert_eq!(
             back.moves,
             [Move {
@@ -323,7 +311,7 @@ mod tests {
         let taken = session(&here, "taken.jsonl", 60);
         session(&loc.archive().here().path, "taken.jsonl", 60);
         let paths = [fresh.clone(), outside.clone(), taken.clone(), here.join("none.jsonl")];
-        let p = plan(&loc, &paths, Direction::Archive, false, SystemTime::now());
+        let p = plan(&loc, &paths, Direction::Archive, false);
         assert!(p.moves.is_empty());
         assert_eq!(p.refused.len(), 4);
         assert!(p.refused[0].forcible());
@@ -331,16 +319,10 @@ mod tests {
         assert!(matches!(p.refused[2], Refusal::Exists { .. }));
         assert!(matches!(p.refused[3], Refusal::NotAFile(_)));
         // --force takes the recent one; a session in the archive is not restored twice.
-        let p = plan(
-            &loc,
-            &[fresh.clone(), fresh],
-            Direction::Archive,
-            true,
-            SystemTime::now(),
-        );
+        let p = plan(&loc, &[fresh.clone(), fresh], Direction::Archive, true);
         assert_eq!(p.moves.len(), 1);
         // A session of Pi's folders is not in the archive: nothing to restore.
-        let p = plan(&loc, &[taken], Direction::Restore, false, SystemTime::now());
+        let p = plan(&loc, &[taken], Direction::Restore, false);
         assert!(matches!(p.refused[..], [Refusal::NotInStore { .. }]));
     }
 
@@ -353,7 +335,7 @@ mod tests {
             ..loc
         };
         let a = session(&custom, "a.jsonl", 60);
-        let p = plan(&loc, &[a], Direction::Archive, false, SystemTime::now());
+        let p = plan(&loc, &[a], Direction::Archive, false);
         assert_eq!(p.moves[0].to, custom.with_file_name("mine-archive").join("a.jsonl"));
     }
 
@@ -362,7 +344,7 @@ mod tests {
         let (_tmp, loc) = setup();
         let here = loc.here().path;
         let paths: Vec<PathBuf> = (0..3).map(|i| session(&here, &format!("{i}.jsonl"), 60)).collect();
-        let p = plan(&loc, &paths, Direction::Archive, false, SystemTime::now());
+        let p = plan(&loc, &paths, Direction::Archive, false);
         let cancel = Cancel::new();
         let done = apply(&p.moves, &cancel, |_| cancel.cancel());
         assert!(done.cancelled);

@@ -6,18 +6,13 @@
 pub mod archive;
 pub mod trash;
 
-use crate::session::io::append::RECENT_WRITE;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
-/// Whether the file `meta` describes changed less than [`RECENT_WRITE`] before `now` (a
-/// time in the future counts as now): a running Pi may have the session open, and would go
-/// on writing to a file that has left its folder.
-pub fn changed_recently(meta: &std::fs::Metadata, now: SystemTime) -> bool {
-    meta.modified()
-        .ok()
-        .map(|m| now.duration_since(m).unwrap_or_default())
-        .is_some_and(|age| age < RECENT_WRITE)
+/// Whether the file `meta` describes changed in the last few seconds
+/// ([`crate::session::io::append::modified_recently`]): a running Pi may have the session
+/// open, and would go on writing to a file that has left its folder.
+pub fn changed_recently(meta: &std::fs::Metadata) -> bool {
+    crate::session::io::append::modified_recently(meta.modified().ok())
 }
 
 /// Drops the records of `paths` from each cache file of `caches` (the listing's, usage's,

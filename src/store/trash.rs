@@ -69,7 +69,7 @@ pub fn disposal(path: &Path, trash: Option<&Path>, force: bool) -> Result<Dispos
         Ok(m) if m.is_file() || m.file_type().is_symlink() => m,
         _ => return Err(Refusal::NotAFile(path.to_path_buf())),
     };
-    if !force && fs::metadata(path).is_ok_and(|m| super::changed_recently(&m, std::time::SystemTime::now())) {
+    if !force && fs::metadata(path).is_ok_and(|m| super::changed_recently(&m)) {
         return Err(Refusal::ChangedRecently(path.to_path_buf()));
     }
     let Some(trash) = trash else {

@@ -104,7 +104,7 @@ pub fn run(_global: &GlobalArgs, args: &Args, out: &mut Output) -> Result<Exit> 
         });
         return Ok(Exit::Usage);
     };
-    let plan = archive::plan(&loc, &paths, direction, args.force, std::time::SystemTime::now());
+    let plan = archive::plan(&loc, &paths, direction, args.force);
     if !plan.refused.is_empty() {
         for r in &plan.refused {
             Output::error(&escape_line(&r.to_string()));

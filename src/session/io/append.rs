@@ -152,13 +152,13 @@ impl SessionWriter {
 /// seconds, and not by pi-session's own last append (see
 /// [`SessionWriter::recently_changed_by_another`]).
 pub fn changed_recently_by_another(modified: Option<SystemTime>, session: &Session) -> bool {
-    let Some(modified) = modified else {
-        return false;
-    };
-    let recent = SystemTime::now()
-        .duration_since(modified)
-        .is_ok_and(|age| age < RECENT_WRITE);
-    recent && !last_line_is_own_write(session, modified)
+    modified.is_some_and(|m| modified_recently(Some(m)) && !last_line_is_own_write(session, m))
+}
+
+/// Whether a file last modified at `modified` changed less than [`RECENT_WRITE`] ago (a time
+/// ahead of the clock counts as now): a running Pi may have it open.
+pub fn modified_recently(modified: Option<SystemTime>) -> bool {
+    modified.is_some_and(|m| SystemTime::now().duration_since(m).unwrap_or_default() < RECENT_WRITE)
 }
 
 /// Whether the last line of the file is a whole entry whose timestamp is exactly the
@@ -179,11 +179,7 @@ pub const UNFINISHED_LINE_WAIT: Duration = Duration::from_millis(1000);
 /// [`UNFINISHED_LINE_WAIT`] for the line to be finished. Whether it now ends with `\n`.
 fn wait_for_last_line(file: &LockedFile) -> bool {
     use std::os::unix::fs::FileExt;
-    let recent = file
-        .modified
-        .and_then(|m| SystemTime::now().duration_since(m).ok())
-        .is_some_and(|age| age < RECENT_WRITE);
-    if !recent {
+    if !modified_recently(file.modified) {
         return false;
     }
     let start = std::time::Instant::now();
