@@ -253,7 +253,7 @@ set edit:completion:arg-completer[pi-session] = {|@words|
             cand --version 'Print version'
         }
         &'pi-session;import'= {
-            cand --from 'The agent whose sessions to read'
+            cand --from 'The agent whose sessions to read: claude (~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects) or codex (~/.codex/sessions, or $CODEX_HOME/sessions)'
             cand -o 'Write the session here (`-` prints it on stdout); not with --all'
             cand --output 'Write the session here (`-` prints it on stdout); not with --all'
             cand -s 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several'

@@ -232,8 +232,8 @@ complete -c pi-session -n "__fish_pi_session_using_subcommand mv" -l json -d 'On
 complete -c pi-session -n "__fish_pi_session_using_subcommand mv" -l no-pager -d 'Do not page the human output of log, show, context and export (on a terminal it goes through $PI_SESSION_PAGER, else $PAGER, else `less -FRX`)'
 complete -c pi-session -n "__fish_pi_session_using_subcommand mv" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pi-session -n "__fish_pi_session_using_subcommand mv" -s V -l version -d 'Print version'
-complete -c pi-session -n "__fish_pi_session_using_subcommand import" -l from -d 'The agent whose sessions to read' -r -f -a "claude\t'Claude Code: ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects)'
-codex\t'Codex CLI: ~/.codex/sessions (or $CODEX_HOME/sessions)'"
+complete -c pi-session -n "__fish_pi_session_using_subcommand import" -l from -d 'The agent whose sessions to read: claude (~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects) or codex (~/.codex/sessions, or $CODEX_HOME/sessions)' -r -f -a "claude\t''
+codex\t''"
 complete -c pi-session -n "__fish_pi_session_using_subcommand import" -s o -l output -d 'Write the session here (`-` prints it on stdout); not with --all' -r -F
 complete -c pi-session -n "__fish_pi_session_using_subcommand import" -s s -l session -d 'Session file, or the id (or unique id prefix) of a session of the current directory. Default: the most recent session of the current directory, found as Pi finds it. `usage`, `secrets`, `redact`, `slim` and `check` take several' -r
 complete -c pi-session -n "__fish_pi_session_using_subcommand import" -l color -d 'When to color human output. `auto`: on a terminal, unless NO_COLOR (not empty) or CLICOLOR=0 is set; CLICOLOR_FORCE or FORCE_COLOR color even into a pipe (NO_COLOR wins)' -r -f -a "auto\t''
