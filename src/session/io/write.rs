@@ -295,7 +295,7 @@ pub fn move_file(src: &Path, dest: &Path) -> Result<(), SessionError> {
     };
     match rename_no_replace(src, dest) {
         Ok(()) => {}
-        Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::XDEV.raw_os_error()) => {
             // Another file system: the copy is registered as a temp file until the source
             // is gone, so Ctrl-C in between removes the copy, never both.
             let copy = super::temp::Temp::register(dest.to_path_buf());
@@ -307,7 +307,11 @@ pub fn move_file(src: &Path, dest: &Path) -> Result<(), SessionError> {
             }
             super::temp::commit(copy, || fs::remove_file(src)).map_err(|e| SessionError::write(src, e))?;
         }
-        Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {
+        Err(e)
+            if [rustix::io::Errno::INVAL, rustix::io::Errno::NOSYS]
+                .iter()
+                .any(|n| e.raw_os_error() == Some(n.raw_os_error())) =>
+        {
             fs::hard_link(src, dest).map_err(exists)?;
             fs::remove_file(src).map_err(|e| SessionError::write(src, e))?;
         }
@@ -321,35 +325,18 @@ pub fn move_file(src: &Path, dest: &Path) -> Result<(), SessionError> {
     Ok(())
 }
 
-/// `renameat2(…, RENAME_NOREPLACE)`: the rename fails with `EEXIST` rather than replace.
-#[cfg(target_os = "linux")]
+/// `renameat2(…, RENAME_NOREPLACE)` (`renameatx_np(…, RENAME_EXCL)` on Apple systems), through
+/// rustix's safe wrapper: the rename fails with `EEXIST` rather than replace.
+#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
 fn rename_no_replace(src: &Path, dest: &Path) -> io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput));
-    let (from, to) = (c(src)?, c(dest)?);
-    // SAFETY: both are NUL-terminated paths that live across the call; the call reads them
-    // and nothing else of this process's memory.
-    let r = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            libc::RENAME_NOREPLACE,
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, src, CWD, dest, RenameFlags::NOREPLACE).map_err(io::Error::from)
 }
 
 /// Elsewhere no rename refuses to replace: the caller links and unlinks instead.
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
 fn rename_no_replace(_src: &Path, _dest: &Path) -> io::Result<()> {
-    Err(io::Error::from_raw_os_error(libc::EINVAL))
+    Err(io::Error::from(rustix::io::Errno::INVAL))
 }
 
 #[cfg(test)]
