@@ -53,6 +53,35 @@ pub fn import_fixtures(agent: &str) -> Vec<PathBuf> {
     files
 }
 
+/// Every fixture of every agent imported with `import --from AGENT FIXTURE -o TEMP`, asserted
+/// to succeed: (the fixture, the folder holding the import, the imported file).
+pub fn imported_fixtures() -> Vec<(PathBuf, tempfile::TempDir, PathBuf)> {
+    let mut out = Vec::new();
+    for agent in ["claude", "codex"] {
+        let sources = import_fixtures(agent);
+        assert!(!sources.is_empty(), "no {agent} fixtures");
+        for src in sources {
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("imported.jsonl");
+            let run = cmd()
+                .args(["import", "--from", agent])
+                .arg(&src)
+                .arg("-o")
+                .arg(&file)
+                .output()
+                .unwrap();
+            assert!(
+                run.status.success(),
+                "{}: {}",
+                src.display(),
+                String::from_utf8_lossy(&run.stderr)
+            );
+            out.push((src, dir, file));
+        }
+    }
+    out
+}
+
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
